@@ -1,0 +1,50 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Exit codes, documented once here and in the README.
+const (
+	exitClean    = 0 // no finding at or above --fail-level
+	exitFindings = 1 // findings at or above --fail-level (or `fix --diff` would change files)
+	exitUsage    = 2 // bad flags, bad .ckptlint.hcl, unreadable input, broken user policy
+	exitInternal = 3 // a bug in ckptlint
+)
+
+// exitError carries an exit code through cobra.
+type exitError struct {
+	code int
+	err  error // nil: nothing more to print
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageErr wraps err as a usage/config/input error (exit 2).
+func usageErr(err error) error { return &exitError{code: exitUsage, err: err} }
+
+// codeOf prints err (unless already printed) and returns the exit code.
+func codeOf(err error, stderr io.Writer) int {
+	if err == nil {
+		return exitClean
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintf(stderr, "ckptlint: %v\n", ee.err)
+		}
+		return ee.code
+	}
+	// Errors cobra itself returns are flag and argument mistakes.
+	fmt.Fprintf(stderr, "ckptlint: %v\n", err)
+	return exitUsage
+}

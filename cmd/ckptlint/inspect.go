@@ -1,0 +1,49 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ckptlint/ckptlint/lint"
+	"github.com/ckptlint/ckptlint/lint/model"
+)
+
+func newInspectCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "inspect [paths...]",
+		Short: "Print the Rego input document of each config set under paths",
+		Long: `inspect prints, for each config set, the exact input document the policies see:
+raw keys as Flink and Hadoop read them, effective typed values with their sources,
+the versions (and where they came from) and the cluster facts of .ckptlint.hcl.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, _, err := g.setup(cmd.Context())
+			if err != nil {
+				return err
+			}
+			sets, _, err := lint.Discover(args, g.options(cfg))
+			if err != nil {
+				return usageErr(err)
+			}
+			if len(sets) == 0 {
+				return usageErr(fmt.Errorf("no Flink or Hadoop configuration found under %v", args))
+			}
+			docs := make([]any, 0, len(sets))
+			for _, s := range sets {
+				docs = append(docs, model.Input(s))
+			}
+			if len(docs) == 1 {
+				return writeJSON(g.stdout, docs[0])
+			}
+			return writeJSON(g.stdout, docs)
+		},
+	}
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

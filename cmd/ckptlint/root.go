@@ -1,0 +1,59 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+)
+
+// globals are the flags every subcommand shares.
+type globals struct {
+	configPath    string
+	flinkVersion  string
+	hadoopVersion string
+	policyDirs    []string
+	stdout        io.Writer
+	stderr        io.Writer
+	stdin         io.Reader
+}
+
+// run is the whole program: it returns the process exit code.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "ckptlint: internal error: %v\n%s\nPlease report this at https://github.com/ckptlint/ckptlint/issues\n", r, debug.Stack())
+			code = exitInternal
+		}
+	}()
+	g := &globals{stdout: stdout, stderr: stderr, stdin: stdin}
+	root := newRoot(g)
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	return codeOf(root.ExecuteContext(ctx), stderr)
+}
+
+func newRoot(g *globals) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "ckptlint",
+		Short: "Lint Flink + HDFS configuration for checkpoint failures before they reach production",
+		Long: `ckptlint reads flink-conf.yaml / config.yaml / FlinkDeployment manifests together with the
+core-site.xml and hdfs-site.xml Flink's HDFS client loads, and reports the settings that make
+checkpoints fail on HDFS, with the numbers that show why.
+
+Exit codes: 0 clean, 1 findings at or above --fail-level, 2 usage/config/input error, 3 internal error.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	pf := root.PersistentFlags()
+	pf.StringVar(&g.configPath, "config", "", "path to .ckptlint.hcl (default: .ckptlint.hcl in the current directory or the nearest parent up to the repository root)")
+	pf.StringVar(&g.flinkVersion, "flink-version", "", "Flink version the configuration runs on, e.g. 1.20 (overrides .ckptlint.hcl)")
+	pf.StringVar(&g.hadoopVersion, "hadoop-version", "", "Hadoop version of the HDFS cluster, e.g. 3.1.0 (overrides .ckptlint.hcl)")
+	pf.StringArrayVar(&g.policyDirs, "policy", nil, "extra Rego policy directory (repeatable)")
+	root.AddCommand(newLintCmd(g), newInspectCmd(g), newRulesCmd(g), newExplainCmd(g), newVersionCmd(g))
+	return root
+}

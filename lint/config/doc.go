@@ -1,0 +1,96 @@
+// Package config loads .ckptlint.hcl, the optional file that tells ckptlint
+// what it cannot read from the configuration files themselves: the cluster
+// the job runs on, which Flink file goes with which Hadoop files, and how
+// each rule is set.
+//
+// # Finding the file
+//
+// The CLI uses, in this order: the file named by the --config flag;
+// .ckptlint.hcl in the working directory or its nearest parent, not above
+// the repository root (Find); else no file (all defaults). Relative paths in
+// the file are relative to the file's directory, whichever way it was found.
+//
+// # Example
+//
+//	# Declared versions, when the files do not tell (major.minor[.patch]).
+//	flink_version  = "1.20"
+//	hadoop_version = "3.1.0"
+//
+//	# Extra Rego policy directories.
+//	policy_dirs = ["policies/custom"]
+//
+//	# Paths never linted. A segment "**" matches any number of directories;
+//	# a directory that matches ignores everything below it.
+//	ignore = ["legacy/**", "**/test/**"]
+//
+//	# An absolute directory named in a config (fs.hdfs.hadoopconf,
+//	# env.hadoop.conf.dir) → the repository directory holding its files.
+//	path_mappings = {
+//	  "/etc/hadoop/conf" = "hadoop/conf"
+//	}
+//
+//	# Facts about a cluster; rules use them for capacity and risk numbers.
+//	cluster "prod" {
+//	  datanodes             = 3
+//	  datanode_free_bytes   = "43g"      # per DataNode: bytes, or a size such as "43g"
+//	  datanode_blocks       = 200000000  # block replicas per DataNode
+//	  taskmanagers          = 3
+//	  slots_per_taskmanager = 4
+//	  hadoop_version        = "3.1.0"    # overrides the top-level hadoop_version
+//	  min_block_size        = "1m"       # NameNode dfs.namenode.fs-limits.min-block-size
+//	  write_stall           = "40s"      # observed worst HDFS write stall
+//	  other_writers         = 0          # other concurrent HDFS writers per DataNode
+//	}
+//
+//	# Which files belong together, and how the jobs use them.
+//	deployment "etl" {
+//	  flink_conf         = "jobs/etl/conf"                # required: a Flink config file, its directory, or a FlinkDeployment manifest
+//	  hadoop_conf        = "hadoop/client"                # directory of the client core-site.xml and hdfs-site.xml
+//	  cluster_hdfs_site  = "hadoop/cluster/hdfs-site.xml" # the cluster's own hdfs-site.xml
+//	  cluster            = "prod"                         # names a cluster block
+//	  flink_version      = "1.17"                         # overrides the top-level flink_version
+//	  jobs               = 4                              # jobs sharing the cluster with this config
+//	  stateful_operators = 5                              # stateful operators per job
+//	  parallelism        = 12                             # overrides parallelism.default
+//	  checkpoint_p99     = "90s"                          # observed p99 checkpoint duration
+//	}
+//
+//	# Rule settings.
+//	rule "CKPT101" {
+//	  enabled  = true
+//	  severity = "warning"   # error | warning | info
+//	}
+//
+// Every attribute is optional except flink_conf in a deployment block.
+// Blocks must be written over several lines: HCL allows only one argument in
+// a single-line block.
+//
+// # Values
+//
+//   - Versions are "major.minor" or "major.minor.patch".
+//   - Sizes (datanode_free_bytes, min_block_size) are a whole number of bytes
+//     or a string in Flink's memory-size syntax: digits, optional space, and
+//     one of b, k, m, g, t (also kb, mb, …, case-insensitive, powers of 1024).
+//   - Durations (write_stall, checkpoint_p99) are strings in Flink's duration
+//     syntax: digits and a unit ns, µs, ms, s, min or m (minutes), h, d. A
+//     string without a unit means milliseconds, as in Flink; a bare number is
+//     refused.
+//   - Counts must be at least 1, except datanode_blocks and other_writers,
+//     which may be 0.
+//   - path_mappings keys are absolute; values are relative directories.
+//
+// # Errors
+//
+// Load reports syntax errors, unknown attributes and blocks (with hcl's "Did
+// you mean" suggestion), wrong types and bad values. Validate adds unknown
+// rule ids (suggesting the nearest), deployment references to undefined
+// clusters, and duplicate cluster, deployment or rule blocks. Diagnostics.Write
+// renders them with source snippets:
+//
+//	Error: Unknown rule
+//
+//	  on .ckptlint.hcl line 20, in rule "CKPT11":
+//	  20: rule "CKPT11" {
+//
+//	There is no rule with the id "CKPT11". Did you mean "CKPT101"?
+package config

@@ -1,0 +1,255 @@
+package lint
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/config"
+	"github.com/ckptlint/ckptlint/lint/format/flinkconf"
+	"github.com/ckptlint/ckptlint/lint/format/flinkyaml"
+	"github.com/ckptlint/ckptlint/lint/format/hadoopxml"
+)
+
+// skipDirs are never walked.
+var skipDirs = map[string]bool{".git": true, "vendor": true, "node_modules": true}
+
+// kind is what a discovered file is.
+type kind int
+
+const (
+	kindFlinkConf kind = iota + 1
+	kindConfigYAML
+	kindManifest
+	kindCoreSite
+	kindHDFSSite
+)
+
+// found is a discovered, parsed file.
+type found struct {
+	path  string // OS path, cleaned
+	disp  string // display path: slash-separated, relative to the working dir when below it
+	kind  kind
+	file  *cfgfile.File
+	deps  []flinkyaml.Deployment // manifests
+	perr  *cfgfile.ParseError    // manifests: whole-file error
+	mode  fs.FileMode
+	claim bool // a Flink set uses it
+}
+
+// discoverer walks paths and classifies files.
+type discoverer struct {
+	cfg      *config.Config
+	cwd      string
+	files    map[string]*found // by OS path
+	order    []string
+	declared map[string]bool // config.yaml paths declared in .ckptlint.hcl
+}
+
+// displayPath renders p relative to the working directory, with slashes.
+func (d *discoverer) displayPath(p string) string {
+	if rel, err := filepath.Rel(d.cwd, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(p)
+}
+
+// walk collects the configuration files below each path. A path that names
+// a file is taken whatever its name, as long as its format can be told.
+func (d *discoverer) walk(paths []string) error {
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return fmt.Errorf("lint %s: %w", p, err)
+		}
+		if !st.IsDir() {
+			if err := d.add(filepath.Clean(p), true); err != nil {
+				return err
+			}
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return fmt.Errorf("walk %s: %w", path, err)
+			}
+			if e.IsDir() {
+				if path != p && (skipDirs[e.Name()] || d.ignored(path)) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !e.Type().IsRegular() || d.ignored(path) {
+				return nil
+			}
+			return d.add(filepath.Clean(path), false)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *discoverer) ignored(path string) bool {
+	if d.cfg == nil || d.cfg.Dir == "" {
+		return false
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(d.cfg.Dir, abs)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return false
+	}
+	return d.cfg.Ignored(filepath.ToSlash(rel))
+}
+
+// classify tells a file's kind from its name and, for generic YAML names,
+// its content.
+func (d *discoverer) classify(path string, src []byte) kind {
+	base := filepath.Base(path)
+	switch {
+	case flinkconf.Detect(base):
+		return kindFlinkConf
+	case base == "core-site.xml":
+		return kindCoreSite
+	case base == "hdfs-site.xml":
+		return kindHDFSSite
+	}
+	ext := filepath.Ext(base)
+	if ext != ".yaml" && ext != ".yml" {
+		return 0
+	}
+	if flinkyaml.IsManifest(src) {
+		return kindManifest
+	}
+	if base == "config.yaml" && (d.declared[path] || flinkyaml.LooksLikeFlink(src)) {
+		return kindConfigYAML
+	}
+	return 0
+}
+
+// add reads, classifies and parses one file. explicit is true for a file
+// named on the command line: an unknown kind is then an error.
+func (d *discoverer) add(path string, explicit bool) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	path = abs
+	if _, ok := d.files[path]; ok {
+		return nil
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	base := filepath.Base(path)
+	ext := filepath.Ext(base)
+	interesting := base == "core-site.xml" || base == "hdfs-site.xml" || ext == ".yaml" || ext == ".yml"
+	if !interesting && !explicit {
+		return nil
+	}
+	if st.Size() > cfgfile.MaxFileSize {
+		f := &found{path: path, disp: d.displayPath(path), mode: st.Mode()}
+		f.kind = d.classifyName(base)
+		if f.kind == 0 {
+			if explicit {
+				return fmt.Errorf("%s: larger than %d bytes and not a known configuration file", path, cfgfile.MaxFileSize)
+			}
+			return nil
+		}
+		f.file = &cfgfile.File{Path: f.disp, Err: &cfgfile.ParseError{File: f.disp, Pos: posOne,
+			Msg: fmt.Sprintf("file is %d bytes; ckptlint reads configuration files up to %d bytes", st.Size(), cfgfile.MaxFileSize)}}
+		d.keep(f)
+		return nil
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	k := d.classify(path, src)
+	if k == 0 {
+		if explicit {
+			return fmt.Errorf("%s: not a Flink or Hadoop configuration file ckptlint knows (flink-conf.yaml, config.yaml with Flink keys, a FlinkDeployment manifest, core-site.xml, hdfs-site.xml)", path)
+		}
+		return nil
+	}
+	f := &found{path: path, disp: d.displayPath(path), kind: k, mode: st.Mode()}
+	switch k {
+	case kindFlinkConf:
+		f.file = flinkconf.Parse(f.disp, src)
+	case kindConfigYAML:
+		f.file = flinkyaml.ParseConfig(f.disp, src)
+	case kindManifest:
+		f.deps, f.perr = flinkyaml.ParseManifests(f.disp, src)
+	case kindCoreSite, kindHDFSSite:
+		dir := filepath.Dir(path)
+		f.file = hadoopxml.Parse(f.disp, src, hadoopxml.Options{
+			ReadFile: func(p string) ([]byte, error) { return readIncluded(dir, p) },
+		})
+	}
+	d.keep(f)
+	return nil
+}
+
+func (d *discoverer) classifyName(base string) kind {
+	switch {
+	case flinkconf.Detect(base):
+		return kindFlinkConf
+	case base == "core-site.xml":
+		return kindCoreSite
+	case base == "hdfs-site.xml":
+		return kindHDFSSite
+	}
+	return 0
+}
+
+func (d *discoverer) keep(f *found) {
+	d.files[f.path] = f
+	d.order = append(d.order, f.path)
+}
+
+// readIncluded reads an xi:include target. Includes may not leave the
+// directory tree of the including file's repository checkout; ckptlint
+// reads only regular files there.
+func readIncluded(dir, p string) ([]byte, error) {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	st, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	if st.Size() > cfgfile.MaxFileSize {
+		return nil, fmt.Errorf("larger than %d bytes", cfgfile.MaxFileSize)
+	}
+	return os.ReadFile(p)
+}
+
+// byDir returns the discovered files of one directory, of the given kind.
+func (d *discoverer) inDir(dir string, k kind) *found {
+	for _, p := range d.order {
+		f := d.files[p]
+		if f.kind == k && filepath.Dir(p) == dir {
+			return f
+		}
+	}
+	return nil
+}
+
+// sortedPaths returns discovered paths in a stable order.
+func (d *discoverer) sortedPaths() []string {
+	out := slices.Clone(d.order)
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,234 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+
+	"github.com/ckptlint/ckptlint/lint/finding"
+	"github.com/ckptlint/ckptlint/policies"
+)
+
+// query returns every finding of every rule with the rule's package path.
+const query = "f := data.ckptlint.rules[family][rule].deny[_]"
+
+// Options configure an Engine. The zero value loads only the embedded bundle.
+type Options struct {
+	// PolicyDirs are user policy directories loaded under the same contract.
+	PolicyDirs []string
+	// Timeout bounds one evaluation (default 10 s).
+	Timeout time.Duration
+	// Bundle replaces the embedded policies (tests); nil means policies.FS.
+	Bundle fs.FS
+}
+
+// Engine holds the compiled policies and the prepared query. It is safe for
+// concurrent use.
+type Engine struct {
+	rules   []*Rule
+	byPkg   map[string]*Rule // "family.rule" → rule
+	pq      rego.PreparedEvalQuery
+	timeout time.Duration
+	modules []*ast.Module
+}
+
+// New loads, checks and compiles the policies and prepares the query.
+func New(ctx context.Context, opts Options) (*Engine, error) {
+	bundle := opts.Bundle
+	if bundle == nil {
+		bundle = policies.FS
+	}
+	srcs, err := readFS(bundle, ".", "policies", false)
+	if err != nil {
+		return nil, fmt.Errorf("read embedded policies: %w", err)
+	}
+	for _, d := range opts.PolicyDirs {
+		us, err := readDir(d)
+		if err != nil {
+			return nil, err
+		}
+		srcs = append(srcs, us...)
+	}
+	srcs = slices.DeleteFunc(srcs, func(s source) bool { return s.test })
+	caps := Capabilities()
+	mods, err := parse(srcs, caps)
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{byPkg: map[string]*Rule{}, timeout: opts.Timeout, modules: mods}
+	if e.timeout <= 0 {
+		e.timeout = 10 * time.Second
+	}
+	seen := map[string]*Rule{}
+	for i, m := range mods {
+		if !strings.HasPrefix(m.Package.Path.String(), "data.ckptlint.rules.") {
+			if srcs[i].user && !strings.HasPrefix(m.Package.Path.String(), "data.ckptlint.lib.") && !strings.HasPrefix(m.Package.Path.String(), "data.ckptlint.user.") {
+				return nil, &ContractError{File: srcs[i].name, Line: m.Package.Location.Row,
+					Msg: fmt.Sprintf("user policy package %s must be ckptlint.rules.<family>.<rule> (or a helper under ckptlint.user.*)", strings.TrimPrefix(m.Package.Path.String(), "data."))}
+			}
+			continue
+		}
+		r, err := ruleFromModule(m)
+		if err != nil {
+			return nil, err
+		}
+		r.User = srcs[i].user
+		if prev, ok := seen[r.ID]; ok {
+			return nil, &ContractError{File: r.File, Line: r.Line, Msg: fmt.Sprintf("rule id %s is already used by %s:%d", r.ID, prev.File, prev.Line)}
+		}
+		seen[r.ID] = r
+		e.rules = append(e.rules, r)
+		e.byPkg[strings.TrimPrefix(r.Package, "data.ckptlint.rules.")] = r
+	}
+	slices.SortFunc(e.rules, func(a, b *Rule) int { return strings.Compare(a.ID, b.ID) })
+
+	c := ast.NewCompiler().WithCapabilities(caps).WithDefaultRegoVersion(ast.RegoV1)
+	c.Compile(moduleMap(mods))
+	if c.Failed() {
+		return nil, compileError(c.Errors)
+	}
+	pq, err := rego.New(
+		rego.Compiler(c),
+		rego.Query(query),
+		rego.StrictBuiltinErrors(true),
+	).PrepareForEval(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("prepare policy query: %w", err)
+	}
+	e.pq = pq
+	return e, nil
+}
+
+func moduleMap(mods []*ast.Module) map[string]*ast.Module {
+	m := make(map[string]*ast.Module, len(mods))
+	for _, mod := range mods {
+		m[mod.Package.Location.File] = mod
+	}
+	return m
+}
+
+// compileError renders OPA compile errors as file:line: message lines.
+func compileError(errs ast.Errors) error {
+	var lines []string
+	for _, e := range errs {
+		if e.Location != nil {
+			lines = append(lines, fmt.Sprintf("%s:%d: %s", e.Location.File, e.Location.Row, e.Message))
+		} else {
+			lines = append(lines, e.Message)
+		}
+	}
+	return fmt.Errorf("compile policies:\n  %s", strings.Join(lines, "\n  "))
+}
+
+// Rules returns the metadata of every loaded rule, ordered by id.
+func (e *Engine) Rules() []*Rule { return e.rules }
+
+// Rule returns the rule with the given id, or nil.
+func (e *Engine) Rule(id string) *Rule {
+	for _, r := range e.rules {
+		if r.ID == id {
+			return r
+		}
+	}
+	return nil
+}
+
+// Modules returns the parsed non-test modules (for `policy test`).
+func (e *Engine) Modules() []*ast.Module { return e.modules }
+
+// Raw is one finding as a rule emitted it, before locations are resolved.
+type Raw struct {
+	Rule     *Rule
+	Message  string
+	Severity finding.Severity // 0: the rule's default
+	Loc      map[string]any   // the `loc` object of the input value the rule pointed at, or nil
+	Fix      []finding.Op
+}
+
+// ToValue converts an input document once, for reuse across evaluations.
+func ToValue(input map[string]any) (ast.Value, error) {
+	return ast.InterfaceToValue(input)
+}
+
+// Eval evaluates all rules against one converted input document.
+func (e *Engine) Eval(ctx context.Context, input ast.Value) ([]Raw, error) {
+	ctx, cancel := context.WithTimeout(ctx, e.timeout)
+	defer cancel()
+	rs, err := e.pq.Eval(ctx, rego.EvalParsedInput(input))
+	if err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, fmt.Errorf("policy evaluation exceeded %s: %w", e.timeout, err)
+		}
+		return nil, fmt.Errorf("evaluate policies: %w", err)
+	}
+	out := make([]Raw, 0, len(rs))
+	for _, r := range rs {
+		family, _ := r.Bindings["family"].(string)
+		name, _ := r.Bindings["rule"].(string)
+		rule := e.byPkg[family+"."+name]
+		if rule == nil {
+			continue // a helper package under ckptlint.rules without metadata cannot reach here: New refuses it
+		}
+		raw, err := decode(rule, r.Bindings["f"])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, raw)
+	}
+	return out, nil
+}
+
+// decode turns a finding object built by ckptlint.lib.result into a Raw.
+func decode(rule *Rule, v any) (Raw, error) {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return Raw{}, fmt.Errorf("%s:%d: rule %s: deny element must be an object built with data.ckptlint.lib.result, got %T", rule.File, rule.Line, rule.ID, v)
+	}
+	raw := Raw{Rule: rule}
+	raw.Message, _ = obj["message"].(string)
+	if raw.Message == "" {
+		return Raw{}, fmt.Errorf("%s:%d: rule %s: finding has no message", rule.File, rule.Line, rule.ID)
+	}
+	if s, ok := obj["severity"].(string); ok {
+		sev, err := finding.ParseSeverity(s)
+		if err != nil {
+			return Raw{}, fmt.Errorf("%s:%d: rule %s: %w", rule.File, rule.Line, rule.ID, err)
+		}
+		raw.Severity = sev
+	}
+	raw.Loc, _ = obj["loc"].(map[string]any)
+	if fx, ok := obj["fix"].([]any); ok {
+		for _, o := range fx {
+			om, _ := o.(map[string]any)
+			op := finding.Op{}
+			op.Op, _ = om["op"].(string)
+			op.Target, _ = om["target"].(string)
+			op.Key, _ = om["key"].(string)
+			op.Value = stringify(om["value"])
+			op.NewKey, _ = om["new_key"].(string)
+			if op.Op == "" || op.Target == "" || op.Key == "" {
+				return Raw{}, fmt.Errorf("%s:%d: rule %s: fix operation needs op, target and key: %v", rule.File, rule.Line, rule.ID, om)
+			}
+			raw.Fix = append(raw.Fix, op)
+		}
+	}
+	return raw, nil
+}
+
+func stringify(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	default:
+		return fmt.Sprint(x)
+	}
+}

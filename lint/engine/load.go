@@ -1,0 +1,73 @@
+package engine
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// source is one Rego file to compile.
+type source struct {
+	name string // file name shown in messages
+	src  []byte
+	user bool
+	test bool
+}
+
+// readFS collects the .rego files of an fs.FS below root.
+func readFS(fsys fs.FS, root, prefix string, user bool) ([]source, error) {
+	var out []source
+	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".rego") {
+			return nil
+		}
+		b, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		out = append(out, source{name: path.Join(prefix, p), src: b, user: user, test: strings.HasSuffix(p, "_test.rego")})
+		return nil
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out, err
+}
+
+// readDir collects the .rego files of a user policy directory.
+func readDir(dir string) ([]source, error) {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("policy directory: %w", err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("policy directory %s is not a directory", dir)
+	}
+	srcs, err := readFS(os.DirFS(dir), ".", filepath.ToSlash(dir), true)
+	if err != nil {
+		return nil, fmt.Errorf("read policy directory %s: %w", dir, err)
+	}
+	return srcs, nil
+}
+
+// parse parses sources as Rego v1 with METADATA annotations.
+func parse(srcs []source, caps *ast.Capabilities) ([]*ast.Module, error) {
+	mods := make([]*ast.Module, 0, len(srcs))
+	for _, s := range srcs {
+		m, err := ast.ParseModuleWithOpts(s.name, string(s.src), ast.ParserOptions{
+			RegoVersion: ast.RegoV1, ProcessAnnotation: true, Capabilities: caps,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("parse policy: %w", err)
+		}
+		mods = append(mods, m)
+	}
+	return mods, nil
+}

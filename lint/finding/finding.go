@@ -1,0 +1,128 @@
+// Package finding defines what a rule reports: the Finding type, its
+// severity, its location and its fix operations. It is a leaf package shared
+// by the engine, the reporters and the fixer.
+package finding
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ckptlint/ckptlint/lint/span"
+)
+
+// Severity orders findings: Info < Warning < Error.
+type Severity int
+
+// Severities.
+const (
+	Info Severity = iota + 1
+	Warning
+	Error
+)
+
+// ParseSeverity reads "error", "warning" or "info".
+func ParseSeverity(s string) (Severity, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "error":
+		return Error, nil
+	case "warning", "warn":
+		return Warning, nil
+	case "info":
+		return Info, nil
+	}
+	return 0, fmt.Errorf("unknown severity %q (want error, warning or info)", s)
+}
+
+func (s Severity) String() string {
+	switch s {
+	case Error:
+		return "error"
+	case Warning:
+		return "warning"
+	case Info:
+		return "info"
+	}
+	return "none"
+}
+
+// MarshalText renders the severity as its lowercase name.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText parses a lowercase severity name.
+func (s *Severity) UnmarshalText(b []byte) error {
+	v, err := ParseSeverity(string(b))
+	if err != nil {
+		return err
+	}
+	*s = v
+	return nil
+}
+
+// Range is a half-open span in one file. File is slash-separated and
+// relative to the working directory when possible.
+type Range struct {
+	File string `json:"file"`
+	span.Span
+}
+
+// Op is one semantic fix operation, lowered to byte edits by the editors.
+type Op struct {
+	Op     string `json:"op"`     // set | delete | rename
+	Target string `json:"target"` // flink | hdfs-client | core-client | hdfs-cluster
+	Key    string `json:"key"`
+	Value  string `json:"value,omitempty"`
+	NewKey string `json:"new_key,omitempty"` // for rename
+}
+
+// Finding is a single rule violation at one place in one file.
+type Finding struct {
+	RuleID   string   `json:"rule_id"`
+	RuleName string   `json:"rule_name"`
+	Severity Severity `json:"severity"`
+	Message  string   `json:"message"`
+	Range    Range    `json:"range"`
+	// Key is the configuration key the finding is about, if any.
+	Key    string `json:"key,omitempty"`
+	DocURL string `json:"doc_url,omitempty"`
+	// ConfigSet names the config set the finding came from.
+	ConfigSet string `json:"config_set,omitempty"`
+	Fix       []Op   `json:"fix,omitempty"`
+}
+
+// String renders path:line:col: severity: message [id name].
+func (f Finding) String() string {
+	return fmt.Sprintf("%s:%d:%d: %s: %s [%s %s]", f.Range.File, f.Range.Start.Line, f.Range.Start.Col,
+		f.Severity, f.Message, f.RuleID, f.RuleName)
+}
+
+// Compare orders findings by file, position, rule id and message.
+func Compare(a, b Finding) int {
+	return cmp.Or(
+		cmp.Compare(a.Range.File, b.Range.File),
+		cmp.Compare(a.Range.Start.Line, b.Range.Start.Line),
+		cmp.Compare(a.Range.Start.Col, b.Range.Start.Col),
+		cmp.Compare(a.RuleID, b.RuleID),
+		cmp.Compare(a.Message, b.Message),
+		cmp.Compare(a.ConfigSet, b.ConfigSet),
+	)
+}
+
+// Sort orders findings deterministically and drops exact duplicates (the
+// same Hadoop file may belong to several config sets).
+func Sort(fs []Finding) []Finding {
+	slices.SortFunc(fs, Compare)
+	return slices.CompactFunc(fs, func(a, b Finding) bool {
+		return a.Range == b.Range && a.RuleID == b.RuleID && a.Message == b.Message
+	})
+}
+
+// Max returns the highest severity among fs, or 0 when fs is empty.
+func Max(fs []Finding) Severity {
+	var m Severity
+	for _, f := range fs {
+		m = max(m, f.Severity)
+	}
+	return m
+}

@@ -1,0 +1,131 @@
+package lint_test
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ckptlint/ckptlint/lint"
+	"github.com/ckptlint/ckptlint/lint/config"
+	"github.com/ckptlint/ckptlint/lint/engine"
+	"github.com/ckptlint/ckptlint/lint/finding"
+	"github.com/ckptlint/ckptlint/lint/report"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// lintDir lints dir as `ckptlint lint` run inside it would: its
+// .ckptlint.hcl applies, paths are relative to it.
+func lintDir(t *testing.T, eng *engine.Engine, dir string) []finding.Finding {
+	t.Helper()
+	t.Chdir(dir)
+	var cfg *config.Config
+	if _, err := os.Stat(config.FileName); err == nil {
+		c, diags := config.Load(config.FileName)
+		if diags.HasErrors() {
+			var b bytes.Buffer
+			_ = diags.Write(&b, false)
+			t.Fatalf("%s/.ckptlint.hcl:\n%s", dir, b.String())
+		}
+		cfg = c
+	}
+	res, err := lint.Lint(context.Background(), eng, nil, lint.Options{Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Findings
+}
+
+func textOf(t *testing.T, fs []finding.Finding) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := report.Text(&b, report.Result{Findings: fs}, report.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./lint -update to create it)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs (run go test ./lint -update and review the diff):\n--- want\n%s\n--- got\n%s", path, want, got)
+	}
+}
+
+func newEngine(t *testing.T) *engine.Engine {
+	t.Helper()
+	eng, err := engine.New(context.Background(), engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return eng
+}
+
+// TestRuleFixtures lints testdata/rules/<ID>/bad and good for every rule:
+// bad must produce the rule and match want.txt; good must not produce it.
+func TestRuleFixtures(t *testing.T) {
+	eng := newEngine(t)
+	root, _ := filepath.Abs("../testdata/rules")
+	for _, r := range eng.Rules() {
+		t.Run(r.ID, func(t *testing.T) {
+			dir := filepath.Join(root, r.ID)
+			bad := lintDir(t, eng, filepath.Join(dir, "bad"))
+			if !slices.ContainsFunc(bad, func(f finding.Finding) bool { return f.RuleID == r.ID }) {
+				t.Errorf("bad fixture does not produce %s; got:\n%s", r.ID, textOf(t, bad))
+			}
+			golden(t, filepath.Join(dir, "want.txt"), textOf(t, bad))
+			good := lintDir(t, eng, filepath.Join(dir, "good"))
+			for _, f := range good {
+				if f.RuleID == r.ID {
+					t.Errorf("good fixture produces %s", f)
+				}
+			}
+		})
+	}
+}
+
+// TestStories lints the three failure stories; their golden output names the
+// rules, lines and figures each produces.
+func TestStories(t *testing.T) {
+	eng := newEngine(t)
+	root, _ := filepath.Abs("../testdata/stories")
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		t.Run(e.Name(), func(t *testing.T) {
+			fs := lintDir(t, eng, filepath.Join(root, e.Name()))
+			golden(t, filepath.Join(root, e.Name()+".want.txt"), textOf(t, fs))
+			if !slices.ContainsFunc(fs, func(f finding.Finding) bool { return f.Severity == finding.Error }) {
+				t.Errorf("story %s produces no error", e.Name())
+			}
+			for _, f := range fs {
+				if f.RuleID == lint.ParseErrorRule {
+					t.Errorf("story %s has a parse error: %s", e.Name(), f)
+				}
+				if strings.Contains(f.Range.File, "..") {
+					t.Errorf("finding outside the story: %s", f)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,146 @@
+package flinkconf
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// corpusDir returns shared/corpus/<kind>, the sibling of the repository root
+// (the directory holding go.mod), or skips the test when it is absent.
+func corpusDir(t *testing.T, kind string) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Skip("no go.mod above the working directory; cannot locate ../shared/corpus")
+		}
+		dir = parent
+	}
+	corpus := filepath.Join(dir, "..", "shared", "corpus", kind)
+	if _, err := os.Stat(corpus); err != nil {
+		t.Skipf("shared corpus not found at %s (it lives beside the repository); skipping", corpus)
+	}
+	return corpus
+}
+
+func TestParseCorpus(t *testing.T) {
+	dir := corpusDir(t, "flink-conf")
+	files, err := filepath.Glob(filepath.Join(dir, "*"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus files in %s: %v", dir, err)
+	}
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := Parse(filepath.ToSlash(path), src)
+			if f.Err != nil {
+				t.Fatalf("Parse: %v", f.Err)
+			}
+			if len(f.Entries) == 0 {
+				t.Fatal("no entries")
+			}
+			checkSpans(t, src, f)
+
+			// Independent check: a key written once at the start of a line
+			// ("key: ...") must carry that line's number.
+			count := map[string]int{}
+			for _, e := range f.Entries {
+				count[e.Key]++
+			}
+			lines := strings.Split(string(src), "\n")
+			checked := 0
+			for _, e := range f.Entries {
+				if count[e.Key] != 1 {
+					continue
+				}
+				var at []int
+				for i, l := range lines {
+					if strings.HasPrefix(l, e.Key+":") {
+						at = append(at, i+1)
+					}
+				}
+				if len(at) != 1 {
+					continue
+				}
+				if e.KeySpan.Start.Line != at[0] || e.KeySpan.Start.Col != 1 {
+					t.Errorf("%q: KeySpan starts at %s, the text search finds line %d", e.Key, e.KeySpan.Start, at[0])
+				}
+				checked++
+			}
+			if checked == 0 {
+				t.Error("no key could be checked against a text search")
+			}
+		})
+	}
+}
+
+func TestParseCorpusFiles(t *testing.T) {
+	dir := corpusDir(t, "flink-conf")
+	tests := []struct {
+		name    string
+		file    string
+		entries int
+		want    map[string]string
+		notices []string
+	}{
+		{
+			name:    "bigtop ERB template: tags are values",
+			file:    "apache__bigtop__bigtop-deploy__puppet__modules__flink__templates__flink-conf.yaml",
+			entries: 8,
+			want:    map[string]string{"jobmanager.rpc.address": "<%= @jobmanager_host %>", "rest.port": "<%=@rest_port %>"},
+		},
+		{
+			name:    "flink-dist test resource: legacy list and map syntax",
+			file:    "apache__flink__flink-dist__src__test__resources__flink-conf.yaml",
+			entries: 17,
+			want:    map[string]string{"escape.key": "*", "list": "a;b;c", "map": "a:b,c:d", "listMap": "a:b,c:d;e:f"},
+		},
+		{
+			name:    "nexmark: no final newline, $ in values",
+			file:    "nexmark__nexmark@f6e085b66b__nexmark-flink__src__main__resources__conf__flink-conf.yaml",
+			entries: 22,
+			want: map[string]string{
+				"execution.checkpointing.checkpoints-after-tasks-finish.enabled": "false",
+				"env.java.opts.jobmanager":                                       "-Xloggc:$FLINK_LOG_DIR/jobmanager-gc.log -XX:+UseGCLogFileRotation -XX:NumberOfGCLogFiles=2 -XX:GCLogFileSize=512M",
+			},
+		},
+		{
+			name:    "statefun: durations as 5sec",
+			file:    "apache__flink-statefun__statefun-e2e-tests__statefun-e2e-tests-common__src__main__resources__flink-conf.yaml",
+			entries: 21,
+			want:    map[string]string{"execution.checkpointing.interval": "5sec", "state.backend": "rocksdb"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src, err := os.ReadFile(filepath.Join(dir, tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := Parse(tt.file, src)
+			if f.Err != nil || len(f.Entries) != tt.entries {
+				t.Fatalf("Parse: %d entries, err %v; want %d entries", len(f.Entries), f.Err, tt.entries)
+			}
+			for k, v := range tt.want {
+				if e := f.Lookup(k); e == nil || e.Value != v {
+					t.Errorf("Lookup(%q) = %+v, want %q", k, e, v)
+				}
+			}
+			for _, n := range f.Notices {
+				t.Errorf("unexpected notice %s at %s: %s", n.Code, n.Span.Start, n.Message)
+			}
+		})
+	}
+}

@@ -1,0 +1,70 @@
+package flinkyaml
+
+import (
+	"bytes"
+	"errors"
+	"io"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/ckptlint/ckptlint/lint/cfgfile"
+)
+
+// ParseConfig reads a Flink config.yaml (the standard YAML parser of Flink
+// 1.19 and later, domain §2.3) and returns its flattened entries in file
+// order. The result always has Path, Format and Src set; Err is set when
+// Flink would refuse the file or ckptlint cannot read it, and Entries then
+// holds what was read before the problem.
+//
+// An empty file, or one with only comments or a null document, is an empty
+// configuration. The top level must be a mapping; a scalar or a sequence is
+// an error (Flink fails with a ClassCastException). Only one YAML document
+// is allowed.
+func ParseConfig(path string, src []byte) *cfgfile.File {
+	f := &cfgfile.File{Path: path, Format: cfgfile.FlinkConfigYAML, Src: src}
+	if perr := checkSize(path, src); perr != nil {
+		f.Err = perr
+		return f
+	}
+	loc := newLocator(src)
+	dec := yaml.NewDecoder(bytes.NewReader(src))
+	var doc yaml.Node
+	if err := decodeNext(dec, &doc); err != nil {
+		if !errors.Is(err, io.EOF) {
+			f.Err = yamlError(path, loc, err)
+		}
+		return f
+	}
+	fl := newFlattener(loc, f, 0, true)
+	f.Err = fl.root(docRoot(&doc))
+	var extra yaml.Node
+	switch err := decodeNext(dec, &extra); {
+	case f.Err != nil || errors.Is(err, io.EOF):
+	case err != nil:
+		f.Err = yamlError(path, loc, err)
+	default:
+		f.Err = fl.failNode(&extra, "expected a single YAML document, found another one: Flink loads config.yaml as one document")
+	}
+	return f
+}
+
+// root flattens the top node of a config.yaml document.
+func (f *flattener) root(n *yaml.Node) *cfgfile.ParseError {
+	if n == nil {
+		return nil
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		return f.mapping(n, "", 0)
+	case yaml.ScalarNode:
+		v, _, err := f.scalarOf(n, -1, "document")
+		if err != nil {
+			return err
+		}
+		if v.kind == cfgfile.KindNull {
+			return nil // "---" alone, or "~": Flink reads an empty configuration
+		}
+	}
+	return f.failNode(n, "expected a mapping of keys to values at the top level, found a %s: Flink fails to load it (ClassCastException)",
+		kindName(n))
+}

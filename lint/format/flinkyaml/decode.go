@@ -1,0 +1,124 @@
+package flinkyaml
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/span"
+)
+
+// checkSize refuses input over cfgfile.MaxFileSize.
+func checkSize(path string, src []byte) *cfgfile.ParseError {
+	if len(src) <= cfgfile.MaxFileSize {
+		return nil
+	}
+	return &cfgfile.ParseError{
+		File: path,
+		Pos:  span.Pos{Line: 1, Col: 1},
+		Msg:  fmt.Sprintf("file is %d bytes, over the %d-byte limit", len(src), cfgfile.MaxFileSize),
+	}
+}
+
+// decodeNext reads the next document. yaml.v3 reports problems through
+// panics it recovers itself; a panic that escapes is turned into an error
+// so bad input can never crash the caller.
+func decodeNext(dec *yaml.Decoder, n *yaml.Node) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("yaml: internal parser failure: %v", r)
+		}
+	}()
+	return dec.Decode(n)
+}
+
+// yamlErrLine matches yaml.v3's error text: "yaml: line N: problem", with
+// no line at all for problems on line 1 and for reader errors.
+var yamlErrLine = regexp.MustCompile(`(?s)^yaml: line (\d+): (.*)$`)
+
+// parserProblems are the problems libyaml's parser (not its scanner)
+// reports. For them yaml.v3 prints the 0-based line of the mark, so the
+// 1-based line is one more; scanner problems are printed 1-based.
+var parserProblems = map[string]bool{
+	"did not find expected <stream-start>":   true,
+	"did not find expected <document start>": true,
+	"found undefined tag handle":             true,
+	"did not find expected node content":     true,
+	"did not find expected '-' indicator":    true,
+	"did not find expected key":              true,
+	"did not find expected ',' or ']'":       true,
+	"did not find expected ',' or '}'":       true,
+	"found duplicate %YAML directive":        true,
+	"found incompatible YAML document":       true,
+	"found duplicate %TAG directive":         true,
+}
+
+// readerProblems are the encoding problems yaml.v3 reports without a
+// position; the offending byte is found again in the source.
+var readerProblems = map[string]bool{
+	"invalid leading UTF-8 octet":        true,
+	"incomplete UTF-8 octet sequence":    true,
+	"invalid trailing UTF-8 octet":       true,
+	"invalid length of a UTF-8 sequence": true,
+	"invalid Unicode character":          true,
+	"control characters are not allowed": true,
+}
+
+// yamlError turns a yaml.v3 syntax error into a ParseError at the start of
+// the line it names (yaml.v3 gives no column), or at the offending byte
+// for encoding errors. yaml.v3 names the line where the enclosing
+// construct starts when it has one (e.g. the "[" of an unclosed list).
+func yamlError(path string, loc *locator, err error) *cfgfile.ParseError {
+	msg, off := err.Error(), 0
+	if m := yamlErrLine.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		msg = m[2]
+		if parserProblems[msg] {
+			line++
+		}
+		off = loc.lineStart(line)
+	} else {
+		msg = strings.TrimPrefix(msg, "yaml: ")
+		if readerProblems[msg] {
+			off = firstBadChar(loc.src)
+		}
+	}
+	return &cfgfile.ParseError{File: path, Pos: loc.pos(off), Msg: "invalid YAML: " + msg}
+}
+
+// firstBadChar returns the offset of the first byte yaml.v3's reader
+// refuses: invalid UTF-8, or a character outside YAML's printable set.
+func firstBadChar(src []byte) int {
+	i := 0
+	if bytes.HasPrefix(src, []byte("\xEF\xBB\xBF")) {
+		i = 3
+	}
+	for i < len(src) {
+		r, size := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && size <= 1 || !yamlPrintable(r) {
+			return i
+		}
+		i += size
+	}
+	return 0
+}
+
+// yamlPrintable is the character set yaml.v3's reader accepts.
+func yamlPrintable(r rune) bool {
+	return r == 0x09 || r == 0x0A || r == 0x0D || (r >= 0x20 && r <= 0x7E) || r == 0x85 ||
+		(r >= 0xA0 && r <= 0xD7FF) || (r >= 0xE000 && r <= 0xFFFD) || (r >= 0x10000 && r <= 0x10FFFF)
+}
+
+// docRoot returns the content of a document node, or nil for an empty one.
+func docRoot(doc *yaml.Node) *yaml.Node {
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
+		return doc.Content[0]
+	}
+	return nil
+}

@@ -1,0 +1,55 @@
+package flinkyaml
+
+import (
+	"bytes"
+	"strings"
+)
+
+// FlinkPrefixes are the key prefixes that mark a config.yaml as Flink's.
+// A key matches when it starts with one of them after flattening.
+var FlinkPrefixes = []string{
+	"jobmanager.", "taskmanager.", "execution.", "state.", "parallelism.",
+	"high-availability", "restart-strategy", "env.java", "rest.", "blob.",
+	"pipeline.", "metrics.", "kubernetes.", "fs.", "akka.", "pekko.", "table.",
+	"web.", "io.tmp.dirs", "classloader.", "security.",
+}
+
+// hasFlinkPrefix reports whether key starts with one of FlinkPrefixes.
+func hasFlinkPrefix(key string) bool {
+	for _, p := range FlinkPrefixes {
+		if strings.HasPrefix(key, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// LooksLikeFlink reports whether src, a file named config.yaml, is Flink's:
+// some key starts with one of FlinkPrefixes after flattening. A file that
+// does not parse is judged by its unindented "key:" lines instead, so a
+// broken Flink config is still recognised (and its error reported).
+func LooksLikeFlink(src []byte) bool {
+	f := ParseConfig("", src)
+	for _, e := range f.Entries {
+		if hasFlinkPrefix(e.Key) {
+			return true
+		}
+	}
+	if f.Err == nil {
+		return false
+	}
+	for _, line := range bytes.Split(src, []byte("\n")) {
+		if len(line) == 0 || line[0] == ' ' || line[0] == '\t' || line[0] == '#' {
+			continue
+		}
+		key, _, ok := bytes.Cut(line, []byte(":"))
+		if !ok {
+			continue
+		}
+		k := strings.Trim(string(bytes.TrimSpace(key)), `"'`)
+		if hasFlinkPrefix(k) || hasFlinkPrefix(k+".") {
+			return true
+		}
+	}
+	return false
+}

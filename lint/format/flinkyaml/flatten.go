@@ -1,0 +1,162 @@
+package flinkyaml
+
+import (
+	"fmt"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/span"
+)
+
+// flattener turns a YAML mapping into Flink's flat entries, the way
+// GlobalConfiguration.flatten does: a mapping value is flattened into
+// "parent.child" keys, a sequence value becomes its flow string, a scalar
+// keeps its core-schema type.
+type flattener struct {
+	loc  *locator
+	file *cfgfile.File
+	doc  int
+	// standard is set for config.yaml, where the notices about Flink's own
+	// loader apply (null values, yes/no strings, env.java.home).
+	standard bool
+	// last maps a flattened key to the index of its latest entry.
+	last map[string]int
+}
+
+func newFlattener(loc *locator, file *cfgfile.File, doc int, standard bool) *flattener {
+	return &flattener{loc: loc, file: file, doc: doc, standard: standard, last: map[string]int{}}
+}
+
+// fail returns a ParseError at byte offset off.
+func (f *flattener) fail(off int, format string, args ...any) *cfgfile.ParseError {
+	return &cfgfile.ParseError{File: f.file.Path, Pos: f.loc.pos(off), Msg: fmt.Sprintf(format, args...)}
+}
+
+// failNode returns a ParseError at the start of n.
+func (f *flattener) failNode(n *yaml.Node, format string, args ...any) *cfgfile.ParseError {
+	return f.fail(f.loc.offset(n.Line, n.Column), format, args...)
+}
+
+// mapping flattens the pairs of m under prefix; depth is 0 at the top of
+// the configuration.
+func (f *flattener) mapping(m *yaml.Node, prefix string, depth int) *cfgfile.ParseError {
+	if err := f.checkCollectionTag(m, "!!map"); err != nil {
+		return err
+	}
+	seen := make(map[string]int, len(m.Content)/2) // key identity → line of its first use
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		kn, vn := m.Content[i], m.Content[i+1]
+		key, kr, err := f.scalarOf(kn, m.Column-1, "key")
+		if err != nil {
+			return err
+		}
+		if first, dup := seen[key.ident()]; dup {
+			return f.fail(kr.start, "duplicate key %q (first defined at line %d): Flink's YAML parser rejects duplicate keys",
+				prefix+key.keyText(), first)
+		}
+		seen[key.ident()] = f.loc.pos(kr.start).Line
+		k := pairKey{
+			node:    kn,
+			full:    prefix + key.keyText(),
+			written: aliasTarget(kn).Value,
+			span:    f.loc.span(kr.start, kr.end),
+		}
+		if err := f.value(k, vn, depth); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pairKey is the key side of one mapping pair.
+type pairKey struct {
+	node    *yaml.Node
+	full    string // the flattened key
+	written string // the key's own value, as written
+	span    span.Span
+}
+
+// value flattens the value vn of key k.
+func (f *flattener) value(k pairKey, vn *yaml.Node, depth int) *cfgfile.ParseError {
+	indent := k.node.Column - 1
+	switch vn.Kind {
+	case yaml.MappingNode:
+		return f.mapping(vn, k.full+".", depth+1)
+	case yaml.SequenceNode:
+		text, err := f.flow(vn)
+		if err != nil {
+			return err
+		}
+		f.add(k, vn, value{kind: cfgfile.KindList, text: text}, f.loc.nodeRange(vn, indent), depth)
+		return nil
+	case yaml.ScalarNode, yaml.AliasNode:
+		v, r, err := f.scalarOf(vn, indent, "value")
+		if err != nil {
+			return err
+		}
+		f.add(k, vn, v, r, depth)
+		return nil
+	}
+	return f.failNode(vn, "unexpected YAML node for key %q", k.full)
+}
+
+// scalarOf types the scalar n, following an alias to a scalar. role
+// ("key" or "value") is used in error messages.
+func (f *flattener) scalarOf(n *yaml.Node, indent int, role string) (value, tokenRange, *cfgfile.ParseError) {
+	r := f.loc.nodeRange(n, indent)
+	t, nonSpecific := n, r.nonSpecific
+	if n.Kind == yaml.AliasNode {
+		t = n.Alias
+		if t == nil || t.Kind != yaml.ScalarNode {
+			return value{}, r, f.fail(r.start, "alias *%s refers to a %s: ckptlint resolves aliases to scalars only",
+				n.Value, kindName(t))
+		}
+		_, _, nonSpecific = f.loc.skipProps(f.loc.offset(t.Line, t.Column))
+	}
+	if t.Kind != yaml.ScalarNode {
+		return value{}, r, f.fail(r.start, "expected a scalar %s, found a %s", role, kindName(t))
+	}
+	v, err := resolveScalar(t, nonSpecific)
+	if err != nil {
+		return value{}, r, f.fail(r.start, "%v", err)
+	}
+	return v, r, nil
+}
+
+// checkCollectionTag refuses an explicit tag other than want on a mapping
+// or sequence.
+func (f *flattener) checkCollectionTag(n *yaml.Node, want string) *cfgfile.ParseError {
+	if n.Style&yaml.TaggedStyle != 0 && n.Tag != want {
+		return f.failNode(n, "%v", unsupportedTag(n.Tag))
+	}
+	return nil
+}
+
+// aliasTarget returns the node an alias refers to, or n itself.
+func aliasTarget(n *yaml.Node) *yaml.Node {
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		return n.Alias
+	}
+	return n
+}
+
+// kindName names a node kind for messages.
+func kindName(n *yaml.Node) string {
+	if n == nil {
+		return "missing node"
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "mapping"
+	case yaml.SequenceNode:
+		return "sequence"
+	case yaml.ScalarNode:
+		return "scalar"
+	case yaml.AliasNode:
+		return "alias"
+	case yaml.DocumentNode:
+		return "document"
+	}
+	return "node"
+}

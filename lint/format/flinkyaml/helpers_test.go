@@ -1,0 +1,104 @@
+package flinkyaml
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/span"
+)
+
+// kv is the part of an entry most tests compare.
+type kv struct {
+	Key   string
+	Value string
+	Kind  cfgfile.Kind
+}
+
+func entriesKV(entries []cfgfile.Entry) []kv {
+	out := make([]kv, 0, len(entries))
+	for _, e := range entries {
+		out = append(out, kv{e.Key, e.Value, e.Kind})
+	}
+	return out
+}
+
+// noticeAt is a notice code and the line it points at.
+type noticeAt struct {
+	Code string
+	Line int
+}
+
+func noticesAt(ns []cfgfile.Notice) []noticeAt {
+	var out []noticeAt
+	for _, n := range ns {
+		out = append(out, noticeAt{n.Code, n.Span.Start.Line})
+	}
+	return out
+}
+
+// text returns the bytes a span covers.
+func text(src []byte, s span.Span) string { return string(src[s.Start.Offset:s.End.Offset]) }
+
+// checkSpan fails when s is out of bounds or its positions disagree with
+// span.Lines.
+func checkSpan(t *testing.T, what string, src []byte, lines *span.Lines, s span.Span) {
+	t.Helper()
+	if s.Start.Offset < 0 || s.Start.Offset > s.End.Offset || s.End.Offset > len(src) {
+		t.Fatalf("%s span %+v out of bounds (len %d)", what, s, len(src))
+	}
+	if got := lines.Pos(s.Start.Offset); got != s.Start {
+		t.Fatalf("%s span start %+v, want %+v", what, s.Start, got)
+	}
+	if got := lines.Pos(s.End.Offset); got != s.End {
+		t.Fatalf("%s span end %+v, want %+v", what, s.End, got)
+	}
+}
+
+// checkFile checks every span and the error position of a parsed file.
+func checkFile(t *testing.T, f *cfgfile.File) {
+	t.Helper()
+	lines := span.NewLines(f.Src)
+	for _, e := range f.Entries {
+		checkSpan(t, "key "+e.Key, f.Src, lines, e.KeySpan)
+		checkSpan(t, "value "+e.Key, f.Src, lines, e.ValueSpan)
+		want := e.Value
+		if e.Raw != "" {
+			want = e.Raw
+		}
+		if got := text(f.Src, e.ValueSpan); got != want {
+			t.Fatalf("value span of %q covers %q, want %q", e.Key, got, want)
+		}
+	}
+	for _, n := range f.Notices {
+		checkSpan(t, "notice "+n.Code, f.Src, lines, n.Span)
+	}
+	if f.Err != nil && (f.Err.Pos.Line < 1 || f.Err.Pos.Col < 1 || f.Err.Pos.Offset > len(f.Src)) {
+		t.Fatalf("error position %+v out of bounds", f.Err.Pos)
+	}
+}
+
+// corpusDir returns <repo root>/../shared/corpus/<sub>, or skips the test.
+func corpusDir(t *testing.T, sub string) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Skip("repository root (go.mod) not found; corpus tests skipped")
+		}
+		dir = parent
+	}
+	corpus := filepath.Join(dir, "..", "shared", "corpus", sub)
+	if _, err := os.Stat(corpus); err != nil {
+		t.Skipf("corpus directory %s is absent (shared/ lives beside the repository); corpus tests skipped", corpus)
+	}
+	return corpus
+}

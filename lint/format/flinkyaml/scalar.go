@@ -1,0 +1,170 @@
+package flinkyaml
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/ckptlint/ckptlint/lint/cfgfile"
+)
+
+// The YAML 1.2 core schema as snakeyaml-engine's CoreScalarResolver
+// implements it; yaml.v3 resolves plain scalars with YAML 1.1 rules (010 is
+// 8, 1_000 and 0b101 are ints, dates are timestamps), so it is not used.
+var (
+	coreNull  = regexp.MustCompile(`^(?:~|null|Null|NULL| )$`)
+	coreBool  = regexp.MustCompile(`^(?:true|True|TRUE|false|False|FALSE)$`)
+	coreInt   = regexp.MustCompile(`^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$`)
+	coreFloat = regexp.MustCompile(`^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`)
+	// coreEnv is snakeyaml-engine's ENV_FORMAT; such plain scalars resolve
+	// to the !ENV tag (a string without an EnvConfig), so the dumper quotes
+	// strings that look like it.
+	coreEnv = regexp.MustCompile(`^\$\{\s*\w+(?::?[-?]\w*)?\s*\}$`)
+)
+
+// quotedStyles are the scalar styles that make a scalar a string.
+const quotedStyles = yaml.DoubleQuotedStyle | yaml.SingleQuotedStyle | yaml.LiteralStyle | yaml.FoldedStyle
+
+// value is a scalar as Flink holds it after loading.
+type value struct {
+	kind cfgfile.Kind
+	// text is Java's toString of the constructed object (Integer, Boolean,
+	// Double, String); empty for null.
+	text string
+}
+
+// ident identifies the value as snakeyaml-engine compares map keys (typed
+// equals): 010 and 10 are equal, 1 and '1' are not.
+func (v value) ident() string { return string(v.kind) + ":" + v.text }
+
+// keyText is the key as GlobalConfiguration.flatten concatenates it.
+func (v value) keyText() string {
+	if v.kind == cfgfile.KindNull {
+		return "null"
+	}
+	return v.text
+}
+
+// resolveScalar types the scalar n. nonSpecific reports the tag "!" in the
+// source, which yaml.v3 drops.
+func resolveScalar(n *yaml.Node, nonSpecific bool) (value, error) {
+	switch {
+	case n.Style&yaml.TaggedStyle != 0:
+		return resolveTagged(n.Tag, n.Value)
+	case nonSpecific || n.Style&quotedStyles != 0:
+		return value{kind: cfgfile.KindString, text: n.Value}, nil
+	}
+	return resolvePlain(n.Value), nil
+}
+
+// resolvePlain types an untagged plain scalar with the core schema.
+func resolvePlain(s string) value {
+	switch {
+	case s == "" || coreNull.MatchString(s):
+		return value{kind: cfgfile.KindNull}
+	case coreBool.MatchString(s):
+		return value{kind: cfgfile.KindBool, text: strings.ToLower(s)}
+	case coreInt.MatchString(s):
+		if v, ok := parseCoreInt(s); ok {
+			return value{kind: cfgfile.KindInt, text: v}
+		}
+	case coreFloat.MatchString(s):
+		if f, ok := parseCoreFloat(s); ok {
+			return value{kind: cfgfile.KindFloat, text: javaDouble(f)}
+		}
+	}
+	return value{kind: cfgfile.KindString, text: s}
+}
+
+// resolveTagged constructs a scalar with an explicit tag, as
+// snakeyaml-engine's core schema constructors do.
+func resolveTagged(tag, s string) (value, error) {
+	switch tag {
+	case "!!str", "!ENV":
+		return value{kind: cfgfile.KindString, text: s}, nil
+	case "!!null":
+		return value{kind: cfgfile.KindNull}, nil
+	case "!!bool":
+		if l := strings.ToLower(s); l == "true" || l == "false" {
+			return value{kind: cfgfile.KindBool, text: l}, nil
+		}
+		return value{}, fmt.Errorf("cannot construct !!bool from %q: expected true or false", s)
+	case "!!int":
+		if v, ok := parseCoreInt(s); ok {
+			return value{kind: cfgfile.KindInt, text: v}, nil
+		}
+		return value{}, fmt.Errorf("cannot construct !!int from %q: expected a decimal, 0o octal or 0x hex integer", s)
+	case "!!float":
+		if f, ok := parseCoreFloat(s); ok {
+			return value{kind: cfgfile.KindFloat, text: javaDouble(f)}, nil
+		}
+		return value{}, fmt.Errorf("cannot construct !!float from %q: expected a number", s)
+	}
+	return value{}, unsupportedTag(tag)
+}
+
+// unsupportedTag is the error for a tag Flink's loader has no constructor
+// for.
+func unsupportedTag(tag string) error {
+	return fmt.Errorf("unsupported tag %q: Flink's YAML 1.2 core schema has no constructor for it", tag)
+}
+
+// parseCoreInt follows ConstructYamlCoreInt.createIntNumber: an optional
+// sign, then 0x hex, 0o octal or decimal (leading zeros allowed). It
+// returns the decimal rendering.
+func parseCoreInt(s string) (string, bool) {
+	neg := false
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	base := 10
+	switch {
+	case strings.HasPrefix(s, "0x"):
+		s, base = s[2:], 16
+	case strings.HasPrefix(s, "0o"):
+		s, base = s[2:], 8
+	}
+	if s == "" || strings.ContainsAny(s, "+-_") {
+		return "", false
+	}
+	n, ok := new(big.Int).SetString(s, base)
+	if !ok {
+		return "", false
+	}
+	if neg {
+		n.Neg(n)
+	}
+	return n.String(), true
+}
+
+// parseCoreFloat parses a float the way the core schema's float
+// constructor does, including .inf and .nan.
+func parseCoreFloat(s string) (float64, bool) {
+	switch strings.ToLower(s) {
+	case ".inf", "+.inf":
+		return math.Inf(1), true
+	case "-.inf":
+		return math.Inf(-1), true
+	case ".nan":
+		return math.NaN(), true
+	}
+	if strings.ContainsAny(s, "_xXpPnN") { // no Go-only forms (0x1p3, 1_0, inf, nan)
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil && !isRangeErr(err) {
+		return 0, false
+	}
+	return f, true
+}
+
+func isRangeErr(err error) bool {
+	ne, ok := err.(*strconv.NumError)
+	return ok && ne.Err == strconv.ErrRange
+}

@@ -1,0 +1,36 @@
+package hadoopxml
+
+import (
+	"path"
+	"strings"
+
+	"github.com/ckptlint/ckptlint/lint/cfgfile"
+)
+
+// Detect reports the format of a file from its name: core-site.xml is
+// cfgfile.HadoopCoreSite and hdfs-site.xml is cfgfile.HadoopHDFSSite. Any
+// directory part is ignored, both slash styles are accepted, and the match
+// is exact on the base name (case-sensitive, as Hadoop's resource names are).
+func Detect(name string) (cfgfile.Format, bool) {
+	base := path.Base(strings.ReplaceAll(name, `\`, "/"))
+	switch base {
+	case "core-site.xml":
+		return cfgfile.HadoopCoreSite, true
+	case "hdfs-site.xml":
+		return cfgfile.HadoopHDFSSite, true
+	}
+	return "", false
+}
+
+// formatFor picks the format Parse records for path: the detected one, else
+// core-site unless the base name mentions hdfs-site (templates such as
+// hdfs-site.xml.template or hdfs-site.malformed.xml).
+func formatFor(p string) cfgfile.Format {
+	if f, ok := Detect(p); ok {
+		return f
+	}
+	if strings.Contains(path.Base(strings.ReplaceAll(p, `\`, "/")), "hdfs-site") {
+		return cfgfile.HadoopHDFSSite
+	}
+	return cfgfile.HadoopCoreSite
+}

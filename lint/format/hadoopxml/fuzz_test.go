@@ -1,0 +1,105 @@
+package hadoopxml
+
+import (
+	"testing"
+
+	"github.com/ckptlint/ckptlint/lint/span"
+)
+
+var fuzzSeeds = []string{
+	conf(prop("a", "1") + finalProp("a", "2") + prop("dfs.block.size", "${a}") + prop("e", "")),
+	conf(`<property name="a" value="b" final="TRUE"/>` + prop(" c ", "x<!--c-->y<![CDATA[z]]>")),
+	conf(includeWithFallback("inc.xml", prop("f", "1")) + include("missing.xml") + include("loop.xml")),
+	"\uFEFF<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\r\n<configuration>\r\n<property><name>a</name><value/></property>\r\n</configuration>",
+	"<!DOCTYPE configuration [<!ENTITY x \"y\">]><configuration><property><name>a</name><value>&x;</value></property></configuration>",
+	"<configuration><g><property><name>a</name><value>v<x>1</x></value></property></g></configuration><configuration/>",
+	"<c:configuration xmlns:c='u'><c:property c:name='a'/></c:configuration>",
+	"<configuration/>",
+	"",
+}
+
+func fuzzOpts() Options {
+	return Options{
+		ReadFile: memFS(map[string]string{
+			"inc.xml":  conf(prop("i", "${a}") + include("loop.xml")),
+			"loop.xml": conf(include("inc.xml")),
+		}),
+		Getenv: mapLookup(map[string]string{"HOME": "/h"}),
+	}
+}
+
+// FuzzParse checks that Parse never panics and that every span it returns
+// for the parsed file lies inside the file with consistent line/column.
+func FuzzParse(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		src := []byte(s)
+		d := ParseDoc("core-site.xml", src, fuzzOpts())
+		lines := span.NewLines(src)
+		check := func(what string, sp span.Span) {
+			if sp.IsZero() {
+				return
+			}
+			if sp.Start.Offset < 0 || sp.Start.Offset > sp.End.Offset || sp.End.Offset > len(src) {
+				t.Fatalf("%s span %+v out of bounds (len %d)", what, sp, len(src))
+			}
+			if sp.Start != lines.Pos(sp.Start.Offset) || sp.End != lines.Pos(sp.End.Offset) {
+				t.Fatalf("%s span %+v inconsistent", what, sp)
+			}
+		}
+		for _, e := range d.Entries {
+			if e.File == d.Path {
+				check("key", e.KeySpan)
+				check("value", e.ValueSpan)
+			}
+		}
+		for _, n := range d.Notices {
+			if n.File == d.Path {
+				check("notice "+n.Code, n.Span)
+			}
+		}
+		for _, p := range d.Properties {
+			check("property", p.Span)
+			check("delete", p.DeleteSpan)
+			check("name", p.NameSpan)
+			check("value", p.ValueSpan)
+			check("value element", p.ValueElem)
+			check("final", p.FinalSpan)
+			if p.Index >= len(d.Entries) {
+				t.Fatalf("property index %d out of %d entries", p.Index, len(d.Entries))
+			}
+		}
+		if d.Err != nil {
+			if d.Err.File == d.Path && (d.Err.Pos.Offset < 0 || d.Err.Pos.Offset > len(src) || d.Err.Pos != lines.Pos(d.Err.Pos.Offset)) {
+				t.Fatalf("error position %+v out of bounds", d.Err.Pos)
+			}
+			if d.Err.Pos.Line < 1 || d.Err.Msg == "" {
+				t.Fatalf("error without position or message: %+v", d.Err)
+			}
+		} else {
+			check("root", d.Root)
+			check("close tag", d.CloseTag)
+			if d.InsertOffset > len(src) || d.InsertOffset < -1 {
+				t.Fatalf("insert offset %d out of bounds", d.InsertOffset)
+			}
+		}
+	})
+}
+
+// FuzzSubstitute checks that Substitute never panics and either expands or
+// reports the depth error.
+func FuzzSubstitute(f *testing.F) {
+	for _, s := range []string{"${a}", "${env.X:-d}", "${a}${b}", "$${{a}}", "${a b}", "x${env.-}"} {
+		f.Add(s)
+	}
+	keys := mapLookup(map[string]string{"a": "${b}", "b": "${a}x", "c": "1"})
+	f.Fuzz(func(t *testing.T, s string) {
+		if _, err := Substitute(s, keys, mapLookup(map[string]string{"X": ""})); err != nil {
+			if _, ok := err.(*SubstitutionDepthError); !ok {
+				t.Fatalf("unexpected error type %T", err)
+			}
+		}
+	})
+}

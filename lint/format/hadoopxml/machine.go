@@ -1,0 +1,267 @@
+package hadoopxml
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/span"
+)
+
+// item is one property definition as Hadoop's Configuration.Parser hands it
+// to loadProperty (a ParsedItem), plus where it was written.
+type item struct {
+	file    string  // path of the file the definition is written in
+	key     string  // effective key (deprecated names mapped)
+	written string  // the deprecated name as written; "" otherwise
+	value   *string // nil: no value (empty or missing <value>)
+	final   bool
+	sources []string
+	keySpan span.Span
+	// valueSpan is the content of the <value> that set the value, or of the
+	// last <value> element when there is no value; zero without any.
+	valueSpan span.Span
+	propSpan  span.Span
+	prop      int // index into Doc.Properties; -1 for included files
+}
+
+// openElem is an element whose end tag has not been seen yet.
+type openElem struct {
+	local       string
+	start, end  int // the start tag
+	selfClosing bool
+}
+
+// propState holds the positions of the property being read; Hadoop resets
+// its own state at every <property> start and so do we.
+type propState struct {
+	nameSpan, valueSpan, lastValue, valueElem, finalSpan span.Span
+	finalText                                            string
+	finalSet, compact                                    bool
+	cdata                                                []cdataNote
+}
+
+type cdataNote struct {
+	elem string
+	sp   span.Span
+}
+
+// fileParser is Hadoop's Configuration.Parser for one file (a new one per
+// xi:include, as in Hadoop). Elements are matched by local name wherever
+// they occur, and the text of name/value/final/source/tag is accumulated in
+// one token that only a new start of those elements resets, exactly as the
+// StAX loop does.
+type fileParser struct {
+	p     *parser
+	path  string
+	src   []byte
+	lines *span.Lines
+	top   bool
+	sc    *scanner
+
+	token           strings.Builder
+	parseToken      bool
+	tokenCDATA      []span.Span
+	name, value     *string
+	final           bool
+	sources         []string
+	include         *string
+	includeAt       int
+	fallbackAllowed bool
+	fallbackEntered bool
+
+	cur   propState
+	elems []openElem
+	props []int // open <property> elements (indices into Doc.Properties)
+}
+
+func (fp *fileParser) sp(start, end int) span.Span { return fp.lines.Span(start, end) }
+
+func (fp *fileParser) notice(code string, sp span.Span, key, format string, args ...any) {
+	fp.p.notices = append(fp.p.notices, cfgfile.Notice{
+		Code: code, Message: fmt.Sprintf(format, args...), File: fp.path, Span: sp, Key: key,
+	})
+}
+
+func (fp *fileParser) onStart(t tok) *cfgfile.ParseError {
+	if fp.top && len(fp.elems) == 0 {
+		fp.p.doc.Root.Start = fp.lines.Pos(t.start)
+	}
+	fp.elems = append(fp.elems, openElem{local: t.local, start: t.start, end: t.end, selfClosing: t.tag.selfClosing})
+	switch t.local {
+	case "property":
+		fp.startProperty(t)
+	case "name", "value", "final", "source", "tag":
+		fp.parseToken = true
+		fp.token.Reset()
+		fp.tokenCDATA = nil
+	case "include":
+		return fp.startInclude(t)
+	case "fallback":
+		fp.fallbackEntered = true
+	}
+	return nil
+}
+
+// startProperty resets the property state and reads the attribute form
+// <property name=".." value=".." final="true" source=".." tag=".."/>. As in
+// Hadoop, the name attribute is not trimmed and value="" is an empty value,
+// not a missing one.
+func (fp *fileParser) startProperty(t tok) {
+	fp.name, fp.value, fp.final, fp.sources = nil, nil, false, nil
+	fp.cur = propState{}
+	for _, a := range t.tag.attrs {
+		if a.prefix == "xmlns" || (a.prefix == "" && a.local == "xmlns") {
+			continue
+		}
+		asp := fp.sp(a.valStart, a.valEnd)
+		switch a.local {
+		case "name":
+			v := a.value
+			fp.name, fp.cur.nameSpan, fp.cur.compact = &v, asp, true
+		case "value":
+			v := a.value
+			fp.value, fp.cur.valueSpan, fp.cur.compact = &v, asp, true
+		case "final":
+			fp.final = a.value == "true"
+			fp.cur.finalSpan, fp.cur.finalText, fp.cur.finalSet = asp, a.value, true
+		case "source":
+			fp.sources = append(fp.sources, a.value)
+		}
+	}
+	if fp.top {
+		fp.p.doc.Properties = append(fp.p.doc.Properties, Property{Index: -1, Span: span.Span{Start: fp.lines.Pos(t.start)}})
+		fp.props = append(fp.props, len(fp.p.doc.Properties)-1)
+	}
+}
+
+func (fp *fileParser) onText(t tok) {
+	if !fp.parseToken {
+		return
+	}
+	if t.cdata {
+		fp.tokenCDATA = append(fp.tokenCDATA, fp.sp(t.start, t.end))
+		return
+	}
+	fp.token.WriteString(t.text)
+}
+
+func (fp *fileParser) onEnd(t tok) *cfgfile.ParseError {
+	e := fp.elems[len(fp.elems)-1]
+	fp.elems = fp.elems[:len(fp.elems)-1]
+	content := fp.sp(e.end, t.start)
+	if e.selfClosing {
+		content = fp.sp(e.end-2, e.end-2) // before "/>"
+	}
+	tokenStr := fp.token.String()
+	switch t.local {
+	case "name":
+		if tokenStr != "" {
+			v := javaTrim(tokenStr)
+			fp.name, fp.cur.nameSpan = &v, content
+		}
+		fp.noteCDATA("name")
+	case "value":
+		fp.cur.valueElem, fp.cur.lastValue = fp.sp(e.start, t.end), content
+		if tokenStr != "" {
+			v := tokenStr
+			fp.value, fp.cur.valueSpan = &v, content
+		}
+		fp.noteCDATA("value")
+	case "final":
+		fp.final = tokenStr == "true"
+		fp.cur.finalSpan, fp.cur.finalText, fp.cur.finalSet = content, tokenStr, true
+		fp.noteCDATA("final")
+	case "source":
+		fp.sources = append(fp.sources, tokenStr)
+		fp.noteCDATA("source")
+	case "include":
+		if fp.fallbackAllowed && !fp.fallbackEntered {
+			return fp.sc.errAt(fp.includeAt, "Fetch fail on include for '%s' with no fallback while loading '%s'", deref(fp.include), fp.p.top)
+		}
+		fp.fallbackAllowed, fp.fallbackEntered = false, false
+	case "property":
+		fp.endProperty(e, t)
+	}
+	if fp.top && len(fp.elems) == 0 {
+		fp.p.doc.Root.End = fp.lines.Pos(t.end)
+		if !e.selfClosing {
+			fp.p.doc.CloseTag = fp.sp(t.start, t.end)
+		}
+	}
+	return nil
+}
+
+func (fp *fileParser) noteCDATA(elem string) {
+	for _, sp := range fp.tokenCDATA {
+		fp.cur.cdata = append(fp.cur.cdata, cdataNote{elem: elem, sp: sp})
+	}
+	fp.tokenCDATA = nil
+}
+
+// endProperty is Hadoop's handleEndProperty: a property without a name, or
+// inside the <xi:fallback> of an include that was found, is dropped.
+func (fp *fileParser) endProperty(e openElem, t tok) {
+	whole := fp.sp(e.start, t.end)
+	pidx := -1
+	if fp.top && len(fp.props) > 0 {
+		pidx = fp.props[len(fp.props)-1]
+		fp.props = fp.props[:len(fp.props)-1]
+		pr := &fp.p.doc.Properties[pidx]
+		pr.Span = whole
+		pr.NameSpan, pr.FinalSpan, pr.ValueElem, pr.Compact = fp.cur.nameSpan, fp.cur.finalSpan, fp.cur.valueElem, fp.cur.compact
+		pr.ValueSpan = fp.cur.valueSpan
+		if fp.value == nil {
+			pr.ValueSpan = fp.cur.lastValue
+		}
+	}
+	if !fp.fallbackAllowed && fp.fallbackEntered {
+		return // fallback of an include that was read (or not followed)
+	}
+	if fp.name == nil {
+		fp.notice(NoticeNoName, whole, "", "<property> has no <name>; Hadoop ignores it")
+		return
+	}
+	key, written := *fp.name, ""
+	if key == "" {
+		fp.notice(NoticeNoName, whole, "", "<property> has an empty name; Hadoop stores it under the empty key, which nothing reads")
+	}
+	if nk, ok := Deprecated(key); ok {
+		fp.notice(NoticeDeprecatedKey, fp.cur.nameSpan, nk, "%s", deprecationMessage(key, nk))
+		key, written = nk, key
+	}
+	if fp.cur.finalSet && !fp.final && strings.EqualFold(strings.TrimSpace(fp.cur.finalText), "true") {
+		fp.notice(NoticeFinalNotTrue, fp.cur.finalSpan, key, "final is %q, not exactly \"true\"; Hadoop does not make %q final", fp.cur.finalText, key)
+	}
+	for _, c := range fp.cur.cdata {
+		got := "no value"
+		if c.elem == "value" && fp.value != nil {
+			got = fmt.Sprintf("%q", *fp.value)
+		}
+		if c.elem == "value" {
+			fp.notice(NoticeCDATAIgnored, c.sp, key, "Hadoop 3.x ignores CDATA sections in <value>: %q reads as %s", key, got)
+		} else {
+			fp.notice(NoticeCDATAIgnored, c.sp, key, "Hadoop 3.x ignores CDATA sections in <%s> of %q", c.elem, key)
+		}
+	}
+	vsp := fp.cur.valueSpan
+	if fp.value == nil {
+		vsp = fp.cur.lastValue
+	}
+	fp.p.items = append(fp.p.items, &item{
+		file: fp.path, key: key, written: written, value: fp.value, final: fp.final,
+		sources: fp.sources, keySpan: fp.cur.nameSpan, valueSpan: vsp, propSpan: whole, prop: pidx,
+	})
+}
+
+// javaTrim is Java's String.trim: it strips every char <= U+0020.
+func javaTrim(s string) string {
+	return strings.TrimFunc(s, func(r rune) bool { return r <= ' ' })
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

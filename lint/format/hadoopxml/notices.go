@@ -1,0 +1,33 @@
+package hadoopxml
+
+// Notice codes this package emits (cfgfile.Notice.Code).
+const (
+	// NoticeDuplicateKey marks a definition that a later one in the same
+	// file (or an included file) replaces; Hadoop keeps the last value.
+	NoticeDuplicateKey = "xml-duplicate-key"
+	// NoticeFinalOverride marks a definition Hadoop ignores because an
+	// earlier one of the same key was <final>true</final>.
+	NoticeFinalOverride = "xml-final-override"
+	// NoticeEmptyValue marks a property whose value is empty or missing;
+	// Hadoop treats the key as having no value from that definition.
+	NoticeEmptyValue = "xml-empty-value"
+	// NoticeDeprecatedKey marks a deprecated key; Hadoop stores the value
+	// under the replacement key.
+	NoticeDeprecatedKey = "xml-deprecated-key"
+	// NoticeFinalNotTrue marks a <final> whose text is not exactly "true"
+	// (e.g. "TRUE", " true"); Hadoop does not make such a key final.
+	NoticeFinalNotTrue = "xml-final-not-true"
+	// NoticeCDATAIgnored marks a CDATA section inside <name>, <value>,
+	// <final> or <source>: Hadoop 3.x's StAX parser (Woodstox reports CDATA
+	// as its own event) never adds it to the text.
+	NoticeCDATAIgnored = "xml-cdata-ignored"
+	// NoticeNoName marks a <property> without a usable name; Hadoop drops
+	// it (or, for a blank name, stores it under the empty key).
+	NoticeNoName = "xml-property-no-name"
+	// NoticeIncludeNotFollowed marks an xi:include ckptlint did not read
+	// (no file access, or a non-file URL).
+	NoticeIncludeNotFollowed = "xml-include-not-followed"
+	// NoticeSubstitutionDepth marks a value whose ${var} expansion needs
+	// more than 20 steps; Hadoop throws on every read of the key.
+	NoticeSubstitutionDepth = "xml-substitution-depth"
+)

@@ -1,0 +1,15 @@
+package hadoopxml
+
+// Options tune what Parse may look at outside the file itself. The zero value
+// reads nothing else: includes are reported as not followed and every
+// environment variable is unset.
+type Options struct {
+	// ReadFile reads an xi:include target; the path is already resolved
+	// (slash-separated, relative hrefs joined to the directory of the file
+	// given to Parse). A returned error that matches fs.ErrNotExist means the
+	// target is missing, so <xi:fallback> applies; any other error is a parse
+	// error. nil: includes are not followed (notice xml-include-not-followed).
+	ReadFile func(path string) ([]byte, error)
+	// Getenv resolves ${env.NAME}; nil means every variable is unset.
+	Getenv func(name string) (string, bool)
+}

@@ -1,0 +1,268 @@
+package hadoopxml
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/span"
+)
+
+// tokKind classifies the tokens the Hadoop emulation cares about.
+type tokKind int
+
+const (
+	tkStart tokKind = iota // start tag (self-closing tags give tkStart then a zero-length tkEnd)
+	tkEnd                  // end tag
+	tkText                 // character data or a CDATA section
+	tkOther                // comment, processing instruction, DOCTYPE
+)
+
+// tok is one XML token with its byte range [start, end) in the source.
+type tok struct {
+	kind       tokKind
+	start, end int
+	local      string   // element local name (tkStart, tkEnd)
+	tag        startTag // tkStart only
+	text       string   // tkText: decoded text
+	cdata      bool     // tkText: a <![CDATA[...]]> section
+}
+
+// scanner runs encoding/xml in strict mode over one file and adds the
+// well-formedness checks Woodstox (Hadoop's parser) makes and encoding/xml
+// does not: one root element, no text outside it, an XML declaration only at
+// the start, no duplicate attributes, no undeclared namespace prefixes.
+// It also requires the root to be <configuration>.
+type scanner struct {
+	file  string
+	src   []byte
+	lines *span.Lines
+	dec   *xml.Decoder
+
+	depth      int
+	rootSeen   bool
+	rootClosed bool
+	prefixes   []map[string]bool // namespace prefixes declared per open element
+	badCharset string            // encoding label refused by charsetReader
+}
+
+func newScanner(file string, src []byte, lines *span.Lines) *scanner {
+	s := &scanner{file: file, src: src, lines: lines}
+	s.dec = xml.NewDecoder(bytes.NewReader(src))
+	s.dec.Strict = true // never Permissive: undefined entities stay errors
+	s.dec.CharsetReader = s.charsetReader
+	return s
+}
+
+// asciiCompatible lists encodings whose 7-bit range is ASCII; a file that
+// declares one of them but contains only ASCII bytes is read as UTF-8
+// ("utf8", without the hyphen, is UTF-8 itself).
+var asciiCompatible = map[string]bool{
+	"us-ascii": true, "ascii": true,
+	"iso-8859-1": true, "iso8859-1": true, "latin1": true, "latin-1": true,
+	"iso-8859-15": true, "windows-1252": true, "cp1252": true,
+}
+
+func (s *scanner) charsetReader(label string, input io.Reader) (io.Reader, error) {
+	l := strings.ToLower(label)
+	if l == "utf8" || asciiCompatible[l] && isASCII(s.src) {
+		return input, nil
+	}
+	s.badCharset = label
+	return nil, errors.New("unsupported encoding")
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// errAt builds a ParseError at byte offset off.
+func (s *scanner) errAt(off int, format string, args ...any) *cfgfile.ParseError {
+	return &cfgfile.ParseError{File: s.file, Pos: s.lines.Pos(off), Msg: fmt.Sprintf(format, args...)}
+}
+
+// next returns the next token, io.EOF at a clean end, or a ParseError.
+func (s *scanner) next() (tok, *cfgfile.ParseError, bool) {
+	for {
+		start := int(s.dec.InputOffset())
+		t, err := s.dec.Token()
+		end := int(s.dec.InputOffset())
+		if err == io.EOF {
+			if !s.rootSeen {
+				return tok{}, s.errAt(len(s.src), "no root element: expected <configuration>"), false
+			}
+			return tok{}, nil, true
+		}
+		if err != nil {
+			return tok{}, s.convertErr(err, start, end), false
+		}
+		switch t := t.(type) {
+		case xml.StartElement:
+			return s.startElement(t, start, end)
+		case xml.EndElement:
+			s.depth--
+			if len(s.prefixes) > 0 {
+				s.prefixes = s.prefixes[:len(s.prefixes)-1]
+			}
+			if s.depth == 0 {
+				s.rootClosed = true
+			}
+			return tok{kind: tkEnd, start: start, end: end, local: t.Name.Local}, nil, false
+		case xml.CharData:
+			if s.depth == 0 {
+				if perr := s.outsideText(t, start); perr != nil {
+					return tok{}, perr, false
+				}
+				continue
+			}
+			return tok{kind: tkText, start: start, end: end, text: string(t),
+				cdata: bytes.HasPrefix(s.src[start:], []byte("<![CDATA["))}, nil, false
+		case xml.ProcInst:
+			if strings.EqualFold(t.Target, "xml") && start != bomLen(s.src) {
+				return tok{}, s.errAt(start, "XML declaration allowed only at the start of the document"), false
+			}
+			return tok{kind: tkOther, start: start, end: end}, nil, false
+		default: // comment, directive (<!DOCTYPE ...>)
+			return tok{kind: tkOther, start: start, end: end}, nil, false
+		}
+	}
+}
+
+func (s *scanner) startElement(t xml.StartElement, start, end int) (tok, *cfgfile.ParseError, bool) {
+	st := lexStartTag(s.src, start, end)
+	if s.depth == 0 {
+		if s.rootClosed {
+			return tok{}, s.errAt(start, "second root element <%s> after the end of <configuration>; a configuration file has one root element", qname(st.prefix, st.local)), false
+		}
+		if st.local != "configuration" {
+			return tok{}, s.errAt(start, "root element is <%s>, expected <configuration>", qname(st.prefix, st.local)), false
+		}
+		s.rootSeen = true
+	}
+	var declared map[string]bool // nil unless the tag declares a prefix
+	for i, a := range st.attrs {
+		q := qname(a.prefix, a.local)
+		for _, b := range st.attrs[:i] {
+			if qname(b.prefix, b.local) == q {
+				return tok{}, s.errAt(a.valStart, "duplicate attribute %q", q), false
+			}
+		}
+		if a.prefix == "xmlns" {
+			if declared == nil {
+				declared = map[string]bool{}
+			}
+			declared[a.local] = true
+		}
+	}
+	s.prefixes = append(s.prefixes, declared)
+	if p := st.prefix; !s.prefixDeclared(p) {
+		return tok{}, s.errAt(start, "undeclared namespace prefix %q in <%s>", p, qname(st.prefix, st.local)), false
+	}
+	for _, a := range st.attrs {
+		if !s.prefixDeclared(a.prefix) {
+			return tok{}, s.errAt(a.valStart, "undeclared namespace prefix %q in attribute %q", a.prefix, qname(a.prefix, a.local)), false
+		}
+	}
+	s.depth++
+	return tok{kind: tkStart, start: start, end: end, local: t.Name.Local, tag: st}, nil, false
+}
+
+func (s *scanner) prefixDeclared(p string) bool {
+	if p == "" || p == "xml" || p == "xmlns" {
+		return true
+	}
+	for i := len(s.prefixes) - 1; i >= 0; i-- {
+		if s.prefixes[i][p] {
+			return true
+		}
+	}
+	return false
+}
+
+// outsideText accepts white space (and a leading byte-order mark) before or
+// after the root element and refuses anything else, as XML requires.
+func (s *scanner) outsideText(t xml.CharData, start int) *cfgfile.ParseError {
+	txt := []byte(t)
+	if start == 0 {
+		txt = bytes.TrimPrefix(txt, []byte("\uFEFF"))
+	}
+	i := 0
+	for i < len(txt) && isXMLSpace(txt[i]) {
+		i++
+	}
+	if i == len(txt) {
+		return nil
+	}
+	off := start + (len(t) - len(txt)) + i
+	where := "before"
+	if s.rootClosed {
+		where = "after"
+	}
+	return s.errAt(off, "text %s the root element; expected only white space, comments or processing instructions", where)
+}
+
+// convertErr turns an encoding/xml error into a ParseError at the most useful
+// offset: the start of a mismatched end tag, the '&' of a bad entity
+// reference, or where the decoder stopped.
+func (s *scanner) convertErr(err error, start, end int) *cfgfile.ParseError {
+	if s.badCharset != "" {
+		off := bytes.Index(s.src[:min(len(s.src), 200)], []byte("encoding"))
+		return s.errAt(max(off, 0), "encoding %q is not supported: ckptlint reads UTF-8 files (and pure-ASCII files that declare an ASCII-compatible encoding); convert the file to UTF-8", s.badCharset)
+	}
+	var se *xml.SyntaxError
+	if !errors.As(err, &se) {
+		return s.errAt(end, "%s", strings.TrimPrefix(err.Error(), "xml: "))
+	}
+	off := end
+	switch {
+	case strings.Contains(se.Msg, "closed by") || strings.HasPrefix(se.Msg, "unexpected end element"):
+		off = start
+	case strings.HasPrefix(se.Msg, "invalid character entity"):
+		if i := bytes.LastIndexByte(s.src[start:min(end, len(s.src))], '&'); i >= 0 {
+			off = start + i
+		}
+	case se.Msg == "invalid UTF-8":
+		for i := start; i < min(end+1, len(s.src)); {
+			r, n := utf8.DecodeRune(s.src[i:])
+			if r == utf8.RuneError && n <= 1 {
+				off = i
+				break
+			}
+			i += n
+		}
+	case strings.HasPrefix(se.Msg, `invalid sequence "--"`):
+		if i := bytes.Index(s.src[min(start+4, end):end], []byte("--")); i >= 0 {
+			off = min(start+4, end) + i
+		}
+	}
+	msg := se.Msg
+	if strings.HasPrefix(msg, "invalid character entity") {
+		msg += " (entities declared in a DOCTYPE are never expanded)"
+	}
+	pos := s.lines.Pos(off)
+	return &cfgfile.ParseError{File: s.file, Pos: pos, Msg: fmt.Sprintf("XML syntax error on line %d: %s", pos.Line, msg)}
+}
+
+func bomLen(src []byte) int {
+	if bytes.HasPrefix(src, []byte("\uFEFF")) {
+		return 3
+	}
+	return 0
+}
+
+func qname(prefix, local string) string {
+	if prefix == "" {
+		return local
+	}
+	return prefix + ":" + local
+}

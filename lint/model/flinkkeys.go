@@ -1,0 +1,169 @@
+package model
+
+// valueType is how Flink reads a key's value.
+type valueType int
+
+const (
+	tString   valueType = iota
+	tDuration           // Flink Duration; effective value in milliseconds
+	tMemory             // Flink MemorySize; effective value in bytes
+	tInt
+	tBool
+	tEnum // case-insensitive match against Enum
+)
+
+// name is one spelling of a key with the Flink versions that read it:
+// [Since, Until). A zero Until means still read. DeprecatedFrom marks the
+// version from which Flink logs it as deprecated.
+type name struct {
+	Key            string
+	Since, Until   Version
+	DeprecatedFrom Version
+}
+
+// keyDef describes one effective Flink setting: where it lands in
+// input.effective, the spellings Flink tries in order (exact key, then
+// fallback and deprecated keys: domain §1.1), its type and its default.
+type keyDef struct {
+	Field   string // "<section>.<name>" in input.effective
+	Names   []name
+	Type    valueType
+	Enum    []string
+	Default func(v Version) any // nil: no default (unset)
+}
+
+func always(x any) func(Version) any { return func(Version) any { return x } }
+
+var (
+	v1_0  = V(1, 0)
+	v1_5  = V(1, 5)
+	v1_10 = V(1, 10)
+	v1_11 = V(1, 11)
+	v1_13 = V(1, 13)
+	v1_15 = V(1, 15)
+	v1_17 = V(1, 17)
+	v1_19 = V(1, 19)
+	v1_20 = V(1, 20)
+	v2_0  = V(2, 0)
+)
+
+const minute = 60 * 1000
+
+// flinkKeys is the catalogue of domain §1.2 (citations there). Order of
+// Names is Flink's lookup order for a version that reads several of them.
+var flinkKeys = []keyDef{
+	{Field: "checkpointing.interval", Type: tDuration, Names: []name{{Key: "execution.checkpointing.interval", Since: v1_10}}},
+	{Field: "checkpointing.timeout", Type: tDuration, Default: always(int64(10 * minute)),
+		Names: []name{{Key: "execution.checkpointing.timeout", Since: v1_10}}},
+	{Field: "checkpointing.min_pause", Type: tDuration, Default: always(int64(0)),
+		Names: []name{{Key: "execution.checkpointing.min-pause", Since: v1_10}}},
+	{Field: "checkpointing.max_concurrent", Type: tInt, Default: always(1),
+		Names: []name{{Key: "execution.checkpointing.max-concurrent-checkpoints", Since: v1_10}}},
+	{Field: "checkpointing.tolerable_failed", Type: tInt, Default: always(0), // effective 0 before 1.19 too (CheckpointConfig orElse(0))
+		Names: []name{{Key: "execution.checkpointing.tolerable-failed-checkpoints", Since: v1_10}}},
+	{Field: "checkpointing.mode", Type: tEnum, Enum: []string{"EXACTLY_ONCE", "AT_LEAST_ONCE"}, Default: always("EXACTLY_ONCE"),
+		Names: []name{{Key: "execution.checkpointing.mode", Since: v1_10}}},
+	{Field: "checkpointing.unaligned", Type: tBool, Default: always(false), Names: []name{
+		{Key: "execution.checkpointing.unaligned.enabled", Since: v1_17},
+		{Key: "execution.checkpointing.unaligned", Since: v1_11, DeprecatedFrom: v1_17}}},
+	{Field: "checkpointing.aligned_checkpoint_timeout", Type: tDuration, Default: always(int64(0)), Names: []name{
+		{Key: "execution.checkpointing.aligned-checkpoint-timeout", Since: v1_13},
+		{Key: "execution.checkpointing.alignment-timeout", Since: v1_11, DeprecatedFrom: v1_13}}},
+	{Field: "checkpointing.externalized_retention", Type: tEnum,
+		Enum:    []string{"DELETE_ON_CANCELLATION", "RETAIN_ON_CANCELLATION", "NO_EXTERNALIZED_CHECKPOINTS"},
+		Default: always("NO_EXTERNALIZED_CHECKPOINTS"),
+		Names:   []name{{Key: "execution.checkpointing.externalized-checkpoint-retention", Since: v1_10}}},
+	{Field: "checkpointing.storage", Type: tString, Names: []name{
+		{Key: "execution.checkpointing.storage", Since: v1_20},
+		{Key: "state.checkpoint-storage", Since: v1_13, DeprecatedFrom: v1_20}}},
+	{Field: "checkpointing.dir", Type: tString, Names: []name{
+		{Key: "execution.checkpointing.dir", Since: v1_20},
+		{Key: "state.checkpoints.dir", Since: v1_0, DeprecatedFrom: v1_20},
+		{Key: "state.backend.fs.checkpointdir", Since: v1_0, DeprecatedFrom: v1_0}}},
+	{Field: "checkpointing.savepoint_dir", Type: tString, Names: []name{
+		{Key: "execution.checkpointing.savepoint-dir", Since: v1_20},
+		{Key: "state.savepoints.dir", Since: v1_0, DeprecatedFrom: v1_20},
+		{Key: "savepoints.state.backend.fs.dir", Since: v1_0, DeprecatedFrom: v1_0}}},
+	{Field: "checkpointing.num_retained", Type: tInt, Default: always(1), Names: []name{
+		{Key: "execution.checkpointing.num-retained", Since: v1_20},
+		{Key: "state.checkpoints.num-retained", Since: v1_0, DeprecatedFrom: v1_20}}},
+	{Field: "checkpointing.incremental", Type: tBool, Default: always(false), Names: []name{
+		{Key: "execution.checkpointing.incremental", Since: v1_20},
+		{Key: "state.backend.incremental", Since: v1_5, DeprecatedFrom: v1_20}}},
+	{Field: "checkpointing.data_inline_threshold", Type: tMemory, Default: always(int64(20 * 1024)), Names: []name{
+		{Key: "execution.checkpointing.data-inline-threshold", Since: v1_20},
+		{Key: "state.storage.fs.memory-threshold", Since: v1_13, DeprecatedFrom: v1_20},
+		{Key: "state.backend.fs.memory-threshold", Since: v1_0, DeprecatedFrom: v1_13}}},
+	{Field: "checkpointing.write_buffer_size", Type: tInt, Default: always(4096), Names: []name{
+		{Key: "execution.checkpointing.write-buffer-size", Since: v1_20},
+		{Key: "state.storage.fs.write-buffer-size", Since: v1_13, DeprecatedFrom: v1_20},
+		{Key: "state.backend.fs.write-buffer-size", Since: V(1, 9), DeprecatedFrom: v1_13}}},
+	{Field: "checkpointing.create_subdir", Type: tBool, Default: always(true), Names: []name{
+		{Key: "execution.checkpointing.create-subdir", Since: v1_20},
+		{Key: "state.checkpoints.create-subdir", Since: v1_19, DeprecatedFrom: v1_20}}},
+	{Field: "checkpointing.file_merging", Type: tBool, Default: always(false), Names: []name{
+		{Key: "execution.checkpointing.file-merging.enabled", Since: v1_20}}},
+	{Field: "checkpointing.claim_mode", Type: tEnum, Enum: []string{"CLAIM", "NO_CLAIM", "LEGACY"}, Default: always("NO_CLAIM"), Names: []name{
+		{Key: "execution.state-recovery.claim-mode", Since: v1_20},
+		{Key: "execution.savepoint-restore-mode", Since: v1_15, DeprecatedFrom: v1_20}}},
+	{Field: "state_backend.type", Type: tString, Default: func(v Version) any {
+		if v.AtLeast(v1_19) {
+			return "hashmap"
+		}
+		return nil
+	}, Names: []name{
+		{Key: "state.backend.type", Since: v1_17},
+		{Key: "state.backend", Since: v1_0, DeprecatedFrom: v1_17}}},
+	{Field: "state_backend.rocksdb_localdir", Type: tString, Names: []name{
+		{Key: "state.backend.rocksdb.localdir", Since: v1_5},
+		{Key: "state.backend.rocksdb.checkpointdir", Since: v1_0, Until: v2_0, DeprecatedFrom: v1_5}}},
+	{Field: "ha.type", Type: tString, Default: always("NONE"), Names: []name{
+		{Key: "high-availability.type", Since: v1_17},
+		{Key: "high-availability", Since: v1_0, DeprecatedFrom: v1_17},
+		{Key: "recovery.mode", Since: v1_0, DeprecatedFrom: v1_0}}},
+	{Field: "ha.storage_dir", Type: tString, Names: []name{
+		{Key: "high-availability.storageDir", Since: v1_0},
+		{Key: "high-availability.zookeeper.storageDir", Since: v1_0, DeprecatedFrom: v1_0},
+		{Key: "recovery.zookeeper.storageDir", Since: v1_0, DeprecatedFrom: v1_0}}},
+	{Field: "ha.cluster_id", Type: tString, Default: always("/default"), Names: []name{
+		{Key: "high-availability.cluster-id", Since: v1_0}}},
+	{Field: "parallelism.default", Type: tInt, Default: always(1), Names: []name{{Key: "parallelism.default", Since: v1_0}}},
+	{Field: "parallelism.slots_per_taskmanager", Type: tInt, Default: always(1), Names: []name{{Key: "taskmanager.numberOfTaskSlots", Since: v1_0}}},
+	{Field: "restart_strategy.type", Type: tString, Names: []name{
+		{Key: "restart-strategy.type", Since: v1_17},
+		{Key: "restart-strategy", Since: v1_0, DeprecatedFrom: v1_17}}},
+	{Field: "execution.target", Type: tString, Names: []name{{Key: "execution.target", Since: v1_10}}},
+	{Field: "hadoop.conf_dir_option", Type: tString, Names: []name{{Key: "env.hadoop.conf.dir", Since: v1_0}}},
+	{Field: "hadoop.hadoopconf_option", Type: tString, Names: []name{
+		{Key: "fs.hdfs.hadoopconf", Since: v1_0, Until: v2_0, DeprecatedFrom: v1_5}}},
+}
+
+// renamedKeys lists the other renames of FLINK-29372 (1.17) that are not in
+// flinkKeys, so the hygiene rules can name the replacement (domain §1.3).
+var renamedKeys = []name{
+	{Key: "env.java.opts", DeprecatedFrom: v1_17},
+	{Key: "metrics.scope.jm.job", DeprecatedFrom: v1_17},
+	{Key: "metrics.scope.tm.job", DeprecatedFrom: v1_17},
+	{Key: "cleanup-strategy", DeprecatedFrom: v1_17},
+	{Key: "kubernetes.jobmanager.cpu", DeprecatedFrom: v1_17},
+	{Key: "kubernetes.taskmanager.cpu", DeprecatedFrom: v1_17},
+	{Key: "kubernetes.container.image", DeprecatedFrom: v1_17},
+	{Key: "kubernetes.pod-template-file", DeprecatedFrom: v1_17},
+	{Key: "fs.hdfs.hdfssite", DeprecatedFrom: v1_5, Until: v2_0},
+	{Key: "fs.hdfs.hdfsdefault", DeprecatedFrom: v1_5, Until: v2_0},
+	{Key: "state.backend.async", Until: v2_0},
+}
+
+var renamedTo = map[string]string{
+	"env.java.opts":                "env.java.opts.all",
+	"metrics.scope.jm.job":         "metrics.scope.jm-job",
+	"metrics.scope.tm.job":         "metrics.scope.tm-job",
+	"cleanup-strategy":             "cleanup-strategy.type",
+	"kubernetes.jobmanager.cpu":    "kubernetes.jobmanager.cpu.amount",
+	"kubernetes.taskmanager.cpu":   "kubernetes.taskmanager.cpu.amount",
+	"kubernetes.container.image":   "kubernetes.container.image.ref",
+	"kubernetes.pod-template-file": "kubernetes.pod-template-file.default",
+	"fs.hdfs.hdfssite":             "env.hadoop.conf.dir",
+	"fs.hdfs.hdfsdefault":          "env.hadoop.conf.dir",
+	"fs.hdfs.hadoopconf":           "env.hadoop.conf.dir",
+}

@@ -1,0 +1,181 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/units"
+)
+
+// hadoopType is how Hadoop's Configuration getter reads a key (domain §3.6).
+type hadoopType int
+
+const (
+	hBytes   hadoopType = iota // getLongBytes
+	hLong                      // getLong / getInt
+	hBool                      // getBoolean: invalid → default with WARN
+	hSeconds                   // getTimeDuration(…, SECONDS); value in ms
+	hMillis                    // getTimeDuration(…, MILLISECONDS); value in ms
+	hString
+)
+
+// hadoopKey is one effective Hadoop setting.
+type hadoopKey struct {
+	Field   string // "<section>.<name>" in input.effective
+	Key     string
+	Type    hadoopType
+	Default any
+	// Cluster is true for NameNode/DataNode keys read from the cluster's
+	// hdfs-site.xml; false for client keys read by Flink's HDFS client.
+	Cluster bool
+}
+
+// hadoopKeys: domain §3.1, §3.2, §3.4, §3.5 (defaults from hdfs-default.xml 3.4.1).
+var hadoopKeys = []hadoopKey{
+	{Field: "hdfs_client.blocksize", Key: "dfs.blocksize", Type: hBytes, Default: int64(128 << 20)},
+	{Field: "hdfs_client.bytes_per_checksum", Key: "dfs.bytes-per-checksum", Type: hLong, Default: int64(512)},
+	{Field: "hdfs_client.replication", Key: "dfs.replication", Type: hLong, Default: int64(3)},
+	{Field: "hdfs_client.replace_datanode_enable", Key: "dfs.client.block.write.replace-datanode-on-failure.enable", Type: hBool, Default: true},
+	{Field: "hdfs_client.replace_datanode_policy", Key: "dfs.client.block.write.replace-datanode-on-failure.policy", Type: hString, Default: "DEFAULT"},
+	{Field: "hdfs_client.replace_datanode_best_effort", Key: "dfs.client.block.write.replace-datanode-on-failure.best-effort", Type: hBool, Default: false},
+	{Field: "hdfs_client.default_fs", Key: "fs.defaultFS", Type: hString, Default: "file:///"},
+	{Field: "hdfs_cluster.min_block_size", Key: "dfs.namenode.fs-limits.min-block-size", Type: hBytes, Default: int64(1 << 20), Cluster: true},
+	{Field: "hdfs_cluster.max_blocks_per_file", Key: "dfs.namenode.fs-limits.max-blocks-per-file", Type: hLong, Default: int64(10000), Cluster: true},
+	{Field: "hdfs_cluster.min_blocks_for_write", Key: "dfs.namenode.block-placement.min-blocks-for.write", Type: hLong, Default: int64(1), Cluster: true},
+	{Field: "hdfs_cluster.replication_min", Key: "dfs.namenode.replication.min", Type: hLong, Default: int64(1), Cluster: true},
+	{Field: "hdfs_cluster.replication_max", Key: "dfs.replication.max", Type: hLong, Default: int64(512), Cluster: true},
+	{Field: "hdfs_cluster.directoryscan_interval", Key: "dfs.datanode.directoryscan.interval", Type: hSeconds, Default: int64(21600 * 1000), Cluster: true},
+	{Field: "hdfs_cluster.directoryscan_throttle", Key: "dfs.datanode.directoryscan.throttle.limit.ms.per.sec", Type: hLong, Default: int64(1000), Cluster: true},
+	{Field: "hdfs_cluster.directoryscan_threads", Key: "dfs.datanode.directoryscan.threads", Type: hLong, Default: int64(1), Cluster: true},
+	{Field: "hdfs_cluster.reconcile_batch_size", Key: "dfs.datanode.reconcile.blocks.batch.size", Type: hLong, Default: int64(1000), Cluster: true},
+	{Field: "hdfs_cluster.reconcile_batch_interval", Key: "dfs.datanode.reconcile.blocks.batch.interval", Type: hMillis, Default: int64(2000), Cluster: true},
+}
+
+func parseHadoop(t hadoopType, s string) (any, error) {
+	switch t {
+	case hBytes:
+		return units.ParseHadoopBytes(s)
+	case hLong:
+		return units.ParseHadoopLong(s)
+	case hBool:
+		b, ok := units.ParseHadoopBool(s)
+		if !ok {
+			return nil, fmt.Errorf("Invalid value for boolean: %s (Hadoop uses the default)", s)
+		}
+		return b, nil
+	case hSeconds, hMillis:
+		unit := time.Second
+		if t == hMillis {
+			unit = time.Millisecond
+		}
+		d, err := units.ParseHadoopDuration(s, unit)
+		if err != nil {
+			return nil, err
+		}
+		return d.Milliseconds(), nil
+	}
+	return s, nil
+}
+
+func hadoopDisplay(t hadoopType, x any) string {
+	switch t {
+	case hBytes:
+		if b, ok := x.(int64); ok {
+			return units.FormatBytes(b)
+		}
+	case hSeconds, hMillis:
+		if ms, ok := x.(int64); ok {
+			return units.FormatDuration(time.Duration(ms) * time.Millisecond)
+		}
+	}
+	if x == nil {
+		return ""
+	}
+	return fmt.Sprint(x)
+}
+
+// layer is one source of Hadoop values in load order.
+type layer struct {
+	source string // "file", "flink.hadoop", "cluster-config"
+	lookup func(key string) *cfgfile.Entry
+}
+
+// resolveHadoop applies Hadoop's override rule over layers (later wins unless
+// an earlier one was final: domain §3.6) and then the default.
+func resolveHadoop(hk hadoopKey, layers []layer) *Value {
+	var won *cfgfile.Entry
+	src := ""
+	for _, l := range layers {
+		e := l.lookup(hk.Key)
+		if e == nil || (e.Value == "" && e.Kind != cfgfile.KindString) {
+			continue
+		}
+		if won != nil && won.Final {
+			continue
+		}
+		won, src = e, l.source
+	}
+	v := &Value{Source: "default", Value: hk.Default, Key: hk.Key}
+	if won != nil {
+		v.Raw, v.Source, v.File, v.Loc, v.Final = won.Value, src, won.File, entryLoc(won), won.Final
+		x, err := parseHadoop(hk.Type, strings.TrimSpace(won.Value))
+		if err != nil {
+			v.Error = err.Error()
+			v.Value = hk.Default
+		} else {
+			v.Value = x
+		}
+	}
+	v.Display = hadoopDisplay(hk.Type, v.Value)
+	return v
+}
+
+func fileLayer(f *cfgfile.File) layer {
+	return layer{source: "file", lookup: func(k string) *cfgfile.Entry {
+		e := f.Lookup(k)
+		if e != nil && e.Value == "" {
+			return nil // <value></value> means no value (domain §3.6)
+		}
+		return e
+	}}
+}
+
+// hadoopEffective resolves the client and cluster views of a set.
+func hadoopEffective(s *Set) map[string]*Value {
+	var client []layer
+	for _, r := range s.Client {
+		client = append(client, fileLayer(r.File))
+	}
+	if s.FlinkVersion.Version.AtLeast(v1_13) {
+		pt := hadoopPassthrough(s.Flink)
+		client = append(client, layer{source: "flink.hadoop", lookup: func(k string) *cfgfile.Entry { return pt[k] }})
+	}
+	// Cluster keys: the cluster's hdfs-site.xml when given; otherwise a
+	// client hdfs-site.xml that sets them (often the same file is shipped to
+	// both); then facts declared in .ckptlint.hcl.
+	var cluster []layer
+	for _, r := range s.Client {
+		if r.File.Format == cfgfile.HadoopHDFSSite {
+			cluster = append(cluster, fileLayer(r.File))
+		}
+	}
+	if s.ClusterHDFS != nil {
+		cluster = append(cluster, fileLayer(s.ClusterHDFS))
+	}
+	out := map[string]*Value{}
+	for _, hk := range hadoopKeys {
+		layers := client
+		if hk.Cluster {
+			layers = cluster
+		}
+		v := resolveHadoop(hk, layers)
+		if hk.Field == "hdfs_cluster.min_block_size" && v.Source == "default" && s.Cluster != nil && s.Cluster.MinBlockSize != nil {
+			v.Value, v.Source = *s.Cluster.MinBlockSize, "cluster-config"
+			v.Display = hadoopDisplay(hBytes, v.Value)
+		}
+		out[hk.Field] = v
+	}
+	return out
+}

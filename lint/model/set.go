@@ -1,0 +1,86 @@
+package model
+
+import (
+	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/config"
+)
+
+// Field is an optional scalar read from a FlinkDeployment manifest.
+type Field struct {
+	Value string
+	Loc   *Loc
+}
+
+// Manifest carries the FlinkDeployment facts outside flinkConfiguration.
+type Manifest struct {
+	Name                string
+	Namespace           string
+	FlinkVersion        string
+	JobParallelism      *Field
+	TaskManagerReplicas *Field
+	UpgradeMode         *Field
+	Mode                string
+}
+
+// Resource is one Hadoop XML file with the role it plays for Flink.
+type Resource struct {
+	File *cfgfile.File
+	// Via says how Flink reaches it: "fs.hdfs.hadoopconf", "env.hadoop.conf.dir",
+	// "deployment" (declared in .ckptlint.hcl), "same-dir" (beside the Flink
+	// file, assumed to be HADOOP_CONF_DIR) or "cluster".
+	Via string
+	// Dir is the directory the file was found in.
+	Dir string
+}
+
+// Set is one config set: the unit of evaluation.
+type Set struct {
+	Name string // display name, e.g. the Flink file's directory or the deployment name
+	// Flink is the Flink configuration file Flink reads; nil for a
+	// Hadoop-only set.
+	Flink *cfgfile.File
+	// FlinkIgnored is a second Flink file in the same directory that this
+	// Flink version does not read (domain §2.1).
+	FlinkIgnored *cfgfile.File
+	Manifest     *Manifest
+	// Client lists the Hadoop client resources in Flink's load order
+	// (lowest priority first): fs.hdfs.hadoopconf, then HADOOP_CONF_DIR.
+	Client []Resource
+	// ClusterHDFS is the cluster's own hdfs-site.xml (NameNode/DataNode side).
+	ClusterHDFS *cfgfile.File
+	// HadoopConfRefs records conf-dir references that did not resolve to a
+	// directory of the repository (key, value, loc, reason).
+	HadoopConfRefs []ConfRef
+
+	FlinkVersion  Resolved
+	HadoopVersion Resolved
+	Cluster       *config.Cluster
+	Deployment    *config.Deployment
+}
+
+// ConfRef is a Flink option naming a Hadoop configuration directory.
+type ConfRef struct {
+	Key      string
+	Value    string
+	Loc      *Loc
+	Resolved string // repo-relative directory, "" when unresolved
+	Reason   string // why it did not resolve
+}
+
+// Files returns every file of the set, Flink first.
+func (s *Set) Files() []*cfgfile.File {
+	var out []*cfgfile.File
+	if s.Flink != nil {
+		out = append(out, s.Flink)
+	}
+	if s.FlinkIgnored != nil {
+		out = append(out, s.FlinkIgnored)
+	}
+	for _, r := range s.Client {
+		out = append(out, r.File)
+	}
+	if s.ClusterHDFS != nil {
+		out = append(out, s.ClusterHDFS)
+	}
+	return out
+}

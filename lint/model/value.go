@@ -1,0 +1,107 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/units"
+)
+
+// Value is one effective setting as it goes into input.effective.
+type Value struct {
+	Value   any    // typed: int64 ms for durations, int64 bytes for sizes, int, bool, string; nil when unset
+	Display string // human rendering of Value ("10 min", "128 MiB")
+	Raw     string // the text as written, "" for defaults
+	Key     string // the key that supplied it ("" for a default)
+	Source  string // "file", "flink.hadoop", "cluster-config", "default" or "unset"
+	File    string
+	Loc     *Loc
+	Error   string // why Raw could not be read; Value then holds the default
+	// Deprecated is set when Key is a deprecated spelling on this version.
+	Deprecated bool
+	// Final marks a Hadoop value locked with <final>true</final>.
+	Final bool
+}
+
+func (v *Value) toInput() map[string]any {
+	m := map[string]any{
+		"value":  v.Value,
+		"set":    v.Source != "default" && v.Source != "unset",
+		"source": v.Source,
+	}
+	if v.Display != "" {
+		m["display"] = v.Display
+	}
+	if v.Raw != "" {
+		m["raw"] = v.Raw
+	}
+	if v.Key != "" {
+		m["key"] = v.Key
+	}
+	if v.File != "" {
+		m["file"] = v.File
+	}
+	if v.Loc != nil {
+		m["loc"] = v.Loc.toInput()
+	}
+	if v.Error != "" {
+		m["error"] = v.Error
+	}
+	if v.Deprecated {
+		m["deprecated"] = true
+	}
+	if v.Final {
+		m["final"] = true
+	}
+	return m
+}
+
+// display renders a typed value for messages.
+func display(t valueType, x any) string {
+	switch t {
+	case tDuration:
+		if ms, ok := x.(int64); ok {
+			return units.FormatDuration(time.Duration(ms) * time.Millisecond)
+		}
+	case tMemory:
+		if b, ok := x.(int64); ok {
+			return units.FormatBytes(b)
+		}
+	}
+	if x == nil {
+		return ""
+	}
+	return fmt.Sprint(x)
+}
+
+// parseFlink reads a Flink value of type t (domain §1.4).
+func parseFlink(t valueType, e *cfgfile.Entry, enum []string, v Version) (any, error) {
+	s := e.Value
+	switch t {
+	case tDuration:
+		d, err := units.ParseFlinkDuration(s, v.AtLeast(v1_15))
+		if err != nil {
+			return nil, err
+		}
+		return d.Milliseconds(), nil
+	case tMemory:
+		return units.ParseFlinkMemorySize(s)
+	case tInt:
+		return units.ParseFlinkInt(s)
+	case tBool:
+		return units.ParseFlinkBool(s)
+	case tEnum:
+		for _, opt := range enum {
+			if strings.EqualFold(strings.TrimSpace(s), opt) {
+				return opt, nil
+			}
+		}
+		return nil, fmt.Errorf("%q is not one of %s", s, strings.Join(enum, ", "))
+	}
+	if e.Kind == cfgfile.KindNull {
+		return nil, nil
+	}
+	return s, nil
+}

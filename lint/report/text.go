@@ -1,0 +1,71 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/ckptlint/ckptlint/lint/finding"
+)
+
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiRed    = "\x1b[31m"
+	ansiYellow = "\x1b[33m"
+	ansiCyan   = "\x1b[36m"
+	ansiGray   = "\x1b[90m"
+)
+
+// Text writes one line per finding, path:line:col: severity: message [id name],
+// and with opts.Snippet the source line with a caret under the span.
+func Text(w io.Writer, r Result, opts Options) error {
+	var b bytes.Buffer
+	for _, f := range r.Findings {
+		sev := f.Severity.String()
+		if opts.Color {
+			c := map[finding.Severity]string{finding.Error: ansiRed, finding.Warning: ansiYellow, finding.Info: ansiCyan}[f.Severity]
+			fmt.Fprintf(&b, "%s%s:%d:%d:%s %s%s%s: %s %s[%s %s]%s\n", ansiBold, f.Range.File, f.Range.Start.Line, f.Range.Start.Col, ansiReset,
+				c, sev, ansiReset, f.Message, ansiGray, f.RuleID, f.RuleName, ansiReset)
+		} else {
+			fmt.Fprintln(&b, f.String())
+		}
+		if opts.Snippet {
+			writeSnippet(&b, r.Sources[f.Range.File], f)
+		}
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+func writeSnippet(b *bytes.Buffer, src []byte, f finding.Finding) {
+	if src == nil || f.Range.Start.Line <= 0 {
+		return
+	}
+	lines := strings.Split(string(src), "\n")
+	if f.Range.Start.Line > len(lines) {
+		return
+	}
+	line := strings.TrimRight(lines[f.Range.Start.Line-1], "\r")
+	fmt.Fprintf(b, "  %4d | %s\n", f.Range.Start.Line, line)
+	col := max(f.Range.Start.Col, 1)
+	width := 1
+	if f.Range.End.Line == f.Range.Start.Line && f.Range.End.Col > col {
+		width = f.Range.End.Col - col
+	}
+	pad := strings.Map(func(r rune) rune {
+		if r == '\t' {
+			return '\t'
+		}
+		return ' '
+	}, line[:min(col-1, len(line))])
+	fmt.Fprintf(b, "       | %s%s\n", pad, strings.Repeat("^", width))
+}
+
+// Summary is the one-line tally printed after text findings on a TTY.
+func Summary(r Result) string {
+	c := Counts(r.Findings)
+	return fmt.Sprintf("%d error(s), %d warning(s), %d info in %d config set(s), %d file(s)",
+		c["error"], c["warning"], c["info"], r.Sets, r.Files)
+}

@@ -1,0 +1,47 @@
+# METADATA
+# title: Flink facts shared by rules
+# description: Derived facts about a config set that several rules need (is checkpointing on, where does it write, which parallelism runs).
+package ckptlint.lib.flink
+
+# checkpointing is true when Flink will take periodic checkpoints: an
+# interval is set and positive (domain §1.2: no default, off unless set).
+checkpointing if {
+	input.flink
+	iv := input.effective.checkpointing.interval
+	iv.set
+	is_number(iv.value)
+	iv.value > 0
+}
+
+# dir is the effective checkpoint directory value object.
+dir := input.effective.checkpointing.dir if input.effective.checkpointing.dir.set
+
+# on_hdfs is true when the checkpoint directory is on HDFS: an hdfs:// URI,
+# or a scheme-less path while fs.defaultFS is hdfs://.
+on_hdfs if startswith(lower(dir.value), "hdfs://")
+
+on_hdfs if {
+	not contains(dir.value, "://")
+	startswith(lower(input.effective.hdfs_client.default_fs.value), "hdfs://")
+}
+
+# parallelism is the parallelism jobs run with and where it came from: a
+# deployment block, the FlinkDeployment's spec.job.parallelism, or
+# parallelism.default.
+parallelism := {"value": input.deployment.parallelism, "from": "deployment parallelism in .ckptlint.hcl"} if {
+	input.deployment.parallelism
+} else := {"value": to_number(input.flink.manifest.job_parallelism.value), "from": "spec.job.parallelism"} if {
+	input.flink.manifest.job_parallelism.value
+} else := {"value": input.effective.parallelism["default"].value, "from": "parallelism.default"} if {
+	input.effective.parallelism["default"].set
+} else := {"value": input.effective.parallelism["default"].value, "from": "parallelism.default (default)"}
+
+# jobs is the number of jobs sharing the cluster, declared or assumed 1.
+jobs := {"value": input.deployment.jobs, "declared": true} if {
+	input.deployment.jobs
+} else := {"value": 1, "declared": false}
+
+# operators is the number of stateful operators per job, declared or assumed 1.
+operators := {"value": input.deployment.stateful_operators, "declared": true} if {
+	input.deployment.stateful_operators
+} else := {"value": 1, "declared": false}

@@ -1,0 +1,125 @@
+# METADATA
+# title: DataNodes cannot schedule the concurrent checkpoint files at this block size
+# description: |
+#   The NameNode reserves a whole block (dfs.blocksize) on a DataNode for every block
+#   scheduled there and rejects the node once blocksScheduled exceeds
+#   remaining / blockSize - minBlocksForWrite (DatanodeDescriptor.chooseStorage4Block,
+#   domain §3.2). Checkpoint files are tiny, but each one reserves a full block: with the
+#   default 128 MiB a DataNode with 43 GiB free can hold only 344 files in flight. When
+#   every DataNode is rejected, checkpoint writes fail with "could only be written to 0 of
+#   the 1 minReplication nodes". The fix is a small client-side dfs.blocksize (e.g. 1m, never
+#   below the NameNode's dfs.namenode.fs-limits.min-block-size) where Flink's HDFS client
+#   reads it.
+# related_resources:
+#   - ref: https://github.com/apache/hadoop/blob/rel/release-3.4.1/hadoop-hdfs-project/hadoop-hdfs/src/main/java/org/apache/hadoop/hdfs/server/blockmanagement/DatanodeDescriptor.java
+#     description: DatanodeDescriptor.chooseStorage4Block, the scheduled-space check
+#   - ref: https://issues.apache.org/jira/browse/HDFS-15086
+#     description: "HDFS-15086: block scheduled counter never decremented for deleted blocks"
+# custom:
+#   id: CKPT101
+#   name: blocksize-scheduled-space
+#   severity: error
+#   fixable: true
+package ckptlint.rules.blocksize.scheduled_space
+
+import data.ckptlint.lib.flink
+import data.ckptlint.lib.result
+import data.ckptlint.lib.units
+
+blocksize := input.effective.hdfs_client.blocksize
+
+min_for_write := input.effective.hdfs_cluster.min_blocks_for_write.value
+
+# Replicas land on min(replication, datanodes) nodes.
+replicas := min([input.effective.hdfs_client.replication.value, input.cluster.datanodes])
+
+# Blocks one DataNode accepts at once: it is rejected when
+# scheduled > remaining/blockSize - minBlocksForWrite (domain §3.2).
+capacity(bs) := (floor(input.cluster.datanode_free_bytes / bs) - min_for_write) + 1
+
+files := ((flink.jobs.value * flink.parallelism.value) * flink.operators.value) * input.effective.checkpointing.max_concurrent.value
+
+other := object.get(input.cluster, "other_writers", 0)
+
+per_dn := ceil((files * replicas) / input.cluster.datanodes) + other
+
+proposed := max([1048576, input.effective.hdfs_cluster.min_block_size.value])
+
+at := blocksize if blocksize.set
+
+else := flink.dir
+
+source := sprintf("%s:%d", [blocksize.loc.file, blocksize.loc.line]) if blocksize.loc
+
+else := "the Hadoop default"
+
+assumed := "" if {
+	flink.jobs.declared
+	flink.operators.declared
+} else := "; jobs and stateful_operators per job are assumed 1: declare them in a deployment block of .ckptlint.hcl"
+
+arith := sprintf(
+	"%d job(s) x parallelism %d (%s) x %d stateful operator(s) x %d concurrent checkpoint(s) = %d files, x %d replica(s) over %d DataNodes = %d per DataNode%s",
+	[
+		flink.jobs.value, flink.parallelism.value, flink.parallelism.from, flink.operators.value,
+		input.effective.checkpointing.max_concurrent.value, files, replicas, input.cluster.datanodes,
+		per_dn, sprintf_other,
+	],
+)
+
+sprintf_other := sprintf(" (including %d other writers)", [other]) if other > 0
+
+else := ""
+
+message(level) := sprintf(
+	"dfs.blocksize %s (from %s) lets each DataNode schedule only %d blocks at once (%s free / %s - %d); checkpoints keep about %d files in flight per DataNode (%s)%s: %s. Set dfs.blocksize to %s where Flink's HDFS client reads it: each DataNode can then schedule %d blocks",
+	[
+		blocksize.display, source, capacity(blocksize.value), units.bytes(input.cluster.datanode_free_bytes),
+		blocksize.display, min_for_write, per_dn, arith, assumed, level,
+		units.bytes(proposed), capacity(proposed),
+	],
+)
+
+failure := sprintf("the NameNode then rejects every DataNode and writes fail with \"could only be written to 0 of the %d minReplication nodes. There are %d datanode(s) running and no node(s) are excluded\"", [input.effective.hdfs_cluster.replication_min.value, input.cluster.datanodes])
+
+fix := [result.set("hdfs-client", "dfs.blocksize", units_hadoop(proposed))]
+
+units_hadoop(n) := sprintf("%dm", [n / 1048576]) if n % 1048576 == 0
+
+else := sprintf("%d", [n])
+
+deny contains f if {
+	flink.checkpointing
+	flink.on_hdfs
+	input.cluster.datanodes
+	input.cluster.datanode_free_bytes
+	blocksize.value > proposed
+	per_dn >= capacity(blocksize.value)
+	f := result.fix(at, message(failure), fix)
+}
+
+deny contains f if {
+	flink.checkpointing
+	flink.on_hdfs
+	input.cluster.datanodes
+	input.cluster.datanode_free_bytes
+	blocksize.value > proposed
+	per_dn < capacity(blocksize.value)
+	per_dn * 2 >= capacity(blocksize.value)
+	f := object.union(
+		result.fix(at, message("less than 2x headroom, and blocksScheduled only rolls over every 10 minutes (leaked counts stay up to 20 minutes, HDFS-15086)"), fix),
+		{"severity": "warning"},
+	)
+}
+
+deny contains f if {
+	flink.checkpointing
+	flink.on_hdfs
+	blocksize.value > 8388608
+	missing := [k | some k in ["datanodes", "datanode_free_bytes"]; not input.cluster[k]]
+	count(missing) > 0
+	f := result.info(at, sprintf(
+		"checkpoints go to HDFS with dfs.blocksize %s (from %s), and every checkpoint file reserves a whole block on a DataNode; declare %s in a cluster block of .ckptlint.hcl so ckptlint can check that the DataNodes can schedule the concurrent checkpoint files",
+		[blocksize.display, source, concat(" and ", missing)],
+	))
+}

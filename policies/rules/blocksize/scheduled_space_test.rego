@@ -1,0 +1,74 @@
+package ckptlint.rules.blocksize.scheduled_space_test
+
+import data.ckptlint.rules.blocksize.scheduled_space
+
+# Story (a): 3 DataNodes with 43 GiB free each, replication 1, default 128 MiB
+# blocks, 4 jobs x parallelism 100 x 1 operator = 400 files, 134 per DataNode.
+story_a := {
+	"flink": {"file": "flink-conf.yaml"},
+	"effective": {
+		"checkpointing": {
+			"interval": {"value": 60000, "set": true},
+			"dir": {"value": "hdfs://nn:8020/flink/checkpoints", "set": true, "loc": {"file": "flink-conf.yaml", "line": 3}},
+			"max_concurrent": {"value": 1, "set": false},
+		},
+		"parallelism": {"default": {"value": 100, "set": true}},
+		"hdfs_client": {
+			"blocksize": {"value": 134217728, "display": "128 MiB", "set": false, "source": "default"},
+			"replication": {"value": 1, "set": true},
+			"default_fs": {"value": "file:///"},
+		},
+		"hdfs_cluster": {
+			"min_blocks_for_write": {"value": 1},
+			"min_block_size": {"value": 1048576},
+			"replication_min": {"value": 1},
+		},
+	},
+	"cluster": {"declared": true, "datanodes": 3, "datanode_free_bytes": 46170898432},
+	"deployment": {"declared": true, "jobs": 4, "stateful_operators": 3},
+}
+
+test_story_a_fires_with_the_arithmetic if {
+	some f in scheduled_space.deny with input as story_a
+	contains(f.message, "schedule only 344 blocks")
+	contains(f.message, "1200 files")
+	contains(f.message, "400 per DataNode")
+	contains(f.message, "could only be written to 0 of the 1 minReplication nodes. There are 3 datanode(s) running")
+	contains(f.message, "can then schedule 44032 blocks")
+	f.fix == [{"op": "set", "target": "hdfs-client", "key": "dfs.blocksize", "value": "1m"}]
+	f.loc.line == 3
+}
+
+test_one_mib_blocks_pass if {
+	inp := json.patch(story_a, [{"op": "replace", "path": "/effective/hdfs_client/blocksize", "value": {"value": 1048576, "display": "1 MiB", "set": true}}])
+	count(scheduled_space.deny) == 0 with input as inp
+}
+
+test_small_load_passes if {
+	inp := json.patch(story_a, [{"op": "replace", "path": "/deployment", "value": {"declared": false}}])
+	count(scheduled_space.deny) == 0 with input as inp
+}
+
+test_half_headroom_warns if {
+	# 2 jobs x 100 x 3 = 600 files → 200 per DataNode: between capacity/2 and capacity.
+	inp := json.patch(story_a, [{"op": "replace", "path": "/deployment/jobs", "value": 2}])
+	some f in scheduled_space.deny with input as inp
+	f.severity == "warning"
+}
+
+test_missing_cluster_facts_is_info if {
+	inp := json.patch(story_a, [{"op": "replace", "path": "/cluster", "value": {"declared": false}}])
+	some f in scheduled_space.deny with input as inp
+	f.severity == "info"
+	contains(f.message, "declare datanodes and datanode_free_bytes")
+}
+
+test_not_on_hdfs_is_silent if {
+	inp := json.patch(story_a, [{"op": "replace", "path": "/effective/checkpointing/dir/value", "value": "s3://bucket/ckpt"}])
+	count(scheduled_space.deny) == 0 with input as inp
+}
+
+test_checkpointing_off_is_silent if {
+	inp := json.patch(story_a, [{"op": "replace", "path": "/effective/checkpointing/interval", "value": {"set": false}}])
+	count(scheduled_space.deny) == 0 with input as inp
+}
