@@ -3,8 +3,8 @@
 # description: |
 #   The NameNode reserves a whole block (dfs.blocksize) on a DataNode for every block
 #   scheduled there and rejects the node once blocksScheduled exceeds
-#   remaining / blockSize - minBlocksForWrite (DatanodeDescriptor.chooseStorage4Block,
-#   domain §3.2). Checkpoint files are tiny, but each one reserves a full block: with the
+#   remaining / blockSize - minBlocksForWrite (Hadoop's
+#   DatanodeDescriptor.chooseStorage4Block). Checkpoint files are tiny, but each one reserves a full block: with the
 #   default 128 MiB a DataNode with 43 GiB free can hold only 344 files in flight. When
 #   every DataNode is rejected, checkpoint writes fail with "could only be written to 0 of
 #   the 1 minReplication nodes". The fix is a small client-side dfs.blocksize (e.g. 1m, never
