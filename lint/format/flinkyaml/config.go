@@ -16,6 +16,13 @@ import (
 // Flink would refuse the file or ckptlint cannot read it, and Entries then
 // holds what was read before the problem.
 //
+// Entry.Value is the value as Flink holds it: a string without its quotes,
+// an int in decimal (010 is "10", 0x1F is "31"), a bool in lower case, a
+// float as Java prints it (1e3 is "1000.0"), a list as Flink's flow string,
+// "" for null. Entry.Raw is the token's source text when it differs, and
+// ValueSpan covers that token; an empty value has a zero-width span where
+// yaml.v3 places it (right after the ':').
+//
 // An empty file, or one with only comments or a null document, is an empty
 // configuration. The top level must be a mapping; a scalar or a sequence is
 // an error (Flink fails with a ClassCastException). Only one YAML document

@@ -44,6 +44,9 @@ func TestCorpusConfigYAML(t *testing.T) {
 }
 
 // TestCorpusManifests parses every FlinkDeployment manifest of the corpus.
+// Each holds exactly one FlinkDeployment (flinkdep-cr.yaml adds a
+// PersistentVolumeClaim and an IngressClass, which are skipped), and none
+// may give a ParseError.
 func TestCorpusManifests(t *testing.T) {
 	dir := corpusDir(t, "flinkdeployment")
 	files, err := filepath.Glob(filepath.Join(dir, "*"))

@@ -111,8 +111,7 @@ func firstBadChar(src []byte) int {
 
 // yamlPrintable is the character set yaml.v3's reader accepts.
 func yamlPrintable(r rune) bool {
-	return r == 0x09 || r == 0x0A || r == 0x0D || (r >= 0x20 && r <= 0x7E) || r == 0x85 ||
-		(r >= 0xA0 && r <= 0xD7FF) || (r >= 0xE000 && r <= 0xFFFD) || (r >= 0x10000 && r <= 0x10FFFF)
+	return r == 0x09 || r == 0x0A || r == 0x0D || (r >= 0x20 && r <= 0x7E) || isPrintableUnicode(r)
 }
 
 // docRoot returns the content of a document node, or nil for an empty one.

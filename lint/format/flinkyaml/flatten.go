@@ -44,18 +44,16 @@ func (f *flattener) mapping(m *yaml.Node, prefix string, depth int) *cfgfile.Par
 	if err := f.checkCollectionTag(m, "!!map"); err != nil {
 		return err
 	}
-	seen := make(map[string]int, len(m.Content)/2) // key identity → line of its first use
+	seen := keySet{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		kn, vn := m.Content[i], m.Content[i+1]
 		key, kr, err := f.scalarOf(kn, m.Column-1, "key")
 		if err != nil {
 			return err
 		}
-		if first, dup := seen[key.ident()]; dup {
-			return f.fail(kr.start, "duplicate key %q (first defined at line %d): Flink's YAML parser rejects duplicate keys",
-				prefix+key.keyText(), first)
+		if err := f.unique(seen, key, kr, prefix); err != nil {
+			return err
 		}
-		seen[key.ident()] = f.loc.pos(kr.start).Line
 		k := pairKey{
 			node:    kn,
 			full:    prefix + key.keyText(),
@@ -66,6 +64,21 @@ func (f *flattener) mapping(m *yaml.Node, prefix string, depth int) *cfgfile.Par
 			return err
 		}
 	}
+	return nil
+}
+
+// keySet maps the identity of each key of one mapping to the line where it
+// first appears.
+type keySet map[string]int
+
+// unique records key in seen, or returns snakeyaml-engine's duplicate-key
+// error for it. prefix is prepended to the key in the message.
+func (f *flattener) unique(seen keySet, key value, kr tokenRange, prefix string) *cfgfile.ParseError {
+	if first, dup := seen[key.ident()]; dup {
+		return f.fail(kr.start, "duplicate key %q (first defined at line %d): Flink's YAML parser rejects duplicate keys",
+			prefix+key.keyText(), first)
+	}
+	seen[key.ident()] = f.loc.pos(kr.start).Line
 	return nil
 }
 

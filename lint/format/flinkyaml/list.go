@@ -36,18 +36,16 @@ func (f *flattener) flow(n *yaml.Node) (string, *cfgfile.ParseError) {
 		if err := f.checkCollectionTag(n, "!!map"); err != nil {
 			return "", err
 		}
-		seen := make(map[string]int, len(n.Content)/2)
+		seen := keySet{}
 		parts := make([]string, 0, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			key, kr, err := f.scalarOf(n.Content[i], n.Column-1, "key")
 			if err != nil {
 				return "", err
 			}
-			if first, dup := seen[key.ident()]; dup {
-				return "", f.fail(kr.start, "duplicate key %q (first defined at line %d): Flink's YAML parser rejects duplicate keys",
-					key.keyText(), first)
+			if err := f.unique(seen, key, kr, ""); err != nil {
+				return "", err
 			}
-			seen[key.ident()] = f.loc.pos(kr.start).Line
 			val, err := f.flow(n.Content[i+1])
 			if err != nil {
 				return "", err

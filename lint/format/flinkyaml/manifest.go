@@ -32,8 +32,8 @@ type Deployment struct {
 	// Span is where to report findings about the deployment as a whole:
 	// the metadata.name value, or the kind line when there is no name.
 	Span span.Span
-	// FlinkVersion is spec.flinkVersion as written, e.g. "v1_17"; empty
-	// when absent.
+	// FlinkVersion is spec.flinkVersion as written, e.g. "v1_17", and
+	// FlinkVersionSpan its value token; both zero when absent.
 	FlinkVersion     string
 	FlinkVersionSpan span.Span
 	// Config holds the flattened entries of spec.flinkConfiguration (flat

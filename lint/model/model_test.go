@@ -1,0 +1,131 @@
+package model
+
+import (
+	"testing"
+
+	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/format/flinkconf"
+	"github.com/ckptlint/ckptlint/lint/format/hadoopxml"
+)
+
+func flink(src string) *cfgfile.File { return flinkconf.Parse("flink-conf.yaml", []byte(src)) }
+
+// TestFlinkKeyResolution checks key fallbacks and deprecations per version
+// (domain §1.1-§1.3).
+func TestFlinkKeyResolution(t *testing.T) {
+	tests := []struct {
+		name    string
+		src     string
+		version Version
+		field   string
+		want    any
+		key     string
+		problem string // a key_uses problem expected for key, "" for none
+	}{
+		{"1.20 reads the new checkpoint dir key", "execution.checkpointing.dir: hdfs:///a\n", V(1, 20), "checkpointing.dir", "hdfs:///a", "execution.checkpointing.dir", ""},
+		{"1.17 does not read the 1.20 key", "execution.checkpointing.dir: hdfs:///a\n", V(1, 17), "checkpointing.dir", nil, "execution.checkpointing.dir", "unread"},
+		{"1.20 still reads the deprecated key", "state.checkpoints.dir: hdfs:///b\n", V(1, 20), "checkpointing.dir", "hdfs:///b", "state.checkpoints.dir", "deprecated"},
+		{"1.17 reads state.checkpoints.dir without deprecation", "state.checkpoints.dir: hdfs:///b\n", V(1, 17), "checkpointing.dir", "hdfs:///b", "state.checkpoints.dir", ""},
+		{"new key wins over the deprecated one (§1.1)", "state.checkpoints.dir: hdfs:///old\nexecution.checkpointing.dir: hdfs:///new\n", V(1, 20), "checkpointing.dir", "hdfs:///new", "state.checkpoints.dir", "shadowed"},
+		{"state.backend renamed in 1.17", "state.backend: rocksdb\n", V(1, 17), "state_backend.type", "rocksdb", "state.backend", "deprecated"},
+		{"state.backend plain on 1.16", "state.backend: rocksdb\n", V(1, 16), "state_backend.type", "rocksdb", "state.backend", ""},
+		{"default state backend hashmap from 1.19", "", V(1, 19), "state_backend.type", "hashmap", "", ""},
+		{"no default state backend before 1.19", "", V(1, 18), "state_backend.type", nil, "", ""},
+		{"timeout default 10 min", "", V(1, 20), "checkpointing.timeout", int64(600000), "", ""},
+		{"bare number duration is milliseconds (§1.4)", "execution.checkpointing.timeout: 600\n", V(1, 20), "checkpointing.timeout", int64(600), "", ""},
+		{"m means minutes from 1.15", "execution.checkpointing.interval: 3m\n", V(1, 15), "checkpointing.interval", int64(180000), "", ""},
+		{"m rejected before 1.15 (value unset)", "execution.checkpointing.interval: 3m\n", V(1, 14), "checkpointing.interval", nil, "", ""},
+		{"tolerable failed effective 0 before 1.19", "", V(1, 13), "checkpointing.tolerable_failed", 0, "", ""},
+		{"unaligned old key deprecated in 1.17", "execution.checkpointing.unaligned: true\n", V(1, 17), "checkpointing.unaligned", true, "execution.checkpointing.unaligned", "deprecated"},
+		{"fs.hdfs.hadoopconf not read on 2.0", "fs.hdfs.hadoopconf: /etc/hadoop\n", V(2, 0), "hadoop.hadoopconf_option", nil, "fs.hdfs.hadoopconf", "unread"},
+		{"quotes kept by the legacy parser break durations", "execution.checkpointing.timeout: \"10 s\"\n", V(1, 18), "checkpointing.timeout", int64(600000), "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			vals, uses := flinkEffective(flink(tt.src), tt.version)
+			v := vals[tt.field]
+			if v == nil {
+				t.Fatalf("no field %s", tt.field)
+			}
+			if v.Value != tt.want {
+				t.Errorf("value = %#v (%s), want %#v", v.Value, v.Error, tt.want)
+			}
+			var got string
+			for _, u := range uses {
+				if u.Key == tt.key {
+					got = u.Problem
+				}
+			}
+			if got != tt.problem {
+				t.Errorf("key use of %s = %q, want %q (uses %+v)", tt.key, got, tt.problem, uses)
+			}
+		})
+	}
+}
+
+// TestHadoopLookupOrder checks Flink's Hadoop configuration order (domain
+// §1.5): fs.hdfs.hadoopconf, then HADOOP_CONF_DIR, then flink.hadoop.*,
+// with <final> protecting a value (§3.6).
+func TestHadoopLookupOrder(t *testing.T) {
+	site := func(path, body string) *cfgfile.File {
+		return hadoopxml.Parse(path, []byte("<configuration>"+body+"</configuration>"), hadoopxml.Options{})
+	}
+	prop := func(k, v string, final bool) string {
+		f := ""
+		if final {
+			f = "<final>true</final>"
+		}
+		return "<property><name>" + k + "</name><value>" + v + "</value>" + f + "</property>"
+	}
+	tests := []struct {
+		name   string
+		client []Resource
+		flink  string
+		ver    Version
+		want   int64
+		source string
+	}{
+		{"default 128 MiB", nil, "", V(1, 20), 128 << 20, "default"},
+		{"HADOOP_CONF_DIR overrides fs.hdfs.hadoopconf", []Resource{
+			{File: site("a/hdfs-site.xml", prop("dfs.blocksize", "64m", false)), Via: "fs.hdfs.hadoopconf"},
+			{File: site("b/hdfs-site.xml", prop("dfs.blocksize", "2m", false)), Via: "env.hadoop.conf.dir"},
+		}, "", V(1, 17), 2 << 20, "file"},
+		{"flink.hadoop.* overrides the files from 1.13", []Resource{
+			{File: site("b/hdfs-site.xml", prop("dfs.blocksize", "2m", false)), Via: "same-dir"},
+		}, "flink.hadoop.dfs.blocksize: 1m\n", V(1, 13), 1 << 20, "flink.hadoop"},
+		{"flink.hadoop.* ignored before 1.13", []Resource{
+			{File: site("b/hdfs-site.xml", prop("dfs.blocksize", "2m", false)), Via: "same-dir"},
+		}, "flink.hadoop.dfs.blocksize: 1m\n", V(1, 12), 2 << 20, "file"},
+		{"final protects against later resources and flink.hadoop", []Resource{
+			{File: site("a/hdfs-site.xml", prop("dfs.blocksize", "4m", true)), Via: "fs.hdfs.hadoopconf"},
+			{File: site("b/hdfs-site.xml", prop("dfs.blocksize", "2m", false)), Via: "env.hadoop.conf.dir"},
+		}, "flink.hadoop.dfs.blocksize: 1m\n", V(1, 17), 4 << 20, "file"},
+		{"deprecated dfs.block.size is read as dfs.blocksize (§3.1)", []Resource{
+			{File: site("b/hdfs-site.xml", prop("dfs.block.size", "8m", false)), Via: "same-dir"},
+		}, "", V(1, 17), 8 << 20, "file"},
+		{"invalid size keeps the default and says why", []Resource{
+			{File: site("b/hdfs-site.xml", prop("dfs.blocksize", "1mb", false)), Via: "same-dir"},
+		}, "", V(1, 17), 128 << 20, "file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := &Set{Flink: flink(tt.flink), Client: tt.client, FlinkVersion: Resolved{Version: tt.ver, Source: "flag"}}
+			v := hadoopEffective(s)["hdfs_client.blocksize"]
+			if v.Value != tt.want || v.Source != tt.source {
+				t.Errorf("blocksize = %v from %s (error %q), want %v from %s", v.Value, v.Source, v.Error, tt.want, tt.source)
+			}
+		})
+	}
+}
+
+func TestParseVersion(t *testing.T) {
+	for in, want := range map[string]Version{"1.20": V(1, 20), "v1_17": V(1, 17), "3.1.0": {3, 1, 0}, "2.10.1": {2, 10, 1}} {
+		got, err := ParseVersion(in)
+		if err != nil || got != want {
+			t.Errorf("ParseVersion(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	if _, err := ParseVersion("latest"); err == nil {
+		t.Error("ParseVersion(latest) succeeded")
+	}
+}
