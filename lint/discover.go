@@ -47,6 +47,7 @@ type discoverer struct {
 	cfg      *config.Config
 	cwd      string
 	files    map[string]*found // by OS path
+	byDir    map[dirKind]*found
 	order    []string
 	declared map[string]bool // config.yaml paths declared in .ckptlint.hcl
 }
@@ -211,8 +212,20 @@ func (d *discoverer) classifyName(base string) kind {
 	return 0
 }
 
+// dirKind indexes the first file of a kind in a directory.
+type dirKind struct {
+	dir  string
+	kind kind
+}
+
 func (d *discoverer) keep(f *found) {
 	d.files[f.path] = f
+	if d.byDir == nil {
+		d.byDir = map[dirKind]*found{}
+	}
+	if k := (dirKind{filepath.Dir(f.path), f.kind}); d.byDir[k] == nil {
+		d.byDir[k] = f
+	}
 	d.order = append(d.order, f.path)
 }
 
@@ -236,15 +249,9 @@ func readIncluded(dir, p string) ([]byte, error) {
 	return os.ReadFile(p)
 }
 
-// byDir returns the discovered files of one directory, of the given kind.
+// inDir returns the discovered file of kind k in directory dir, or nil.
 func (d *discoverer) inDir(dir string, k kind) *found {
-	for _, p := range d.order {
-		f := d.files[p]
-		if f.kind == k && filepath.Dir(p) == dir {
-			return f
-		}
-	}
-	return nil
+	return d.byDir[dirKind{dir, k}]
 }
 
 // sortedPaths returns discovered paths in a stable order.
