@@ -2,12 +2,15 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ckptlint/ckptlint/lint/engine"
+	"github.com/ckptlint/ckptlint/lint/logs"
 )
 
 func newRulesCmd(g *globals) *cobra.Command {
@@ -41,14 +44,32 @@ func newRulesCmd(g *globals) *cobra.Command {
 }
 
 func newExplainCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
-		Use:   "explain RULE",
-		Short: "Print a rule's documentation: mechanism, numbers, fix and sources",
-		Args:  cobra.ExactArgs(1),
+	var logPath string
+	cmd := &cobra.Command{
+		Use:   "explain RULE | explain --log FILE",
+		Short: "Print a rule's documentation, or name the rules behind the failures in a Flink/Hadoop log",
+		Long: `explain RULE prints a rule's documentation: mechanism, numbers, fix and sources.
+
+explain --log FILE (- for standard input) reads a Flink or Hadoop log or stack trace,
+recognises the checkpoint failure messages ckptlint knows (Hadoop 2 and 3 wordings) and
+names the rules and settings to look at. It exits 0 when it recognised something and 1
+when it found nothing it knows.`,
+		Example: `  ckptlint explain CKPT101
+  ckptlint explain --log taskmanager.log
+  kubectl logs deploy/my-job | ckptlint explain --log -`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			eng, err := engine.New(cmd.Context(), engine.Options{PolicyDirs: g.policyDirs})
 			if err != nil {
 				return usageErr(err)
+			}
+			if logPath != "" {
+				if len(args) > 0 {
+					return usageErr(fmt.Errorf("explain takes a RULE or --log, not both"))
+				}
+				return explainLog(g, eng, logPath)
+			}
+			if len(args) != 1 {
+				return usageErr(fmt.Errorf("explain needs a rule id (e.g. CKPT101) or --log FILE"))
 			}
 			id := strings.ToUpper(args[0])
 			for _, r := range eng.Rules() {
@@ -60,6 +81,71 @@ func newExplainCmd(g *globals) *cobra.Command {
 			return usageErr(fmt.Errorf("no rule %q; `ckptlint rules` lists them", args[0]))
 		},
 	}
+	cmd.Flags().StringVar(&logPath, "log", "", "a Flink/Hadoop log file to explain (- for standard input)")
+	return cmd
+}
+
+// explainLog prints each recognised failure once, with the number of
+// further lines that repeat it.
+func explainLog(g *globals, eng *engine.Engine, path string) error {
+	var r io.Reader = g.stdin
+	name := "stdin"
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return usageErr(err)
+		}
+		defer f.Close()
+		r, name = f, path
+	}
+	ms, err := logs.Scan(r)
+	if err != nil {
+		return usageErr(fmt.Errorf("%s: %w", name, err))
+	}
+	if len(ms) == 0 {
+		fmt.Fprintf(g.stdout, "%s: no checkpoint failure message ckptlint knows\n", name)
+		return &exitError{code: exitFindings}
+	}
+	seen := map[string]int{}
+	var order []logs.Match
+	for _, m := range ms {
+		if seen[m.Pattern.ID] == 0 {
+			order = append(order, m)
+		}
+		seen[m.Pattern.ID]++
+	}
+	for i, m := range order {
+		if i > 0 {
+			fmt.Fprintln(g.stdout)
+		}
+		fmt.Fprintf(g.stdout, "%s:%d: %s\n", name, m.Line, m.Pattern.Title)
+		fmt.Fprintf(g.stdout, "  %s\n", truncate(m.Text, 240))
+		if n := seen[m.Pattern.ID] - 1; n > 0 {
+			fmt.Fprintf(g.stdout, "  (and %d more line(s) like it)\n", n)
+		}
+		fmt.Fprintf(g.stdout, "  %s\n", m.Meaning)
+		if len(m.Pattern.Rules) > 0 {
+			var rs []string
+			for _, id := range m.Pattern.Rules {
+				if rule := eng.Rule(id); rule != nil {
+					rs = append(rs, id+" "+rule.Name)
+				}
+			}
+			fmt.Fprintf(g.stdout, "  Rules: %s (ckptlint explain ID; ckptlint lint on the job's configuration)\n", strings.Join(rs, ", "))
+		}
+		if len(m.Pattern.Keys) > 0 {
+			fmt.Fprintf(g.stdout, "  Settings: %s\n", strings.Join(m.Pattern.Keys, ", "))
+		}
+	}
+	return nil
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
 }
 
 // explainText renders a rule's documentation as plain text.

@@ -1,0 +1,84 @@
+package logs
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestMessages checks one line per upstream wording (domain §3.3, §4.1).
+func TestMessages(t *testing.T) {
+	tests := []struct {
+		name, line, want string
+	}{
+		{"Hadoop 3 min replication (H3.4.1 BlockManager L2469)",
+			"org.apache.hadoop.ipc.RemoteException(java.io.IOException): File /flink/checkpoints/x/chk-1/abc could only be written to 0 of the 1 minReplication nodes. There are 3 datanode(s) running and no node(s) are excluded in this operation.",
+			"hdfs-min-replication"},
+		{"Hadoop 2 min replication (H2.6.5 BlockManager L1559)",
+			"File /flink/chk-1/abc could only be replicated to 0 nodes instead of minReplication (=1).  There are 3 datanode(s) running and no node(s) are excluded in this operation.",
+			"hdfs-min-replication"},
+		{"story (a) fragment", "There are 3 datanode(s) running and no node(s) are excluded", "hdfs-min-replication-fragment"},
+		{"Hadoop 2 lease (H2.6.5 FSNamesystem L3554)",
+			"LeaseExpiredException: No lease on /flink/job/chk-355/1005 (inode 937800469): File does not exist. Holder DFSClient_1 does not have any open files.",
+			"hdfs-lease-expired"},
+		{"Hadoop 3 file does not exist (H3.4.1 FSNamesystem L3174)",
+			"java.io.FileNotFoundException: File does not exist: /flink/job/chk-355/1005 (inode 937800469) Holder DFSClient_1 does not have any open files.",
+			"hdfs-file-does-not-exist"},
+		{"Flink expiry (F1.20 CheckpointCoordinator L2327)", "Checkpoint 355 of job 1eb66edcfccce6124c3b2d6ae402ec39 expired before completing.", "flink-checkpoint-expired"},
+		{"Flink tolerable (F1.20 CheckpointFailureManager L43)", "org.apache.flink.util.FlinkRuntimeException: Exceeded checkpoint tolerable failure threshold. The latest checkpoint failed due to Checkpoint expired before completing.", "flink-tolerable-exceeded"},
+		{"Flink 1.20 flush wording (FsCheckpointStreamFactory L377)", "java.io.IOException: Could not flush to file and close the file system output stream to hdfs://nn/f/chk-1/x in order to obtain the stream state handle", "flink-could-not-flush"},
+		{"pipeline recovery (H3.4.1 DataStreamer L1452)", "java.io.IOException: Failed to replace a bad datanode on the existing pipeline due to no more good datanodes being available to try. (Nodes: current=[a], original=[a]).", "hdfs-replace-datanode"},
+		{"min block size (H3.4.1 FSNamesystem L2776)", "Specified block size 524288 is less than configured minimum value dfs.namenode.fs-limits.min-block-size=1048576", "hdfs-block-below-minimum"},
+		{"checksum (H3.4.1 DFSOutputStream L236)", "HadoopIllegalArgumentException: Invalid values: dfs.bytes-per-checksum (=512) must divide block size (=1000000).", "hdfs-checksum-divide"},
+		{"size prefix (H3.4.1 StringUtils)", "Invalid size prefix 'b' in '10kb'. Allowed prefixes are k, m, g, t, p, e(case insensitive)", "hadoop-size-prefix"},
+		{"backend (F2.0 StateBackendLoader)", "Cannot find configured state backend factory class: filesystem", "flink-backend-factory"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ms, err := Scan(strings.NewReader("noise\n" + tt.line + "\nmore noise\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ms) != 1 || ms[0].Pattern.ID != tt.want || ms[0].Line != 2 {
+				t.Fatalf("matches = %+v, want one %s on line 2", ms, tt.want)
+			}
+			if strings.Contains(ms[0].Meaning, "%!") {
+				t.Errorf("meaning has a formatting error: %s", ms[0].Meaning)
+			}
+		})
+	}
+}
+
+// TestSeeds recognises the stack traces of the three failure stories.
+func TestSeeds(t *testing.T) {
+	dir, _ := filepath.Abs("../../../shared/seeds")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("seeds not found at %s (they live in ../shared beside the repository)", dir)
+	}
+	want := map[string][]string{
+		"story-a-blocksize-small-files.txt":    {"hdfs-min-replication-fragment"},
+		"story-b-directoryscanner-timeout.txt": {"flink-could-not-flush"},
+		"story-c-lease-expired-tuning.txt":     {"flink-could-not-flush", "hdfs-lease-expired"},
+	}
+	for file, ids := range want {
+		f, err := os.Open(filepath.Join(dir, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms, err := Scan(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]bool{}
+		for _, m := range ms {
+			got[m.Pattern.ID] = true
+		}
+		for _, id := range ids {
+			if !got[id] {
+				t.Errorf("%s: %s not recognised (got %v)", file, id, got)
+			}
+		}
+	}
+}
