@@ -107,7 +107,7 @@ func (a *assembler) deployment(dep *config.Deployment, claimed map[string]bool) 
 	var legacy, std, man *found
 	if st.IsDir() {
 		for _, name := range []string{"flink-conf.yaml", "config.yaml"} {
-			if _, err := os.Stat(filepath.Join(p, name)); err == nil {
+			if a.d.isFile(filepath.Join(p, name)) {
 				a.d.declared[filepath.Join(p, name)] = true
 				if err := a.d.add(filepath.Join(p, name), true); err != nil {
 					return err
@@ -146,7 +146,7 @@ func (a *assembler) deployment(dep *config.Deployment, claimed map[string]bool) 
 			return fmt.Errorf("%s: deployment %q: hadoop_conf %q is not a directory", a.cfg.Path, dep.Name, dep.HadoopConf)
 		}
 		for _, n := range []string{"core-site.xml", "hdfs-site.xml"} {
-			if _, err := os.Stat(filepath.Join(hconf, n)); err == nil {
+			if a.d.isFile(filepath.Join(hconf, n)) {
 				if err := a.d.add(filepath.Join(hconf, n), true); err != nil {
 					return err
 				}
@@ -306,7 +306,7 @@ func (a *assembler) ensureHadoopFiles(dir string) {
 		if _, ok := a.d.files[p]; ok {
 			continue
 		}
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+		if a.d.isFile(p) {
 			_ = a.d.add(p, true)
 		}
 	}

@@ -39,6 +39,7 @@ type found struct {
 	deps  []flinkyaml.Deployment // manifests
 	perr  *cfgfile.ParseError    // manifests: whole-file error
 	mode  fs.FileMode
+	src   []byte
 	claim bool // a Flink set uses it
 }
 
@@ -50,6 +51,41 @@ type discoverer struct {
 	byDir    map[dirKind]*found
 	order    []string
 	declared map[string]bool // config.yaml paths declared in .ckptlint.hcl
+	overlay  map[string][]byte
+}
+
+// isFile reports whether p is a regular file, on disk or in the overlay.
+func (d *discoverer) isFile(p string) bool {
+	if abs, err := filepath.Abs(p); err == nil {
+		if _, ok := d.overlay[abs]; ok {
+			return true
+		}
+	}
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// addOverlay adds overlay files (files `fix` would create) that lie below
+// one of paths and were not walked because they are not on disk yet.
+func (d *discoverer) addOverlay(paths []string) error {
+	for p := range d.overlay {
+		if _, ok := d.files[p]; ok {
+			continue
+		}
+		for _, root := range paths {
+			abs, err := filepath.Abs(root)
+			if err != nil {
+				continue
+			}
+			if rel, err := filepath.Rel(abs, p); err == nil && !strings.HasPrefix(rel, "..") {
+				if err := d.add(p, false); err != nil {
+					return err
+				}
+				break
+			}
+		}
+	}
+	return nil
 }
 
 // displayPath renders p relative to the working directory, with slashes.
@@ -147,9 +183,13 @@ func (d *discoverer) add(path string, explicit bool) error {
 	if _, ok := d.files[path]; ok {
 		return nil
 	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", path, err)
+	ov, inOverlay := d.overlay[path]
+	var st fs.FileInfo
+	if !inOverlay {
+		st, err = os.Stat(path)
+		if err != nil {
+			return fmt.Errorf("read %s: %w", path, err)
+		}
 	}
 	base := filepath.Base(path)
 	ext := filepath.Ext(base)
@@ -157,7 +197,7 @@ func (d *discoverer) add(path string, explicit bool) error {
 	if !interesting && !explicit {
 		return nil
 	}
-	if st.Size() > cfgfile.MaxFileSize {
+	if !inOverlay && st.Size() > cfgfile.MaxFileSize {
 		f := &found{path: path, disp: d.displayPath(path), mode: st.Mode()}
 		f.kind = d.classifyName(base)
 		if f.kind == 0 {
@@ -171,9 +211,13 @@ func (d *discoverer) add(path string, explicit bool) error {
 		d.keep(f)
 		return nil
 	}
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", path, err)
+	src := ov
+	mode := fs.FileMode(0o644)
+	if !inOverlay {
+		if src, err = os.ReadFile(path); err != nil {
+			return fmt.Errorf("read %s: %w", path, err)
+		}
+		mode = st.Mode()
 	}
 	k := d.classify(path, src)
 	if k == 0 {
@@ -182,7 +226,7 @@ func (d *discoverer) add(path string, explicit bool) error {
 		}
 		return nil
 	}
-	f := &found{path: path, disp: d.displayPath(path), kind: k, mode: st.Mode()}
+	f := &found{path: path, disp: d.displayPath(path), kind: k, mode: mode, src: src}
 	switch k {
 	case kindFlinkConf:
 		f.file = flinkconf.Parse(f.disp, src)
@@ -229,9 +273,9 @@ func (d *discoverer) keep(f *found) {
 	d.order = append(d.order, f.path)
 }
 
-// readIncluded reads an xi:include target. Includes may not leave the
-// directory tree of the including file's repository checkout; ckptlint
-// reads only regular files there.
+// readIncluded reads an xi:include target, as Hadoop would: a relative href
+// is joined to the including file's directory. Only regular files up to the
+// size cap are read.
 func readIncluded(dir, p string) ([]byte, error) {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(dir, p)

@@ -25,6 +25,9 @@ type Options struct {
 	Config   *config.Config
 	Versions Versions
 	Workers  int
+	// Overlay replaces or adds file contents by absolute path: `fix` lints
+	// its planned edits in memory before writing anything.
+	Overlay map[string][]byte
 }
 
 // Result is what one lint run found.
@@ -40,7 +43,7 @@ func Discover(paths []string, opts Options) ([]*model.Set, int, error) {
 	if err != nil {
 		return nil, 0, fmt.Errorf("working directory: %w", err)
 	}
-	d := &discoverer{cfg: opts.Config, cwd: cwd, files: map[string]*found{}, declared: map[string]bool{}}
+	d := &discoverer{cfg: opts.Config, cwd: cwd, files: map[string]*found{}, declared: map[string]bool{}, overlay: opts.Overlay}
 	if opts.Config != nil {
 		for _, dep := range opts.Config.Deployments {
 			d.declared[opts.Config.Resolve(dep.FlinkConf)] = true
@@ -50,6 +53,9 @@ func Discover(paths []string, opts Options) ([]*model.Set, int, error) {
 		paths = []string{"."}
 	}
 	if err := d.walk(paths); err != nil {
+		return nil, 0, err
+	}
+	if err := d.addOverlay(paths); err != nil {
 		return nil, 0, err
 	}
 	a := &assembler{d: d, cfg: opts.Config, vers: opts.Versions}
