@@ -57,8 +57,9 @@ var Patterns = []*Pattern{
 		Title: "A checkpoint file's directory was deleted while a task still wrote it (Hadoop 2 wording)",
 		Re:    regexp.MustCompile(`No lease on (\S+).*File does not exist`),
 		Meaning: "The NameNode no longer knows %[1]s: Flink deleted the checkpoint directory (an expired or subsumed checkpoint's chk-N) " +
-			"while a TaskManager was still writing into it. Give checkpoints time to finish (timeout well above the slowest checkpoint), " +
-			"keep max-concurrent-checkpoints at 1 with a min-pause, and tolerate occasional failures.",
+			"while a TaskManager was still writing into it. Give checkpoints time to finish (a timeout well above the slowest checkpoint), " +
+			"keep max-concurrent-checkpoints at 1 so none is subsumed in flight, and tolerate occasional failures " +
+			"(min-pause counts from the last completed checkpoint, so it leaves no gap after an expiry).",
 		Rules: []string{"CKPT201", "CKPT204", "CKPT205"},
 		Keys: []string{"execution.checkpointing.timeout", "execution.checkpointing.max-concurrent-checkpoints",
 			"execution.checkpointing.min-pause", "execution.checkpointing.tolerable-failed-checkpoints"},

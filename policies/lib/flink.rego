@@ -16,13 +16,15 @@ checkpointing if {
 # dir is the effective checkpoint directory value object.
 dir := input.effective.checkpointing.dir if input.effective.checkpointing.dir.set
 
-# on_hdfs is true when the checkpoint directory is on HDFS: an hdfs:// URI,
-# or a scheme-less path while fs.defaultFS is hdfs://.
-on_hdfs if startswith(lower(dir.value), "hdfs://")
+# on_hdfs is true when the checkpoint directory is on HDFS: an hdfs: URI, or
+# a scheme-less path while Flink's fs.default-scheme is hdfs:. Flink resolves
+# a path without a scheme with fs.default-scheme, else the local file system
+# (FileSystem.getUnguardedFileSystem); Hadoop's fs.defaultFS plays no part.
+on_hdfs if startswith(lower(dir.value), "hdfs:")
 
 on_hdfs if {
-	not contains(dir.value, "://")
-	startswith(lower(input.effective.hdfs_client.default_fs.value), "hdfs://")
+	not contains(dir.value, ":")
+	startswith(lower(input.flink.keys["fs.default-scheme"].value), "hdfs:")
 }
 
 # parallelism is the parallelism jobs run with and where it came from: a
