@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/config"
@@ -40,7 +41,11 @@ func resolved(s, source, why string) model.Resolved {
 	if err != nil {
 		return model.Resolved{Source: "unknown", Why: err.Error()}
 	}
-	return model.Resolved{Version: v, Source: source, Why: why}
+	r := model.Resolved{Version: v, Source: source, Why: why}
+	if !strings.HasPrefix(s, "v") {
+		r.Raw = s // keeps "3.2.0" apart from "3.2"
+	}
+	return r
 }
 
 func (a *assembler) flinkVersion(f *cfgfile.File, dep *config.Deployment, fd *flinkyaml.Deployment) model.Resolved {

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -62,6 +63,8 @@ type Resolved struct {
 	Source string
 	// Why explains evidence or an assumption in words.
 	Why string
+	// Raw is the version as declared ("3.2.0"), when declared.
+	Raw string
 }
 
 // Declared reports whether a person stated the version (not inferred).
@@ -75,7 +78,7 @@ func (r Resolved) Declared() bool {
 
 func (r Resolved) toInput() map[string]any {
 	return map[string]any{
-		"value":    r.Version.String(),
+		"value":    cmp.Or(r.Raw, r.Version.String()),
 		"major":    r.Version.Major,
 		"minor":    r.Version.Minor,
 		"patch":    r.Version.Patch,

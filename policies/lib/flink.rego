@@ -28,10 +28,16 @@ on_hdfs if {
 }
 
 # parallelism is the parallelism jobs run with and where it came from: a
-# deployment block, the FlinkDeployment's spec.job.parallelism, or
-# parallelism.default.
+# deployment block; for a FlinkDeployment with spec.taskManager.replicas,
+# replicas x slots (the operator's FlinkConfigBuilder.getParallelism), else
+# spec.job.parallelism; else parallelism.default.
 parallelism := {"value": input.deployment.parallelism, "from": "deployment parallelism in .ckptlint.hcl"} if {
 	input.deployment.parallelism
+} else := {
+	"value": to_number(input.flink.manifest.taskmanager_replicas.value) * input.effective.parallelism.slots_per_taskmanager.value,
+	"from": "spec.taskManager.replicas x taskmanager.numberOfTaskSlots (the operator ignores spec.job.parallelism when replicas are set)",
+} if {
+	input.flink.manifest.taskmanager_replicas.value
 } else := {"value": to_number(input.flink.manifest.job_parallelism.value), "from": "spec.job.parallelism"} if {
 	input.flink.manifest.job_parallelism.value
 } else := {"value": input.effective.parallelism["default"].value, "from": "parallelism.default"} if {
