@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -135,9 +136,13 @@ func parseErrors(s *model.Set) []finding.Finding {
 		if file == "" {
 			file = f.Path
 		}
+		msg := f.Err.Msg
+		if line := lineAt(f.Src, pos.Line); model.IsTemplate(line) {
+			msg += " (this line holds an unrendered template tag: lint the rendered file, or list the template under ignore in .ckptlint.hcl)"
+		}
 		out = append(out, finding.Finding{
 			RuleID: ParseErrorRule, RuleName: parseErrorName, Severity: finding.Error,
-			Message:   f.Err.Msg,
+			Message:   msg,
 			Range:     finding.Range{File: file, Span: spanAt(pos)},
 			ConfigSet: s.Name,
 		})
@@ -208,4 +213,19 @@ func docURL(r *engine.Rule) string {
 		return ""
 	}
 	return "https://github.com/ckptlint/ckptlint/blob/main/docs/rules/" + r.ID + ".md"
+}
+
+// lineAt returns 1-based line n of src, or "".
+func lineAt(src []byte, n int) string {
+	for i := 1; len(src) > 0; i++ {
+		j := bytes.IndexByte(src, '\n')
+		if j < 0 {
+			j = len(src) - 1
+		}
+		if i == n {
+			return string(src[:j+1])
+		}
+		src = src[j+1:]
+	}
+	return ""
 }

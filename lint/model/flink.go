@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/format/hadoopxml"
 )
 
 // readsName reports whether Flink version v reads spelling n.
@@ -76,7 +77,14 @@ func flinkEffective(f *cfgfile.File, v Version) (map[string]*Value, []keyUse) {
 			val.Raw, val.Key, val.Source, val.File, val.Loc = won.Value, wonName.Key, "file", won.File, entryLoc(won)
 			val.Deprecated = !wonName.DeprecatedFrom.IsZero() && v.AtLeast(wonName.DeprecatedFrom)
 			x, err := parseFlink(kd.Type, won, kd.Enum, v)
-			if err != nil {
+			if err != nil && IsTemplate(won.Value) {
+				// An unrendered template placeholder: the value is unknown,
+				// not wrong; rules see the default and the template flag.
+				val.Template = true
+				if kd.Default != nil {
+					val.Value = kd.Default(v)
+				}
+			} else if err != nil {
 				val.Error = err.Error()
 				if kd.Default != nil {
 					val.Value = kd.Default(v)
@@ -153,8 +161,9 @@ func Evidence(f *cfgfile.File) (Version, string) {
 }
 
 // hadoopPassthrough returns the flink.hadoop.* entries with the prefix
-// stripped (domain §1.5: since 1.13 they are set() on the Hadoop
-// configuration, overriding files unless a file marked the key final).
+// stripped and deprecated Hadoop names mapped to their new ones (domain
+// §1.5: since 1.13 they are set() on the Hadoop configuration, which
+// overrides every resource, <final> ones included).
 func hadoopPassthrough(f *cfgfile.File) map[string]*cfgfile.Entry {
 	out := map[string]*cfgfile.Entry{}
 	if f == nil {
@@ -163,8 +172,27 @@ func hadoopPassthrough(f *cfgfile.File) map[string]*cfgfile.Entry {
 	for i := range f.Entries {
 		e := &f.Entries[i]
 		if k, ok := strings.CutPrefix(e.Key, "flink.hadoop."); ok && k != "" {
+			// Configuration.set() of a deprecated key sets its new name.
+			if nk, dep := hadoopxml.Deprecated(k); dep {
+				k = nk
+			}
 			out[k] = e
 		}
 	}
 	return out
+}
+
+// templateMarkers open a placeholder of a template language that renders
+// configuration files: ERB/JSP (<%= %>), Jinja/Go templates/Helm ({{ }}).
+var templateMarkers = []string{"<%", "{{"}
+
+// IsTemplate reports whether a value is (or holds) an unrendered template
+// placeholder, so its real value is not known until deployment.
+func IsTemplate(s string) bool {
+	for _, m := range templateMarkers {
+		if strings.Contains(s, m) {
+			return true
+		}
+	}
+	return false
 }

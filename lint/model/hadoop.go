@@ -42,6 +42,7 @@ var hadoopKeys = []hadoopKey{
 	{Field: "hdfs_client.replace_datanode_best_effort", Key: "dfs.client.block.write.replace-datanode-on-failure.best-effort", Type: hBool, Default: false},
 	{Field: "hdfs_client.default_fs", Key: "fs.defaultFS", Type: hString, Default: "file:///"},
 	{Field: "hdfs_cluster.min_block_size", Key: "dfs.namenode.fs-limits.min-block-size", Type: hBytes, Default: int64(1 << 20), Cluster: true},
+	{Field: "hdfs_cluster.blocksize", Key: "dfs.blocksize", Type: hBytes, Default: int64(128 << 20), Cluster: true}, // the cluster files' dfs.blocksize, which Flink's client does not read (CKPT109)
 	{Field: "hdfs_cluster.max_blocks_per_file", Key: "dfs.namenode.fs-limits.max-blocks-per-file", Type: hLong, Default: int64(10000), Cluster: true},
 	{Field: "hdfs_cluster.min_blocks_for_write", Key: "dfs.namenode.block-placement.min-blocks-for.write", Type: hLong, Default: int64(1), Cluster: true},
 	{Field: "hdfs_cluster.replication_min", Key: "dfs.namenode.replication.min", Type: hLong, Default: int64(1), Cluster: true},
@@ -100,10 +101,12 @@ func hadoopDisplay(t hadoopType, x any) string {
 type layer struct {
 	source string // "file", "flink.hadoop", "cluster-config"
 	lookup func(key string) *cfgfile.Entry
+	set    bool // values are Configuration.set() calls, not a resource
 }
 
-// resolveHadoop applies Hadoop's override rule over layers (later wins unless
-// an earlier one was final: domain §3.6) and then the default.
+// resolveHadoop applies Hadoop's override rule over layers (a later resource
+// wins unless an earlier one was final: domain §3.6; set() values win over
+// every resource, final or not) and then the default.
 func resolveHadoop(hk hadoopKey, layers []layer) *Value {
 	var won *cfgfile.Entry
 	src := ""
@@ -112,7 +115,10 @@ func resolveHadoop(hk hadoopKey, layers []layer) *Value {
 		if e == nil || (e.Value == "" && e.Kind != cfgfile.KindString) {
 			continue
 		}
-		if won != nil && won.Final {
+		// <final> stops later resources, not Configuration.set(): Flink's
+		// flink.hadoop.* entries are set() into the overlay, which Hadoop
+		// applies after every resource (Configuration.getProps).
+		if won != nil && won.Final && !l.set {
 			continue
 		}
 		won, src = e, l.source
@@ -121,7 +127,9 @@ func resolveHadoop(hk hadoopKey, layers []layer) *Value {
 	if won != nil {
 		v.Raw, v.Source, v.File, v.Loc, v.Final = won.Value, src, won.File, entryLoc(won), won.Final
 		x, err := parseHadoop(hk.Type, strings.TrimSpace(won.Value))
-		if err != nil {
+		if err != nil && IsTemplate(won.Value) {
+			v.Template, v.Value = true, hk.Default
+		} else if err != nil {
 			v.Error = err.Error()
 			v.Value = hk.Default
 		} else {
@@ -150,7 +158,7 @@ func hadoopEffective(s *Set) map[string]*Value {
 	}
 	if s.FlinkVersion.Version.AtLeast(v1_13) {
 		pt := hadoopPassthrough(s.Flink)
-		client = append(client, layer{source: "flink.hadoop", lookup: func(k string) *cfgfile.Entry { return pt[k] }})
+		client = append(client, layer{source: "flink.hadoop", set: true, lookup: func(k string) *cfgfile.Entry { return pt[k] }})
 	}
 	// Cluster keys: the cluster's hdfs-site.xml when given; otherwise a
 	// client hdfs-site.xml that sets them (often the same file is shipped to

@@ -38,6 +38,8 @@ func TestFlinkKeyResolution(t *testing.T) {
 		{"tolerable failed effective 0 before 1.19", "", V(1, 13), "checkpointing.tolerable_failed", 0, "", ""},
 		{"unaligned old key deprecated in 1.17", "execution.checkpointing.unaligned: true\n", V(1, 17), "checkpointing.unaligned", true, "execution.checkpointing.unaligned", "deprecated"},
 		{"fs.hdfs.hadoopconf not read on 2.0", "fs.hdfs.hadoopconf: /etc/hadoop\n", V(2, 0), "hadoop.hadoopconf_option", nil, "fs.hdfs.hadoopconf", "unread"},
+		{"an ERB placeholder is unknown, not invalid: the default stands", "parallelism.default: <%= @parallelism_default %>\n", V(1, 18), "parallelism.default", 1, "", ""},
+		{"a Helm placeholder likewise", "execution.checkpointing.timeout: {{ .Values.timeout }}\n", V(1, 18), "checkpointing.timeout", int64(600000), "", ""},
 		{"quotes kept by the legacy parser break durations", "execution.checkpointing.timeout: \"10 s\"\n", V(1, 18), "checkpointing.timeout", int64(600000), "", ""},
 	}
 	for _, tt := range tests {
@@ -49,6 +51,9 @@ func TestFlinkKeyResolution(t *testing.T) {
 			}
 			if v.Value != tt.want {
 				t.Errorf("value = %#v (%s), want %#v", v.Value, v.Error, tt.want)
+			}
+			if IsTemplate(tt.src) && (v.Error != "" || !v.Template) {
+				t.Errorf("template placeholder: error %q, template %v; want no error, template true", v.Error, v.Template)
 			}
 			var got string
 			for _, u := range uses {
@@ -96,10 +101,14 @@ func TestHadoopLookupOrder(t *testing.T) {
 		{"flink.hadoop.* ignored before 1.13", []Resource{
 			{File: site("b/hdfs-site.xml", prop("dfs.blocksize", "2m", false)), Via: "same-dir"},
 		}, "flink.hadoop.dfs.blocksize: 1m\n", V(1, 12), 2 << 20, "file"},
-		{"final protects against later resources and flink.hadoop", []Resource{
+		{"final protects against later resources", []Resource{
 			{File: site("a/hdfs-site.xml", prop("dfs.blocksize", "4m", true)), Via: "fs.hdfs.hadoopconf"},
 			{File: site("b/hdfs-site.xml", prop("dfs.blocksize", "2m", false)), Via: "env.hadoop.conf.dir"},
-		}, "flink.hadoop.dfs.blocksize: 1m\n", V(1, 17), 4 << 20, "file"},
+		}, "", V(1, 17), 4 << 20, "file"},
+		{"flink.hadoop.* is set(), which final does not stop (Configuration.getProps applies the overlay last)", []Resource{
+			{File: site("a/hdfs-site.xml", prop("dfs.blocksize", "4m", true)), Via: "fs.hdfs.hadoopconf"},
+		}, "flink.hadoop.dfs.blocksize: 1m\n", V(1, 17), 1 << 20, "flink.hadoop"},
+		{"flink.hadoop.dfs.block.size sets dfs.blocksize (deprecated name)", nil, "flink.hadoop.dfs.block.size: 2m\n", V(1, 17), 2 << 20, "flink.hadoop"},
 		{"deprecated dfs.block.size is read as dfs.blocksize (§3.1)", []Resource{
 			{File: site("b/hdfs-site.xml", prop("dfs.block.size", "8m", false)), Via: "same-dir"},
 		}, "", V(1, 17), 8 << 20, "file"},

@@ -23,6 +23,9 @@ type Value struct {
 	Deprecated bool
 	// Final marks a Hadoop value locked with <final>true</final>.
 	Final bool
+	// Template marks an unrendered template placeholder (ERB, Jinja, Helm):
+	// Value then holds the default.
+	Template bool
 }
 
 func (v *Value) toInput() map[string]any {
@@ -54,6 +57,9 @@ func (v *Value) toInput() map[string]any {
 	}
 	if v.Final {
 		m["final"] = true
+	}
+	if v.Template {
+		m["template"] = true
 	}
 	return m
 }
