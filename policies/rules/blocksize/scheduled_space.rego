@@ -94,8 +94,41 @@ deny contains f if {
 	input.cluster.datanodes
 	input.cluster.datanode_free_bytes
 	blocksize.value > proposed
+	not blocksize.error
 	per_dn >= capacity(blocksize.value)
+	count(guessed) == 0
 	f := result.fix(at, message(failure), fix)
+}
+
+# The block size is a guess when no file ckptlint read sets it and Flink names
+# a Hadoop configuration directory that is not in the repository (CKPT111):
+# report a warning, never an error on a guess.
+deny contains f if {
+	flink.checkpointing
+	flink.on_hdfs
+	input.cluster.datanodes
+	input.cluster.datanode_free_bytes
+	blocksize.value > proposed
+	not blocksize.error
+	per_dn >= capacity(blocksize.value)
+	count(guessed) > 0
+	dirs := concat(" and ", sort([sprintf("%s: %s", [ref.key, trim_space(ref.value)]) | some ref in guessed]))
+	f := object.union(
+		result.fix(at, sprintf("%s (assumed: %s is not in the repository, so ckptlint cannot see whether it sets dfs.blocksize)", [message(failure), dirs]), fix),
+		{"severity": "warning"},
+	)
+}
+
+guessed contains ref if {
+	not blocksize.set
+	some ref in input.hadoop.conf_refs
+	ref.resolved == ""
+	not flink2_hadoopconf(ref)
+}
+
+flink2_hadoopconf(ref) if {
+	ref.key == "fs.hdfs.hadoopconf"
+	input.versions.flink.major >= 2
 }
 
 deny contains f if {
@@ -104,6 +137,7 @@ deny contains f if {
 	input.cluster.datanodes
 	input.cluster.datanode_free_bytes
 	blocksize.value > proposed
+	not blocksize.error
 	per_dn < capacity(blocksize.value)
 	per_dn * 2 >= capacity(blocksize.value)
 	f := object.union(
@@ -116,6 +150,7 @@ deny contains f if {
 	flink.checkpointing
 	flink.on_hdfs
 	blocksize.value > 8388608
+	not blocksize.error
 	missing := [k | some k in ["datanodes", "datanode_free_bytes"]; not input.cluster[k]]
 	count(missing) > 0
 	f := result.info(at, sprintf(

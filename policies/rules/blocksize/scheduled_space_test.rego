@@ -72,3 +72,21 @@ test_checkpointing_off_is_silent if {
 	inp := json.patch(story_a, [{"op": "replace", "path": "/effective/checkpointing/interval", "value": {"set": false}}])
 	count(scheduled_space.deny) == 0 with input as inp
 }
+
+test_unreadable_hadoop_conf_dir_makes_it_a_warning if {
+	inp := object.union(story_a, {"hadoop": {"conf_refs": [{"key": "env.hadoop.conf.dir", "value": "/etc/hadoop/conf", "resolved": "", "reason": "outside"}]}})
+	some f in scheduled_space.deny with input as inp
+	f.severity == "warning"
+	contains(f.message, "(assumed: env.hadoop.conf.dir: /etc/hadoop/conf is not in the repository")
+	not error_in(scheduled_space.deny) with input as inp
+}
+
+error_in(fs) if {
+	some f in fs
+	not f.severity
+}
+
+test_unreadable_block_size_is_left_to_ckpt104 if {
+	inp := json.patch(story_a, [{"op": "add", "path": "/effective/hdfs_client/blocksize/error", "value": "Invalid size prefix"}])
+	count(scheduled_space.deny) == 0 with input as inp
+}

@@ -1,0 +1,126 @@
+# METADATA
+# title: Block-size helpers
+# description: Shared derivations of the blocksize rules (CKPT1xx) - where a Hadoop value came from, Hadoop size spellings, and the fix operation that sets the client block size.
+package ckptlint.lib.blocksize
+
+import data.ckptlint.lib.flink
+
+# client, minimum and checksum are the effective values the HDFS client and
+# the NameNode use (typed: bytes).
+client := input.effective.hdfs_client.blocksize
+
+minimum := input.effective.hdfs_cluster.min_block_size
+
+checksum := input.effective.hdfs_client.bytes_per_checksum
+
+# source names where an effective value came from, for messages.
+source(v) := sprintf("flink.hadoop.%s at %s:%d", [v.key, v.loc.file, v.loc.line]) if {
+	v.source == "flink.hadoop"
+	v.loc
+} else := sprintf("%s:%d", [v.loc.file, v.loc.line]) if {
+	v.loc
+} else := "the cluster block of .ckptlint.hcl" if {
+	v.source == "cluster-config"
+} else := "the Hadoop default"
+
+# where(loc) renders a raw input location as file:line.
+where(loc) := sprintf("%s:%d", [loc.file, loc.line])
+
+# hadoop_size renders n bytes in Hadoop's size syntax (a whole number with at
+# most one binary suffix letter), the largest exact unit first: 1m, 977k, 1000.
+hadoop_size(n) := sprintf("%dg", [n / 1073741824]) if {
+	n != 0
+	n % 1073741824 == 0
+} else := sprintf("%dm", [n / 1048576]) if {
+	n != 0
+	n % 1048576 == 0
+} else := sprintf("%dk", [n / 1024]) if {
+	n != 0
+	n % 1024 == 0
+} else := sprintf("%d", [n])
+
+# spellings is every canonical way to write n bytes in Hadoop's syntax, lower
+# case: "1048576", "1024k", "1m". Comparing a raw value against it tells
+# whether two files write the same size without parsing a unit.
+spellings(n) := {sprintf("%d", [n])} | {s |
+	some u in [["k", 1024], ["m", 1048576], ["g", 1073741824], ["t", 1099511627776], ["p", 1125899906842624], ["e", 1152921504606846976]]
+	n % u[1] == 0
+	s := sprintf("%d%s", [n / u[1], u[0]])
+}
+
+# same_size is true when raw (as written in a file) is a canonical spelling of
+# n bytes.
+same_size(raw, n) if lower(trim_space(raw)) in spellings(n)
+
+# round_up rounds n up to a positive multiple of m (m > 0).
+round_up(n, m) := m if n <= 0
+
+else := n if n % m == 0
+
+else := (n - (n % m)) + m
+
+# client_op is the fix operation that sets Flink's client block size to
+# value (Hadoop syntax): in the Flink file when the effective value came from
+# flink.hadoop.dfs.blocksize, else where Flink's HDFS client reads it.
+client_op(value) := {"op": "set", "target": "flink", "key": input.flink.hadoop_passthrough["dfs.blocksize"].key, "value": value} if {
+	client.source == "flink.hadoop"
+	input.flink.hadoop_passthrough["dfs.blocksize"]
+} else := {"op": "set", "target": "hdfs-client", "key": "dfs.blocksize", "value": value}
+
+# hadoop_hint is the corrected spelling the model proposes for an invalid
+# Hadoop size (the `write "..."` advice of the value's error), when it has one.
+hadoop_hint(v) := m[1] if {
+	not contains(v.raw, ",")
+	some m in regex.find_all_string_submatch_n(`write (?:the number of bytes )?"([^"]+)"`, v.error, 1)
+}
+
+# writes_hdfs is true when Flink writes checkpoints or savepoints to HDFS.
+writes_hdfs if flink.on_hdfs
+
+writes_hdfs if {
+	sp := input.effective.checkpointing.savepoint_dir
+	sp.set
+	_hdfs_path(sp.value)
+}
+
+_hdfs_path(p) if startswith(lower(p), "hdfs://")
+
+_hdfs_path(p) if {
+	not contains(p, "://")
+	startswith(lower(input.effective.hdfs_client.default_fs.value), "hdfs://")
+}
+
+# hdfs_dir is the checkpoint directory, else the savepoint directory, that
+# is on HDFS: the anchor for findings about a default.
+hdfs_dir := flink.dir if flink.on_hdfs
+
+else := input.effective.checkpointing.savepoint_dir if writes_hdfs
+
+# via_text describes how Flink reaches a Hadoop client file (input.hadoop.client[].via).
+via_text(via) := "the fs.hdfs.hadoopconf directory" if via == "fs.hdfs.hadoopconf"
+
+else := "HADOOP_CONF_DIR, set by env.hadoop.conf.dir" if via == "env.hadoop.conf.dir"
+
+else := "the deployment's hadoop_conf directory" if via == "deployment"
+
+else := "the Flink configuration directory, taken as HADOOP_CONF_DIR" if via == "same-dir"
+
+else := via
+
+# client_index is the position in Flink's load order of the last client
+# resource that is `file` (the position whose value counts).
+client_index(file) := max([i | some i, r in input.hadoop.client; r.file == file])
+
+# passthrough_applied is true when flink.hadoop.dfs.blocksize reaches the
+# Hadoop configuration (Flink 1.13 or later: domain §1.5).
+passthrough_applied if {
+	input.flink.hadoop_passthrough["dfs.blocksize"]
+	_flink_at_least_1_13
+}
+
+_flink_at_least_1_13 if input.versions.flink.major > 1
+
+_flink_at_least_1_13 if {
+	input.versions.flink.major == 1
+	input.versions.flink.minor >= 13
+}

@@ -1,0 +1,129 @@
+# METADATA
+# title: DataNode DirectoryScanner facts shared by the scanner rules
+# description: Which Hadoop releases carry the DirectoryScanner lock fixes (HDFS-14476, HDFS-15415), when a DataNode counts as holding many blocks, and whether the scanner runs at all.
+package ckptlint.lib.scanner
+
+import data.ckptlint.lib.units
+
+hv := input.versions.hadoop
+
+# known is true when a person declared the Hadoop version (there is no
+# inferred Hadoop version: it is declared or unknown).
+known if {
+	hv.declared == true
+	is_number(hv.major)
+	is_number(hv.minor)
+}
+
+# ver orders versions: 3.2.2 is 3002002.
+ver := ((hv.major * 1000000) + (hv.minor * 1000)) + object.get(hv, "patch", 0) if known
+
+# status of the DirectoryScanner lock fixes, from the changelogs (domain §3.4):
+# HDFS-14476 (reconcile in batches) is in 2.10.1, 3.2.2 (via HDFS-15583) and
+# 3.3.0, in no 3.0.x or 3.1.x release; HDFS-15415 (compare without the
+# dataset lock) is in 3.2.2 and 3.3.1.
+#   "missing": neither fix; "partial": HDFS-14476 only; "fixed": both.
+status := "fixed" if {
+	known
+	ver >= 3003001
+} else := "partial" if {
+	known
+	ver >= 3003000
+} else := "fixed" if {
+	known
+	ver >= 3002002
+} else := "missing" if {
+	known
+	ver >= 3000000
+} else := "partial" if {
+	known
+	ver >= 2010001
+} else := "missing" if {
+	known
+	hv.major >= 2
+}
+
+# patch_unstated is true when the version reads as x.y.0 on a line where the
+# patch release decides (3.2.0 vs 3.2.2, 3.3.0 vs 3.3.1, 2.10.0 vs 2.10.1):
+# the input cannot tell "3.2" from "3.2.0", so a finding that depends on it
+# stays a warning.
+patch_unstated if {
+	known
+	hv.patch == 0
+	[hv.major, hv.minor] in {[3, 2], [3, 3], [2, 10]}
+}
+
+# version names the declared version and where it was declared.
+version := sprintf("Hadoop %s (%s)", [hv.value, hv.why]) if {
+	known
+	not patch_unstated
+} else := sprintf("Hadoop %s (%s; read as %s.0, declare the patch release if it is later)", [hv.value, hv.why, hv.value]) if {
+	known
+}
+
+# fixes says which fix the declared release lacks.
+fixes := "has neither DirectoryScanner lock fix: HDFS-14476 (reconcile the differences in batches) is in 2.10.1, 3.2.2 and 3.3.0 and in no 3.0.x or 3.1.x release, and HDFS-15415 (compare without holding the dataset lock) is in 3.2.2 and 3.3.1" if {
+	status == "missing"
+} else := "has HDFS-14476 (the differences are reconciled in batches of 1000 with a 2 s pause) but not HDFS-15415 (compare without holding the dataset lock, in 3.2.2 and 3.3.1)" if {
+	status == "partial"
+}
+
+# mechanism is what one scan does to block writes on a release without the fixes.
+mechanism := "compares its block replicas on disk with its in-memory replica map while holding the dataset lock and then fixes every difference under the lock without batching, and block writes to that DataNode wait" if {
+	status == "missing"
+} else := "compares its block replicas on disk with its in-memory replica map while holding the dataset lock, and block writes to that DataNode wait" if {
+	status == "partial"
+}
+
+# many_blocks is the number of block replicas per DataNode from which the
+# scanner's compare counts as large: HDFS itself treats a DataNode with more
+# than 1,000,000 blocks as large enough to split its block report by volume
+# (dfs.blockreport.split.threshold, default 1000000, hdfs-default.xml).
+many_blocks := 1000000
+
+interval := input.effective.hdfs_cluster.directoryscan_interval
+
+# enabled is true when the DataNodes run the DirectoryScanner: the interval
+# is readable and positive (a negative one disables it, domain §3.4; 0 is
+# CKPT303).
+enabled if {
+	not interval.error
+	interval.value > 0
+}
+
+# interval_text renders the scan interval and where it came from.
+interval_text := sprintf("%s (dfs.datanode.directoryscan.interval, %s)", [units_duration, from(interval)])
+
+units_duration := units.duration(interval.value)
+
+# cadence says how often a scan starts somewhere in the cluster: every
+# DataNode starts its first scan at its own random offset in [0, interval)
+# (domain §3.4), so with n DataNodes a scan starts about every interval / n.
+cadence := sprintf(" (with %d DataNodes, each starting at its own random offset, a scan starts on one of them about every %s)", [n, approx(interval.value / n)]) if {
+	n := input.cluster.datanodes
+	n > 1
+} else := ""
+
+# approx renders a duration rounded down to whole minutes (or seconds below
+# a minute).
+approx(ms) := units.duration(floor(ms / 60000) * 60000) if {
+	ms >= 60000
+} else := units.duration(floor(ms / 1000) * 1000) if {
+	ms >= 1000
+} else := units.duration(ms)
+
+# from renders where an effective value came from: file:line or the default.
+from(v) := sprintf("%s:%d", [v.loc.file, v.loc.line]) if {
+	v.loc
+} else := ".ckptlint.hcl" if {
+	v.source == "cluster-config"
+} else := "default"
+
+# at_risk is true when the DataNodes may stall writes during a scan: many
+# blocks are declared and the declared release lacks a fix, or the release
+# is unknown.
+at_risk if {
+	enabled
+	input.cluster.datanode_blocks >= many_blocks
+	not status == "fixed"
+}

@@ -1,0 +1,42 @@
+package ckptlint.rules.blocksize.inline_threshold_ignored_test
+
+import data.ckptlint.rules.blocksize.inline_threshold_ignored as rule
+
+base := {
+	"flink": {"file": "config.yaml"},
+	"versions": {"flink": {"major": 1, "minor": 20, "declared": true, "source": "config"}},
+	"effective": {"checkpointing": {"data_inline_threshold": {
+		"value": 2097152, "display": "2 MiB", "set": true, "source": "file", "raw": "2mb",
+		"key": "execution.checkpointing.data-inline-threshold", "loc": {"file": "config.yaml", "line": 5},
+	}}},
+}
+
+test_above_one_mib_fires_with_fix if {
+	some f in rule.deny with input as base
+	contains(f.message, "execution.checkpointing.data-inline-threshold 2 MiB (from config.yaml:5) is above the 1 MiB Flink accepts")
+	contains(f.message, "\"Ignoring invalid file size threshold value (execution.checkpointing.data-inline-threshold): 2097152 - using default value ... instead\"")
+	contains(f.message, "its default (20 KiB)")
+	f.fix == [{"op": "set", "target": "flink", "key": "execution.checkpointing.data-inline-threshold", "value": "1mb"}]
+	f.loc.line == 5
+}
+
+test_old_key_on_old_version_names_the_old_current_key if {
+	inp := json.patch(base, [
+		{"op": "replace", "path": "/versions/flink", "value": {"major": 1, "minor": 10, "declared": true, "source": "config"}},
+		{"op": "replace", "path": "/effective/checkpointing/data_inline_threshold/key", "value": "state.backend.fs.memory-threshold"},
+	])
+	some f in rule.deny with input as inp
+	contains(f.message, "value (state.backend.fs.memory-threshold)")
+	contains(f.message, "20 KiB from Flink 1.12, 1 KiB before")
+	f.fix[0].key == "state.backend.fs.memory-threshold"
+}
+
+test_exactly_one_mib_passes if {
+	inp := json.patch(base, [{"op": "replace", "path": "/effective/checkpointing/data_inline_threshold/value", "value": 1048576}])
+	count(rule.deny) == 0 with input as inp
+}
+
+test_default_passes if {
+	inp := json.patch(base, [{"op": "replace", "path": "/effective/checkpointing/data_inline_threshold", "value": {"value": 20480, "set": false, "source": "default"}}])
+	count(rule.deny) == 0 with input as inp
+}

@@ -1,0 +1,120 @@
+# METADATA
+# title: Small blocks cap the size of a checkpoint or savepoint file
+# description: |
+#   The NameNode allows at most dfs.namenode.fs-limits.max-blocks-per-file blocks
+#   (10000 by default) in one file and refuses the next block with "File has reached
+#   the limit on maximum number of blocks (dfs.namenode.fs-limits.max-blocks-per-file):
+#   10000 >= 10000", so no file can grow beyond dfs.blocksize x max-blocks-per-file.
+#   With the small block sizes that keep many tiny checkpoint files schedulable
+#   (CKPT101), that cap gets close to real state sizes: 1 MiB blocks stop every file at
+#   about 9.8 GiB. A full checkpoint or a savepoint writes the whole keyed state of one
+#   subtask as a single file (Flink's FullSnapshotAsyncWriter), and RocksDB state is
+#   bounded by local disk rather than memory, so a subtask with more state than the cap
+#   can never complete a savepoint or a full checkpoint. With a heap state backend
+#   (hashmap, also the default) a subtask's state lives on the TaskManager heap and
+#   rarely grows that large, so the finding is then an info. The rule reports caps
+#   below 16 GiB per file: the smallest power of two above the 9.8 GiB of 1 MiB blocks,
+#   and far below the 1.2 TiB of the default 128 MiB. Use the smallest block size that
+#   keeps 16 GiB per file (2m with the default limit) if the DataNodes' scheduled-space
+#   headroom allows it, or raise dfs.namenode.fs-limits.max-blocks-per-file on the
+#   NameNode.
+# related_resources:
+#   - ref: https://github.com/apache/hadoop/blob/rel/release-3.4.1/hadoop-hdfs-project/hadoop-hdfs/src/main/java/org/apache/hadoop/hdfs/server/namenode/FSDirWriteFileOp.java
+#     description: the max-blocks-per-file check when a block is added, and its error text
+#   - ref: https://github.com/apache/flink/blob/release-1.20/flink-runtime/src/main/java/org/apache/flink/runtime/state/FullSnapshotAsyncWriter.java
+#     description: a full snapshot or savepoint writes all key groups of a subtask into one checkpoint stream
+#   - ref: https://github.com/apache/hadoop/blob/rel/release-3.4.1/hadoop-hdfs-project/hadoop-hdfs/src/main/resources/hdfs-default.xml
+#     description: dfs.namenode.fs-limits.max-blocks-per-file (default 10000)
+# custom:
+#   id: CKPT105
+#   name: blocksize-caps-file-size
+#   severity: warning
+#   fixable: false
+package ckptlint.rules.blocksize.max_file_size
+
+import data.ckptlint.lib.blocksize as bs
+import data.ckptlint.lib.result
+import data.ckptlint.lib.units
+import data.ckptlint.rules.blocksize.scheduled_space
+
+client := bs.client
+
+max_blocks := input.effective.hdfs_cluster.max_blocks_per_file
+
+limit := 17179869184 # 16 GiB
+
+cap := client.value * max_blocks.value
+
+mib := 1048576
+
+# The smallest whole number of MiB per block that keeps `limit` per file,
+# never below the NameNode's minimum block size.
+suggested := max([ceil(limit / (max_blocks.value * mib)) * mib, bs.minimum.value])
+
+# The block count per file that keeps `limit` at the current block size.
+needed_blocks := ceil(limit / client.value)
+
+at := client if client.loc
+
+else := max_blocks if max_blocks.loc
+
+else := bs.hdfs_dir
+
+backend := lower(t) if {
+	t := input.effective.state_backend.type.value
+	is_string(t)
+} else := ""
+
+# Heap backends (the default when none is configured) hold a subtask's state
+# on the TaskManager heap, which rarely reaches the cap: info, not warning.
+heap_backend if backend in {"", "hashmap", "filesystem", "jobmanager"}
+
+backend_note := " (RocksDB state is bounded by local disk rather than memory; incremental checkpoints upload its SST files one by one, but savepoints and full checkpoints write one file)" if {
+	backend == "rocksdb"
+} else := sprintf(" (the %s state backend keeps that state on the TaskManager heap, where it rarely grows this large)", [backend_name]) if {
+	heap_backend
+} else := ""
+
+backend_name := backend if backend != ""
+
+else := "default (hashmap)"
+
+# What to do, with CKPT101's scheduled-space arithmetic when the cluster
+# facts are declared: the suggested size must keep at least 2x headroom.
+advice := sprintf(
+	"Set dfs.blocksize to %s (%s per file): each DataNode can still schedule %d blocks at once for the about %d checkpoint files in flight per DataNode (CKPT101); or raise dfs.namenode.fs-limits.max-blocks-per-file to at least %d on the NameNode",
+	[bs.hadoop_size(suggested), units.bytes(suggested * max_blocks.value), scheduled_space.capacity(suggested), scheduled_space.per_dn, needed_blocks],
+) if {
+	input.cluster.datanode_free_bytes
+	scheduled_space.per_dn * 2 < scheduled_space.capacity(suggested)
+} else := sprintf(
+	"A larger dfs.blocksize would leave too little scheduled space on the DataNodes (at %s each DataNode can schedule %d blocks at once for about %d checkpoint files in flight, CKPT101): raise dfs.namenode.fs-limits.max-blocks-per-file to at least %d on the NameNode instead",
+	[bs.hadoop_size(suggested), scheduled_space.capacity(suggested), scheduled_space.per_dn, needed_blocks],
+) if {
+	input.cluster.datanode_free_bytes
+	scheduled_space.per_dn
+} else := sprintf(
+	"Set dfs.blocksize to %s (%s per file) if the DataNodes' scheduled-space headroom allows it (declare datanodes and datanode_free_bytes in a cluster block of .ckptlint.hcl to let CKPT101 check it), or raise dfs.namenode.fs-limits.max-blocks-per-file to at least %d on the NameNode",
+	[bs.hadoop_size(suggested), units.bytes(suggested * max_blocks.value), needed_blocks],
+)
+
+deny contains f if {
+	input.flink
+	bs.writes_hdfs
+	not client.error
+	not max_blocks.error
+	client.value > 0
+	max_blocks.value > 0
+	cap < limit
+	f := with_severity(sprintf(
+		"dfs.blocksize %s (from %s) x dfs.namenode.fs-limits.max-blocks-per-file %d (from %s) caps every HDFS file at %s: the NameNode refuses the next block with \"File has reached the limit on maximum number of blocks (dfs.namenode.fs-limits.max-blocks-per-file): %d >= %d\". A savepoint or full checkpoint writes each subtask's keyed state as one file%s, so a subtask with more than %s of state cannot complete one. %s",
+		[
+			client.display, bs.source(client), max_blocks.value, bs.source(max_blocks), units.bytes(cap),
+			max_blocks.value, max_blocks.value, backend_note, units.bytes(cap), advice,
+		],
+	))
+}
+
+with_severity(msg) := result.info(at, msg) if heap_backend
+
+else := result.finding(at, msg)

@@ -1,0 +1,101 @@
+package ckptlint.rules.capacity.slots_test
+
+import data.ckptlint.rules.capacity.slots
+
+# A standalone cluster of 2 TaskManagers x 2 slots, parallelism 8.
+base := {
+	"flink": {"file": "flink-conf.yaml", "format": "flink-conf", "keys": {}},
+	"effective": {
+		"parallelism": {
+			"default": {"value": 8, "set": true, "source": "file", "loc": {"file": "flink-conf.yaml", "line": 3}},
+			"slots_per_taskmanager": {"value": 2, "set": true, "source": "file", "loc": {"file": "flink-conf.yaml", "line": 2}},
+		},
+		"execution": {"target": {"set": false, "source": "unset", "value": null}},
+	},
+	"cluster": {"declared": true, "taskmanagers": 2},
+	"deployment": {"declared": false},
+}
+
+test_standalone_shortfall_is_an_error if {
+	some f in slots.deny with input as base
+	not f.severity
+	contains(f.message, "parallelism 8 (parallelism.default, flink-conf.yaml:3) needs at least 8 task slots")
+	contains(f.message, "2 TaskManager(s) (taskmanagers in .ckptlint.hcl) x 2 slot(s) (taskmanager.numberOfTaskSlots, flink-conf.yaml:2) offer 4")
+	contains(f.message, "NoResourceAvailableException: Could not acquire the minimum required resources.")
+	contains(f.message, "Lower the parallelism to at most 4 per job, or run at least 4 TaskManagers, or set taskmanager.numberOfTaskSlots to at least 4")
+	f.loc.line == 3
+}
+
+test_jobs_multiply_the_need if {
+	inp := json.patch(base, [
+		{"op": "replace", "path": "/effective/parallelism/default/value", "value": 2},
+		{"op": "replace", "path": "/deployment", "value": {"declared": true, "jobs": 3}},
+	])
+	some f in slots.deny with input as inp
+	contains(f.message, "parallelism 2 (parallelism.default, flink-conf.yaml:3) x 3 jobs (jobs in .ckptlint.hcl) needs at least 6 task slots")
+	contains(f.message, "at most 1 per job")
+}
+
+test_declared_slots_win if {
+	inp := json.patch(base, [{"op": "add", "path": "/cluster/slots_per_taskmanager", "value": 4}])
+	count(slots.deny) == 0 with input as inp
+}
+
+test_enough_slots_are_silent if {
+	inp := json.patch(base, [{"op": "replace", "path": "/cluster/taskmanagers", "value": 4}])
+	count(slots.deny) == 0 with input as inp
+}
+
+test_no_declared_taskmanagers_is_silent if {
+	inp := json.patch(base, [{"op": "replace", "path": "/cluster", "value": {"declared": false}}])
+	count(slots.deny) == 0 with input as inp
+}
+
+test_active_resource_manager_warns if {
+	inp := json.patch(base, [{"op": "replace", "path": "/effective/execution/target", "value": {"value": "yarn-application", "set": true}}])
+	some f in slots.deny with input as inp
+	f.severity == "warning"
+	contains(f.message, "starts TaskManagers on demand")
+}
+
+test_adaptive_scheduler_warns if {
+	inp := json.patch(base, [{"op": "replace", "path": "/flink/keys", "value": {"jobmanager.scheduler": {"value": "Adaptive"}}}])
+	some f in slots.deny with input as inp
+	f.severity == "warning"
+	contains(f.message, "adaptive scheduler")
+}
+
+deployment := {
+	"flink": {
+		"file": "flinkdeployment.yaml", "format": "flink-deployment", "keys": {},
+		"manifest": {
+			"job_parallelism": {"value": "8", "loc": {"file": "flinkdeployment.yaml", "line": 30}},
+			"taskmanager_replicas": {"value": "2", "loc": {"file": "flinkdeployment.yaml", "line": 25}},
+		},
+	},
+	"effective": {"parallelism": {
+		"default": {"value": 1, "set": false, "source": "default"},
+		"slots_per_taskmanager": {"value": 2, "set": true, "source": "file", "loc": {"file": "flinkdeployment.yaml", "line": 9}},
+	}},
+	"cluster": {"declared": false},
+	"deployment": {"declared": false},
+}
+
+test_replicas_override_job_parallelism if {
+	some f in slots.deny with input as deployment
+	f.severity == "warning"
+	contains(f.message, "spec.job.parallelism 8 (flinkdeployment.yaml:30) is ignored")
+	contains(f.message, "= 2 x 2 = 4")
+	contains(f.message, "fewer parallel subtasks than written")
+	f.loc.line == 30
+}
+
+test_matching_replicas_are_silent if {
+	inp := json.patch(deployment, [{"op": "replace", "path": "/flink/manifest/taskmanager_replicas/value", "value": "4"}])
+	count(slots.deny) == 0 with input as inp
+}
+
+test_deployment_without_replicas_is_silent if {
+	inp := json.patch(deployment, [{"op": "remove", "path": "/flink/manifest/taskmanager_replicas"}])
+	count(slots.deny) == 0 with input as inp
+}

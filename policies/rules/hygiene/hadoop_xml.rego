@@ -1,0 +1,194 @@
+# METADATA
+# title: Hadoop XML that the client reads differently than written
+# description: |
+#   Hadoop's Configuration reads core-site.xml and hdfs-site.xml with rules that are easy to miss.
+#   A key marked <final>true</final> cannot be changed by a later definition in the files loaded
+#   after it (logged as "an attempt to override final parameter: <key>;  Ignoring."), and final
+#   means exactly the text true: TRUE or " true" lock nothing. When a file sets a key twice, the last definition wins and the earlier
+#   one does nothing. Hadoop 3.x parses the XML with StAX and appends only character events to a
+#   value, so a value written as a CDATA section is dropped and the key keeps its earlier or default
+#   value. A final key with an empty value is locked to no value. A ${var} expansion deeper than 20
+#   steps throws on every read of the key. Deprecated keys such as dfs.block.size still work:
+#   Hadoop stores their value under the new key (dfs.blocksize) and logs "<old> is deprecated.
+#   Instead, use <new>". Findings on keys that Flink's HDFS client or the checkpoint rules read
+#   (dfs.blocksize, replication, fs.defaultFS, dfs.client.*, HA nameservices, NameNode limits,
+#   DataNode scanner settings) are errors when the written value silently does not apply and
+#   warnings otherwise; deprecated keys are info, with a rename as fix.
+# related_resources:
+#   - ref: https://github.com/apache/hadoop/blob/rel/release-3.4.1/hadoop-common-project/hadoop-common/src/main/java/org/apache/hadoop/conf/Configuration.java
+#     description: Configuration.loadResource (StAX parsing, final, deprecation) and substitution depth
+#   - ref: https://github.com/apache/hadoop/blob/rel/release-3.4.1/hadoop-common-project/hadoop-common/src/test/java/org/apache/hadoop/conf/TestConfiguration.java
+#     description: testFinalWarnings, testFinalParam and the other Configuration tests
+#   - ref: https://github.com/apache/hadoop/blob/rel/release-3.4.1/hadoop-hdfs-project/hadoop-hdfs-client/src/main/java/org/apache/hadoop/hdfs/HdfsConfiguration.java
+#     description: HdfsConfiguration.addDeprecatedKeys (dfs.block.size -> dfs.blocksize)
+# custom:
+#   id: CKPT607
+#   name: hadoop-xml-hygiene
+#   severity: error
+#   fixable: false
+package ckptlint.rules.hygiene.hadoop_xml
+
+import data.ckptlint.lib.hygiene
+import data.ckptlint.lib.result
+
+# Every Hadoop file with its fix target, client files first; a cluster
+# hdfs-site.xml that is also a client file counts once.
+files contains [c, target] if {
+	some c in input.hadoop.client
+	target := client_target(c.format)
+}
+
+files contains [input.hadoop.cluster_hdfs_site, "hdfs-cluster"] if {
+	cl := input.hadoop.cluster_hdfs_site
+	not cl.file in {c.file | some c in input.hadoop.client}
+}
+
+client_target("core-site") := "core-client"
+
+client_target("hdfs-site") := "hdfs-client"
+
+# notes are [notice, target, file object] triples.
+notes contains [n, pair[1], pair[0]] if {
+	some pair in files
+	some n in pair[0].notices
+}
+
+level(key, hard) := "error" if {
+	hard
+	hygiene.hadoop_relevant(key)
+} else := "warning"
+
+hadoop3 if input.versions.hadoop.major >= 3
+
+
+# A later definition of a final key: ignored.
+deny contains f if {
+	some note in notes
+	[n, _, file] := note
+	n.code == "xml-final-override"
+	msg := sprintf(
+		"%s is final in an earlier definition, so Hadoop ignores this one (it logs \"%s\") and %s keeps %s; remove <final>true</final> from the earlier definition or delete this one",
+		[n.key, trim_space(n.message), n.key, kept(file, n.key)],
+	)
+	f := hygiene.emit(n, msg, [], level(n.key, true))
+}
+
+kept(file, key) := sprintf("%q (%s)", [file.keys[key].value, hygiene.where(file.keys[key].loc)]) if {
+	file.keys[key].final
+} else := "the final value"
+
+# <final> that is not exactly "true".
+deny contains f if {
+	some note in notes
+	n := note[0]
+	n.code == "xml-final-not-true"
+	msg := sprintf(
+		"%s is not locked: Hadoop makes a key final only when <final> is exactly the text true (%s), so a file loaded later can still change it; write <final>true</final> to lock it against later files",
+		[n.key, final_text(n)],
+	)
+	f := hygiene.emit(n, msg, [], "warning")
+}
+
+final_text(n) := sprintf("this one says %s", [m[0][1]]) if {
+	m := regex.find_all_string_submatch_n(`^final is ("[^"]*")`, n.message, 1)
+	count(m) == 1
+} else := "case and spaces count"
+
+# The same key twice in one file: the earlier one does nothing.
+deny contains f if {
+	some note in notes
+	n := note[0]
+	n.code == "xml-duplicate-key"
+	hygiene.hadoop_relevant(n.key)
+	msg := sprintf("%s and ignores this definition; delete the one you do not mean", [n.message])
+	f := hygiene.emit(n, msg, [], "warning")
+}
+
+# CDATA: dropped by Hadoop 3.x's StAX parser.
+deny contains f if {
+	some note in notes
+	n := note[0]
+	n.code == "xml-cdata-ignored"
+	msg := sprintf(
+		"%s: its Configuration parses files with StAX and appends only character events to a value, never a CDATA section, so a Hadoop 3.x client loses the text inside <![CDATA[...]]> and %s keeps its earlier or default value%s. Write the text without CDATA (escape < and & as &lt; and &amp;)",
+		[n.message, n.key, version_note],
+	)
+	f := hygiene.emit(n, msg, [], cdata_level(n.key))
+}
+
+version_note := sprintf(" (this cluster runs Hadoop %s)", [input.versions.hadoop.value]) if {
+	input.versions.hadoop.declared
+	hadoop3
+} else := sprintf(" (Hadoop %s is declared for the cluster; what counts is the Hadoop client library on Flink's classpath)", [input.versions.hadoop.value]) if {
+	input.versions.hadoop.declared
+} else := " (the Hadoop version is not declared: declare hadoop_version in .ckptlint.hcl)"
+
+cdata_level(key) := "error" if {
+	hadoop3
+	input.versions.hadoop.declared
+	hygiene.hadoop_relevant(key)
+} else := "warning"
+
+# A final key without a value: locked to nothing.
+deny contains f if {
+	some note in notes
+	n := note[0]
+	n.code == "xml-empty-value"
+	contains(n.message, "is final with no value")
+	msg := sprintf(
+		"%s is final with no value: Hadoop leaves it without a value (its default applies) and ignores every later definition of it in the files loaded after this one (only a flink.hadoop.%s in the Flink configuration, which Flink applies with Configuration.set(), still changes it); give it a value or remove <final>",
+		[n.key, n.key],
+	)
+	f := hygiene.emit(n, msg, [], level(n.key, true))
+}
+
+# ${var} expansion too deep: every read throws.
+deny contains f if {
+	some note in notes
+	n := note[0]
+	n.code == "xml-substitution-depth"
+	msg := sprintf(
+		"%s: Hadoop expands at most 20 levels of ${...} and throws IllegalStateException \"Variable substitution depth too large: 20 ...\" on every read of %s; remove the reference cycle",
+		[n.message, n.key],
+	)
+	f := hygiene.emit(n, msg, [], level(n.key, true))
+}
+
+# A <property> without a name: dropped.
+deny contains f if {
+	some note in notes
+	n := note[0]
+	n.code == "xml-property-no-name"
+	f := hygiene.emit(n, sprintf("%s, so whatever it was meant to set is not set", [n.message]), [], "warning")
+}
+
+# A deprecated key: still works under its new name.
+deny contains f if {
+	some note in notes
+	[n, target, file] := note
+	n.code == "xml-deprecated-key"
+	hygiene.hadoop_relevant(n.key)
+	old := split(n.message, " is deprecated. Instead, use ")[0]
+	old != n.message
+	msg := sprintf(
+		"%s is a deprecated key: Hadoop stores its value under %s and logs \"%s\"; %s",
+		[old, n.key, n.message, rename_advice(file, n.key)],
+	)
+	f := hygiene.emit(n, msg, rename_ops(file, target, old, n.key), "info")
+}
+
+# The file also defines the new key under its own name: a rename would
+# collide, the duplicate finding says which definition wins.
+both_spellings(file, key) if {
+	some m in file.notices
+	m.key == key
+	m.code in {"xml-duplicate-key", "xml-final-override"}
+}
+
+rename_advice(file, key) := sprintf("the file also sets %s, so keep one definition under that name", [key]) if {
+	both_spellings(file, key)
+} else := sprintf("rename it to %s", [key])
+
+rename_ops(file, target, old, key) := [] if {
+	both_spellings(file, key)
+} else := [result.rename(target, old, key)]

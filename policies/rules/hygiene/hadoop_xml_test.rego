@@ -1,0 +1,80 @@
+package ckptlint.rules.hygiene.hadoop_xml_test
+
+import data.ckptlint.rules.hygiene.hadoop_xml
+
+loc(line) := {"file": "conf/hdfs-site.xml", "line": line, "col": 11}
+
+inp(notices, hadoop_version) := {
+	"versions": {"flink": {"value": "1.20", "major": 1, "minor": 20, "declared": true}, "hadoop": hadoop_version},
+	"hadoop": {"client": [{
+		"file": "conf/hdfs-site.xml", "format": "hdfs-site", "via": "same-dir", "notices": notices,
+		"keys": {"dfs.replication": {"value": "2", "final": true, "loc": loc(4)}},
+	}]},
+	"effective": {"hdfs_client": {
+		"blocksize": {"key": "dfs.blocksize"},
+		"replication": {"key": "dfs.replication"},
+	}},
+}
+
+h3 := {"value": "3.3.6", "major": 3, "minor": 3, "declared": true}
+
+unknown := {"source": "unknown", "declared": false}
+
+test_override_of_a_final_client_key_is_an_error if {
+	n := {"code": "xml-final-override", "key": "dfs.replication", "loc": loc(9), "message": "conf/hdfs-site.xml:an attempt to override final parameter: dfs.replication;  Ignoring."}
+	some f in hadoop_xml.deny with input as inp([n], unknown)
+	f.severity == "error"
+	contains(f.message, "keeps \"2\" (conf/hdfs-site.xml:4)")
+}
+
+cdata := {"code": "xml-cdata-ignored", "key": "dfs.blocksize", "loc": loc(14), "message": "Hadoop 3.x ignores CDATA sections in <value>: \"dfs.blocksize\" reads as no value"}
+
+test_cdata_on_a_declared_hadoop_3_is_an_error if {
+	some f in hadoop_xml.deny with input as inp([cdata], h3)
+	f.severity == "error"
+	contains(f.message, "this cluster runs Hadoop 3.3.6")
+}
+
+test_cdata_without_a_hadoop_version_is_a_warning if {
+	some f in hadoop_xml.deny with input as inp([cdata], unknown)
+	f.severity == "warning"
+	contains(f.message, "declare hadoop_version")
+}
+
+test_deprecated_client_key_is_info_with_rename if {
+	n := {"code": "xml-deprecated-key", "key": "dfs.blocksize", "loc": loc(22), "message": "dfs.block.size is deprecated. Instead, use dfs.blocksize"}
+	some f in hadoop_xml.deny with input as inp([n], unknown)
+	f.severity == "info"
+	f.fix == [{"op": "rename", "target": "hdfs-client", "key": "dfs.block.size", "new_key": "dfs.blocksize"}]
+}
+
+test_keys_flink_does_not_read_are_left_alone if {
+	notices := [
+		{"code": "xml-deprecated-key", "key": "dfs.namenode.name.dir", "loc": loc(22), "message": "dfs.name.dir is deprecated. Instead, use dfs.namenode.name.dir"},
+		{"code": "xml-duplicate-key", "key": "dfs.namenode.handler.count", "loc": loc(26), "message": "\"dfs.namenode.handler.count\" is set again on line 30; Hadoop uses the later value \"20\""},
+		{"code": "xml-empty-value", "key": "hadoop.security.authorization", "loc": loc(40), "message": "\"hadoop.security.authorization\" has no value here (empty or missing <value>); Hadoop ignores this definition"},
+	]
+	count(hadoop_xml.deny) == 0 with input as inp(notices, unknown)
+}
+
+test_cluster_file_that_is_also_a_client_file_counts_once if {
+	n := {"code": "xml-final-not-true", "key": "dfs.replication", "loc": loc(6), "message": "final is \"TRUE\", not exactly \"true\"; Hadoop does not make \"dfs.replication\" final"}
+	i := json.patch(inp([n], unknown), [{"op": "add", "path": "/hadoop/cluster_hdfs_site", "value": {"file": "conf/hdfs-site.xml", "notices": [n]}}])
+	findings := hadoop_xml.deny with input as i
+	count(findings) == 1
+	some f in findings
+	contains(f.message, "this one says \"TRUE\"")
+}
+
+test_deprecated_key_next_to_its_new_name_gets_no_rename if {
+	notices := [
+		{"code": "xml-duplicate-key", "key": "fs.defaultFS", "loc": loc(509), "message": "\"fs.defaultFS\" is set again on line 519; Hadoop uses the later value \"file:///\""},
+		{"code": "xml-deprecated-key", "key": "fs.defaultFS", "loc": loc(519), "message": "fs.default.name is deprecated. Instead, use fs.defaultFS"},
+	]
+	findings := hadoop_xml.deny with input as inp(notices, unknown)
+	count(findings) == 2
+	some f in findings
+	f.severity == "info"
+	contains(f.message, "the file also sets fs.defaultFS")
+	not f.fix
+}

@@ -1,0 +1,48 @@
+package ckptlint.rules.hygiene.hadoopconf_test
+
+import data.ckptlint.rules.hygiene.hadoopconf
+
+loc(line) := {"file": "flink-conf.yaml", "line": line, "col": 1}
+
+inp(v, major, minor, keys) := {
+	"versions": {"flink": {"value": v, "major": major, "minor": minor, "declared": true, "source": "config"}},
+	"flink": {"file": "flink-conf.yaml", "format": "flink-conf", "keys": keys},
+	"hadoop": {"conf_refs": [{"key": "fs.hdfs.hadoopconf", "value": "/opt/flink/conf", "resolved": "flink/conf", "reason": ""}]},
+}
+
+hconf_key := {"fs.hdfs.hadoopconf": {"value": "/opt/flink/conf", "loc": loc(19)}}
+
+test_deprecated_on_1_13_is_a_warning_with_rename if {
+	some f in hadoopconf.deny with input as inp("1.13", 1, 13, hconf_key)
+	f.severity == "warning"
+	contains(f.message, "flink/conf in this repository")
+	contains(f.message, "env.hadoop.conf.dir: /opt/flink/conf")
+	f.fix == [{"op": "rename", "target": "flink", "key": "fs.hdfs.hadoopconf", "new_key": "env.hadoop.conf.dir"}]
+}
+
+test_with_env_hadoop_conf_dir_the_latter_wins if {
+	keys := object.union(hconf_key, {"env.hadoop.conf.dir": {"value": "/etc/hadoop/conf", "loc": loc(20)}})
+	findings := hadoopconf.deny with input as inp("1.17", 1, 17, keys)
+	count(findings) == 1
+	some f in findings
+	f.severity == "warning"
+	contains(f.message, "every key set in both comes from /etc/hadoop/conf")
+	not f.fix
+}
+
+test_same_directory_twice_deletes_the_deprecated_key if {
+	keys := object.union(hconf_key, {"env.hadoop.conf.dir": {"value": "/opt/flink/conf/", "loc": loc(20)}})
+	some f in hadoopconf.deny with input as inp("1.17", 1, 17, keys)
+	f.fix == [{"op": "delete", "target": "flink", "key": "fs.hdfs.hadoopconf"}]
+}
+
+test_declared_2_0_is_an_error if {
+	some f in hadoopconf.deny with input as inp("2.0", 2, 0, hconf_key)
+	f.severity == "error"
+	contains(f.message, "FLINK-34085")
+	contains(f.message, "are not loaded")
+}
+
+test_without_the_key_silent if {
+	count(hadoopconf.deny) == 0 with input as inp("2.0", 2, 0, {"env.hadoop.conf.dir": {"value": "/etc/hadoop/conf", "loc": loc(20)}})
+}

@@ -1,0 +1,126 @@
+# METADATA
+# title: Key spelling that this Flink version deprecates, ignores or does not read
+# description: |
+#   Flink looks a setting up under its current key first, then under its fallback and deprecated
+#   spellings, and ignores keys it does not know without any error. Renames matter: 1.17 added
+#   suffixes to keys that were also prefixes of other keys (state.backend became state.backend.type,
+#   restart-strategy became restart-strategy.type, high-availability became high-availability.type,
+#   env.java.opts became env.java.opts.all, execution.checkpointing.unaligned became
+#   .unaligned.enabled), 1.20 moved state.checkpoints.*, state.savepoints.dir,
+#   state.backend.incremental, state.storage.fs.* and state.checkpoint-storage under
+#   execution.checkpointing.*, and 2.0 removed state.backend.async and
+#   state.backend.rocksdb.checkpointdir. A deprecated spelling still works but logs a WARN and
+#   may go in a later release (warning; the fix renames it). When the current and a deprecated
+#   spelling are both set, Flink reads the current one and silently ignores the other (warning;
+#   the fix deletes the ignored line). A key the version does not read at all, because it is
+#   newer (execution.checkpointing.dir on 1.17) or removed, silently does nothing: an error when
+#   the Flink version is declared, an info when it is inferred or assumed. fs.hdfs.* keys are
+#   reported by CKPT605.
+# related_resources:
+#   - ref: https://github.com/apache/flink/blob/release-1.20/flink-core/src/main/java/org/apache/flink/configuration/Configuration.java
+#     description: Configuration lookup order (exact key, fallback keys, deprecated keys) and the deprecated-key WARN
+#   - ref: https://issues.apache.org/jira/browse/FLINK-29372
+#     description: "FLINK-29372: add a suffix to all options that conflict with YAML (1.17 renames)"
+#   - ref: https://issues.apache.org/jira/browse/FLINK-34482
+#     description: "FLINK-34482: rename checkpointing options to execution.checkpointing.* (1.20)"
+#   - ref: https://nightlies.apache.org/flink/flink-docs-release-2.0/release-notes/flink-2.0/
+#     description: Flink 2.0 release notes, removed configuration options
+# custom:
+#   id: CKPT604
+#   name: key-spelling-for-version
+#   severity: error
+#   fixable: false
+package ckptlint.rules.hygiene.key_versions
+
+import data.ckptlint.lib.hygiene
+import data.ckptlint.lib.result
+
+uses := [u |
+	some u in input.flink.key_uses
+	not startswith(u.key, "fs.hdfs.")
+	not null_value(u)
+]
+
+# A null value in config.yaml is CKPT602's: the key is to be deleted.
+null_value(u) if {
+	some n in input.flink.notices
+	n.code == "yaml-null-value"
+	n.key == u.key
+}
+
+written(key) := input.flink.keys[key]
+
+value_text(key) := sprintf("%q", [written(key).value]) if {
+	is_string(written(key).value)
+} else := "its value"
+
+# place is "file:line, value" of a key in the Flink file.
+place(key) := sprintf("%s, %s", [hygiene.where(written(key).loc), value_text(key)]) if {
+	written(key).loc
+} else := "in this file"
+
+# Deprecated spelling: still read.
+deny contains f if {
+	some u in uses
+	u.problem == "deprecated"
+	u.use != ""
+	msg := sprintf(
+		"%s is deprecated on %s: Flink still reads it, but logs WARN \"Config uses deprecated configuration key '%s' instead of proper key '%s'\", and deprecated keys are dropped in later releases (several were in Flink 2.0). Rename it to %s, with the same value",
+		[u.key, hygiene.version, u.key, u.use, u.use],
+	)
+	f := hygiene.emit(u, msg, rename_ops(u), "warning")
+}
+
+rename_ops(u) := [] if {
+	u.key == "recovery.mode"
+} else := [result.rename("flink", u.key, u.use)]
+
+# Two spellings set: the one Flink reads first wins silently.
+deny contains f if {
+	some u in uses
+	u.problem == "shadowed"
+	msg := sprintf(
+		"%s (%s) is ignored: %s is also set (%s) and Flink reads that spelling first, so this line never applies on %s. Delete it (or move its value to %s)",
+		[u.key, value_text(u.key), u.use, place(u.use), hygiene.version, u.use],
+	)
+	f := hygiene.emit(u, msg, [result.delete("flink", u.key)], "warning")
+}
+
+# Not read by this version, which is declared: the setting does nothing.
+deny contains f if {
+	some u in uses
+	u.problem == "unread"
+	input.versions.flink.declared
+	msg := sprintf(
+		"%s, so this setting silently does nothing (Flink does not reject unknown keys)%s",
+		[u.message, instead(u)],
+	)
+	f := hygiene.emit(u, msg, unread_ops(u), "error")
+}
+
+# Not read by an inferred or assumed version: say so, without a fix.
+deny contains f if {
+	some u in uses
+	u.problem == "unread"
+	not input.versions.flink.declared
+	msg := sprintf(
+		"%s does not read %s; if that is the version you run, the setting does nothing%s",
+		[hygiene.version, u.key, instead(u)],
+	)
+	f := result.info(u, msg)
+}
+
+# instead says what applies in place of an unread key.
+instead(u) := sprintf("; %s is also set (%s) and applies", [u.use, place(u.use)]) if {
+	u.use != ""
+	written(u.use)
+} else := sprintf("; write it as %s", [u.use]) if {
+	u.use != ""
+} else := "; delete it: this version has no replacement"
+
+# unread_ops renames an unread key to the spelling this version reads, or
+# deletes it when that spelling is already set or there is none.
+unread_ops(u) := [result.rename("flink", u.key, u.use)] if {
+	u.use != ""
+	not written(u.use)
+} else := [result.delete("flink", u.key)]

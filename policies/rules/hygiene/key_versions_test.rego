@@ -1,0 +1,58 @@
+package ckptlint.rules.hygiene.key_versions_test
+
+import data.ckptlint.rules.hygiene.key_versions
+
+loc(line) := {"file": "flink-conf.yaml", "line": line, "col": 1}
+
+inp(declared, uses, keys) := {
+	"versions": {"flink": {"value": "1.17", "major": 1, "minor": 17, "declared": declared, "source": "config"}},
+	"flink": {"file": "flink-conf.yaml", "format": "flink-conf", "keys": keys, "notices": [], "key_uses": uses},
+}
+
+deprecated := {"key": "state.backend", "problem": "deprecated", "use": "state.backend.type", "loc": loc(2), "message": "state.backend is deprecated on Flink 1.17; use state.backend.type"}
+
+test_deprecated_is_a_warning_with_rename if {
+	some f in key_versions.deny with input as inp(true, [deprecated], {"state.backend": {"value": "rocksdb", "loc": loc(2)}})
+	f.severity == "warning"
+	contains(f.message, "Config uses deprecated configuration key 'state.backend' instead of proper key 'state.backend.type'")
+	f.fix == [{"op": "rename", "target": "flink", "key": "state.backend", "new_key": "state.backend.type"}]
+}
+
+test_shadowed_is_a_warning_with_delete if {
+	u := {"key": "state.backend", "problem": "shadowed", "use": "state.backend.type", "loc": loc(2), "message": "x"}
+	keys := {"state.backend": {"value": "rocksdb", "loc": loc(2)}, "state.backend.type": {"value": "hashmap", "loc": loc(3)}}
+	some f in key_versions.deny with input as inp(true, [u], keys)
+	f.severity == "warning"
+	contains(f.message, "state.backend.type is also set (flink-conf.yaml:3, \"hashmap\")")
+	f.fix == [{"op": "delete", "target": "flink", "key": "state.backend"}]
+}
+
+unread := {"key": "execution.checkpointing.dir", "problem": "unread", "use": "state.checkpoints.dir", "loc": loc(4), "message": "Flink 1.17 does not read execution.checkpointing.dir (it exists from Flink 1.20)"}
+
+test_unread_on_a_declared_version_is_an_error_with_rename if {
+	some f in key_versions.deny with input as inp(true, [unread], {"execution.checkpointing.dir": {"value": "hdfs:///c", "loc": loc(4)}})
+	f.severity == "error"
+	contains(f.message, "silently does nothing")
+	f.fix == [{"op": "rename", "target": "flink", "key": "execution.checkpointing.dir", "new_key": "state.checkpoints.dir"}]
+}
+
+test_unread_when_the_other_spelling_is_set_deletes if {
+	keys := {"execution.checkpointing.dir": {"value": "hdfs:///c", "loc": loc(4)}, "state.checkpoints.dir": {"value": "hdfs:///d", "loc": loc(5)}}
+	some f in key_versions.deny with input as inp(true, [unread], keys)
+	f.fix == [{"op": "delete", "target": "flink", "key": "execution.checkpointing.dir"}]
+}
+
+test_unread_on_an_assumed_version_is_info_without_fix if {
+	some f in key_versions.deny with input as inp(false, [unread], {})
+	f.severity == "info"
+	not f.fix
+}
+
+test_fs_hdfs_keys_are_left_to_ckpt605 if {
+	u := {"key": "fs.hdfs.hdfssite", "problem": "deprecated", "use": "env.hadoop.conf.dir", "loc": loc(6), "message": "x"}
+	count(key_versions.deny) == 0 with input as inp(true, [u], {})
+}
+
+test_no_key_uses_is_silent if {
+	count(key_versions.deny) == 0 with input as inp(true, [], {})
+}

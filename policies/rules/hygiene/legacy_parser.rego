@@ -1,0 +1,306 @@
+# METADATA
+# title: Flink's legacy flink-conf.yaml parser drops or misreads this line
+# description: |
+#   flink-conf.yaml is not read as YAML. Flink's legacy parser (used by Flink up to 1.20
+#   whenever flink-conf.yaml exists, and by the 2.x migration script) cuts every line at its
+#   first "#", splits it at the first ": " (colon and space) and keeps key and value as raw
+#   text. Lines it cannot split are skipped with nothing but a WARN in the log: "key:value"
+#   without a space, nested YAML ("execution:" then an indented "checkpointing:" block, whose
+#   indented lines become top-level keys such as "interval"), a key without a value, a value
+#   without a key. What it does read can differ from what YAML would read: quotes are kept as
+#   part of the value, a "#" inside a value or URL cuts it, and a YAML list such as [a, b] is
+#   one literal string. The finding is an error when the key concerned matters to checkpoints,
+#   state or the HDFS client (for example a nested execution.checkpointing.interval leaves
+#   checkpointing off), a warning otherwise. Write every key in full on one line as
+#   "key: value", without quotes, with lists as a;b;c; where the intended key and value are
+#   unambiguous the finding carries the fix.
+# related_resources:
+#   - ref: https://github.com/apache/flink/blob/release-1.20/flink-core/src/main/java/org/apache/flink/configuration/GlobalConfiguration.java
+#     description: GlobalConfiguration.loadLegacyYAMLResource, the line parser of flink-conf.yaml
+#   - ref: https://github.com/apache/flink/blob/release-1.20/flink-core/src/test/java/org/apache/flink/configuration/GlobalConfigurationTest.java
+#     description: testConfigurationWithLegacyYAML, the lines the legacy parser skips or splits
+#   - ref: https://nightlies.apache.org/flink/flink-docs-release-1.20/docs/deployment/config/
+#     description: Flink configuration file, flink-conf.yaml versus config.yaml
+# custom:
+#   id: CKPT601
+#   name: legacy-parser-drops-line
+#   severity: error
+#   fixable: false
+package ckptlint.rules.hygiene.legacy_parser
+
+import data.ckptlint.lib.hygiene
+import data.ckptlint.lib.result
+
+notices := [n | some n in input.flink.notices; startswith(n.code, "legacy-")]
+
+# A nested-YAML notice either marks an indented "child: value" line that
+# Flink reads as a top-level key (its key is the dotted key meant), or a
+# skipped "parent:" header.
+is_child(n) if {
+	n.code == "legacy-nested-yaml"
+	startswith(n.message, "Flink reads this as the top-level key")
+}
+
+headers := [h | some h in notices; h.code == "legacy-nested-yaml"; not is_child(h)]
+
+children := [c | some c in notices; is_child(c)]
+
+# A header is reported through the lines below it: its child entries, or a
+# deeper header that is reported itself.
+covered(h) if {
+	some c in children
+	startswith(c.key, concat("", [h.key, "."]))
+}
+
+covered(h) if {
+	some h2 in headers
+	startswith(h2.key, concat("", [h.key, "."]))
+}
+
+# in_block(n) is true for a skipped line inside the block of a reported
+# header (e.g. the "- item" lines of a YAML block list): the header's
+# finding covers it.
+in_block(n) if {
+	some h in headers
+	not covered(h)
+	h.loc.line < n.loc.line
+	h.loc.col < n.loc.col
+	not interrupted(h, n)
+}
+
+interrupted(h, n) if {
+	some k
+	e := input.flink.keys[k]
+	e.loc.line > h.loc.line
+	e.loc.line < n.loc.line
+	e.loc.col <= h.loc.col
+}
+
+interrupted(h, n) if {
+	some m in notices
+	m.loc.line > h.loc.line
+	m.loc.line < n.loc.line
+	m.loc.col <= h.loc.col
+}
+
+level(key) := "error" if hygiene.relevant(key)
+
+else := "warning"
+
+# effective(key) is the effective Flink value whose key is key.
+effective(key) := v if {
+	some sec, name
+	not sec in hygiene.hadoop_sections
+	v := input.effective[sec][name]
+	v.key == key
+}
+
+# consequence says what Flink uses for a key whose line it lost.
+consequence(key) := "checkpointing stays off (execution.checkpointing.interval has no default)" if {
+	key == "execution.checkpointing.interval"
+	not input.effective.checkpointing.interval.set
+} else := sprintf("Flink uses %s from %s instead", [v.display, hygiene.where(v.loc)]) if {
+	v := effective(key)
+	v.set
+	v.loc
+} else := sprintf("Flink uses the default %s instead", [v.display]) if {
+	v := effective(key)
+	v.source == "default"
+} else := sprintf("%s stays unset", [key]) if {
+	v := effective(key)
+	v.source == "unset"
+} else := "Flink runs as if the line were not there"
+
+# fix_written sets the key and value a notice spells out ("write k: v"),
+# when they are a plain Flink key and an unquoted value.
+fix_written(n) := [result.set("flink", kv[0], kv[1])] if {
+	kv := hygiene.split_kv(hygiene.suggested(n.message))
+	kv[0] == n.key
+	hygiene.flink_key_like(kv[0])
+	not startswith(kv[1], "\"")
+	not startswith(kv[1], "'")
+} else := []
+
+write_hint(n) := sprintf("write %q", [s]) if {
+	s := hygiene.suggested(n.message)
+} else := "put a space after the colon"
+
+# A lost line whose key another line sets is dead rather than missing: a
+# warning, and no fix that would override the value Flink uses.
+set_elsewhere(key) if effective(key).set
+
+lost_level(key) := "warning" if set_elsewhere(key)
+
+else := level(key)
+
+lost_fix(n) := [] if set_elsewhere(n.key)
+
+else := fix_written(n)
+
+# "key:value": skipped.
+deny contains f if {
+	some n in notices
+	n.code == "legacy-missing-space"
+	msg := sprintf(
+		"%q is not set: Flink's legacy flink-conf.yaml parser splits a line at the first \": \" (colon and space), finds none here and skips the line with only WARN \"Line is not a key-value pair (missing space after ':'?)\"; %s. To set it, %s",
+		[n.key, consequence(n.key), write_hint(n)],
+	)
+	f := hygiene.emit(n, msg, lost_fix(n), lost_level(n.key))
+}
+
+# An indented "child: value" under a nested-YAML header.
+deny contains f if {
+	some n in children
+	not in_block(n)
+	msg := sprintf(
+		"%q is not set: Flink's legacy flink-conf.yaml parser does not read nested YAML, skips the lines of its parent keys above (they have no \": \") and reads this line as the top-level key %s; %s. To set it, %s",
+		[n.key, top_level(n), consequence(n.key), write_hint(n)],
+	)
+	f := hygiene.emit(n, msg, lost_fix(n), lost_level(n.key))
+}
+
+top_level(n) := sprintf("%q", [m[0][1]]) if {
+	m := regex.find_all_string_submatch_n(`top-level key "([^"]*)"`, n.message, 1)
+	count(m) == 1
+} else := "of its last part"
+
+# A nested-YAML header with no key read below it (e.g. a block list).
+deny contains f if {
+	some h in headers
+	not covered(h)
+	msg := sprintf(
+		"%q is not set: Flink's legacy flink-conf.yaml parser does not read nested YAML; it skips this line (no \": \" on it) and every indented line below it that has no \": \", such as the items of a block list; %s. Write the key in full on one line, a list as a;b;c",
+		[h.key, consequence(h.key)],
+	)
+	f := hygiene.emit(h, msg, [], level(h.key))
+}
+
+# A value in quotes: Flink keeps the quotes.
+deny contains f if {
+	some n in notices
+	n.code == "legacy-quoted-value"
+	e := input.flink.keys[n.key]
+	e.loc.line == n.loc.line
+	msg := sprintf(
+		"Flink's legacy flink-conf.yaml parser keeps quotes: %q is set to %s, quote characters included%s; remove the quotes",
+		[n.key, e.value, rejected(n.loc)],
+	)
+	f := hygiene.emit(n, msg, fix_unquote(n.key, e.value), level(n.key))
+}
+
+rejected(loc) := sprintf(", which Flink cannot read (%s)", [v.error]) if {
+	some v in effective_at(loc)
+	v.error
+} else := ""
+
+effective_at(loc) := {v |
+	some sec, name
+	not sec in hygiene.hadoop_sections
+	v := input.effective[sec][name]
+	v.loc.file == loc.file
+	v.loc.line == loc.line
+}
+
+fix_unquote(key, value) := [result.set("flink", key, s)] if {
+	s := hygiene.unquoted(value)
+	s != ""
+} else := []
+
+# A key in quotes: it matches no option.
+deny contains f if {
+	some n in notices
+	n.code == "legacy-quoted-key"
+	k := key_name(n.key)
+	msg := sprintf("%s; Flink does not set %s", [n.message, k])
+	f := hygiene.emit(n, msg, fix_quoted_key(n.key, k), level(k))
+}
+
+key_name(written) := k if {
+	k := hygiene.unquoted(written)
+} else := written
+
+fix_quoted_key(written, key) := [result.set("flink", key, input.flink.keys[written].value)] if {
+	hygiene.flink_key_like(key)
+	v := input.flink.keys[written].value
+	not startswith(v, "\"")
+	not startswith(v, "'")
+} else := []
+
+# A "#" that cuts a value (inside quotes or not after a space).
+deny contains f if {
+	some n in notices
+	n.code == "legacy-comment-cut"
+	msg := sprintf(
+		"%s; flink-conf.yaml cannot hold a \"#\" in a value: choose a value without \"#\", or move to config.yaml (read from Flink 1.19), where \"#\" starts a comment only after a space",
+		[n.message],
+	)
+	f := hygiene.emit(n, msg, [], cut_level(n))
+}
+
+cut_level(n) := "error" if {
+	n.key != ""
+	hygiene.relevant(n.key)
+} else := "warning"
+
+# A YAML flow list or map, read literally.
+deny contains f if {
+	some n in notices
+	n.code == "legacy-yaml-list"
+	f := hygiene.emit(n, n.message, [], level(n.key))
+}
+
+# Lines skipped with only a WARN in the log.
+deny contains f if {
+	some n in notices
+	n.code == "legacy-empty-value"
+	not in_block(n)
+	msg := sprintf(
+		"%q has no value: Flink's legacy parser finds no \": \" on the line and skips it with only WARN \"Line is not a key-value pair (missing space after ':'?)\"; %s. Give it a value or delete the line",
+		[n.key, consequence(n.key)],
+	)
+	f := hygiene.emit(n, msg, [], "warning")
+}
+
+deny contains f if {
+	some n in notices
+	n.code == "legacy-no-separator"
+	not in_block(n)
+	msg := sprintf("%s (WARN \"Line is not a key-value pair (missing space after ':'?)\"), so whatever it was meant to set is not set; write \"key: value\" or comment it out with \"#\"", [n.message])
+	f := hygiene.emit(n, msg, [], "warning")
+}
+
+deny contains f if {
+	some n in notices
+	n.code == "legacy-empty-key"
+	not in_block(n)
+	msg := sprintf("%s (WARN \"Key or value was empty\"); write \"key: value\" or delete the line", [n.message])
+	f := hygiene.emit(n, msg, [], "warning")
+}
+
+# A key set twice: the earlier line does nothing.
+deny contains f if {
+	some n in notices
+	n.code == "legacy-duplicate-key"
+	msg := sprintf("%s; delete the line that does nothing", [n.message])
+	f := hygiene.emit(n, msg, [], "warning")
+}
+
+# A byte order mark glued to the first key.
+deny contains f if {
+	some n in notices
+	n.code == "legacy-bom"
+	k := trim_prefix(n.key, "\ufeff")
+	msg := sprintf("%s, which matches no option; save the file as UTF-8 without a byte order mark", [n.message])
+	f := hygiene.emit(n, msg, [], bom_level(k))
+}
+
+bom_level(k) := "error" if {
+	k != ""
+	hygiene.relevant(k)
+} else := "warning"
+
+deny contains f if {
+	some n in notices
+	n.code == "legacy-invalid-utf8"
+	f := hygiene.emit(n, n.message, [], "warning")
+}

@@ -1,0 +1,109 @@
+package ckptlint.rules.hygiene.legacy_parser_test
+
+import data.ckptlint.rules.hygiene.legacy_parser
+
+loc(line, col) := {"file": "flink-conf.yaml", "line": line, "col": col}
+
+base := {
+	"versions": {"flink": {"value": "1.18", "major": 1, "minor": 18, "declared": false, "source": "assumed"}},
+	"flink": {"file": "flink-conf.yaml", "format": "flink-conf", "keys": {}, "notices": []},
+	"effective": {"checkpointing": {
+		"interval": {"key": "execution.checkpointing.interval", "set": false, "source": "unset", "value": null},
+		"timeout": {"key": "execution.checkpointing.timeout", "set": false, "source": "default", "value": 600000, "display": "10 min"},
+	}},
+}
+
+# execution:\n  checkpointing:\n    interval: 10 s
+nested := json.patch(base, [{"op": "replace", "path": "/flink/notices", "value": [
+	{"code": "legacy-nested-yaml", "key": "execution", "loc": loc(1, 1), "message": "Flink's legacy flink-conf.yaml parser does not read nested YAML: it skips \"execution:\" and reads the indented keys below it as top-level keys; write each key in full on one line (\"execution.<key>: <value>\")"},
+	{"code": "legacy-nested-yaml", "key": "execution.checkpointing", "loc": loc(2, 3), "message": "Flink's legacy flink-conf.yaml parser does not read nested YAML: it skips \"checkpointing:\" and reads the indented keys below it as top-level keys; write each key in full on one line (\"execution.checkpointing.<key>: <value>\")"},
+	{"code": "legacy-nested-yaml", "key": "execution.checkpointing.interval", "loc": loc(3, 5), "message": "Flink reads this as the top-level key \"interval\", not \"execution.checkpointing.interval\": the legacy flink-conf.yaml parser does not read nested YAML; write \"execution.checkpointing.interval: 10 s\""},
+]}])
+
+test_nested_interval_is_an_error_with_the_flat_key_as_fix if {
+	findings := legacy_parser.deny with input as nested
+	count(findings) == 1
+	some f in findings
+	f.severity == "error"
+	f.loc.line == 3
+	contains(f.message, "checkpointing stays off")
+	contains(f.message, "top-level key \"interval\"")
+	f.fix == [{"op": "set", "target": "flink", "key": "execution.checkpointing.interval", "value": "10 s"}]
+}
+
+test_nested_timeout_names_the_default if {
+	inp := json.patch(nested, [{"op": "replace", "path": "/flink/notices/2", "value": {
+		"code": "legacy-nested-yaml", "key": "execution.checkpointing.timeout", "loc": loc(3, 5),
+		"message": "Flink reads this as the top-level key \"timeout\", not \"execution.checkpointing.timeout\": the legacy flink-conf.yaml parser does not read nested YAML; write \"execution.checkpointing.timeout: 5 min\"",
+	}}])
+	some f in legacy_parser.deny with input as inp
+	contains(f.message, "Flink uses the default 10 min instead")
+}
+
+# env.java.opts:\n  - -Xmx1g\n  - -Xms1g
+block_list := json.patch(base, [{"op": "replace", "path": "/flink/notices", "value": [
+	{"code": "legacy-nested-yaml", "key": "env.java.opts", "loc": loc(1, 1), "message": "Flink's legacy flink-conf.yaml parser does not read nested YAML: it skips \"env.java.opts:\" and reads the indented keys below it as top-level keys; write each key in full on one line (\"env.java.opts.<key>: <value>\")"},
+	{"code": "legacy-no-separator", "key": "", "loc": loc(2, 3), "message": "Flink skips this line: it has no \": \" between a key and a value"},
+	{"code": "legacy-no-separator", "key": "", "loc": loc(3, 3), "message": "Flink skips this line: it has no \": \" between a key and a value"},
+	{"code": "legacy-no-separator", "key": "", "loc": loc(5, 1), "message": "Flink skips this line: it has no \": \" between a key and a value"},
+]}])
+
+test_block_list_is_one_warning_at_its_header_and_later_lines_still_count if {
+	findings := legacy_parser.deny with input as block_list
+	count(findings) == 2
+	some f in findings
+	f.loc.line == 1
+	f.severity == "warning"
+	contains(f.message, "\"env.java.opts\" is not set")
+	some g in findings
+	g.loc.line == 5
+}
+
+missing_space(key, value) := json.patch(base, [{"op": "replace", "path": "/flink/notices", "value": [{
+	"code": "legacy-missing-space", "key": key, "loc": loc(1, 1),
+	"message": sprintf("Flink skips this line, so %q is not set: the legacy parser needs \": \" (a colon and a space) between key and value; write %q", [key, sprintf("%s: %s", [key, value])]),
+}]}])
+
+test_missing_space_on_a_state_key_is_an_error_with_fix if {
+	some f in legacy_parser.deny with input as missing_space("state.backend", "rocksdb")
+	f.severity == "error"
+	contains(f.message, "missing space after ':'?")
+	f.fix == [{"op": "set", "target": "flink", "key": "state.backend", "value": "rocksdb"}]
+}
+
+test_missing_space_on_other_keys_is_a_warning if {
+	some f in legacy_parser.deny with input as missing_space("web.port", "8081")
+	f.severity == "warning"
+}
+
+test_no_fix_when_the_key_is_not_a_flink_key if {
+	some f in legacy_parser.deny with input as missing_space("hdfs", "//nn/x")
+	not f.fix
+}
+
+test_quoted_value_is_unquoted if {
+	inp := json.patch(base, [
+		{"op": "replace", "path": "/flink/keys", "value": {"state.checkpoints.dir": {"value": "\"hdfs://nn/ckpt\"", "loc": loc(4, 1)}}},
+		{"op": "replace", "path": "/flink/notices", "value": [{
+			"code": "legacy-quoted-value", "key": "state.checkpoints.dir", "loc": loc(4, 24),
+			"message": "Flink's legacy parser keeps quotes: \"state.checkpoints.dir\" is set to \"hdfs://nn/ckpt\", quotes included; remove them",
+		}]},
+	])
+	some f in legacy_parser.deny with input as inp
+	f.severity == "error"
+	f.fix == [{"op": "set", "target": "flink", "key": "state.checkpoints.dir", "value": "hdfs://nn/ckpt"}]
+}
+
+test_clean_file_is_silent if {
+	count(legacy_parser.deny) == 0 with input as base
+}
+
+test_lost_line_of_a_key_set_elsewhere_is_a_warning_without_fix if {
+	inp := json.patch(missing_space("execution.checkpointing.interval", "10 s"), [{"op": "replace", "path": "/effective/checkpointing/interval", "value": {
+		"key": "execution.checkpointing.interval", "set": true, "source": "file", "value": 60000, "display": "1 min", "loc": loc(9, 1),
+	}}])
+	some f in legacy_parser.deny with input as inp
+	f.severity == "warning"
+	contains(f.message, "Flink uses 1 min from flink-conf.yaml:9 instead")
+	not f.fix
+}

@@ -1,0 +1,174 @@
+# METADATA
+# title: DataNode DirectoryScanner lock stall outlasts the checkpoint timeout
+# description: |
+#   On Hadoop releases without HDFS-14476 (before 2.10.1, every 3.0.x and 3.1.x,
+#   3.2.0 and 3.2.1) the DataNode DirectoryScanner compares every block replica on
+#   disk with the DataNode's in-memory replica map while holding the dataset lock,
+#   then fixes each difference under the lock, once per
+#   dfs.datanode.directoryscan.interval (6 hours by default). On DataNodes that
+#   hold millions of block replicas, block writes wait for the whole compare: a
+#   checkpoint whose files are written during a scan expires after
+#   execution.checkpointing.timeout and, with no tolerable checkpoint failures,
+#   fails the job. The rule compares the write stall declared in .ckptlint.hcl
+#   (write_stall) with the checkpoint timeout: error when the stall reaches the
+#   timeout, warning with less than 2x headroom or on a release that has only
+#   HDFS-14476, and an info naming the missing fact (stall, block count or
+#   Hadoop version) otherwise. Fix by upgrading HDFS to 3.2.2, 3.3.1 or later;
+#   until then raise the checkpoint timeout well above the stall, tolerate a
+#   failed checkpoint, and make scans rarer with a larger
+#   dfs.datanode.directoryscan.interval.
+# related_resources:
+#   - ref: https://issues.apache.org/jira/browse/HDFS-14476
+#     description: "HDFS-14476: lock too long when fix inconsistent blocks between disk and in-memory"
+#   - ref: https://issues.apache.org/jira/browse/HDFS-15415
+#     description: "HDFS-15415: Reduce locking in Datanode DirectoryScanner"
+#   - ref: https://github.com/apache/hadoop/blob/rel/release-3.1.3/hadoop-hdfs-project/hadoop-hdfs/src/main/java/org/apache/hadoop/hdfs/server/datanode/DirectoryScanner.java
+#     description: DirectoryScanner.scan and reconcile in 3.1.3, the compare under the dataset lock
+#   - ref: https://nightlies.apache.org/flink/flink-docs-release-1.20/docs/dev/datastream/fault-tolerance/checkpointing/
+#     description: checkpoint timeout and tolerable checkpoint failures
+# custom:
+#   id: CKPT301
+#   name: directoryscan-lock-stall
+#   severity: error
+#   fixable: false
+package ckptlint.rules.scanner.scan_lock_stall
+
+import data.ckptlint.lib.flink
+import data.ckptlint.lib.result
+import data.ckptlint.lib.scanner
+import data.ckptlint.lib.units
+
+timeout := input.effective.checkpointing.timeout
+
+tolerable := input.effective.checkpointing.tolerable_failed
+
+blocks := input.cluster.datanode_blocks
+
+stall := input.cluster.write_stall_ms
+
+at := timeout if timeout.set
+
+else := null
+
+# applies: checkpoints are written to HDFS and the DataNodes run the scanner.
+applies if {
+	flink.checkpointing
+	flink.on_hdfs
+	scanner.enabled
+	is_number(timeout.value)
+}
+
+# strict: the declared release certainly has neither fix.
+strict if {
+	scanner.status == "missing"
+	not scanner.patch_unstated
+}
+
+affected if scanner.status in {"missing", "partial"}
+
+many if blocks >= scanner.many_blocks
+
+timeout_text := sprintf("execution.checkpointing.timeout %s (%s)", [units.duration(timeout.value), scanner.from(timeout)])
+
+stall_text := sprintf("the declared write stall of %s (write_stall in .ckptlint.hcl)", [units.duration(stall)])
+
+scan_text := sprintf(
+	"%s %s. Every %s each DataNode (%d block replicas, datanode_blocks in .ckptlint.hcl) %s%s",
+	[scanner.version, scanner.fixes, scanner.interval_text, blocks, scanner.mechanism, scanner.cadence],
+)
+
+expiry := sprintf(
+	"so a checkpoint whose files are written during a scan expires (\"Checkpoint <id> of job <job> expired before completing.\")%s",
+	[tolerable_text],
+)
+
+tolerable_text := ", and with execution.checkpointing.tolerable-failed-checkpoints 0 the first expiry fails the job (\"Exceeded checkpoint tolerable failure threshold.\")" if {
+	tolerable.value == 0
+} else := sprintf(
+	"; execution.checkpointing.tolerable-failed-checkpoints %d lets the job survive %d consecutive failed checkpoint(s), but every checkpoint during a scan is lost",
+	[tolerable.value, tolerable.value],
+)
+
+# proposal: a timeout of at least three times the stall, in whole minutes (the
+# same margin CKPT201 asks for: a checkpoint that meets a full stall still needs
+# time for its own writes, and a measured stall is not an upper bound).
+proposal := units.duration(ceil((3 * stall) / 60000) * 60000)
+
+tolerable_advice := ", set execution.checkpointing.tolerable-failed-checkpoints to at least 1" if {
+	tolerable.value == 0
+} else := ""
+
+advice := sprintf(
+	"Upgrade HDFS to 3.2.2, 3.3.1 or later; until then raise execution.checkpointing.timeout to at least 3x the stall (%s)%s, and make scans rarer with a larger dfs.datanode.directoryscan.interval on the DataNodes (a negative value turns the scanner and its disk/memory consistency check off)",
+	[proposal, tolerable_advice],
+)
+
+stall_reaches_timeout := sprintf("%s; %s is at least %s, %s. %s", [scan_text, stall_text, timeout_text, expiry, advice])
+
+little_headroom := sprintf(
+	"%s; %s leaves less than 2x headroom below %s: a scan over more replicas or on slower disks outlasts the timeout, %s. %s",
+	[scan_text, stall_text, timeout_text, expiry, advice],
+)
+
+measure := "Measure the longest checkpoint write while a scan runs (the DataNode logs \"BlockPool <id> Total blocks: ...\" after each scan) and declare it as write_stall in the cluster block of .ckptlint.hcl so ckptlint can compare it with the timeout"
+
+# The declared release has neither fix and the declared stall reaches the timeout.
+deny contains f if {
+	applies
+	strict
+	many
+	stall >= timeout.value
+	f := result.finding(at, stall_reaches_timeout)
+}
+
+# Same, on a release with only HDFS-14476 or whose patch release is not stated.
+deny contains f if {
+	applies
+	affected
+	not strict
+	many
+	stall >= timeout.value
+	f := result.warning(at, stall_reaches_timeout)
+}
+
+# The declared stall is below the timeout but less than half of it is spare.
+deny contains f if {
+	applies
+	affected
+	many
+	stall < timeout.value
+	stall * 2 > timeout.value
+	f := result.warning(at, little_headroom)
+}
+
+# No stall declared: say what to measure.
+deny contains f if {
+	applies
+	affected
+	many
+	not stall
+	f := result.info(at, sprintf("%s; no write stall is declared to compare with %s. %s", [scan_text, timeout_text, measure]))
+}
+
+# Many blocks declared, Hadoop version unknown.
+deny contains f if {
+	applies
+	not scanner.known
+	many
+	f := result.info(at, sprintf(
+		"%d block replicas per DataNode are declared (datanode_blocks in .ckptlint.hcl) but no Hadoop version: on releases without HDFS-14476 (before 2.10.1, every 3.0.x and 3.1.x, 3.2.0 and 3.2.1) the DataNode DirectoryScanner compares all of them with the in-memory replica map under the dataset lock every %s, and block writes wait; declare hadoop_version in .ckptlint.hcl so ckptlint can check this against %s",
+		[blocks, scanner.interval_text, timeout_text],
+	))
+}
+
+# A stall near the timeout on an affected release, block count unknown.
+deny contains f if {
+	applies
+	affected
+	not blocks
+	stall * 2 > timeout.value
+	f := result.info(at, sprintf(
+		"%s %s, and %s is close to or above %s; declare datanode_blocks (block replicas per DataNode, the \"Total blocks\" figure the DataNode logs after each DirectoryScanner run) in the cluster block of .ckptlint.hcl so ckptlint can tell whether the scanner explains the stall",
+		[scanner.version, scanner.fixes, stall_text, timeout_text],
+	))
+}

@@ -1,0 +1,136 @@
+package ckptlint.rules.scanner.scan_lock_stall_test
+
+import data.ckptlint.rules.scanner.scan_lock_stall
+
+# Story (b): Hadoop 3.1.0, 10^8 block replicas per DataNode, 20 DataNodes, a
+# 38 s write stall against a 10 s checkpoint timeout, no tolerable failures.
+story_b := {
+	"flink": {"file": "flink/flink-conf.yaml"},
+	"versions": {"hadoop": {
+		"value": "3.1", "major": 3, "minor": 1, "patch": 0,
+		"source": "config", "declared": true, "why": "hadoop_version in .ckptlint.hcl",
+	}},
+	"effective": {
+		"checkpointing": {
+			"interval": {"value": 60000, "set": true},
+			"dir": {"value": "hdfs:///saas/app/flink/checkpoints", "set": true},
+			"timeout": {"value": 10000, "set": true, "source": "file", "loc": {"file": "flink/flink-conf.yaml", "line": 10}},
+			"tolerable_failed": {"value": 0, "set": true},
+		},
+		"hdfs_client": {"default_fs": {"value": "hdfs://nameservice1"}},
+		"hdfs_cluster": {"directoryscan_interval": {
+			"value": 21600000, "set": true, "source": "file",
+			"loc": {"file": "hadoop/cluster/hdfs-site.xml", "line": 9},
+		}},
+	},
+	"cluster": {"declared": true, "name": "shared", "datanodes": 20, "datanode_blocks": 100000000, "write_stall_ms": 38000},
+}
+
+# version_value renders a version as the Go side does: 3.2.0 is "3.2".
+version_value(major, minor, 0) := sprintf("%d.%d", [major, minor])
+
+version_value(major, minor, patch) := sprintf("%d.%d.%d", [major, minor, patch]) if patch != 0
+
+with_version(major, minor, patch) := json.patch(story_b, [{"op": "replace", "path": "/versions/hadoop", "value": {
+	"value": version_value(major, minor, patch), "major": major, "minor": minor, "patch": patch,
+	"source": "config", "declared": true, "why": "hadoop_version in .ckptlint.hcl",
+}}])
+
+test_story_b_is_an_error_with_the_figures if {
+	some f in scan_lock_stall.deny with input as story_b
+	not f.severity
+	contains(f.message, "Hadoop 3.1 (hadoop_version in .ckptlint.hcl) has neither DirectoryScanner lock fix")
+	contains(f.message, "in no 3.0.x or 3.1.x release")
+	contains(f.message, "Every 6 h (dfs.datanode.directoryscan.interval, hadoop/cluster/hdfs-site.xml:9)")
+	contains(f.message, "100000000 block replicas")
+	contains(f.message, "a scan starts on one of them about every 18 min")
+	contains(f.message, "write stall of 38 s")
+	contains(f.message, "execution.checkpointing.timeout 10 s (flink/flink-conf.yaml:10)")
+	contains(f.message, "expired before completing.")
+	contains(f.message, "Exceeded checkpoint tolerable failure threshold.")
+	contains(f.message, "to at least 3x the stall (2 min)")
+	f.loc.line == 10
+}
+
+test_fixed_releases_are_silent if {
+	count(scan_lock_stall.deny) == 0 with input as with_version(3, 2, 2)
+	count(scan_lock_stall.deny) == 0 with input as with_version(3, 3, 1)
+	count(scan_lock_stall.deny) == 0 with input as with_version(3, 4, 1)
+}
+
+test_releases_with_only_hdfs_14476_warn if {
+	some f in scan_lock_stall.deny with input as with_version(3, 3, 0)
+	f.severity == "warning"
+	contains(f.message, "has HDFS-14476")
+	some g in scan_lock_stall.deny with input as with_version(2, 10, 1)
+	g.severity == "warning"
+}
+
+test_old_releases_are_errors if {
+	some f in scan_lock_stall.deny with input as with_version(2, 9, 2)
+	not f.severity
+	some g in scan_lock_stall.deny with input as with_version(3, 2, 1)
+	not g.severity
+}
+
+test_unstated_patch_release_only_warns if {
+	# "3.2" reads as 3.2.0, but the cluster may run 3.2.2.
+	some f in scan_lock_stall.deny with input as with_version(3, 2, 0)
+	f.severity == "warning"
+	contains(f.message, "Hadoop 3.2 (hadoop_version in .ckptlint.hcl; read as 3.2.0, declare the patch release if it is later)")
+}
+
+test_little_headroom_warns if {
+	inp := json.patch(story_b, [{"op": "replace", "path": "/effective/checkpointing/timeout/value", "value": 60000}])
+	some f in scan_lock_stall.deny with input as inp
+	f.severity == "warning"
+	contains(f.message, "less than 2x headroom")
+}
+
+test_ample_timeout_is_silent if {
+	inp := json.patch(story_b, [{"op": "replace", "path": "/effective/checkpointing/timeout/value", "value": 120000}])
+	count(scan_lock_stall.deny) == 0 with input as inp
+}
+
+test_no_stall_asks_to_measure if {
+	inp := json.patch(story_b, [{"op": "remove", "path": "/cluster/write_stall_ms"}])
+	some f in scan_lock_stall.deny with input as inp
+	f.severity == "info"
+	contains(f.message, "declare it as write_stall")
+}
+
+test_unknown_version_asks_for_it if {
+	inp := json.patch(story_b, [{"op": "replace", "path": "/versions/hadoop", "value": {"source": "unknown", "declared": false}}])
+	some f in scan_lock_stall.deny with input as inp
+	f.severity == "info"
+	contains(f.message, "declare hadoop_version")
+}
+
+test_unknown_block_count_asks_for_it if {
+	inp := json.patch(story_b, [{"op": "remove", "path": "/cluster/datanode_blocks"}])
+	some f in scan_lock_stall.deny with input as inp
+	f.severity == "info"
+	contains(f.message, "declare datanode_blocks")
+}
+
+test_few_blocks_are_silent if {
+	inp := json.patch(story_b, [{"op": "replace", "path": "/cluster/datanode_blocks", "value": 200000}])
+	count(scan_lock_stall.deny) == 0 with input as inp
+}
+
+test_disabled_scanner_is_silent if {
+	inp := json.patch(story_b, [{"op": "replace", "path": "/effective/hdfs_cluster/directoryscan_interval/value", "value": -1000}])
+	count(scan_lock_stall.deny) == 0 with input as inp
+}
+
+test_checkpoints_off_hdfs_are_silent if {
+	inp := json.patch(story_b, [{"op": "replace", "path": "/effective/checkpointing/dir/value", "value": "s3://bucket/ckpt"}])
+	count(scan_lock_stall.deny) == 0 with input as inp
+}
+
+test_tolerable_failures_are_named if {
+	inp := json.patch(story_b, [{"op": "replace", "path": "/effective/checkpointing/tolerable_failed/value", "value": 3}])
+	some f in scan_lock_stall.deny with input as inp
+	contains(f.message, "tolerable-failed-checkpoints 3 lets the job survive 3 consecutive")
+	not contains(f.message, "to at least 1")
+}

@@ -1,0 +1,90 @@
+# METADATA
+# title: The checkpoint directory is on a local file system of a multi-host cluster
+# description: |
+#   Flink requires the checkpoint directory to be "accessible from all participating
+#   processes/nodes (i.e. all TaskManagers and JobManagers)": every TaskManager writes the
+#   state files of its tasks there and the JobManager writes the checkpoint's _metadata and
+#   later reads and deletes all of it. A file:// path (or a path without a scheme while
+#   fs.default-scheme is unset, which Flink resolves to file://) names a different disk on
+#   every machine, so with several TaskManagers or a JobManager on another host no process sees
+#   a complete checkpoint: a task restored on another machine cannot read its state and the
+#   JobManager cannot discard old checkpoints. This is an error when .ckptlint.hcl declares
+#   more than one TaskManager or the FlinkDeployment more than one TaskManager replica, a
+#   warning when high availability is on or the set is a FlinkDeployment (JobManager and
+#   TaskManagers in separate pods), and an info otherwise. The fix is a shared file system URI
+#   (hdfs://, s3://, ...); a file:// path only works when the same network mount (NFS, a
+#   ReadWriteMany volume) is at that path on every JobManager and TaskManager.
+# related_resources:
+#   - ref: https://nightlies.apache.org/flink/flink-docs-release-1.20/docs/deployment/config/#execution-checkpointing-dir
+#     description: execution.checkpointing.dir must be accessible from all TaskManagers and JobManagers
+#   - ref: https://github.com/apache/flink/pull/5928
+#     description: Docs hotfix, use file:// only for local setups
+#   - ref: https://github.com/apache/flink/blob/release-1.20.0/flink-core/src/main/java/org/apache/flink/core/fs/FileSystem.java
+#     description: FileSystem.getUnguardedFileSystem resolves a path without a scheme with fs.default-scheme, else file://
+# custom:
+#   id: CKPT502
+#   name: checkpoint-dir-not-shared
+#   severity: error
+#   fixable: false
+package ckptlint.rules.storage.checkpoint_dir_not_shared
+
+import data.ckptlint.lib.result
+import data.ckptlint.lib.storage
+
+dir := storage.dir
+
+replicas := to_number(v) if {
+	v := input.flink.manifest.taskmanager_replicas.value
+	is_string(v)
+	regex.match(`^[0-9]+$`, v)
+} else := v if {
+	v := input.flink.manifest.taskmanager_replicas.value
+	is_number(v)
+}
+
+# declared is the stated evidence of several hosts.
+declared contains sprintf("cluster %q in .ckptlint.hcl declares %d TaskManagers", [input.cluster.name, n]) if {
+	n := input.cluster.taskmanagers
+	n > 1
+}
+
+declared contains sprintf("the FlinkDeployment runs %d TaskManager replicas (spec.taskManager.replicas at %s)", [replicas, storage.origin(input.flink.manifest.taskmanager_replicas)]) if {
+	replicas > 1
+}
+
+# implied is evidence that at least two machines or containers are involved.
+implied contains sprintf("high availability is on (%s: %s at %s), so a JobManager that takes over elsewhere must read the checkpoints", [input.effective.ha.type.key, input.effective.ha.type.value, storage.origin(input.effective.ha.type)]) if {
+	storage.ha_on
+}
+
+implied contains "a FlinkDeployment runs the JobManager and each TaskManager in a separate pod, each with its own file system" if {
+	input.flink.format == "flink-deployment"
+}
+
+subject := sprintf("checkpoint directory %s (%s at %s) is on the local file system of each process%s", [dir.value, dir.key, storage.origin(dir), storage.scheme_note(dir.value)])
+
+consequence := "each TaskManager writes its checkpoint files under that path on its own disk and the JobManager writes _metadata on its own, so no process sees a complete checkpoint: a task restored elsewhere cannot read its state and the JobManager cannot discard old checkpoints (Flink requires this directory to be accessible from all TaskManagers and JobManagers)"
+
+remedy := "Use a shared file system URI such as hdfs://<namenode>:8020/flink/checkpoints; a file:// path works only when the same network mount (NFS, a ReadWriteMany volume) is at that path on every JobManager and TaskManager"
+
+evidence(set) := concat("; ", sort([s | some s in set]))
+
+deny contains f if {
+	storage.local(dir.value)
+	count(declared) > 0
+	f := result.finding(dir, sprintf("%s, but %s: %s. %s", [subject, evidence(declared | implied), consequence, remedy]))
+}
+
+deny contains f if {
+	storage.local(dir.value)
+	count(declared) == 0
+	count(implied) > 0
+	f := result.warning(dir, sprintf("%s, but %s: unless that path is one shared mount, %s. %s", [subject, evidence(implied), consequence, remedy]))
+}
+
+deny contains f if {
+	storage.local(dir.value)
+	count(declared) == 0
+	count(implied) == 0
+	f := result.info(dir, sprintf("%s: this works only when the JobManager and every TaskManager run on one machine or see the same mount at that path. Declare taskmanagers in a cluster block of .ckptlint.hcl so ckptlint can tell, or use a shared file system URI such as hdfs://<namenode>:8020/flink/checkpoints", [subject]))
+}

@@ -1,0 +1,64 @@
+# METADATA
+# title: High availability without a durable storage directory
+# description: |
+#   ZooKeeper and Kubernetes high availability keep only small pointers in ZooKeeper or
+#   ConfigMaps; high-availability.storageDir (documented as required) "stores all metadata
+#   needed to recover a JobManager failure". Without it the JobManager does not start:
+#   "IllegalConfigurationException: Configuration is missing the mandatory parameter: ...
+#   high-availability.storageDir". That is an error with no automatic fix (the path is yours).
+#   A storageDir on the local file system (file://, or no scheme while fs.default-scheme is
+#   unset) is a warning: the JobManager that takes over after a failure, on another host or in
+#   a new pod, must read what the failed one wrote there, which a local disk does not give
+#   unless the same shared mount is at that path. Use a durable shared file system such as
+#   hdfs://namenode:8020/flink/ha.
+# related_resources:
+#   - ref: https://nightlies.apache.org/flink/flink-docs-release-1.20/docs/deployment/ha/zookeeper_ha/
+#     description: ZooKeeper HA, high-availability.storageDir (required)
+#   - ref: https://nightlies.apache.org/flink/flink-docs-release-1.20/docs/deployment/ha/kubernetes_ha/
+#     description: Kubernetes HA, high-availability.storageDir (required)
+#   - ref: https://github.com/apache/flink/blob/release-1.20.0/flink-runtime/src/main/java/org/apache/flink/runtime/highavailability/HighAvailabilityServicesUtils.java
+#     description: getClusterHighAvailableStoragePath, "Configuration is missing the mandatory parameter"
+# custom:
+#   id: CKPT508
+#   name: ha-storage-dir
+#   severity: error
+#   fixable: false
+package ckptlint.rules.storage.ha_storage_dir
+
+import data.ckptlint.lib.result
+import data.ckptlint.lib.storage
+
+ha := input.effective.ha.type
+
+sd := input.effective.ha.storage_dir
+
+has_dir if {
+	sd.set
+	is_string(sd.value)
+	trim_space(sd.value) != ""
+}
+
+ha_text := sprintf("%s: %s at %s", [ha.key, ha.value, storage.origin(ha)])
+
+deny contains f if {
+	storage.ha_needs_storage
+	not has_dir
+	f := result.finding(ha, sprintf(
+		"high availability is on (%s) but high-availability.storageDir is not set: it is where the JobManager stores all metadata needed to recover from a JobManager failure (the persisted job graphs among them), and the JobManager does not start without it (\"IllegalConfigurationException: Configuration is missing the mandatory parameter: Key: 'high-availability.storageDir'\"). Set high-availability.storageDir to a durable shared directory, e.g. hdfs://<namenode>:8020/flink/ha",
+		[ha_text],
+	))
+}
+
+takeover := "a JobManager pod that replaces a failed one must mount the same volume at that path (an emptyDir or the container's own file system is lost with the pod, a hostPath volume differs per node)" if {
+	input.flink.format == "flink-deployment"
+} else := "the JobManager that takes over after a failure, usually on another host, reads what the failed one wrote there, which a local disk does not give unless the same network mount is at that path on every JobManager host"
+
+deny contains f if {
+	storage.ha_on
+	has_dir
+	storage.local(sd.value)
+	f := result.warning(sd, sprintf(
+		"high-availability.storageDir %s (%s at %s) is on the local file system%s while high availability is on (%s): %s, so a failover cannot recover the jobs and their checkpoints. Use a durable shared file system, e.g. hdfs://<namenode>:8020/flink/ha",
+		[sd.value, sd.key, storage.origin(sd), storage.scheme_note(sd.value), ha_text, takeover],
+	))
+}

@@ -1,0 +1,62 @@
+package ckptlint.rules.storage.ha_storage_dir_test
+
+import data.ckptlint.rules.storage.ha_storage_dir
+
+loc(line) := {"file": "flink-conf.yaml", "line": line}
+
+base := {
+	"flink": {"file": "flink-conf.yaml", "format": "flink-conf", "keys": {}},
+	"versions": {"flink": {"value": "1.18", "major": 1, "minor": 18, "declared": true, "source": "config", "why": "flink_version in .ckptlint.hcl"}},
+	"effective": {"ha": {
+		"type": {"value": "zookeeper", "set": true, "key": "high-availability.type", "loc": loc(1)},
+		"storage_dir": {"value": null, "set": false, "source": "unset", "key": "high-availability.storageDir"},
+	}},
+}
+
+with_dir(d) := json.patch(base, [{"op": "replace", "path": "/effective/ha/storage_dir", "value": {"value": d, "set": true, "key": "high-availability.storageDir", "loc": loc(2)}}])
+
+test_missing_storage_dir_is_an_error if {
+	some f in ha_storage_dir.deny with input as base
+	not f.severity
+	contains(f.message, "high availability is on (high-availability.type: zookeeper at flink-conf.yaml:1)")
+	contains(f.message, "Configuration is missing the mandatory parameter")
+	f.loc.line == 1
+	object.get(f, "fix", null) == null
+}
+
+test_kubernetes_and_factory_need_storage if {
+	every t in ["KUBERNETES", "org.apache.flink.kubernetes.highavailability.KubernetesHaServicesFactory"] {
+		count(ha_storage_dir.deny) == 1 with input as json.patch(base, [{"op": "replace", "path": "/effective/ha/type/value", "value": t}])
+	}
+}
+
+test_local_storage_dir_warns if {
+	some f in ha_storage_dir.deny with input as with_dir("file:///var/flink/ha")
+	f.severity == "warning"
+	contains(f.message, "file:///var/flink/ha (high-availability.storageDir at flink-conf.yaml:2)")
+	contains(f.message, "another host")
+	f.loc.line == 2
+}
+
+test_local_storage_dir_in_a_pod if {
+	inp := json.patch(with_dir("/flink-data/ha"), [{"op": "replace", "path": "/flink/format", "value": "flink-deployment"}])
+	some f in ha_storage_dir.deny with input as inp
+	f.severity == "warning"
+	contains(f.message, "must mount the same volume")
+	contains(f.message, "fs.default-scheme is not set")
+}
+
+test_shared_storage_dir_is_silent if {
+	count(ha_storage_dir.deny) == 0 with input as with_dir("hdfs:///flink/ha")
+}
+
+test_ha_off_is_silent if {
+	every t in ["NONE", "none", "standalone"] {
+		count(ha_storage_dir.deny) == 0 with input as json.patch(with_dir("file:///ha"), [{"op": "replace", "path": "/effective/ha/type/value", "value": t}])
+	}
+}
+
+test_custom_factory_without_storage_is_silent if {
+	inp := json.patch(base, [{"op": "replace", "path": "/effective/ha/type/value", "value": "com.example.MyHaFactory"}])
+	count(ha_storage_dir.deny) == 0 with input as inp
+}

@@ -1,0 +1,3 @@
+path_mappings = {
+  "/etc/hadoop/conf" = "hadoop-conf"
+}

@@ -1,0 +1,2 @@
+# "m" (minutes) is read only from Flink 1.15.
+flink_version = "1.14"

@@ -1,0 +1,5 @@
+flink_version = "1.18"
+
+cluster "prod" {
+  taskmanagers = 3
+}

@@ -1,0 +1,2 @@
+flink_version  = "1.17"
+hadoop_version = "3.3.6"
