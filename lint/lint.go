@@ -29,13 +29,18 @@ type Options struct {
 	// Overlay replaces or adds file contents by absolute path: `fix` lints
 	// its planned edits in memory before writing anything.
 	Overlay map[string][]byte
+	// NoInlineIgnores disregards `ckptlint:ignore` comments in the files.
+	NoInlineIgnores bool
 }
 
 // Result is what one lint run found.
 type Result struct {
 	Sets     []*model.Set
 	Findings []finding.Finding
-	Files    int
+	// Suppressed are findings silenced by an inline ignore; each carries its
+	// Suppression.
+	Suppressed []finding.Finding
+	Files      int
 }
 
 // Discover walks paths and returns the config sets, in a stable order.

@@ -14,10 +14,11 @@ import (
 )
 
 type lintParams struct {
-	format    string
-	failLevel string
-	quiet     bool
-	color     string
+	format          string
+	failLevel       string
+	quiet           bool
+	color           string
+	noInlineIgnores bool
 }
 
 func newLintCmd(g *globals) *cobra.Command {
@@ -34,6 +35,7 @@ func newLintCmd(g *globals) *cobra.Command {
 	f.StringVar(&p.failLevel, "fail-level", "error", "lowest severity that makes the exit code 1: error, warning or info")
 	f.BoolVarP(&p.quiet, "quiet", "q", false, "print nothing in text format; only the exit code tells")
 	f.StringVar(&p.color, "color", "auto", "colour and source snippets in text output: auto, always or never")
+	f.BoolVar(&p.noInlineIgnores, "no-inline-ignores", false, "report findings that ckptlint:ignore comments silence")
 	return cmd
 }
 
@@ -65,7 +67,9 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	if err != nil {
 		return err
 	}
-	res, err := lint.Lint(cmd.Context(), eng, args, g.options(cfg))
+	opts := g.options(cfg)
+	opts.NoInlineIgnores = p.noInlineIgnores
+	res, err := lint.Lint(cmd.Context(), eng, args, opts)
 	if err != nil {
 		return usageErr(err)
 	}

@@ -89,6 +89,16 @@ type Finding struct {
 	// ConfigSet names the config set the finding came from.
 	ConfigSet string `json:"config_set,omitempty"`
 	Fix       []Op   `json:"fix,omitempty"`
+	// Suppression is set on a finding an inline ignore silenced.
+	Suppression *Suppression `json:"suppression,omitempty"`
+}
+
+// Suppression records why a finding is not reported.
+type Suppression struct {
+	Kind   string `json:"kind"` // "inline" (on or above the line) or "file" (file-level)
+	Reason string `json:"reason"`
+	File   string `json:"file"`
+	Line   int    `json:"line"` // the line of the ignore comment
 }
 
 // String renders path:line:col: severity: message [id name].
