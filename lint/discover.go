@@ -120,7 +120,21 @@ func (d *discoverer) walk(paths []string) error {
 				}
 				return nil
 			}
-			if !e.Type().IsRegular() || d.ignored(path) {
+			if d.ignored(path) {
+				return nil
+			}
+			if e.Type()&fs.ModeSymlink != 0 {
+				// A symlinked configuration file is read through the link
+				// (fix refuses to write through one that leaves the
+				// repository); links to directories are not followed.
+				st, err := os.Stat(path)
+				if err != nil && d.classifyName(e.Name()) != 0 {
+					return fmt.Errorf("%s: a symlink whose target cannot be read: %w", path, err)
+				}
+				if err != nil || !st.Mode().IsRegular() {
+					return nil
+				}
+			} else if !e.Type().IsRegular() {
 				return nil
 			}
 			return d.add(filepath.Clean(path), false)

@@ -1,0 +1,232 @@
+package generate_test
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ckptlint/ckptlint/generate"
+	"github.com/ckptlint/ckptlint/generate/diff"
+	"github.com/ckptlint/ckptlint/lint"
+	"github.com/ckptlint/ckptlint/lint/config"
+	"github.com/ckptlint/ckptlint/lint/engine"
+	"github.com/ckptlint/ckptlint/lint/finding"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// copyDir copies src into a new temporary directory and returns it.
+func copyDir(t *testing.T, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		if strings.HasSuffix(p, ".fixed") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func loadConfig(t *testing.T) *config.Config {
+	t.Helper()
+	if _, err := os.Stat(config.FileName); err != nil {
+		return nil
+	}
+	cfg, diags := config.Load(config.FileName)
+	if diags.HasErrors() {
+		t.Fatal(diags.Err())
+	}
+	return cfg
+}
+
+// fixHere plans a fix of the working directory, writes it and returns the
+// plan.
+func fixHere(t *testing.T, eng *engine.Engine, rules []string) *generate.FixResult {
+	t.Helper()
+	res, err := generate.Fix(context.Background(), eng, generate.FixOptions{Lint: lint.Options{Config: loadConfig(t)}, Rules: rules})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wd, _ := os.Getwd()
+	if err := generate.WriteAll(res.Changes, wd); err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func lintHere(t *testing.T, eng *engine.Engine) []finding.Finding {
+	t.Helper()
+	res, err := lint.Lint(context.Background(), eng, nil, lint.Options{Config: loadConfig(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Findings
+}
+
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./generate -update and review the result)", err)
+	}
+	if !bytes.Equal(want, got) {
+		t.Errorf("%s differs (run go test ./generate -update and review the diff):\n%s", path, diff.Unified("want", "got", want, got))
+	}
+}
+
+func newEngine(t *testing.T) *engine.Engine {
+	t.Helper()
+	eng, err := engine.New(context.Background(), engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return eng
+}
+
+// TestFixFixtures runs `fix --rule ID` on testdata/rules/<ID>/bad for every
+// fixable rule: each changed file must equal its <file>.fixed golden, the
+// rule must be gone when the result is linted, and a second fix must change
+// nothing.
+func TestFixFixtures(t *testing.T) {
+	eng := newEngine(t)
+	root, _ := filepath.Abs("../testdata/rules")
+	for _, r := range eng.Rules() {
+		if !r.Fixable {
+			continue
+		}
+		t.Run(r.ID, func(t *testing.T) {
+			bad := filepath.Join(root, r.ID, "bad")
+			work := copyDir(t, bad)
+			t.Chdir(work)
+			res := fixHere(t, eng, []string{r.ID})
+			if len(res.Changes) == 0 {
+				t.Fatalf("fix --rule %s changed nothing on its bad fixture", r.ID)
+			}
+			for _, c := range res.Changes {
+				rel, _ := filepath.Rel(work, c.Path)
+				golden(t, filepath.Join(bad, rel+".fixed"), c.New)
+			}
+			for _, f := range lintHere(t, eng) {
+				if f.RuleID == r.ID && f.Severity >= finding.Warning && len(f.Fix) > 0 {
+					t.Errorf("still reported after fix: %s", f)
+				}
+			}
+			if again := fixHere(t, eng, []string{r.ID}); len(again.Changes) > 0 {
+				t.Errorf("a second fix changed %d file(s)", len(again.Changes))
+			}
+		})
+	}
+}
+
+// TestFixStories fixes the three stories: `fix --diff` is a reviewed golden,
+// the result lints clean at --fail-level error, and a second run is a no-op.
+func TestFixStories(t *testing.T) {
+	eng := newEngine(t)
+	root, _ := filepath.Abs("../testdata/stories")
+	for _, name := range []string{"a-blocksize", "b-directoryscanner", "c-lease-expired"} {
+		t.Run(name, func(t *testing.T) {
+			work := copyDir(t, filepath.Join(root, name))
+			t.Chdir(work)
+			res := fixHere(t, eng, nil)
+			var d strings.Builder
+			slices.SortFunc(res.Changes, func(a, b generate.Change) int { return strings.Compare(a.Path, b.Path) })
+			for _, c := range res.Changes {
+				rel, _ := filepath.Rel(work, c.Path)
+				d.WriteString(diff.Unified("a/"+filepath.ToSlash(rel), "b/"+filepath.ToSlash(rel), c.Old, c.New))
+			}
+			golden(t, filepath.Join(root, name+".fix.diff"), []byte(d.String()))
+			for _, f := range lintHere(t, eng) {
+				if f.Severity == finding.Error {
+					t.Errorf("error after fix: %s", f)
+				}
+			}
+			if again := fixHere(t, eng, nil); len(again.Changes) > 0 {
+				t.Errorf("a second fix changed %d file(s)", len(again.Changes))
+			}
+		})
+	}
+}
+
+// TestFixCorpus runs fix on every corpus file (on its own, under its real
+// name, as LF and as CRLF): no error, the result still parses, and a second
+// run changes nothing.
+func TestFixCorpus(t *testing.T) {
+	dir, _ := filepath.Abs("../../shared/corpus")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("corpus not found at %s (it lives in ../shared beside the repository)", dir)
+	}
+	names := map[string]string{"flink-conf": "flink-conf.yaml", "flink-config-yaml": "config.yaml",
+		"core-site": "core-site.xml", "hdfs-site": "hdfs-site.xml", "flinkdeployment": "flinkdeployment.yaml"}
+	eng := newEngine(t)
+	for kind, name := range names {
+		files, _ := os.ReadDir(filepath.Join(dir, kind))
+		for _, f := range files {
+			src, err := os.ReadFile(filepath.Join(dir, kind, f.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, crlf := range []bool{false, true} {
+				body := src
+				if crlf {
+					body = bytes.ReplaceAll(bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n"))
+				}
+				work := t.TempDir()
+				os.WriteFile(filepath.Join(work, name), body, 0o644)
+				t.Chdir(work)
+				before := lintHere(t, eng)
+				fixHere(t, eng, nil)
+				after := lintHere(t, eng)
+				if countParse(after) > countParse(before) {
+					t.Errorf("%s/%s (crlf=%v): fix produced an unreadable file: %v", kind, f.Name(), crlf, after)
+				}
+				if again := fixHere(t, eng, nil); len(again.Changes) > 0 {
+					t.Errorf("%s/%s (crlf=%v): a second fix changed %d file(s)", kind, f.Name(), crlf, len(again.Changes))
+				}
+				if crlf {
+					for _, c := range []string{name, "hdfs-site.xml", "core-site.xml"} {
+						if b, err := os.ReadFile(filepath.Join(work, c)); err == nil && bytes.Contains(bytes.ReplaceAll(b, []byte("\r\n"), nil), []byte("\n")) {
+							t.Errorf("%s/%s: fix wrote LF line endings into the CRLF file %s", kind, f.Name(), c)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func countParse(fs []finding.Finding) int {
+	n := 0
+	for _, f := range fs {
+		if f.RuleID == lint.ParseErrorRule {
+			n++
+		}
+	}
+	return n
+}
