@@ -249,10 +249,9 @@ func (d *discoverer) add(path string, explicit bool) error {
 	case kindManifest:
 		f.deps, f.perr = flinkyaml.ParseManifests(f.disp, src)
 	case kindCoreSite, kindHDFSSite:
-		dir := filepath.Dir(path)
-		f.file = hadoopxml.Parse(f.disp, src, hadoopxml.Options{
-			ReadFile: func(p string) ([]byte, error) { return readIncluded(dir, p) },
-		})
+		// The parser joins a relative href to the including file's path as
+		// given (its display path, relative to the working directory).
+		f.file = hadoopxml.Parse(f.disp, src, hadoopxml.Options{ReadFile: readIncluded})
 	}
 	d.keep(f)
 	return nil
@@ -287,13 +286,10 @@ func (d *discoverer) keep(f *found) {
 	d.order = append(d.order, f.path)
 }
 
-// readIncluded reads an xi:include target, as Hadoop would: a relative href
-// is joined to the including file's directory. Only regular files up to the
-// size cap are read.
-func readIncluded(dir, p string) ([]byte, error) {
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(dir, p)
-	}
+// readIncluded reads an xi:include target, already joined to the including
+// file's directory by the parser. Only regular files up to the size cap are
+// read.
+func readIncluded(p string) ([]byte, error) {
 	st, err := os.Stat(p)
 	if err != nil {
 		return nil, err

@@ -5,20 +5,51 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 
+	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/suppress"
 )
 
-// ParseErrorRule is the id of the finding every unreadable file produces.
+// The rules the Go code reports rather than a policy: ParseErrorRule is
+// the id of the finding every unreadable file produces; UnusedIgnoreRule
+// and InvalidIgnoreRule report ckptlint:ignore comments (see
+// docs/suppressions.md).
 const (
-	ParseErrorRule = "CKPT000"
-	parseErrorName = "parse-error"
+	ParseErrorRule    = "CKPT000"
+	parseErrorName    = "parse-error"
+	UnusedIgnoreRule  = suppress.UnusedRule
+	InvalidIgnoreRule = suppress.InvalidRule
 )
+
+// BuiltinRules describes the rules the Go code reports, for `ckptlint
+// rules`, `.ckptlint.hcl` validation and reporters that list rules. They
+// have no policy file; a rule block in .ckptlint.hcl can turn the ignore
+// rules off or change their severity.
+func BuiltinRules() []*engine.Rule {
+	return []*engine.Rule{
+		{ID: ParseErrorRule, Name: parseErrorName, Severity: finding.Error, Family: "builtin",
+			Title: "Flink or Hadoop cannot read this file",
+			Description: "The file is one Flink or Hadoop would refuse to load (a YAML or XML syntax error, an unrendered template, a file too large to read). " +
+				"Its config set is not evaluated, so no rule judges half a configuration; other config sets are unaffected. Fix the file, or list it under ignore in .ckptlint.hcl."},
+		{ID: UnusedIgnoreRule, Name: suppress.UnusedName, Severity: finding.Warning, Family: "builtin",
+			Title:       "A ckptlint:ignore comment matches no finding",
+			Description: "An inline or file-level ignore names a rule that reports nothing on the lines it covers (or in its file): the problem was fixed, or the ignore sits on the wrong line. Remove it, or move it to the end of the finding's line or alone on the line above.",
+			Related:     []string{suppress.DocURL}},
+		{ID: InvalidIgnoreRule, Name: suppress.InvalidName, Severity: finding.Warning, Family: "builtin",
+			Title:       "A ckptlint:ignore comment is malformed and silences nothing",
+			Description: "The comment looks like an ignore but has no reason, names no rule or a rule that does not exist, is a file-level ignore below the first key, or is spelled otherwise than ckptlint:ignore / ckptlint:ignore-file. It silences nothing until it is fixed.",
+			Related:     []string{suppress.DocURL}},
+	}
+}
 
 // Options configure discovery and evaluation. The zero value lints with the
 // embedded policies, no .ckptlint.hcl and GOMAXPROCS workers.
@@ -78,17 +109,24 @@ func Lint(ctx context.Context, eng *engine.Engine, paths []string, opts Options)
 	if err != nil {
 		return nil, err
 	}
-	fs, err := Evaluate(ctx, eng, sets, opts)
+	fs, sup, err := evaluate(ctx, eng, sets, opts)
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Sets: sets, Findings: fs, Files: n}, nil
+	return &Result{Sets: sets, Findings: fs, Suppressed: sup, Files: n}, nil
 }
 
 // Evaluate runs the policies over sets on a bounded worker pool. A set with
 // an unreadable file yields that file's parse-error finding instead of rule
-// findings; other sets are unaffected.
+// findings; other sets are unaffected. Unless opts.NoInlineIgnores, the
+// findings ckptlint:ignore comments silence are left out (Lint returns
+// them in Result.Suppressed) and problems with the ignores are added.
 func Evaluate(ctx context.Context, eng *engine.Engine, sets []*model.Set, opts Options) ([]finding.Finding, error) {
+	fs, _, err := evaluate(ctx, eng, sets, opts)
+	return fs, err
+}
+
+func evaluate(ctx context.Context, eng *engine.Engine, sets []*model.Set, opts Options) (fs, suppressed []finding.Finding, err error) {
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -119,11 +157,105 @@ func Evaluate(ctx context.Context, eng *engine.Engine, sets []*model.Set, opts O
 	var all []finding.Finding
 	for i, r := range results {
 		if r.err != nil {
-			return nil, fmt.Errorf("config set %s: %w", sets[i].Name, r.err)
+			return nil, nil, fmt.Errorf("config set %s: %w", sets[i].Name, r.err)
 		}
 		all = append(all, r.fs...)
 	}
-	return finding.Sort(all), nil
+	if opts.NoInlineIgnores {
+		return finding.Sort(all), nil, nil
+	}
+	kept, suppressed := applyIgnores(eng, sets, all, opts)
+	return finding.Sort(kept), finding.Sort(suppressed), nil
+}
+
+// applyIgnores reads the ckptlint:ignore comments of every file of sets
+// (and of the files they pull in through xi:include), takes the findings
+// they silence out of fs, and adds CKPT001/CKPT002 findings for unused and
+// malformed ignores. It runs once over all sets, after every set is
+// evaluated: a Hadoop file shared by several sets has one set of ignores,
+// used when any set's finding matches.
+func applyIgnores(eng *engine.Engine, sets []*model.Set, fs []finding.Finding, opts Options) (kept, suppressed []finding.Finding) {
+	type fileInfo struct {
+		f         *suppress.File
+		set       string // the first config set holding the file
+		unchecked bool   // some set holding it was not evaluated
+	}
+	files := map[string]*fileInfo{}
+	var order []string
+	add := func(path string, src func() []byte, syn suppress.Syntax, set string, evaluated bool) {
+		fi := files[path]
+		if fi == nil {
+			if syn == 0 {
+				return
+			}
+			fi = &fileInfo{f: suppress.Parse(path, src(), syn), set: set}
+			files[path] = fi
+			order = append(order, path)
+		}
+		fi.unchecked = fi.unchecked || !evaluated
+	}
+	for _, s := range sets {
+		// A set with an unreadable file is not evaluated (evalSet): its
+		// ignores cannot be checked for use.
+		evaluated := !slices.ContainsFunc(s.Files(), func(f *cfgfile.File) bool { return f.Err != nil })
+		for _, f := range s.Files() {
+			add(f.Path, func() []byte { return f.Src }, suppress.SyntaxOf(f.Format), s.Name, evaluated)
+			for _, inc := range f.Includes {
+				add(inc, func() []byte { return readSource(inc, opts.Overlay) }, suppress.SyntaxOfPath(inc), s.Name, evaluated)
+			}
+		}
+	}
+	parsed := make([]*suppress.File, 0, len(order))
+	for _, p := range order {
+		parsed = append(parsed, files[p].f)
+	}
+	rules := []suppress.Rule{{ID: ParseErrorRule, Name: parseErrorName,
+		NotIgnorable: "Flink or Hadoop cannot read the file; fix it, or list it under ignore in .ckptlint.hcl"}}
+	for _, r := range eng.Rules() {
+		rules = append(rules, suppress.Rule{ID: r.ID, Name: r.Name})
+	}
+	out := suppress.Apply(fs, parsed, suppress.Options{
+		Rules: rules,
+		Dormant: func(id string) bool {
+			rc := opts.Config.RuleByID(id)
+			return rc != nil && rc.Enabled != nil && !*rc.Enabled
+		},
+		Unchecked: func(path string) bool { return files[path] != nil && files[path].unchecked },
+	})
+	kept = out.Findings
+	for _, p := range out.Problems {
+		if fi := files[p.Range.File]; fi != nil {
+			p.ConfigSet = fi.set
+		}
+		if rc := opts.Config.RuleByID(p.RuleID); rc != nil {
+			if rc.Enabled != nil && !*rc.Enabled {
+				continue
+			}
+			if sev, err := finding.ParseSeverity(rc.Severity); rc.Severity != "" && err == nil {
+				p.Severity = sev
+			}
+		}
+		kept = append(kept, p)
+	}
+	return kept, out.Suppressed
+}
+
+// readSource reads a file pulled in through xi:include (path is relative
+// to the working directory unless absolute), from the overlay when it is
+// there; nil when it cannot be read.
+func readSource(path string, overlay map[string][]byte) []byte {
+	p := filepath.FromSlash(path)
+	if abs, err := filepath.Abs(p); err == nil {
+		if b, ok := overlay[abs]; ok {
+			return b
+		}
+	}
+	st, err := os.Stat(p)
+	if err != nil || !st.Mode().IsRegular() || st.Size() > cfgfile.MaxFileSize {
+		return nil
+	}
+	b, _ := os.ReadFile(p)
+	return b
 }
 
 // parseErrors returns a finding for each unreadable file of s.
@@ -142,8 +274,12 @@ func parseErrors(s *model.Set) []finding.Finding {
 			file = f.Path
 		}
 		msg := f.Err.Msg
-		if line := lineAt(f.Src, pos.Line); model.IsTemplate(line) {
+		line := lineAt(f.Src, pos.Line)
+		if model.IsTemplate(line) {
 			msg += " (this line holds an unrendered template tag: lint the rendered file, or list the template under ignore in .ckptlint.hcl)"
+		}
+		if strings.Contains(msg, `"--"`) && strings.Contains(strings.ToLower(line), "ckptlint:ignore") {
+			msg += ` (XML comments cannot hold "--": separate the reason with a single '-', <!-- ckptlint:ignore CKPT101 - reason -->)`
 		}
 		out = append(out, finding.Finding{
 			RuleID: ParseErrorRule, RuleName: parseErrorName, Severity: finding.Error,

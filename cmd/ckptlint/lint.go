@@ -1,20 +1,26 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/ckptlint/ckptlint/generate"
 	"github.com/ckptlint/ckptlint/lint"
+	"github.com/ckptlint/ckptlint/lint/config"
+	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/report"
 )
 
 type lintParams struct {
-	format          string
+	formats         []string
 	failLevel       string
 	quiet           bool
 	color           string
@@ -27,14 +33,16 @@ func newLintCmd(g *globals) *cobra.Command {
 		Use:   "lint [paths...]",
 		Short: "Lint the Flink and Hadoop configuration under paths (default: the current directory)",
 		Example: `  ckptlint lint
-  ckptlint lint jobs/ hadoop/ --fail-level warning --format json`,
+  ckptlint lint jobs/ hadoop/ --fail-level warning --format json
+  ckptlint lint --format github --format sarif=results.sarif --format markdown=summary.md`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runLint(cmd, g, p, args) },
 	}
 	f := cmd.Flags()
-	f.StringVarP(&p.format, "format", "f", "text", "output format: "+strings.Join(report.Formats, ", "))
+	f.StringArrayVarP(&p.formats, "format", "f", nil, "output format, repeatable: NAME writes to standard output, NAME=PATH to a file (PATH - is standard output); "+
+		"NAME is one of "+strings.Join(report.Formats, ", ")+" (default text)")
 	f.StringVar(&p.failLevel, "fail-level", "error", "lowest severity that makes the exit code 1: error, warning or info")
-	f.BoolVarP(&p.quiet, "quiet", "q", false, "print nothing in text format; only the exit code tells")
-	f.StringVar(&p.color, "color", "auto", "colour and source snippets in text output: auto, always or never")
+	f.BoolVarP(&p.quiet, "quiet", "q", false, "print nothing in text format on standard output; only the exit code tells (report files are still written)")
+	f.StringVar(&p.color, "color", "auto", "colour and source snippets in text output on standard output: auto, always or never")
 	f.BoolVar(&p.noInlineIgnores, "no-inline-ignores", false, "report findings that ckptlint:ignore comments silence")
 	return cmd
 }
@@ -42,6 +50,75 @@ func newLintCmd(g *globals) *cobra.Command {
 func isTTY(w any) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// output is one --format: a reporter and where it writes ("" is standard
+// output).
+type output struct {
+	name string
+	path string
+}
+
+// parseFormats reads the --format values: NAME or NAME=PATH, at most one of
+// them on standard output, no file twice. No value means text on standard
+// output.
+func parseFormats(specs []string) ([]output, error) {
+	if len(specs) == 0 {
+		return []output{{name: "text"}}, nil
+	}
+	var outs []output
+	stdout := ""
+	files := map[string]string{}
+	for _, spec := range specs {
+		name, path, hasPath := strings.Cut(spec, "=")
+		name = strings.ToLower(strings.TrimSpace(name))
+		if _, err := report.Get(name, report.Options{}); err != nil {
+			return nil, err
+		}
+		switch {
+		case hasPath && path == "":
+			return nil, fmt.Errorf("%q: empty path (write %s=- for standard output)", spec, name)
+		case path == "-":
+			path = ""
+		}
+		if path == "" {
+			if stdout != "" {
+				return nil, fmt.Errorf("%s and %s both write to standard output; send one of them to a file, e.g. --format %s=out.%s",
+					stdout, name, name, extension(name))
+			}
+			stdout = name
+		} else {
+			abs, err := filepath.Abs(path)
+			if err != nil {
+				return nil, fmt.Errorf("%q: %w", spec, err)
+			}
+			if prev, dup := files[abs]; dup {
+				return nil, fmt.Errorf("%s and %s both write to %s", prev, name, path)
+			}
+			files[abs] = name
+			if st, err := os.Stat(filepath.Dir(abs)); err != nil || !st.IsDir() {
+				return nil, fmt.Errorf("%q: directory %s does not exist", spec, filepath.Dir(path))
+			}
+			if st, err := os.Stat(abs); err == nil && !st.Mode().IsRegular() {
+				return nil, fmt.Errorf("%q: %s exists and is not a regular file", spec, path)
+			}
+		}
+		outs = append(outs, output{name: name, path: path})
+	}
+	return outs, nil
+}
+
+// extension suggests a file extension for a format's output.
+func extension(name string) string {
+	switch name {
+	case "junit":
+		return "xml"
+	case "markdown":
+		return "md"
+	case "text", "github":
+		return "txt"
+	}
+	return name
 }
 
 func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error {
@@ -59,7 +136,7 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	default:
 		return usageErr(fmt.Errorf("--color: %q is not auto, always or never", p.color))
 	}
-	rep, err := report.Get(p.format, report.Options{Color: tty, Snippet: tty})
+	outs, err := parseFormats(p.formats)
 	if err != nil {
 		return usageErr(fmt.Errorf("--format: %w", err))
 	}
@@ -73,20 +150,134 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	if err != nil {
 		return usageErr(err)
 	}
-	rr := report.Result{Version: buildVersion(), Findings: res.Findings, Sets: len(res.Sets), Files: res.Files,
-		Sources: sources(res)}
-	if !(p.quiet && p.format == "text") {
-		if err := rep(g.stdout, rr); err != nil {
-			return &exitError{code: exitInternal, err: fmt.Errorf("write report: %w", err)}
+	rr := report.Result{Version: buildVersion(), Findings: res.Findings, Suppressed: res.Suppressed,
+		Sets: len(res.Sets), Files: res.Files, Sources: sources(res), Rules: reportRules(eng, cfg),
+		FailLevel: fail, RepoDir: repoDir()}
+	for _, s := range res.Sets {
+		rr.ConfigSets = append(rr.ConfigSets, s.Name)
+	}
+	for _, o := range outs {
+		if o.name == "sarif" {
+			rr.FixEdits = generate.FixEdits(res.Sets, res.Findings)
 		}
-		if p.format == "text" && tty {
-			fmt.Fprintln(g.stderr, report.Summary(rr))
-		}
+	}
+	if err := writeOutputs(g, outs, rr, p.quiet, tty); err != nil {
+		return err
 	}
 	if m := finding.Max(res.Findings); m != 0 && m >= fail {
 		return &exitError{code: exitFindings}
 	}
 	return nil
+}
+
+// writeOutputs renders every format, then writes the files (each to a
+// temporary file renamed into place) and standard output. Text on
+// standard output is coloured with a snippet on a terminal and followed by
+// a tally on standard error; --quiet drops it.
+func writeOutputs(g *globals, outs []output, rr report.Result, quiet, tty bool) error {
+	for _, o := range outs {
+		toStdout := o.path == ""
+		if toStdout && quiet && o.name == "text" {
+			continue
+		}
+		opts := report.Options{}
+		if toStdout {
+			opts = report.Options{Color: tty, Snippet: tty}
+		}
+		rep, err := report.Get(o.name, opts)
+		if err != nil {
+			return &exitError{code: exitInternal, err: err}
+		}
+		var b bytes.Buffer
+		if err := rep(&b, rr); err != nil {
+			return &exitError{code: exitInternal, err: fmt.Errorf("render %s report: %w", o.name, err)}
+		}
+		if !toStdout {
+			if err := writeFileAtomic(o.path, b.Bytes()); err != nil {
+				return usageErr(fmt.Errorf("write %s report: %w", o.name, err))
+			}
+			continue
+		}
+		if _, err := g.stdout.Write(b.Bytes()); err != nil {
+			return &exitError{code: exitInternal, err: fmt.Errorf("write report: %w", err)}
+		}
+		if o.name == "text" && tty {
+			fmt.Fprintln(g.stderr, report.Summary(rr))
+		}
+	}
+	return nil
+}
+
+// writeFileAtomic writes data to a temporary file beside path and renames
+// it over path, so a reader never sees half a report.
+func writeFileAtomic(path string, data []byte) error {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".tmp*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	_, err = tmp.Write(data)
+	err = errors.Join(err, tmp.Chmod(0o644), tmp.Close())
+	if err == nil {
+		err = os.Rename(name, path)
+	}
+	if err != nil {
+		_ = os.Remove(name)
+	}
+	return err
+}
+
+// parseErrorRule describes CKPT000, which is not a Rego rule but is
+// reported like one.
+var parseErrorRule = report.Rule{
+	ID: lint.ParseErrorRule, Name: "parse-error", Severity: finding.Error, Family: "parse",
+	Title: "A configuration file Flink or Hadoop cannot read",
+	Description: "The file does not parse the way Flink or Hadoop reads it (broken YAML or XML, an unrendered " +
+		"template, content before the XML declaration). Its config set is not evaluated until the file is " +
+		"fixed; other config sets are.",
+	HelpURI: "https://github.com/ckptlint/ckptlint/blob/main/README.md#exit-codes",
+}
+
+// reportRules is the metadata of every loaded rule for the reporters, with
+// the rules .ckptlint.hcl disables marked.
+func reportRules(eng *engine.Engine, cfg *config.Config) []report.Rule {
+	out := []report.Rule{parseErrorRule}
+	for _, r := range eng.Rules() {
+		rr := report.Rule{ID: r.ID, Name: r.Name, Severity: r.Severity, Fixable: r.Fixable, Title: r.Title,
+			Description: r.Description, Family: r.Family, User: r.User}
+		if !r.User {
+			rr.HelpURI = "https://github.com/ckptlint/ckptlint/blob/main/docs/rules/" + r.ID + ".md"
+		} else if len(r.Related) > 0 {
+			rr.HelpURI = r.Related[0]
+		}
+		if rc := cfg.RuleByID(r.ID); rc != nil && rc.Enabled != nil && !*rc.Enabled {
+			rr.Disabled = true
+		}
+		out = append(out, rr)
+	}
+	return out
+}
+
+// repoDir is the working directory relative to the repository root, with
+// slashes ("" at the root or outside a repository).
+func repoDir() string {
+	root := repoRoot(".")
+	if root == "" {
+		return ""
+	}
+	cwd, err := filepath.Abs(".")
+	if err != nil {
+		return ""
+	}
+	rel, err := filepath.Rel(root, cwd)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return ""
+	}
+	return filepath.ToSlash(rel)
 }
 
 // sources maps display paths to file contents for the snippet view.

@@ -54,6 +54,7 @@ Exit codes: 0 clean, 1 findings at or above --fail-level, 2 usage/config/input e
 	pf.StringVar(&g.flinkVersion, "flink-version", "", "Flink version the configuration runs on, e.g. 1.20 (overrides .ckptlint.hcl)")
 	pf.StringVar(&g.hadoopVersion, "hadoop-version", "", "Hadoop version of the HDFS cluster, e.g. 3.1.0 (overrides .ckptlint.hcl)")
 	pf.StringArrayVar(&g.policyDirs, "policy", nil, "extra Rego policy directory (repeatable)")
-	root.AddCommand(newLintCmd(g), newFixCmd(g), newInspectCmd(g), newRulesCmd(g), newExplainCmd(g), newVersionCmd(g))
+	root.AddCommand(newLintCmd(g), newFixCmd(g), newGenerateCmd(g), newInspectCmd(g), newRulesCmd(g), newExplainCmd(g),
+		newVersionCmd(g))
 	return root
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/logs"
 )
@@ -24,12 +25,14 @@ func newRulesCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return usageErr(err)
 			}
+			// The rules the Go code reports (CKPT000-CKPT002) come first.
+			rules := append(lint.BuiltinRules(), eng.Rules()...)
 			if asJSON {
-				return writeJSON(g.stdout, eng.Rules())
+				return writeJSON(g.stdout, rules)
 			}
 			tw := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tNAME\tSEVERITY\tFIX\tTITLE")
-			for _, r := range eng.Rules() {
+			for _, r := range rules {
 				fix := ""
 				if r.Fixable {
 					fix = "yes"
@@ -72,7 +75,7 @@ when it found nothing it knows.`,
 				return usageErr(fmt.Errorf("explain needs a rule id (e.g. CKPT101) or --log FILE"))
 			}
 			id := strings.ToUpper(args[0])
-			for _, r := range eng.Rules() {
+			for _, r := range append(lint.BuiltinRules(), eng.Rules()...) {
 				if r.ID == id || r.Name == args[0] {
 					fmt.Fprint(g.stdout, explainText(r))
 					return nil

@@ -61,8 +61,8 @@ func (g *globals) setup(ctx context.Context) (*config.Config, *engine.Engine, er
 		return nil, nil, usageErr(err)
 	}
 	if cfg != nil {
-		ids := []string{lint.ParseErrorRule}
-		for _, r := range eng.Rules() {
+		var ids []string
+		for _, r := range append(lint.BuiltinRules(), eng.Rules()...) {
 			ids = append(ids, r.ID)
 		}
 		if diags := cfg.Validate(ids); diags.HasErrors() {

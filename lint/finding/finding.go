@@ -101,10 +101,20 @@ type Suppression struct {
 	Line   int    `json:"line"` // the line of the ignore comment
 }
 
-// String renders path:line:col: severity: message [id name].
+// String renders path:line:col: severity: message [id name], with
+// ", fixable" inside the brackets when the finding carries a fix.
 func (f Finding) String() string {
-	return fmt.Sprintf("%s:%d:%d: %s: %s [%s %s]", f.Range.File, f.Range.Start.Line, f.Range.Start.Col,
-		f.Severity, f.Message, f.RuleID, f.RuleName)
+	return fmt.Sprintf("%s:%d:%d: %s: %s [%s]", f.Range.File, f.Range.Start.Line, f.Range.Start.Col,
+		f.Severity, f.Message, f.Tag())
+}
+
+// Tag is the bracketed part of the text form: "id name", plus ", fixable"
+// when the finding carries a fix.
+func (f Finding) Tag() string {
+	if len(f.Fix) > 0 {
+		return f.RuleID + " " + f.RuleName + ", fixable"
+	}
+	return f.RuleID + " " + f.RuleName
 }
 
 // Compare orders findings by file, position, rule id and message.

@@ -3,19 +3,64 @@ package report
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/ckptlint/ckptlint/lint/finding"
+	"github.com/ckptlint/ckptlint/lint/span"
 )
 
 // Result is what reporters see.
 type Result struct {
 	Version  string            // ckptlint version
 	Findings []finding.Finding // sorted
-	Sets     int               // config sets linted
-	Files    int               // files read
+	// Suppressed are the findings an inline ignore silenced, each with its
+	// Suppression (SARIF suppressions, the JSON "suppressed" list).
+	Suppressed []finding.Finding
+	Sets       int // config sets linted
+	// ConfigSets names the config sets linted, in order (JUnit suites).
+	ConfigSets []string
+	Files      int // files read
 	// Sources holds file contents by display path, for the TTY text form
-	// that shows the offending line.
+	// that shows the offending line and for byte-to-code-point columns.
 	Sources map[string][]byte
+	// Rules is the metadata of every loaded rule (SARIF rules[], JUnit
+	// test cases, Markdown links), in order. A finding whose rule is not
+	// listed gets an entry built from the finding.
+	Rules []Rule
+	// FailLevel is the lowest severity that fails the run (JUnit
+	// failures); zero means finding.Error, the --fail-level default.
+	FailLevel finding.Severity
+	// FixEdits holds, parallel to Findings, the exact replacements of a
+	// finding's fix when they could be computed (SARIF fixes); a nil or
+	// missing entry means the fix is only known as its operations.
+	FixEdits [][]Replacement
+	// RepoDir is the working directory relative to the repository root,
+	// slash-separated ("" at the root or outside a repository). GitHub
+	// resolves SARIF URIs and annotation paths against the repository
+	// root, so those formats prefix relative paths with it.
+	RepoDir string
+}
+
+// Rule is a rule's metadata as reporters need it.
+type Rule struct {
+	ID          string
+	Name        string
+	Severity    finding.Severity // METADATA severity
+	Fixable     bool
+	Title       string
+	Description string
+	Family      string
+	HelpURI     string // the rule's documentation
+	User        bool   // loaded from a user policy directory
+	Disabled    bool   // enabled = false in .ckptlint.hcl
+}
+
+// Replacement is one exact byte replacement a fix makes: the bytes of Span
+// in File are replaced by Text (an empty span inserts).
+type Replacement struct {
+	File string
+	Span span.Span
+	Text string
 }
 
 // Reporter renders a result.
@@ -27,8 +72,9 @@ type Options struct {
 	Snippet bool // source line with a caret under the span (only on a TTY)
 }
 
-// Formats lists the reporter names, for flag validation and help.
-var Formats = []string{"text", "json"}
+// Formats lists the reporter names, for flag validation and help. Get
+// resolves each of them.
+var Formats = []string{"text", "json", "sarif", "github", "junit", "markdown"}
 
 // Get returns the reporter for name.
 func Get(name string, opts Options) (Reporter, error) {
@@ -37,8 +83,16 @@ func Get(name string, opts Options) (Reporter, error) {
 		return func(w io.Writer, r Result) error { return Text(w, r, opts) }, nil
 	case "json":
 		return JSON, nil
+	case "sarif":
+		return SARIF, nil
+	case "github":
+		return GitHub, nil
+	case "junit":
+		return JUnit, nil
+	case "markdown":
+		return Markdown, nil
 	}
-	return nil, fmt.Errorf("unknown format %q (want one of %v)", name, Formats)
+	return nil, fmt.Errorf("unknown format %q (want one of %s)", name, strings.Join(Formats, ", "))
 }
 
 // Counts returns the number of findings per severity name.
@@ -48,4 +102,43 @@ func Counts(fs []finding.Finding) map[string]int {
 		m[f.Severity.String()]++
 	}
 	return m
+}
+
+// rules returns r.Rules followed by an entry for every rule a finding or
+// suppressed finding names that r.Rules lacks, and an index by id.
+func (r Result) rules() ([]Rule, map[string]int) {
+	out := append([]Rule(nil), r.Rules...)
+	idx := make(map[string]int, len(out))
+	for i, ru := range out {
+		if _, dup := idx[ru.ID]; !dup {
+			idx[ru.ID] = i
+		}
+	}
+	for _, fs := range [][]finding.Finding{r.Findings, r.Suppressed} {
+		for _, f := range fs {
+			if _, ok := idx[f.RuleID]; ok {
+				continue
+			}
+			idx[f.RuleID] = len(out)
+			out = append(out, Rule{ID: f.RuleID, Name: f.RuleName, Severity: f.Severity, Fixable: len(f.Fix) > 0,
+				Title: f.RuleName, HelpURI: f.DocURL})
+		}
+	}
+	return out, idx
+}
+
+// failLevel is r.FailLevel with its default applied.
+func (r Result) failLevel() finding.Severity {
+	if r.FailLevel == 0 {
+		return finding.Error
+	}
+	return r.FailLevel
+}
+
+// fixEdits returns the exact replacements of finding i, or nil.
+func (r Result) fixEdits(i int) []Replacement {
+	if i < len(r.FixEdits) {
+		return r.FixEdits[i]
+	}
+	return nil
 }

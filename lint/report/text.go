@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ckptlint/ckptlint/lint/finding"
 )
@@ -18,16 +19,17 @@ const (
 	ansiGray   = "\x1b[90m"
 )
 
-// Text writes one line per finding, path:line:col: severity: message [id name],
-// and with opts.Snippet the source line with a caret under the span.
+// Text writes one line per finding, path:line:col: severity: message [id
+// name] (with ", fixable" in the brackets when the finding has a fix), and
+// with opts.Snippet the source line with a caret under the span.
 func Text(w io.Writer, r Result, opts Options) error {
 	var b bytes.Buffer
 	for _, f := range r.Findings {
 		sev := f.Severity.String()
 		if opts.Color {
 			c := map[finding.Severity]string{finding.Error: ansiRed, finding.Warning: ansiYellow, finding.Info: ansiCyan}[f.Severity]
-			fmt.Fprintf(&b, "%s%s:%d:%d:%s %s%s%s: %s %s[%s %s]%s\n", ansiBold, f.Range.File, f.Range.Start.Line, f.Range.Start.Col, ansiReset,
-				c, sev, ansiReset, f.Message, ansiGray, f.RuleID, f.RuleName, ansiReset)
+			fmt.Fprintf(&b, "%s%s:%d:%d:%s %s%s%s: %s %s[%s]%s\n", ansiBold, f.Range.File, f.Range.Start.Line, f.Range.Start.Col, ansiReset,
+				c, sev, ansiReset, f.Message, ansiGray, f.Tag(), ansiReset)
 		} else {
 			fmt.Fprintln(&b, f.String())
 		}
@@ -39,6 +41,10 @@ func Text(w io.Writer, r Result, opts Options) error {
 	return err
 }
 
+// writeSnippet writes the finding's first line and a caret line under its
+// span: under the whole span on that line, to the end of the line when the
+// span goes on, one caret when it is empty. Widths count runes, and tabs
+// before the span are kept so that the caret lines up.
 func writeSnippet(b *bytes.Buffer, src []byte, f finding.Finding) {
 	if src == nil || f.Range.Start.Line <= 0 {
 		return
@@ -49,17 +55,21 @@ func writeSnippet(b *bytes.Buffer, src []byte, f finding.Finding) {
 	}
 	line := strings.TrimRight(lines[f.Range.Start.Line-1], "\r")
 	fmt.Fprintf(b, "  %4d | %s\n", f.Range.Start.Line, line)
-	col := max(f.Range.Start.Col, 1)
-	width := 1
-	if f.Range.End.Line == f.Range.Start.Line && f.Range.End.Col > col {
-		width = f.Range.End.Col - col
+	start := min(max(f.Range.Start.Col, 1)-1, len(line))
+	end := start
+	switch {
+	case f.Range.End.Line > f.Range.Start.Line:
+		end = len(line)
+	case f.Range.End.Line == f.Range.Start.Line && f.Range.End.Col-1 > start:
+		end = min(f.Range.End.Col-1, len(line))
 	}
+	width := max(utf8.RuneCountInString(line[start:end]), 1)
 	pad := strings.Map(func(r rune) rune {
 		if r == '\t' {
 			return '\t'
 		}
 		return ' '
-	}, line[:min(col-1, len(line))])
+	}, line[:start])
 	fmt.Fprintf(b, "       | %s%s\n", pad, strings.Repeat("^", width))
 }
 

@@ -1,0 +1,90 @@
+package generate
+
+import (
+	"errors"
+
+	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/edit"
+	"github.com/ckptlint/ckptlint/lint/finding"
+	"github.com/ckptlint/ckptlint/lint/format/flinkconf"
+	"github.com/ckptlint/ckptlint/lint/format/flinkyaml"
+	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/report"
+	"github.com/ckptlint/ckptlint/lint/span"
+)
+
+// FixEdits computes report.Result.FixEdits for findings (parallel to them): the
+// exact replacements of a finding's fix when every operation targets the
+// Flink file its config set reads and that file is a flink-conf.yaml or a
+// config.yaml. These are the edits `ckptlint fix` makes for that finding on
+// its own, computed by the same editors. Other fixes (Hadoop files, which
+// fix may have to create or find through Flink's lookup order, and
+// FlinkDeployment manifests) stay operations only.
+func FixEdits(sets []*model.Set, findings []finding.Finding) [][]report.Replacement {
+	flink := map[string]*cfgfile.File{}
+	for _, s := range sets {
+		if s.Flink != nil && s.Manifest == nil && s.Flink.Err == nil {
+			flink[s.Name] = s.Flink
+		}
+	}
+	out := make([][]report.Replacement, len(findings))
+	for i, f := range findings {
+		ff := flink[f.ConfigSet]
+		if len(f.Fix) == 0 || ff == nil {
+			continue
+		}
+		var ed edit.Editor
+		switch ff.Format {
+		case cfgfile.FlinkConfLegacy:
+			ed = flinkconf.NewEditor(ff)
+		case cfgfile.FlinkConfigYAML:
+			ed = flinkyaml.NewConfigEditor(ff)
+		default:
+			continue
+		}
+		edits, ok := flinkEdits(ed, f.Fix)
+		if !ok || len(edits) == 0 {
+			continue
+		}
+		norm, err := edit.Normalize(len(ff.Src), edits)
+		if err != nil {
+			continue
+		}
+		lines := span.NewLines(ff.Src)
+		for _, e := range norm {
+			out[i] = append(out[i], report.Replacement{File: ff.Path, Span: lines.Span(e.Start, e.End), Text: e.Text})
+		}
+	}
+	return out
+}
+
+// flinkEdits lowers ops that all target the Flink file to edits; false when
+// one targets another file or cannot be lowered.
+func flinkEdits(ed edit.Editor, ops []finding.Op) ([]edit.Edit, bool) {
+	var all []edit.Edit
+	for _, op := range ops {
+		if op.Target != "flink" {
+			return nil, false
+		}
+		var es []edit.Edit
+		var err error
+		switch op.Op {
+		case "set":
+			es, err = ed.Set(op.Key, op.Value)
+		case "delete":
+			es, err = ed.Delete(op.Key)
+			if errors.Is(err, edit.ErrNotFound) {
+				err = nil
+			}
+		case "rename":
+			es, err = ed.Rename(op.Key, op.NewKey)
+		default:
+			return nil, false
+		}
+		if err != nil {
+			return nil, false
+		}
+		all = append(all, es...)
+	}
+	return all, true
+}

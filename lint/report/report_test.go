@@ -1,0 +1,188 @@
+package report_test
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"github.com/ckptlint/ckptlint/generate"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ckptlint/ckptlint/lint"
+	"github.com/ckptlint/ckptlint/lint/config"
+	"github.com/ckptlint/ckptlint/lint/engine"
+	"github.com/ckptlint/ckptlint/lint/finding"
+	"github.com/ckptlint/ckptlint/lint/report"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/<format>/")
+
+var (
+	engOnce sync.Once
+	eng     *engine.Engine
+	engErr  error
+)
+
+func newEngine(t *testing.T) *engine.Engine {
+	t.Helper()
+	engOnce.Do(func() { eng, engErr = engine.New(context.Background(), engine.Options{}) })
+	if engErr != nil {
+		t.Fatal(engErr)
+	}
+	return eng
+}
+
+// rules is the rule metadata as the CLI passes it: CKPT000 first, then
+// every embedded rule with its documentation URL.
+func rules(e *engine.Engine) []report.Rule {
+	out := []report.Rule{{ID: lint.ParseErrorRule, Name: "parse-error", Severity: finding.Error, Family: "parse",
+		Title: "A configuration file Flink or Hadoop cannot read"}}
+	for _, r := range e.Rules() {
+		out = append(out, report.Rule{ID: r.ID, Name: r.Name, Severity: r.Severity, Fixable: r.Fixable, Title: r.Title,
+			Description: r.Description, Family: r.Family,
+			HelpURI: "https://github.com/ckptlint/ckptlint/blob/main/docs/rules/" + r.ID + ".md"})
+	}
+	return out
+}
+
+// storyResult lints testdata/stories/<name> as `ckptlint lint` run inside
+// it does and returns what the reporters see.
+func storyResult(t *testing.T, name string) report.Result {
+	t.Helper()
+	e := newEngine(t)
+	dir, err := filepath.Abs(filepath.Join("../../testdata/stories", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	var cfg *config.Config
+	if _, err := os.Stat(config.FileName); err == nil {
+		c, diags := config.Load(config.FileName)
+		if diags.HasErrors() {
+			t.Fatalf("%s: invalid .ckptlint.hcl", dir)
+		}
+		cfg = c
+	}
+	res, err := lint.Lint(context.Background(), e, nil, lint.Options{Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := report.Result{Version: "test", Findings: res.Findings, Suppressed: res.Suppressed, Sets: len(res.Sets),
+		Files: res.Files, Sources: map[string][]byte{}, Rules: rules(e), FailLevel: finding.Error,
+		FixEdits: generate.FixEdits(res.Sets, res.Findings)}
+	for _, s := range res.Sets {
+		r.ConfigSets = append(r.ConfigSets, s.Name)
+		for _, f := range s.Files() {
+			r.Sources[f.Path] = f.Src
+		}
+	}
+	return r
+}
+
+func stories(t *testing.T) []string {
+	t.Helper()
+	ents, err := os.ReadDir("../../testdata/stories")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range ents {
+		if e.IsDir() {
+			out = append(out, e.Name())
+		}
+	}
+	if len(out) != 3 {
+		t.Fatalf("found %d stories, want 3", len(out))
+	}
+	return out
+}
+
+// render runs the named format ("text-tty" is text with colour and
+// snippets, as on a terminal).
+func render(t *testing.T, format string, r report.Result) string {
+	t.Helper()
+	opts := report.Options{}
+	if format == "text-tty" {
+		format, opts = "text", report.Options{Color: true, Snippet: true}
+	}
+	rep, err := report.Get(format, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := rep(&b, r); err != nil {
+		t.Fatalf("%s: %v", format, err)
+	}
+	return b.String()
+}
+
+// golden compares got with testdata/<format>/<name>.golden (absolute
+// path given), rewriting it with -update.
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./lint/report -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s differs (run go test ./lint/report -update and review the diff) (-want +got):\n%s", path, diff)
+	}
+}
+
+// goldenFormats are the formats with a golden file per story.
+var goldenFormats = []string{"text", "text-tty", "json", "sarif", "github", "junit", "markdown"}
+
+// TestGolden renders every story in every format and compares the output
+// with testdata/<format>/<story>.golden.
+func TestGolden(t *testing.T) {
+	td, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, story := range stories(t) {
+		t.Run(story, func(t *testing.T) {
+			r := storyResult(t, story)
+			if len(r.Findings) == 0 {
+				t.Fatal("the story has no findings")
+			}
+			for _, format := range goldenFormats {
+				t.Run(format, func(t *testing.T) {
+					golden(t, filepath.Join(td, format, story+".golden"), render(t, format, r))
+				})
+			}
+		})
+	}
+}
+
+// TestFormatsAreListed checks that every listed format resolves and an
+// unknown one is refused with the list.
+func TestFormatsAreListed(t *testing.T) {
+	for _, f := range report.Formats {
+		if _, err := report.Get(f, report.Options{}); err != nil {
+			t.Errorf("Get(%q): %v", f, err)
+		}
+	}
+	_, err := report.Get("xml", report.Options{})
+	if err == nil || !strings.Contains(err.Error(), strings.Join(report.Formats, ", ")) {
+		t.Errorf("Get(xml) = %v, want an error listing the formats", err)
+	}
+	for _, f := range goldenFormats {
+		if f != "text-tty" && !strings.Contains(strings.Join(report.Formats, " "), f) {
+			t.Errorf("golden format %s is not in report.Formats", f)
+		}
+	}
+}
