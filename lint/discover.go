@@ -16,6 +16,10 @@ import (
 	"github.com/ckptlint/ckptlint/lint/format/hadoopxml"
 )
 
+// siblingNames are the configuration files read together from one
+// directory.
+var siblingNames = []string{"flink-conf.yaml", "config.yaml", "core-site.xml", "hdfs-site.xml"}
+
 // skipDirs are never walked.
 var skipDirs = map[string]bool{".git": true, "vendor": true, "node_modules": true}
 
@@ -107,6 +111,18 @@ func (d *discoverer) walk(paths []string) error {
 		if !st.IsDir() {
 			if err := d.add(filepath.Clean(p), true); err != nil {
 				return err
+			}
+			// A file named alone (a pre-commit hook passes the changed
+			// files) is linted with the configuration files beside it, so
+			// a changed hdfs-site.xml is judged with the Flink file that
+			// reads it.
+			for _, sib := range siblingNames {
+				sp := filepath.Join(filepath.Dir(p), sib)
+				if sp != filepath.Clean(p) && d.isFile(sp) && !d.ignored(sp) {
+					if err := d.add(sp, false); err != nil {
+						return err
+					}
+				}
 			}
 			continue
 		}
@@ -236,7 +252,7 @@ func (d *discoverer) add(path string, explicit bool) error {
 	k := d.classify(path, src)
 	if k == 0 {
 		if explicit {
-			return fmt.Errorf("%s: not a Flink or Hadoop configuration file ckptlint knows (flink-conf.yaml, config.yaml with Flink keys, a FlinkDeployment manifest, core-site.xml, hdfs-site.xml)", path)
+			return fmt.Errorf("%s: not a Flink or Hadoop configuration file ckptlint knows (flink-conf.yaml, config.yaml with Flink keys, a FlinkDeployment manifest, core-site.xml, hdfs-site.xml)", d.displayPath(path))
 		}
 		return nil
 	}

@@ -21,9 +21,9 @@ func newRulesCmd(g *globals) *cobra.Command {
 		Short: "List the rules with id, name, severity and title",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			eng, err := engine.New(cmd.Context(), engine.Options{PolicyDirs: g.policyDirs})
+			_, eng, err := g.setup(cmd.Context()) // --policy and policy_dirs, as lint loads them
 			if err != nil {
-				return usageErr(err)
+				return err
 			}
 			// The rules the Go code reports (CKPT000-CKPT002) come first.
 			rules := append(lint.BuiltinRules(), eng.Rules()...)
@@ -61,9 +61,9 @@ when it found nothing it knows.`,
   ckptlint explain --log taskmanager.log
   kubectl logs deploy/my-job | ckptlint explain --log -`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			eng, err := engine.New(cmd.Context(), engine.Options{PolicyDirs: g.policyDirs})
+			_, eng, err := g.setup(cmd.Context()) // --policy and policy_dirs, as lint loads them
 			if err != nil {
-				return usageErr(err)
+				return err
 			}
 			if logPath != "" {
 				if len(args) > 0 {

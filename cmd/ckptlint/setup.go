@@ -54,7 +54,7 @@ func (g *globals) setup(ctx context.Context) (*config.Config, *engine.Engine, er
 			dirs = append(dirs, cfg.Resolve(d))
 		}
 	}
-	eng, err := engine.New(ctx, engine.Options{PolicyDirs: dirs})
+	eng, err := engine.New(ctx, engine.Options{PolicyDirs: uniqueDirs(dirs)})
 	if err != nil {
 		// A broken user policy is the user's input; a broken embedded one
 		// cannot pass the repository's own tests.
@@ -79,4 +79,22 @@ func (g *globals) setup(ctx context.Context) (*config.Config, *engine.Engine, er
 
 func (g *globals) options(cfg *config.Config) lint.Options {
 	return lint.Options{Config: cfg, Versions: lint.Versions{Flink: g.flinkVersion, Hadoop: g.hadoopVersion}}
+}
+
+// uniqueDirs drops directories named twice (by --policy and policy_dirs,
+// or as p and p/), so their rules are not loaded twice.
+func uniqueDirs(dirs []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, d := range dirs {
+		k, err := filepath.Abs(d)
+		if err != nil {
+			k = filepath.Clean(d)
+		}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, d)
+		}
+	}
+	return out
 }

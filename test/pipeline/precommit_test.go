@@ -1,0 +1,245 @@
+package pipeline
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+type hook struct {
+	ID            string `yaml:"id"`
+	Entry         string `yaml:"entry"`
+	Language      string `yaml:"language"`
+	Files         string `yaml:"files"`
+	PassFilenames *bool  `yaml:"pass_filenames"`
+	RequireSerial bool   `yaml:"require_serial"`
+}
+
+func loadHooks(t *testing.T) map[string]hook {
+	t.Helper()
+	var hooks []hook
+	if err := yaml.Unmarshal([]byte(readFile(t, filepath.Join(root, ".pre-commit-hooks.yaml"))), &hooks); err != nil {
+		t.Fatalf(".pre-commit-hooks.yaml: %v", err)
+	}
+	m := map[string]hook{}
+	for _, h := range hooks {
+		m[h.ID] = h
+	}
+	return m
+}
+
+// TestHookDefinitions checks the hooks' fields and which file names their
+// `files` pattern takes (the pattern is also valid RE2, so Go's regexp
+// reads it as pre-commit's Python re does).
+func TestHookDefinitions(t *testing.T) {
+	hooks := loadHooks(t)
+	entries := map[string]string{"ckptlint": "ckptlint lint", "ckptlint-fix": "ckptlint fix"}
+	if len(hooks) != len(entries) {
+		t.Errorf("hooks %v, want %v", hooks, entries)
+	}
+	matches := map[string]bool{
+		"flink-conf.yaml":                     true,
+		"flink/conf/flink-conf.yaml":          true,
+		"jobs/etl/config.yaml":                true,
+		"hadoop/core-site.xml":                true,
+		"hdfs-site.xml":                       true,
+		"k8s/flinkdeployment.yaml":            true,
+		"k8s/etl-flink-deployment.yml":        true,
+		"k8s/FlinkDeployment-etl.yaml":        true,
+		"k8s/etl_flink_deployment.yaml":       true,
+		"README.md":                           false,
+		"flink-conf.yaml.bak":                 false,
+		"conf/my-flink-conf.yaml":             false,
+		"hadoop/mapred-site.xml":              false,
+		"k8s/etl.yaml":                        false,
+		"k8s/flinkdeployment.yaml/notes.txt":  false,
+		"docs/flinkdeployment-guide.md":       false,
+		"helm/templates/flinkdeployment.json": false,
+	}
+	for id, entry := range entries {
+		h, ok := hooks[id]
+		if !ok {
+			t.Errorf("no hook %s", id)
+			continue
+		}
+		if h.Entry != entry || h.Language != "golang" || h.PassFilenames == nil || !*h.PassFilenames || !h.RequireSerial {
+			t.Errorf("hook %s: %+v; want entry %q, language golang, pass_filenames and require_serial true", id, h, entry)
+		}
+		re, err := regexp.Compile(h.Files)
+		if err != nil {
+			t.Fatalf("hook %s files: %v", id, err)
+		}
+		for name, want := range matches {
+			if got := re.MatchString(name); got != want {
+				t.Errorf("hook %s: files matches %s: %v, want %v", id, name, got, want)
+			}
+		}
+	}
+}
+
+// snapshotRepo makes a git repository of the working tree: the tracked and
+// untracked files that are not ignored, as they are on disk, committed. It
+// is the hook repository pre-commit clones; a clone of the module root
+// would only have its commits.
+func snapshotRepo(t *testing.T) string {
+	t.Helper()
+	r := run(t, root, nil, "git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	if r.code != 0 {
+		t.Fatalf("git ls-files in %s: %v", root, r)
+	}
+	dst := t.TempDir()
+	for _, rel := range strings.Split(strings.TrimRight(r.stdout, "\x00"), "\x00") {
+		src := filepath.Join(root, rel)
+		if st, err := os.Lstat(src); err != nil || !st.Mode().IsRegular() {
+			continue // deleted in the working tree, or not a file
+		}
+		if err := copyFile(src, filepath.Join(dst, rel)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitCommitAll(t, dst)
+	return dst
+}
+
+// TestPreCommitHooks runs the hooks with the real pre-commit, installed
+// from a snapshot of this working tree (language golang: pre-commit runs
+// `go install ./...` in it): once through `pre-commit try-repo`, and then as
+// a user has them, from a .pre-commit-config.yaml, on real `git commit`s.
+func TestPreCommitHooks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("installs the hooks with go install (-short)")
+	}
+	pc := requireTool(t, "pre-commit", "runs .pre-commit-hooks.yaml")
+	hooks := snapshotRepo(t)
+	goenv := run(t, root, nil, "go", "env", "GOMODCACHE", "GOCACHE", "GOFLAGS")
+	vals := strings.Split(strings.TrimRight(goenv.stdout, "\n"), "\n")
+	if goenv.code != 0 || len(vals) != 3 {
+		t.Fatalf("go env: %v", goenv)
+	}
+	env := append([]string{
+		// One pre-commit store for the commits: the hooks are installed once.
+		"PRE_COMMIT_HOME=" + t.TempDir(),
+		// pre-commit sets GOPATH to the hook's environment; naming the
+		// caches keeps the modules (OPA among them) this machine has, and
+		// -trimpath lets the build cache serve packages compiled from
+		// another directory.
+		"GOMODCACHE=" + vals[0], "GOCACHE=" + vals[1], "GOFLAGS=" + strings.TrimSpace(vals[2]+" -trimpath"),
+	}, gitEnv...)
+	userRepo := func(t *testing.T, src ...string) string {
+		t.Helper()
+		dir := t.TempDir()
+		copyTree(t, story(src...), dir)
+		if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("# deployment\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		gitCommitAll(t, dir)
+		return dir
+	}
+	const conf = "flink/flink-conf.yaml"
+
+	t.Run("try-repo: a bad config fails with findings", func(t *testing.T) {
+		dir := userRepo(t, "stories", "b-directoryscanner")
+		r := run(t, dir, env, pc, "try-repo", "--color", "never", hooks, "ckptlint", "--verbose", "--files", conf)
+		if r.code != 1 || !strings.Contains(r.stdout, "Failed") ||
+			!strings.Contains(r.stdout, "flink/flink-conf.yaml:10:1: error:") || !strings.Contains(r.stdout, "[CKPT201 ") {
+			t.Fatalf("pre-commit try-repo ckptlint on story b: %v\nwant exit code 1 with the CKPT201 finding", r)
+		}
+	})
+
+	// The configuration a user writes, at the snapshot's commit: the fix
+	// hook first, so that the lint hook sees the fixed files.
+	rev := run(t, hooks, gitEnv, "git", "rev-parse", "HEAD")
+	config := fmt.Sprintf("repos:\n  - repo: %s\n    rev: %s\n    hooks:\n      - id: ckptlint-fix\n      - id: ckptlint\n",
+		hooks, strings.TrimSpace(rev.stdout))
+	// installed returns a repository holding a story, with the hooks
+	// installed as the pre-commit hook of git.
+	installed := func(t *testing.T, src ...string) string {
+		t.Helper()
+		dir := userRepo(t, src...)
+		if err := os.WriteFile(filepath.Join(dir, ".pre-commit-config.yaml"), []byte(config), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if r := run(t, dir, env, pc, "install"); r.code != 0 {
+			t.Fatalf("pre-commit install: %v", r)
+		}
+		return dir
+	}
+	// commit appends text to files, stages everything and commits; the
+	// result's stdout holds what git and the hooks printed on either stream.
+	commit := func(t *testing.T, dir string, appends map[string]string) result {
+		t.Helper()
+		for f, text := range appends {
+			p := filepath.Join(dir, f)
+			if err := os.WriteFile(p, []byte(readFile(t, p)+text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if r := run(t, dir, env, "git", "add", "-A"); r.code != 0 {
+			t.Fatalf("git add: %v", r)
+		}
+		r := run(t, dir, append(env, "PRE_COMMIT_COLOR=never"), "git", "commit", "-m", "change")
+		r.stdout, r.stderr = r.stdout+r.stderr, ""
+		return r
+	}
+	head := func(t *testing.T, dir string) string {
+		t.Helper()
+		return run(t, dir, gitEnv, "git", "rev-parse", "HEAD").stdout
+	}
+
+	t.Run("a commit with an error fix cannot mend is refused with the finding", func(t *testing.T) {
+		dir := installed(t, "stories", "b-directoryscanner")
+		replaceIn(t, filepath.Join(dir, conf), "execution.checkpointing.interval: 1 min", "execution.checkpointing.interval: 1 fortnight")
+		before := head(t, dir)
+		r := commit(t, dir, nil)
+		if r.code == 0 || !strings.Contains(r.stdout, "flink/flink-conf.yaml:9:1: error:") {
+			t.Fatalf("git commit: %v\nwant the commit refused with the finding on line 9", r)
+		}
+		if head(t, dir) != before {
+			t.Error("the commit was made")
+		}
+	})
+
+	t.Run("the fix hook rewrites a bad config; with the fix added the commit goes through", func(t *testing.T) {
+		dir := installed(t, "stories", "b-directoryscanner")
+		r := commit(t, dir, map[string]string{conf: "# reviewed\n"})
+		if r.code == 0 || !strings.Contains(r.stdout, "files were modified by this hook") {
+			t.Fatalf("git commit: %v\nwant it refused: files were modified by ckptlint-fix", r)
+		}
+		got := readFile(t, filepath.Join(dir, conf))
+		for _, want := range []string{"execution.checkpointing.timeout: 2 min\n", "execution.checkpointing.tolerable-failed-checkpoints: 3\n", "# reviewed\n"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("%s after ckptlint-fix lacks %q:\n%s", conf, want, got)
+			}
+		}
+		if diff := run(t, dir, gitEnv, "git", "diff", "--name-only"); strings.TrimSpace(diff.stdout) != conf {
+			t.Errorf("ckptlint-fix changed %q, want only %s", diff.stdout, conf)
+		}
+		if r := commit(t, dir, nil); r.code != 0 {
+			t.Errorf("git commit with the fix added: %v\nwant it made", r)
+		}
+		if st := run(t, dir, gitEnv, "git", "status", "--porcelain"); st.stdout != "" {
+			t.Errorf("the commit left changes: %s", st.stdout)
+		}
+	})
+
+	t.Run("a clean config passes", func(t *testing.T) {
+		dir := installed(t, "stories-fixed", "b-directoryscanner")
+		r := commit(t, dir, map[string]string{conf: "# reviewed\n", "hadoop/client/hdfs-site.xml": "<!-- reviewed -->\n"})
+		if r.code != 0 || strings.Count(r.stdout, "Passed") != 2 {
+			t.Fatalf("git commit of stories-fixed/b: %v\nwant it made, both hooks passed", r)
+		}
+	})
+
+	t.Run("a commit without configuration files skips the hooks", func(t *testing.T) {
+		dir := installed(t, "stories", "b-directoryscanner")
+		r := commit(t, dir, map[string]string{"README.md": "more\n"})
+		if r.code != 0 || strings.Count(r.stdout, "(no files to check)Skipped") != 2 {
+			t.Fatalf("git commit of README.md: %v\nwant it made, both hooks skipped", r)
+		}
+	})
+}
