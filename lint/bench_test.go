@@ -2,52 +2,21 @@ package lint_test
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/ckptlint/ckptlint/internal/benchrepo"
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/engine"
 )
 
-// benchRepo writes a monorepo of n config sets (flink-conf.yaml,
-// core-site.xml, hdfs-site.xml each) and a .ckptlint.hcl with one cluster.
+// benchRepo writes the benchmark monorepo of n config sets.
 func benchRepo(b *testing.B, n int) string {
 	b.Helper()
 	root := b.TempDir()
-	hcl := "cluster \"prod\" {\n  datanodes = 12\n  datanode_free_bytes = \"4t\"\n}\n"
-	if err := os.WriteFile(filepath.Join(root, ".ckptlint.hcl"), []byte(hcl), 0o644); err != nil {
+	if err := benchrepo.Write(root, n); err != nil {
 		b.Fatal(err)
-	}
-	for i := range n {
-		dir := filepath.Join(root, "team"+fmt.Sprint(i%20), fmt.Sprintf("job-%04d", i), "conf")
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			b.Fatal(err)
-		}
-		files := map[string]string{
-			"flink-conf.yaml": fmt.Sprintf(`# job %d
-jobmanager.rpc.address: jm-%d
-taskmanager.numberOfTaskSlots: 4
-parallelism.default: %d
-state.backend.type: rocksdb
-state.backend.incremental: true
-state.checkpoints.dir: hdfs://nn:8020/flink/checkpoints/job-%d
-execution.checkpointing.interval: %d s
-execution.checkpointing.timeout: 10 min
-execution.checkpointing.min-pause: 30 s
-execution.checkpointing.tolerable-failed-checkpoints: 3
-restart-strategy.type: exponential-delay
-`, i, i, 1+i%64, i, 30+i%90),
-			"core-site.xml": "<?xml version=\"1.0\"?>\n<configuration>\n  <property>\n    <name>fs.defaultFS</name>\n    <value>hdfs://nn:8020</value>\n  </property>\n</configuration>\n",
-			"hdfs-site.xml": fmt.Sprintf("<?xml version=\"1.0\"?>\n<configuration>\n  <property>\n    <name>dfs.blocksize</name>\n    <value>%dm</value>\n  </property>\n  <property>\n    <name>dfs.replication</name>\n    <value>3</value>\n  </property>\n</configuration>\n", 1+i%4),
-		}
-		for name, body := range files {
-			if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-				b.Fatal(err)
-			}
-		}
 	}
 	return root
 }
