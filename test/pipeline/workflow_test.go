@@ -111,13 +111,14 @@ func TestActionlintCatchesMistakes(t *testing.T) {
 	}
 }
 
-// TestDocumentedWorkflowIsTheTestedOne checks that every workflow shown in
-// the docs that uses the action is docs/examples/workflow.yml, verbatim.
+// TestDocumentedWorkflowIsTheTestedOne checks that the README and
+// docs/ci.md show the workflow, and that every workflow they show that uses
+// the action is docs/examples/workflow.yml, verbatim.
 func TestDocumentedWorkflowIsTheTestedOne(t *testing.T) {
 	wf := readFile(t, filepath.Join(root, "docs", "examples", "workflow.yml"))
 	block := regexp.MustCompile("(?s)```ya?ml\n(.*?)```")
-	found := false
 	for _, doc := range []string{"docs/ci.md", "README.md"} {
+		found := false
 		src, err := os.ReadFile(filepath.Join(root, doc))
 		if err != nil {
 			t.Fatal(err)
@@ -131,9 +132,9 @@ func TestDocumentedWorkflowIsTheTestedOne(t *testing.T) {
 				t.Errorf("%s shows a workflow that is not docs/examples/workflow.yml:\n%s", doc, m[1])
 			}
 		}
-	}
-	if !found {
-		t.Error("docs/ci.md does not show docs/examples/workflow.yml")
+		if !found {
+			t.Errorf("%s does not show docs/examples/workflow.yml", doc)
+		}
 	}
 }
 
