@@ -1,6 +1,11 @@
 package edit
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+)
 
 // Editor lowers semantic fix operations on one configuration file to byte
 // edits of that file's original source. Keys are the effective keys the
@@ -35,3 +40,30 @@ var (
 	// first.
 	ErrExists = errors.New("key already set in the file")
 )
+
+// DiffViews describes the first difference, in key order, between the
+// key → value view an edit should produce (want) and the view its result
+// parses to (got), or returns "" when they agree. Editors use it to check
+// their own edits; show renders a value for the message.
+func DiffViews[V comparable](want, got map[string]V, show func(V) string) string {
+	keys := slices.Sorted(maps.Keys(want))
+	for k := range got {
+		if _, ok := want[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		w, inWant := want[k]
+		g, inGot := got[k]
+		switch {
+		case !inGot:
+			return fmt.Sprintf("%q would be missing", k)
+		case !inWant:
+			return fmt.Sprintf("%q would be set to %s", k, show(g))
+		case g != w:
+			return fmt.Sprintf("%q would be %s, not %s", k, show(g), show(w))
+		}
+	}
+	return ""
+}

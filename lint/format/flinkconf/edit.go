@@ -2,8 +2,7 @@ package flinkconf
 
 import (
 	"fmt"
-	"maps"
-	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -232,33 +231,8 @@ func (ed *editor) verify(op string, edits []edit.Edit, want map[string]string) e
 	if g.Err != nil {
 		return fmt.Errorf("%s in %s: the edited file would not parse (%v): %w", op, ed.f.Path, g.Err, edit.ErrCannotRepresent)
 	}
-	if diff := diffEffective(want, effectiveOf(g)); diff != "" {
+	if diff := edit.DiffViews(want, effectiveOf(g), strconv.Quote); diff != "" {
 		return fmt.Errorf("%s in %s: Flink would read the edited file differently: %s: %w", op, ed.f.Path, diff, edit.ErrCannotRepresent)
 	}
 	return nil
-}
-
-// diffEffective describes the first difference, in key order, between two
-// key/value maps, or returns "" when they are equal.
-func diffEffective(want, got map[string]string) string {
-	keys := slices.Sorted(maps.Keys(want))
-	for k := range got {
-		if _, ok := want[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		w, inWant := want[k]
-		g, inGot := got[k]
-		switch {
-		case !inGot:
-			return fmt.Sprintf("%q would be missing", k)
-		case !inWant:
-			return fmt.Sprintf("%q would be set to %q", k, g)
-		case g != w:
-			return fmt.Sprintf("%q would be %q, not %q", k, g, w)
-		}
-	}
-	return ""
 }

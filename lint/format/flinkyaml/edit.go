@@ -2,8 +2,6 @@ package flinkyaml
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -450,29 +448,9 @@ func (ed *yamlEditor) verify(op string, edits []edit.Edit, want map[string]typed
 	if err != nil {
 		return fmt.Errorf("%s in %s: the edited file would not parse (%v): %w", op, ed.path, err, edit.ErrCannotRepresent)
 	}
-	got := effectiveTyped(g)
-	keys := slices.Sorted(maps.Keys(want))
-	for k := range got {
-		if _, ok := want[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		w, inWant := want[k]
-		v, inGot := got[k]
-		var diff string
-		switch {
-		case !inGot:
-			diff = fmt.Sprintf("%q would be missing", k)
-		case !inWant:
-			diff = fmt.Sprintf("%q would be set to %q", k, v.Value)
-		case v != w:
-			diff = fmt.Sprintf("%q would be the %s %q, not the %s %q", k, v.Kind, v.Value, w.Kind, w.Value)
-		}
-		if diff != "" {
-			return fmt.Errorf("%s in %s: Flink would read the edited file differently: %s: %w", op, ed.path, diff, edit.ErrCannotRepresent)
-		}
+	show := func(v typed) string { return fmt.Sprintf("the %s %q", v.Kind, v.Value) }
+	if diff := edit.DiffViews(want, effectiveTyped(g), show); diff != "" {
+		return fmt.Errorf("%s in %s: Flink would read the edited file differently: %s: %w", op, ed.path, diff, edit.ErrCannotRepresent)
 	}
 	return nil
 }

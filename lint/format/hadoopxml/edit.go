@@ -3,8 +3,6 @@ package hadoopxml
 import (
 	"bytes"
 	"fmt"
-	"maps"
-	"slices"
 	"unicode/utf8"
 
 	"github.com/ckptlint/ckptlint/lint/cfgfile"
@@ -363,31 +361,15 @@ func (ed *xmlEditor) verify(op string, edits []edit.Edit, want map[string]xmlVal
 	if perr != nil {
 		return fmt.Errorf("%s in %s: the edited file would not parse (%v): %w", op, path, perr, edit.ErrCannotRepresent)
 	}
-	keys := slices.Sorted(maps.Keys(want))
-	for k := range got {
-		if _, ok := want[k]; !ok {
-			keys = append(keys, k)
+	if g, ok := got[loose]; ok {
+		if w, ok := want[loose]; ok {
+			g.Final = w.Final
+			got[loose] = g
 		}
 	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		w, inWant := want[k]
-		g, inGot := got[k]
-		if k == loose {
-			g.Final = w.Final
-		}
-		var diff string
-		switch {
-		case !inGot:
-			diff = fmt.Sprintf("%q would be missing", k)
-		case !inWant:
-			diff = fmt.Sprintf("%q would be set to %q", k, g.Value)
-		case g != w:
-			diff = fmt.Sprintf("%q would be %q (final %t), not %q (final %t)", k, g.Value, g.Final, w.Value, w.Final)
-		}
-		if diff != "" {
-			return fmt.Errorf("%s in %s: Hadoop would read the edited file differently: %s: %w", op, path, diff, edit.ErrCannotRepresent)
-		}
+	show := func(v xmlValue) string { return fmt.Sprintf("%q (final %t)", v.Value, v.Final) }
+	if diff := edit.DiffViews(want, got, show); diff != "" {
+		return fmt.Errorf("%s in %s: Hadoop would read the edited file differently: %s: %w", op, path, diff, edit.ErrCannotRepresent)
 	}
 	return nil
 }
