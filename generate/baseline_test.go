@@ -1,20 +1,18 @@
 package generate
 
 import (
-	"context"
 	"flag"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ckptlint/ckptlint/internal/linttest"
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/config"
-	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/model"
 	"github.com/ckptlint/ckptlint/lint/units"
@@ -142,10 +140,7 @@ func generateInto(t *testing.T, c baselineCase) (string, *config.Config, *Baseli
 	if err := os.WriteFile(hcl, []byte(c.hcl), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, diags := config.Load(hcl)
-	if diags.HasErrors() {
-		t.Fatal(diags.Err())
-	}
+	cfg := linttest.LoadConfig(t, dir)
 	opts := c.opts
 	opts.Config = cfg
 	b, err := NewBaseline(opts)
@@ -208,35 +203,16 @@ func golden(t *testing.T, path string, got []byte) {
 	}
 }
 
-var (
-	engOnce sync.Once
-	eng     *engine.Engine
-	engErr  error
-)
-
-func sharedEngine(t *testing.T) *engine.Engine {
-	t.Helper()
-	engOnce.Do(func() { eng, engErr = engine.New(context.Background(), engine.Options{}) })
-	if engErr != nil {
-		t.Fatal(engErr)
-	}
-	return eng
-}
-
 // TestBaselineLintsClean generates each case into a directory whose
 // .ckptlint.hcl (the same facts generate used) points a deployment at the
 // generated files, lints the directory with the embedded rules and asserts
 // that nothing reaches error, and that only the case's expected rules warn.
 func TestBaselineLintsClean(t *testing.T) {
-	e := sharedEngine(t)
+	e := linttest.Engine(t)
 	for _, c := range baselineCases {
 		t.Run(c.name, func(t *testing.T) {
 			dir, cfg, b := generateInto(t, c)
-			t.Chdir(dir)
-			res, err := lint.Lint(context.Background(), e, []string{"."}, lint.Options{Config: cfg, Versions: c.lintVersion})
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := linttest.Lint(t, e, dir, lint.Options{Config: cfg, Versions: c.lintVersion})
 			if res.Files != len(b.Files) {
 				t.Errorf("lint read %d files, want the %d generated", res.Files, len(b.Files))
 			}
@@ -269,7 +245,7 @@ func TestBaselineLintsClean(t *testing.T) {
 // spellings, file format and values must suit each version (no error, no
 // warning).
 func TestBaselineLintsCleanOnEveryVersion(t *testing.T) {
-	e := sharedEngine(t)
+	e := linttest.Engine(t)
 	flinks := []string{"1.10", "1.11", "1.12", "1.13", "1.14", "1.15", "1.16", "1.17", "1.18", "1.19", "1.20", "2.0", "2.1"}
 	hadoops := []string{"2.7.3", "2.10.1", "3.1.0", "3.2.2", "3.3.0", "3.4.1"}
 	hcl := strings.Replace(storyA, `datanode_free_bytes   = "43g"`, `datanode_free_bytes   = "43g"
@@ -279,11 +255,7 @@ func TestBaselineLintsCleanOnEveryVersion(t *testing.T) {
 			t.Run(fv+"/"+hv, func(t *testing.T) {
 				c := baselineCase{hcl: hcl, opts: BaselineOptions{Deployment: "streaming", FlinkVersion: fv, HadoopVersion: hv}}
 				dir, cfg, _ := generateInto(t, c)
-				t.Chdir(dir)
-				res, err := lint.Lint(context.Background(), e, []string{"."}, lint.Options{Config: cfg, Versions: lint.Versions{Flink: fv, Hadoop: hv}})
-				if err != nil {
-					t.Fatal(err)
-				}
+				res := linttest.Lint(t, e, dir, lint.Options{Config: cfg, Versions: lint.Versions{Flink: fv, Hadoop: hv}})
 				for _, f := range res.Findings {
 					if f.Severity >= finding.Warning {
 						t.Errorf("%s", f)

@@ -13,8 +13,8 @@ import (
 
 	"github.com/ckptlint/ckptlint/generate"
 	"github.com/ckptlint/ckptlint/generate/diff"
+	"github.com/ckptlint/ckptlint/internal/linttest"
 	"github.com/ckptlint/ckptlint/lint"
-	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/finding"
 )
@@ -48,23 +48,11 @@ func copyDir(t *testing.T, src string) string {
 	return dst
 }
 
-func loadConfig(t *testing.T) *config.Config {
-	t.Helper()
-	if _, err := os.Stat(config.FileName); err != nil {
-		return nil
-	}
-	cfg, diags := config.Load(config.FileName)
-	if diags.HasErrors() {
-		t.Fatal(diags.Err())
-	}
-	return cfg
-}
-
 // fixHere plans a fix of the working directory, writes it and returns the
 // plan.
 func fixHere(t *testing.T, eng *engine.Engine, rules []string) *generate.FixResult {
 	t.Helper()
-	res, err := generate.Fix(context.Background(), eng, generate.FixOptions{Lint: lint.Options{Config: loadConfig(t)}, Rules: rules})
+	res, err := generate.Fix(context.Background(), eng, generate.FixOptions{Lint: lint.Options{Config: linttest.LoadConfig(t, ".")}, Rules: rules})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,13 +63,10 @@ func fixHere(t *testing.T, eng *engine.Engine, rules []string) *generate.FixResu
 	return res
 }
 
+// lintHere lints the working directory with its .ckptlint.hcl.
 func lintHere(t *testing.T, eng *engine.Engine) []finding.Finding {
 	t.Helper()
-	res, err := lint.Lint(context.Background(), eng, nil, lint.Options{Config: loadConfig(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.Findings
+	return linttest.Lint(t, eng, ".", lint.Options{}).Findings
 }
 
 func golden(t *testing.T, path string, got []byte) {
@@ -101,21 +86,12 @@ func golden(t *testing.T, path string, got []byte) {
 	}
 }
 
-func newEngine(t *testing.T) *engine.Engine {
-	t.Helper()
-	eng, err := engine.New(context.Background(), engine.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return eng
-}
-
 // TestFixFixtures runs `fix --rule ID` on testdata/rules/<ID>/bad for every
 // fixable rule: each changed file must equal its <file>.fixed golden, the
 // rule must be gone when the result is linted, and a second fix must change
 // nothing.
 func TestFixFixtures(t *testing.T) {
-	eng := newEngine(t)
+	eng := linttest.Engine(t)
 	root, _ := filepath.Abs("../testdata/rules")
 	for _, r := range eng.Rules() {
 		if !r.Fixable {
@@ -148,7 +124,7 @@ func TestFixFixtures(t *testing.T) {
 // TestFixStories fixes the three stories: `fix --diff` is a reviewed golden,
 // the result lints clean at --fail-level error, and a second run is a no-op.
 func TestFixStories(t *testing.T) {
-	eng := newEngine(t)
+	eng := linttest.Engine(t)
 	root, _ := filepath.Abs("../testdata/stories")
 	for _, name := range []string{"a-blocksize", "b-directoryscanner", "c-lease-expired"} {
 		t.Run(name, func(t *testing.T) {
@@ -184,7 +160,7 @@ func TestFixCorpus(t *testing.T) {
 	}
 	names := map[string]string{"flink-conf": "flink-conf.yaml", "flink-config-yaml": "config.yaml",
 		"core-site": "core-site.xml", "hdfs-site": "hdfs-site.xml", "flinkdeployment": "flinkdeployment.yaml"}
-	eng := newEngine(t)
+	eng := linttest.Engine(t)
 	for kind, name := range names {
 		files, _ := os.ReadDir(filepath.Join(dir, kind))
 		for _, f := range files {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckptlint/ckptlint/internal/linttest"
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/finding"
 )
@@ -40,7 +41,7 @@ var realName = map[string]string{
 func TestCorpus(t *testing.T) {
 	dir := corpusDir(t)
 	want, _ := filepath.Abs("../docs/corpus-findings.txt")
-	eng := newEngine(t)
+	eng := linttest.Engine(t)
 	var lines []string
 	kinds, _ := os.ReadDir(dir)
 	for _, k := range kinds {

@@ -2,7 +2,6 @@ package lint_test
 
 import (
 	"bytes"
-	"context"
 	"flag"
 	"os"
 	"path/filepath"
@@ -10,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckptlint/ckptlint/internal/linttest"
 	"github.com/ckptlint/ckptlint/lint"
-	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/report"
@@ -23,22 +22,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // .ckptlint.hcl applies, paths are relative to it.
 func lintDir(t *testing.T, eng *engine.Engine, dir string) []finding.Finding {
 	t.Helper()
-	t.Chdir(dir)
-	var cfg *config.Config
-	if _, err := os.Stat(config.FileName); err == nil {
-		c, diags := config.Load(config.FileName)
-		if diags.HasErrors() {
-			var b bytes.Buffer
-			_ = diags.Write(&b, false)
-			t.Fatalf("%s/.ckptlint.hcl:\n%s", dir, b.String())
-		}
-		cfg = c
-	}
-	res, err := lint.Lint(context.Background(), eng, nil, lint.Options{Config: cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.Findings
+	return linttest.Lint(t, eng, dir, lint.Options{}).Findings
 }
 
 func textOf(t *testing.T, fs []finding.Finding) string {
@@ -67,19 +51,10 @@ func golden(t *testing.T, path, got string) {
 	}
 }
 
-func newEngine(t *testing.T) *engine.Engine {
-	t.Helper()
-	eng, err := engine.New(context.Background(), engine.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return eng
-}
-
 // TestRuleFixtures lints testdata/rules/<ID>/bad and good for every rule:
 // bad must produce the rule and match want.txt; good must not produce it.
 func TestRuleFixtures(t *testing.T) {
-	eng := newEngine(t)
+	eng := linttest.Engine(t)
 	root, _ := filepath.Abs("../testdata/rules")
 	for _, r := range eng.Rules() {
 		t.Run(r.ID, func(t *testing.T) {
@@ -102,7 +77,7 @@ func TestRuleFixtures(t *testing.T) {
 // TestStories lints the three failure stories; their golden output names the
 // rules, lines and figures each produces.
 func TestStories(t *testing.T) {
-	eng := newEngine(t)
+	eng := linttest.Engine(t)
 	root, _ := filepath.Abs("../testdata/stories")
 	ents, err := os.ReadDir(root)
 	if err != nil {
@@ -135,7 +110,7 @@ func TestStories(t *testing.T) {
 // 2 min and tolerable failures 3; max-concurrent 1). None may keep an
 // error; warnings and infos may remain.
 func TestStoriesFixedByHand(t *testing.T) {
-	eng := newEngine(t)
+	eng := linttest.Engine(t)
 	root, _ := filepath.Abs("../testdata/stories-fixed")
 	ents, err := os.ReadDir(root)
 	if err != nil {

@@ -1,7 +1,6 @@
 package lint_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ckptlint/ckptlint/internal/linttest"
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/finding"
@@ -21,21 +21,13 @@ import (
 var suppressFixture, _ = filepath.Abs("../testdata/suppress")
 
 // lintIn lints dir as `ckptlint lint` run inside it would, with its
-// .ckptlint.hcl.
+// .ckptlint.hcl, which must exist.
 func lintIn(t *testing.T, dir string, noInline bool) *lint.Result {
 	t.Helper()
-	t.Chdir(dir)
-	cfg, diags := config.Load(config.FileName)
-	if diags.HasErrors() {
-		var b strings.Builder
-		_ = diags.Write(&b, false)
-		t.Fatal(b.String())
-	}
-	res, err := lint.Lint(context.Background(), newEngine(t), nil, lint.Options{Config: cfg, NoInlineIgnores: noInline})
-	if err != nil {
+	if _, err := os.Stat(filepath.Join(dir, config.FileName)); err != nil {
 		t.Fatal(err)
 	}
-	return res
+	return linttest.Lint(t, linttest.Engine(t), dir, lint.Options{NoInlineIgnores: noInline})
 }
 
 // ids renders findings as file:line id, sorted as the findings are.

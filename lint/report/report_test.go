@@ -2,40 +2,23 @@ package report_test
 
 import (
 	"bytes"
-	"context"
 	"flag"
-	"github.com/ckptlint/ckptlint/generate"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ckptlint/ckptlint/generate"
+	"github.com/ckptlint/ckptlint/internal/linttest"
 	"github.com/ckptlint/ckptlint/lint"
-	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/report"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/<format>/")
-
-var (
-	engOnce sync.Once
-	eng     *engine.Engine
-	engErr  error
-)
-
-func newEngine(t *testing.T) *engine.Engine {
-	t.Helper()
-	engOnce.Do(func() { eng, engErr = engine.New(context.Background(), engine.Options{}) })
-	if engErr != nil {
-		t.Fatal(engErr)
-	}
-	return eng
-}
 
 // rules is the rule metadata as the CLI passes it: CKPT000 first, then
 // every embedded rule with its documentation URL.
@@ -54,24 +37,12 @@ func rules(e *engine.Engine) []report.Rule {
 // it does and returns what the reporters see.
 func storyResult(t *testing.T, name string) report.Result {
 	t.Helper()
-	e := newEngine(t)
+	e := linttest.Engine(t)
 	dir, err := filepath.Abs(filepath.Join("../../testdata/stories", name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Chdir(dir)
-	var cfg *config.Config
-	if _, err := os.Stat(config.FileName); err == nil {
-		c, diags := config.Load(config.FileName)
-		if diags.HasErrors() {
-			t.Fatalf("%s: invalid .ckptlint.hcl", dir)
-		}
-		cfg = c
-	}
-	res, err := lint.Lint(context.Background(), e, nil, lint.Options{Config: cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := linttest.Lint(t, e, dir, lint.Options{})
 	r := report.Result{Version: "test", Findings: res.Findings, Suppressed: res.Suppressed, Sets: len(res.Sets),
 		Files: res.Files, Sources: map[string][]byte{}, Rules: rules(e), FailLevel: finding.Error,
 		FixEdits: generate.FixEdits(res.Sets, res.Findings)}

@@ -1,7 +1,10 @@
 // Package edittest holds test helpers shared by the editors' tests: the
 // expected line-level change of an edit (LineOps), to check that an edit
-// touched only the lines it meant to, and CRLF conversion. It is imported
-// only from _test files.
+// touched only the lines it meant to, and CRLF conversion; and, in
+// harness.go, the checks every format's editor must pass, parameterised by
+// the format (Format): one table row (RunRow, CheckEdit), one fuzz input
+// (FuzzOps) and one round of operations on a file of the shared corpus
+// (EditCorpus, CorpusRound). It is imported only from _test files.
 package edittest
 
 import (

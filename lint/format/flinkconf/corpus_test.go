@@ -5,39 +5,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ckptlint/ckptlint/lint/edit/edittest"
 )
 
-// corpusDir returns shared/corpus/<kind>, the sibling of the repository root
-// (the directory holding go.mod), or skips the test when it is absent.
-func corpusDir(t *testing.T, kind string) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the working directory; cannot locate ../shared/corpus")
-		}
-		dir = parent
-	}
-	corpus := filepath.Join(dir, "..", "shared", "corpus", kind)
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skipf("shared corpus not found at %s (it lives beside the repository); skipping", corpus)
-	}
-	return corpus
-}
-
 func TestParseCorpus(t *testing.T) {
-	dir := corpusDir(t, "flink-conf")
-	files, err := filepath.Glob(filepath.Join(dir, "*"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no corpus files in %s: %v", dir, err)
-	}
+	files := edittest.CorpusFiles(t, "flink-conf")
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			src, err := os.ReadFile(path)
@@ -87,7 +60,7 @@ func TestParseCorpus(t *testing.T) {
 }
 
 func TestParseCorpusFiles(t *testing.T) {
-	dir := corpusDir(t, "flink-conf")
+	dir := edittest.CorpusDir(t, "flink-conf")
 	tests := []struct {
 		name    string
 		file    string

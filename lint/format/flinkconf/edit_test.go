@@ -1,14 +1,15 @@
 package flinkconf
 
 import (
-	"errors"
 	"maps"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/edit"
+	"github.com/ckptlint/ckptlint/lint/edit/edittest"
 )
 
 // editCase is one operation on one file and the bytes it must give.
@@ -92,19 +93,6 @@ var editCases = []editCase{
 	{name: "rename refuses a bad key", src: "a: 1\n", op: "rename", key: "a", arg: "b#", wantErr: edit.ErrCannotRepresent},
 }
 
-// runOp performs one operation with ed.
-func runOp(ed edit.Editor, op, key, arg string) ([]edit.Edit, error) {
-	switch op {
-	case "set":
-		return ed.Set(key, arg)
-	case "delete":
-		return ed.Delete(key)
-	case "rename":
-		return ed.Rename(key, arg)
-	}
-	panic("unknown op " + op)
-}
-
 // expected returns what Flink must read after op on a file that reads as
 // before.
 func expected(before map[string]string, op, key, arg string) map[string]string {
@@ -123,75 +111,25 @@ func expected(before map[string]string, op, key, arg string) map[string]string {
 	return want
 }
 
-// checkEdit applies op to src and checks the result as Flink reads it:
-// the operation's key has its new value (or is gone), every other key is
-// unchanged, and doing the same again changes nothing. It returns the
-// edited bytes, or the error of the operation.
-func checkEdit(t testing.TB, src []byte, op, key, arg string) ([]byte, error) {
-	t.Helper()
-	f := Parse("conf/flink-conf.yaml", src)
-	edits, err := runOp(NewEditor(f), op, key, arg)
-	if err != nil {
-		if edits != nil {
-			t.Fatalf("%s %q: edits %v with error %v", op, key, edits, err)
-		}
-		return nil, err
-	}
-	out, err := edit.Apply(src, edits)
-	if err != nil {
-		t.Fatalf("%s %q: Apply: %v", op, key, err)
-	}
-	g := Parse("conf/flink-conf.yaml", out)
-	if g.Err != nil {
-		t.Fatalf("%s %q: the result does not parse: %v\n%q", op, key, g.Err, out)
-	}
-	if diff := cmp.Diff(expected(effectiveOf(f), op, key, arg), effectiveOf(g)); diff != "" {
-		t.Fatalf("%s %q %q: Flink reads (-want +got):\n%s\nfrom %q", op, key, arg, diff, out)
-	}
-	again, err := runOp(NewEditor(g), op, key, arg)
-	if len(again) > 0 || err != nil && !errors.Is(err, edit.ErrNotFound) {
-		t.Fatalf("%s %q a second time: edits %v, err %v", op, key, again, err)
-	}
-	return out, nil
+// format is the legacy flink-conf.yaml for the editor checks of edittest.
+var format = edittest.Format[*cfgfile.File, map[string]string]{
+	Reader:   "Flink",
+	Parse:    func(src []byte) (*cfgfile.File, bool) { return Parse("conf/flink-conf.yaml", src), true },
+	Err:      func(f *cfgfile.File) error { return edittest.ParseErr(f.Err) },
+	Editor:   NewEditor,
+	View:     effectiveOf,
+	Expected: expected,
 }
 
 func TestEditor(t *testing.T) {
 	for _, tc := range editCases {
-		variants := map[string]editCase{"LF": tc}
-		if !strings.Contains(tc.src, "\r") && strings.Contains(tc.src, "\n") {
-			crlf := tc
-			crlf.src = strings.ReplaceAll(tc.src, "\n", "\r\n")
-			crlf.want = strings.ReplaceAll(tc.want, "\n", "\r\n")
-			variants["CRLF"] = crlf
-		}
-		for v, tc := range variants {
-			t.Run(tc.name+"/"+v, func(t *testing.T) {
-				out, err := checkEdit(t, []byte(tc.src), tc.op, tc.key, tc.arg)
-				if tc.wantErr != nil {
-					if !errors.Is(err, tc.wantErr) {
-						t.Fatalf("err %v, want %v", err, tc.wantErr)
-					}
-					return
-				}
-				if err != nil {
-					t.Fatalf("unexpected error: %v", err)
-				}
-				if diff := cmp.Diff(tc.want, string(out)); diff != "" {
-					t.Errorf("edited file (-want +got):\n%s", diff)
-				}
-			})
-		}
+		edittest.RunRow(t, format, edittest.Row{Name: tc.name, Src: tc.src, Op: tc.op, Key: tc.key, Arg: tc.arg, Want: tc.want, WantErr: tc.wantErr})
 	}
 }
 
 func TestEditorParseError(t *testing.T) {
 	f := Parse("flink-conf.yaml", []byte("a: 1\x00\n"))
-	ed := NewEditor(f)
-	for _, op := range []string{"set", "delete", "rename"} {
-		if edits, err := runOp(ed, op, "a", "b"); err == nil || edits != nil {
-			t.Errorf("%s on a file with a parse error: edits %v, err %v", op, edits, err)
-		}
-	}
+	edittest.RefusesAll(t, NewEditor(f), "a", "b")
 	if _, err := NewEditor(nil).Set("a", "b"); err == nil {
 		t.Error("Set on a nil file: no error")
 	}
@@ -210,7 +148,7 @@ func TestEditorCombined(t *testing.T) {
 		{"delete", "parallelism.default", ""},
 		{"set", "taskmanager.numberOfTaskSlots", "4"},
 	} {
-		edits, err := runOp(ed, op[0], op[1], op[2])
+		edits, err := edittest.RunOp(ed, op[0], op[1], op[2])
 		if err != nil {
 			t.Fatalf("%v: %v", op, err)
 		}

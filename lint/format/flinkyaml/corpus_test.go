@@ -10,16 +10,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/edit/edittest"
 )
 
 // TestCorpusConfigYAML parses every real config.yaml of the shared corpus.
 // All of them are valid Flink files, so none may give a ParseError.
 func TestCorpusConfigYAML(t *testing.T) {
-	dir := corpusDir(t, "flink-config-yaml")
-	files, err := filepath.Glob(filepath.Join(dir, "*"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no corpus files in %s (%v)", dir, err)
-	}
+	files := edittest.CorpusFiles(t, "flink-config-yaml")
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			src := readFile(t, path)
@@ -48,11 +45,7 @@ func TestCorpusConfigYAML(t *testing.T) {
 // PersistentVolumeClaim and an IngressClass, which are skipped), and none
 // may give a ParseError.
 func TestCorpusManifests(t *testing.T) {
-	dir := corpusDir(t, "flinkdeployment")
-	files, err := filepath.Glob(filepath.Join(dir, "*"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no corpus files in %s (%v)", dir, err)
-	}
+	files := edittest.CorpusFiles(t, "flinkdeployment")
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			src := readFile(t, path)
@@ -92,7 +85,7 @@ func TestCorpusManifests(t *testing.T) {
 // spec.flinkConfiguration of the operator's own test resources give the
 // same entries.
 func TestCorpusKeyValueEquivalence(t *testing.T) {
-	dir := corpusDir(t, "flinkdeployment")
+	dir := edittest.CorpusDir(t, "flinkdeployment")
 	const prefix = "apache__flink-kubernetes-operator__flink-kubernetes-operator-api__src__test__resources__"
 	read := func(name string) []kv {
 		t.Helper()
@@ -193,7 +186,7 @@ func checkCRLF(t *testing.T, src []byte, lf *cfgfile.File) {
 // parsers: whatever the outcome, nothing panics and every span and error
 // position is inside the file.
 func TestCorpusAnyFileIsSafe(t *testing.T) {
-	dir := corpusDir(t, "")
+	dir := edittest.CorpusDir(t, "")
 	files, err := filepath.Glob(filepath.Join(dir, "*", "*"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no corpus files in %s (%v)", dir, err)

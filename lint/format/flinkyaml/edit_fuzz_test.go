@@ -1,40 +1,22 @@
 package flinkyaml
 
 import (
-	"errors"
-	"os"
 	"strings"
 	"testing"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
-	"github.com/ckptlint/ckptlint/lint/edit"
+	"github.com/ckptlint/ckptlint/lint/edit/edittest"
 )
 
-// strictFuzz makes the fuzz tests fail when the editors' own check catches
-// a wrong edit, to find layouts the editors plan badly (set
-// CKPTLINT_STRICT_FUZZ=1); by default such a refusal is allowed.
-var strictFuzz = os.Getenv("CKPTLINT_STRICT_FUZZ") != ""
-
-// fuzzEdit checks the editor contract on one input: zero edits give the
-// same bytes, and every operation that succeeds gives a file Flink reads
-// as intended, where doing it again changes nothing.
+// fuzzEdit checks the editor contract on one input (edittest.FuzzOps):
+// zero edits give the same bytes, and every operation that succeeds gives
+// a file Flink reads as intended, where doing it again changes nothing. A
+// YAML error is an allowed failure; with edittest.StrictFuzz the editor's
+// own check may not catch a wrong edit, except with anchors and aliases,
+// which are legitimately refused (an alias may refer to a deleted anchor).
 func fuzzEdit(t *testing.T, src []byte, dep int, key, arg string) {
-	if out, err := edit.Apply(src, nil); err != nil || string(out) != string(src) {
-		t.Fatalf("zero edits changed the file (err %v)", err)
-	}
-	for _, op := range []string{"set", "delete", "rename"} {
-		_, err := checkEdit(t, src, dep, op, key, arg)
-		var perr *cfgfile.ParseError
-		if err != nil && !errors.Is(err, edit.ErrCannotRepresent) && !errors.Is(err, edit.ErrNotFound) &&
-			!errors.Is(err, edit.ErrExists) && !errors.As(err, &perr) && !strings.Contains(err.Error(), "yaml:") {
-			t.Fatalf("%s: unexpected error %v", op, err)
-		}
-		// Anchors and aliases are legitimately refused (an alias may refer
-		// to a deleted anchor).
-		if strictFuzz && err != nil && strings.Contains(err.Error(), "edited file") && !strings.ContainsAny(string(src), "&*") {
-			t.Fatalf("%s %q %q: %v", op, key, arg, err)
-		}
-	}
+	yamlErr := func(err error) bool { return strings.Contains(err.Error(), "yaml:") }
+	strict := edittest.StrictFuzz && !strings.ContainsAny(string(src), "&*")
+	edittest.FuzzOps(t, yamlFormat(dep, true), src, key, arg, yamlErr, strict)
 }
 
 func FuzzEditConfigYAML(f *testing.F) {

@@ -1,15 +1,13 @@
 package flinkyaml
 
 import (
-	"errors"
 	"maps"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/edit"
+	"github.com/ckptlint/ckptlint/lint/edit/edittest"
 )
 
 // editCase is one operation on one file and the bytes it must give. With
@@ -178,23 +176,13 @@ var deploymentEditCases = []editCase{
 	{name: "deployment: no spec", src: "apiVersion: flink.apache.org/v1beta1\nkind: FlinkDeployment\nmetadata:\n  name: x\n", op: "set", key: "a", arg: "1", wantErr: edit.ErrCannotRepresent},
 }
 
-// runOp performs one operation with ed.
-func runOp(ed edit.Editor, op, key, arg string) ([]edit.Edit, error) {
-	switch op {
-	case "set":
-		return ed.Set(key, arg)
-	case "delete":
-		return ed.Delete(key)
-	case "rename":
-		return ed.Rename(key, arg)
-	}
-	panic("unknown op " + op)
-}
-
 // target is the configuration an editCase edits, parsed.
 type target struct {
 	cfg *cfgfile.File
 	ed  edit.Editor
+	// manifestErr is the error of the whole manifest (dep >= 0): a later
+	// document may fail to parse while the dep-th deployment did not.
+	manifestErr *cfgfile.ParseError
 }
 
 // open parses src as a config.yaml (dep < 0) or a manifest and returns the
@@ -202,13 +190,32 @@ type target struct {
 func open(src []byte, dep int) (target, bool) {
 	if dep < 0 {
 		f := ParseConfig("conf/config.yaml", src)
-		return target{f, NewConfigEditor(f)}, true
+		return target{cfg: f, ed: NewConfigEditor(f)}, true
 	}
-	deps, _ := ParseManifests("deploy.yaml", src)
+	deps, perr := ParseManifests("deploy.yaml", src)
 	if dep >= len(deps) {
 		return target{}, false
 	}
-	return target{deps[dep].Config, NewDeploymentEditor(&deps[dep], src)}, true
+	return target{cfg: deps[dep].Config, ed: NewDeploymentEditor(&deps[dep], src), manifestErr: perr}, true
+}
+
+// yamlFormat is the config.yaml (dep < 0) or the dep-th FlinkDeployment of
+// a manifest for the editor checks of edittest. With whole, an edited
+// manifest must parse as a whole too, not only its dep-th deployment.
+func yamlFormat(dep int, whole bool) edittest.Format[target, map[string]typed] {
+	return edittest.Format[target, map[string]typed]{
+		Reader: "Flink",
+		Parse:  func(src []byte) (target, bool) { return open(src, dep) },
+		Err: func(tg target) error {
+			if tg.cfg.Err != nil || !whole {
+				return edittest.ParseErr(tg.cfg.Err)
+			}
+			return edittest.ParseErr(tg.manifestErr)
+		},
+		Editor:   func(tg target) edit.Editor { return tg.ed },
+		View:     func(tg target) map[string]typed { return effectiveTyped(tg.cfg) },
+		Expected: expectedYAML,
+	}
 }
 
 // wantKind is the type Set must give a value: a canonical int or a bool
@@ -246,45 +253,6 @@ func expectedYAML(before map[string]typed, op, key, arg string) map[string]typed
 	return want
 }
 
-// checkEdit applies op to src and checks the result as Flink reads it; see
-// the flinkconf package's checkEdit. It returns the edited bytes, or the
-// error of the operation.
-func checkEdit(t testing.TB, src []byte, dep int, op, key, arg string) ([]byte, error) {
-	t.Helper()
-	tg, ok := open(src, dep)
-	if !ok {
-		return nil, edit.ErrNotFound
-	}
-	edits, err := runOp(tg.ed, op, key, arg)
-	if err != nil {
-		if edits != nil {
-			t.Fatalf("%s %q: edits %v with error %v", op, key, edits, err)
-		}
-		return nil, err
-	}
-	out, err := edit.Apply(src, edits)
-	if err != nil {
-		t.Fatalf("%s %q: Apply: %v", op, key, err)
-	}
-	after, ok := open(out, dep)
-	if !ok || after.cfg.Err != nil {
-		t.Fatalf("%s %q %q: the result does not parse: %v\n%q", op, key, arg, after.cfg, out)
-	}
-	if dep >= 0 {
-		if _, perr := ParseManifests("deploy.yaml", out); perr != nil {
-			t.Fatalf("%s %q: the manifest does not parse: %v", op, key, perr)
-		}
-	}
-	if diff := cmp.Diff(expectedYAML(effectiveTyped(tg.cfg), op, key, arg), effectiveTyped(after.cfg)); diff != "" {
-		t.Fatalf("%s %q %q: Flink reads (-want +got):\n%s\nfrom %q", op, key, arg, diff, out)
-	}
-	again, err := runOp(after.ed, op, key, arg)
-	if len(again) > 0 || err != nil && !errors.Is(err, edit.ErrNotFound) {
-		t.Fatalf("%s %q a second time: edits %v, err %v", op, key, again, err)
-	}
-	return out, nil
-}
-
 func TestEditor(t *testing.T) {
 	var cases []editCase
 	for _, tc := range configEditCases {
@@ -293,30 +261,7 @@ func TestEditor(t *testing.T) {
 	}
 	cases = append(cases, deploymentEditCases...)
 	for _, tc := range cases {
-		variants := map[string]editCase{"LF": tc}
-		if !strings.Contains(tc.src, "\r") && strings.Contains(tc.src, "\n") {
-			crlf := tc
-			crlf.src = strings.ReplaceAll(tc.src, "\n", "\r\n")
-			crlf.want = strings.ReplaceAll(tc.want, "\n", "\r\n")
-			variants["CRLF"] = crlf
-		}
-		for v, tc := range variants {
-			t.Run(tc.name+"/"+v, func(t *testing.T) {
-				out, err := checkEdit(t, []byte(tc.src), tc.dep, tc.op, tc.key, tc.arg)
-				if tc.wantErr != nil {
-					if !errors.Is(err, tc.wantErr) {
-						t.Fatalf("err %v, want %v", err, tc.wantErr)
-					}
-					return
-				}
-				if err != nil {
-					t.Fatalf("unexpected error: %v", err)
-				}
-				if diff := cmp.Diff(tc.want, string(out)); diff != "" {
-					t.Errorf("edited file (-want +got):\n%s", diff)
-				}
-			})
-		}
+		edittest.RunRow(t, yamlFormat(tc.dep, true), edittest.Row{Name: tc.name, Src: tc.src, Op: tc.op, Key: tc.key, Arg: tc.arg, Want: tc.want, WantErr: tc.wantErr})
 	}
 }
 
@@ -326,10 +271,6 @@ func TestEditorParseError(t *testing.T) {
 		t.Fatal("duplicate keys parsed")
 	}
 	for _, ed := range []edit.Editor{NewConfigEditor(f), NewConfigEditor(nil), NewDeploymentEditor(nil, nil)} {
-		for _, op := range []string{"set", "delete", "rename"} {
-			if edits, err := runOp(ed, op, "a", "b"); err == nil || edits != nil {
-				t.Errorf("%s on a file that did not parse: edits %v, err %v", op, edits, err)
-			}
-		}
+		edittest.RefusesAll(t, ed, "a", "b")
 	}
 }

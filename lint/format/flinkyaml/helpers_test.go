@@ -1,8 +1,6 @@
 package flinkyaml
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -77,28 +75,4 @@ func checkFile(t *testing.T, f *cfgfile.File) {
 	if f.Err != nil && (f.Err.Pos.Line < 1 || f.Err.Pos.Col < 1 || f.Err.Pos.Offset > len(f.Src)) {
 		t.Fatalf("error position %+v out of bounds", f.Err.Pos)
 	}
-}
-
-// corpusDir returns <repo root>/../shared/corpus/<sub>, or skips the test.
-func corpusDir(t *testing.T, sub string) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root (go.mod) not found; corpus tests skipped")
-		}
-		dir = parent
-	}
-	corpus := filepath.Join(dir, "..", "shared", "corpus", sub)
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skipf("corpus directory %s is absent (shared/ lives beside the repository); corpus tests skipped", corpus)
-	}
-	return corpus
 }

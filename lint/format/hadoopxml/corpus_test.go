@@ -8,31 +8,27 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ckptlint/ckptlint/lint/edit/edittest"
 )
 
-// corpusDir finds <repo root>/../shared/corpus, the repo root being the
-// nearest directory above the working directory that holds go.mod.
-func corpusDir(t *testing.T) string {
+// corpusPaths lists the core-site and hdfs-site files of the corpus, or
+// skips the test when there are none.
+func corpusPaths(t *testing.T) []string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
+	dir := edittest.CorpusDir(t, "")
+	var paths []string
+	for _, sub := range []string{"core-site", "hdfs-site"} {
+		m, err := filepath.Glob(filepath.Join(dir, sub, "*"))
+		if err != nil {
+			t.Fatal(err)
 		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("skipping: no go.mod above the working directory, so no shared corpus")
-		}
-		dir = parent
+		paths = append(paths, m...)
 	}
-	c := filepath.Join(dir, "..", "shared", "corpus")
-	if _, err := os.Stat(c); err != nil {
-		t.Skipf("skipping: shared corpus not found at %s", c)
+	if len(paths) == 0 {
+		t.Skip("skipping: corpus has no core-site/hdfs-site files")
 	}
-	return c
+	return paths
 }
 
 // corpusFailures lists the corpus files that must be a ParseError, why, and
@@ -55,18 +51,7 @@ var corpusFailures = map[string]struct {
 }
 
 func TestCorpus(t *testing.T) {
-	dir := corpusDir(t)
-	var paths []string
-	for _, sub := range []string{"core-site", "hdfs-site"} {
-		m, err := filepath.Glob(filepath.Join(dir, sub, "*"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, m...)
-	}
-	if len(paths) == 0 {
-		t.Skip("skipping: corpus has no core-site/hdfs-site files")
-	}
+	paths := corpusPaths(t)
 	seenFailures := 0
 	for _, p := range paths {
 		base := filepath.Base(p)
@@ -121,7 +106,7 @@ func TestCorpus(t *testing.T) {
 
 // TestCorpusSamples pins a few values Hadoop would read from the corpus.
 func TestCorpusSamples(t *testing.T) {
-	dir := corpusDir(t)
+	dir := edittest.CorpusDir(t, "")
 	tests := []struct {
 		file, key, want string
 		line            int

@@ -1,15 +1,12 @@
 package hadoopxml
 
 import (
-	"errors"
 	"maps"
-	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/edit"
+	"github.com/ckptlint/ckptlint/lint/edit/edittest"
 )
 
 // editCase is one operation on one file and the bytes it must give.
@@ -110,19 +107,6 @@ var editCases = []editCase{
 	{name: "rename refuses a key an included file sets", src: conf(incHref + prop("a", "2")), include: conf(prop("a", "1")), op: "rename", key: "a", arg: "b", wantErr: edit.ErrCannotRepresent},
 }
 
-// runOp performs one operation with ed.
-func runOp(ed edit.Editor, op, key, arg string) ([]edit.Edit, error) {
-	switch op {
-	case "set":
-		return ed.Set(key, arg)
-	case "delete":
-		return ed.Delete(key)
-	case "rename":
-		return ed.Rename(key, arg)
-	}
-	panic("unknown op " + op)
-}
-
 const editPath = "conf/hdfs-site.xml"
 
 // parseWith parses src as conf/hdfs-site.xml, with conf/inc.xml holding
@@ -162,64 +146,22 @@ func expectedXML(before map[string]xmlValue, op, key, arg string) map[string]xml
 	return want
 }
 
-// checkEdit applies op to src and checks the result as Hadoop reads it:
-// the operation's key has its new value (or is gone), every other key is
-// unchanged, and doing the same again changes nothing. It returns the
-// edited bytes, or the error of the operation.
-func checkEdit(t testing.TB, src []byte, include, op, key, arg string) ([]byte, error) {
-	t.Helper()
-	d := parseWith(src, include)
-	edits, err := runOp(NewEditor(d), op, key, arg)
-	if err != nil {
-		if edits != nil {
-			t.Fatalf("%s %q: edits %v with error %v", op, key, edits, err)
-		}
-		return nil, err
+// xmlFormat is conf/hdfs-site.xml, with conf/inc.xml holding include when
+// it is set, for the editor checks of edittest.
+func xmlFormat(include string) edittest.Format[*Doc, map[string]xmlValue] {
+	return edittest.Format[*Doc, map[string]xmlValue]{
+		Reader:   "Hadoop",
+		Parse:    func(src []byte) (*Doc, bool) { return parseWith(src, include), true },
+		Err:      func(d *Doc) error { return edittest.ParseErr(d.Err) },
+		Editor:   func(d *Doc) edit.Editor { return NewEditor(d) },
+		View:     func(d *Doc) map[string]xmlValue { return effectiveXML(d.File) },
+		Expected: expectedXML,
 	}
-	out, err := edit.Apply(src, edits)
-	if err != nil {
-		t.Fatalf("%s %q: Apply: %v", op, key, err)
-	}
-	g := parseWith(out, include)
-	if g.Err != nil {
-		t.Fatalf("%s %q: the result does not parse: %v\n%q", op, key, g.Err, out)
-	}
-	if diff := cmp.Diff(expectedXML(effectiveXML(d.File), op, key, arg), effectiveXML(g.File)); diff != "" {
-		t.Fatalf("%s %q %q: Hadoop reads (-want +got):\n%s\nfrom %q", op, key, arg, diff, out)
-	}
-	again, err := runOp(NewEditor(g), op, key, arg)
-	if len(again) > 0 || err != nil && !errors.Is(err, edit.ErrNotFound) {
-		t.Fatalf("%s %q a second time: edits %v, err %v", op, key, again, err)
-	}
-	return out, nil
 }
 
 func TestEditor(t *testing.T) {
 	for _, tc := range editCases {
-		variants := map[string]editCase{"LF": tc}
-		if !strings.Contains(tc.src, "\r") && strings.Contains(tc.src, "\n") {
-			crlf := tc
-			crlf.src = strings.ReplaceAll(tc.src, "\n", "\r\n")
-			crlf.want = strings.ReplaceAll(tc.want, "\n", "\r\n")
-			variants["CRLF"] = crlf
-		}
-		for v, tc := range variants {
-			t.Run(tc.name+"/"+v, func(t *testing.T) {
-				out, err := checkEdit(t, []byte(tc.src), tc.include, tc.op, tc.key, tc.arg)
-				if tc.wantErr != nil {
-					if !errors.Is(err, tc.wantErr) {
-						t.Fatalf("err %v, want %v", err, tc.wantErr)
-					}
-					return
-				}
-				if err != nil {
-					t.Fatalf("unexpected error: %v", err)
-				}
-				if diff := cmp.Diff(tc.want, string(out)); diff != "" {
-					t.Errorf("edited file (-want +got):\n%s", diff)
-				}
-			})
-		}
+		edittest.RunRow(t, xmlFormat(tc.include), edittest.Row{Name: tc.name, Src: tc.src, Op: tc.op, Key: tc.key, Arg: tc.arg, Want: tc.want, WantErr: tc.wantErr})
 	}
 }
 
@@ -229,10 +171,6 @@ func TestEditorParseError(t *testing.T) {
 		t.Fatal("no parse error")
 	}
 	for _, ed := range []edit.Editor{NewEditor(d), NewEditor(nil)} {
-		for _, op := range []string{"set", "delete", "rename"} {
-			if edits, err := runOp(ed, op, "a", "b"); err == nil || edits != nil {
-				t.Errorf("%s on a file that did not parse: edits %v, err %v", op, edits, err)
-			}
-		}
+		edittest.RefusesAll(t, ed, "a", "b")
 	}
 }

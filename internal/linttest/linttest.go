@@ -1,0 +1,73 @@
+// Package linttest holds helpers for tests that lint a directory as
+// `ckptlint lint` run inside it would: the engine with the embedded rules,
+// the directory's .ckptlint.hcl, and the lint itself. It is imported only
+// from _test files.
+package linttest
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ckptlint/ckptlint/lint"
+	"github.com/ckptlint/ckptlint/lint/config"
+	"github.com/ckptlint/ckptlint/lint/engine"
+)
+
+var (
+	engOnce sync.Once
+	eng     *engine.Engine
+	engErr  error
+)
+
+// Engine returns the engine with the embedded rules, built once per test
+// binary (an engine is not changed by linting).
+func Engine(t testing.TB) *engine.Engine {
+	t.Helper()
+	engOnce.Do(func() { eng, engErr = engine.New(context.Background(), engine.Options{}) })
+	if engErr != nil {
+		t.Fatal(engErr)
+	}
+	return eng
+}
+
+// LoadConfig loads dir's .ckptlint.hcl, read from
+// filepath.Join(dir, config.FileName) (so with dir "." the configuration's
+// paths are relative to the working directory); it returns nil when dir has
+// none and fails the test when the file has errors.
+func LoadConfig(t testing.TB, dir string) *config.Config {
+	t.Helper()
+	path := filepath.Join(dir, config.FileName)
+	if _, err := os.Stat(path); err != nil {
+		return nil
+	}
+	cfg, diags := config.Load(path)
+	if diags.HasErrors() {
+		var b strings.Builder
+		_ = diags.Write(&b, false)
+		t.Fatalf("%s:\n%s", path, b.String())
+	}
+	return cfg
+}
+
+// Lint lints dir as `ckptlint lint` run inside it would: the test moves
+// into dir (t.Chdir; dir "." is the working directory, where it stays),
+// paths are relative to it, and, when opts.Config is nil, dir's
+// .ckptlint.hcl (LoadConfig) is the configuration.
+func Lint(t *testing.T, eng *engine.Engine, dir string, opts lint.Options) *lint.Result {
+	t.Helper()
+	if dir != "." {
+		t.Chdir(dir)
+	}
+	if opts.Config == nil {
+		opts.Config = LoadConfig(t, ".")
+	}
+	res, err := lint.Lint(context.Background(), eng, nil, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
