@@ -91,3 +91,14 @@ func DeleteLines(src []byte, start, end int) Edit {
 	}
 	return Edit{Start: start, End: end}
 }
+
+// SharedSegments counts the equal leading dot-separated segments of two
+// keys; editors put a new key after the existing key that shares the most.
+func SharedSegments(a, b string) int {
+	as, bs := strings.Split(a, "."), strings.Split(b, ".")
+	n := 0
+	for n < len(as) && n < len(bs) && as[n] == bs[n] {
+		n++
+	}
+	return n
+}

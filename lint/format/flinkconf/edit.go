@@ -92,21 +92,11 @@ func (ed *editor) related(key string) *cfgfile.Entry {
 	bestN := 1
 	for i := range ed.f.Entries {
 		e := &ed.f.Entries[i]
-		if n := sharedSegments(key, e.Key); n >= bestN && n >= 2 {
+		if n := edit.SharedSegments(key, e.Key); n >= bestN && n >= 2 {
 			best, bestN = e, n
 		}
 	}
 	return best
-}
-
-// sharedSegments counts the equal leading dot-separated segments of a and b.
-func sharedSegments(a, b string) int {
-	as, bs := strings.Split(a, "."), strings.Split(b, ".")
-	n := 0
-	for n < len(as) && n < len(bs) && as[n] == bs[n] {
-		n++
-	}
-	return n
 }
 
 // Delete implements edit.Editor.

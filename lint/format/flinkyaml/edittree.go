@@ -188,7 +188,7 @@ func (t *ytree) place(key string) (m *ymap, suffix string, anchor *ypair) {
 	anchor = m.pairs[len(m.pairs)-1]
 	best := 2
 	for _, p := range m.pairs {
-		if n := sharedSegments(key, p.full); n >= best {
+		if n := edit.SharedSegments(key, p.full); n >= best {
 			anchor, best = p, n
 		}
 	}
@@ -224,16 +224,6 @@ func (t *ytree) insertAfter(p *ypair, col int) int {
 		next = nx
 	}
 	return at
-}
-
-// sharedSegments counts the equal leading dot-separated segments of a and b.
-func sharedSegments(a, b string) int {
-	as, bs := strings.Split(a, "."), strings.Split(b, ".")
-	n := 0
-	for n < len(as) && n < len(bs) && as[n] == bs[n] {
-		n++
-	}
-	return n
 }
 
 // ancestorIn reports whether a pair above p is in set.
