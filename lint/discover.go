@@ -42,9 +42,7 @@ type found struct {
 	file  *cfgfile.File
 	deps  []flinkyaml.Deployment // manifests
 	perr  *cfgfile.ParseError    // manifests: whole-file error
-	mode  fs.FileMode
-	src   []byte
-	claim bool // a Flink set uses it
+	claim bool                   // a Flink set uses it
 }
 
 // discoverer walks paths and classifies files.
@@ -178,28 +176,27 @@ func (d *discoverer) ignored(path string) bool {
 }
 
 // classify tells a file's kind from its name and, for generic YAML names,
-// its content.
-func (d *discoverer) classify(path string, src []byte) kind {
+// its content. A config.yaml is parsed to be told, and that parse is
+// returned so it is not parsed again.
+func (d *discoverer) classify(path, disp string, src []byte) (kind, *cfgfile.File) {
 	base := filepath.Base(path)
-	switch {
-	case flinkconf.Detect(base):
-		return kindFlinkConf
-	case base == "core-site.xml":
-		return kindCoreSite
-	case base == "hdfs-site.xml":
-		return kindHDFSSite
+	if k := d.classifyName(base); k != 0 {
+		return k, nil
 	}
 	ext := filepath.Ext(base)
 	if ext != ".yaml" && ext != ".yml" {
-		return 0
+		return 0, nil
 	}
 	if flinkyaml.IsManifest(src) {
-		return kindManifest
+		return kindManifest, nil
 	}
-	if base == "config.yaml" && (d.declared[path] || flinkyaml.LooksLikeFlink(src)) {
-		return kindConfigYAML
+	if base == "config.yaml" {
+		f := flinkyaml.ParseConfig(disp, src)
+		if d.declared[path] || flinkyaml.IsFlinkConfig(f) {
+			return kindConfigYAML, f
+		}
 	}
-	return 0
+	return 0, nil
 }
 
 // add reads, classifies and parses one file. explicit is true for a file
@@ -228,7 +225,7 @@ func (d *discoverer) add(path string, explicit bool) error {
 		return nil
 	}
 	if !inOverlay && st.Size() > cfgfile.MaxFileSize {
-		f := &found{path: path, disp: d.displayPath(path), mode: st.Mode()}
+		f := &found{path: path, disp: d.displayPath(path)}
 		f.kind = d.classifyName(base)
 		if f.kind == 0 {
 			if explicit {
@@ -242,26 +239,25 @@ func (d *discoverer) add(path string, explicit bool) error {
 		return nil
 	}
 	src := ov
-	mode := fs.FileMode(0o644)
 	if !inOverlay {
 		if src, err = os.ReadFile(path); err != nil {
 			return fmt.Errorf("read %s: %w", path, err)
 		}
-		mode = st.Mode()
 	}
-	k := d.classify(path, src)
+	disp := d.displayPath(path)
+	k, cfg := d.classify(path, disp, src)
 	if k == 0 {
 		if explicit {
 			return fmt.Errorf("%s: not a Flink or Hadoop configuration file ckptlint knows (flink-conf.yaml, config.yaml with Flink keys, a FlinkDeployment manifest, core-site.xml, hdfs-site.xml)", d.displayPath(path))
 		}
 		return nil
 	}
-	f := &found{path: path, disp: d.displayPath(path), kind: k, mode: mode, src: src}
+	f := &found{path: path, disp: disp, kind: k}
 	switch k {
 	case kindFlinkConf:
 		f.file = flinkconf.Parse(f.disp, src)
 	case kindConfigYAML:
-		f.file = flinkyaml.ParseConfig(f.disp, src)
+		f.file = cfg
 	case kindManifest:
 		f.deps, f.perr = flinkyaml.ParseManifests(f.disp, src)
 	case kindCoreSite, kindHDFSSite:

@@ -2,6 +2,7 @@ package flinkyaml
 
 import (
 	"bytes"
+	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"strings"
 )
 
@@ -28,8 +29,11 @@ func hasFlinkPrefix(key string) bool {
 // some key starts with one of FlinkPrefixes after flattening. A file that
 // does not parse is judged by its unindented "key:" lines instead, so a
 // broken Flink config is still recognised (and its error reported).
-func LooksLikeFlink(src []byte) bool {
-	f := ParseConfig("", src)
+func LooksLikeFlink(src []byte) bool { return IsFlinkConfig(ParseConfig("", src)) }
+
+// IsFlinkConfig is LooksLikeFlink on an already parsed config.yaml, so a
+// caller that keeps the parse does not parse twice.
+func IsFlinkConfig(f *cfgfile.File) bool {
 	for _, e := range f.Entries {
 		if hasFlinkPrefix(e.Key) {
 			return true
@@ -38,7 +42,7 @@ func LooksLikeFlink(src []byte) bool {
 	if f.Err == nil {
 		return false
 	}
-	for _, line := range bytes.Split(src, []byte("\n")) {
+	for _, line := range bytes.Split(f.Src, []byte("\n")) {
 		if len(line) == 0 || line[0] == ' ' || line[0] == '\t' || line[0] == '#' {
 			continue
 		}

@@ -152,12 +152,8 @@ func asciiDoubleQuoted(s string) string {
 			b.WriteRune(c)
 		case c >= 0x20 && c <= 0x7E:
 			b.WriteRune(c)
-		case c <= 0xFF:
-			fmt.Fprintf(&b, `\x%02X`, c)
-		case c <= 0xFFFF:
-			fmt.Fprintf(&b, `\u%04X`, c)
 		default:
-			fmt.Fprintf(&b, `\U%08X`, c)
+			writeHexEscape(&b, c)
 		}
 	}
 	b.WriteByte('"')

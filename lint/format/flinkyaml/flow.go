@@ -140,14 +140,23 @@ func doubleQuoted(s string) string {
 			b.WriteString(esc)
 		case isPrintableUnicode(c):
 			b.WriteRune(c)
-		case c <= 0xFF:
-			fmt.Fprintf(&b, `\x%02X`, c)
-		case c <= 0xFFFF:
-			fmt.Fprintf(&b, `\u%04X`, c)
 		default:
-			fmt.Fprintf(&b, `\U%08X`, c)
+			writeHexEscape(&b, c)
 		}
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// writeHexEscape writes c as a YAML double-quoted escape: \xXX, \uXXXX or
+// \UXXXXXXXX, the shortest that holds it.
+func writeHexEscape(b *strings.Builder, c rune) {
+	switch {
+	case c <= 0xFF:
+		fmt.Fprintf(b, `\x%02X`, c)
+	case c <= 0xFFFF:
+		fmt.Fprintf(b, `\u%04X`, c)
+	default:
+		fmt.Fprintf(b, `\U%08X`, c)
+	}
 }
