@@ -60,6 +60,9 @@ type discoverer struct {
 	budget   *inputfs.Budget   // bytes one run may read
 	note     func(string)      // one-line notes for what is not read
 	unread   []string          // paths that could not be read (exit 2)
+	// manifestRefused is a FlinkDeployment manifest refused by a limit
+	// (refuse reports it as a manifest).
+	manifestRefused string
 }
 
 // notef reports something not read that is not a finding.
@@ -267,6 +270,20 @@ func (d *discoverer) add(path string, explicit bool) error {
 	if n := bytes.Count(src, []byte{'\n'}) + 1; n > cfgfile.MaxLines {
 		return d.refuse(path, explicit, fmt.Sprintf("file has %d lines; ckptlint reads configuration files up to %d lines", n, cfgfile.MaxLines), false)
 	}
+	if (ext == ".yaml" || ext == ".yml") && !flinkconf.Detect(base) {
+		// A YAML parser builds a node per item: a flow collection packs
+		// millions of them on one line. Every node beyond one per line
+		// needs a ',', '[' or '{'.
+		if n := countAny(src, ",[{"); n > maxFlowItems {
+			if explicit || base == "config.yaml" || flinkyaml.IsManifest(src) {
+				if flinkyaml.IsManifest(src) {
+					d.manifestRefused = path
+				}
+				return d.refuse(path, true, fmt.Sprintf("file has %d flow-collection items (',', '[' or '{'); ckptlint reads YAML files with up to %d", n, maxFlowItems), false)
+			}
+			return nil
+		}
+	}
 	k, cfg := d.classify(path, disp, src)
 	if k == 0 {
 		if explicit {
@@ -295,6 +312,18 @@ func (d *discoverer) add(path string, explicit bool) error {
 	}
 	d.keep(f)
 	return nil
+}
+
+// maxFlowItems bounds the flow-collection items of a YAML file (see add).
+const maxFlowItems = 4 * cfgfile.MaxEntries
+
+// countAny counts the bytes of src that are in chars.
+func countAny(src []byte, chars string) int {
+	n := 0
+	for _, c := range []byte(chars) {
+		n += bytes.Count(src, []byte{c})
+	}
+	return n
 }
 
 // read resolves path once (symlinks included), checks it against the
@@ -350,14 +379,22 @@ func (d *discoverer) refuse(path string, explicit bool, msg string, unread bool)
 		d.unread = append(d.unread, path)
 	}
 	k := d.classifyName(filepath.Base(path))
-	if k == 0 {
-		if explicit || unread || d.looksLikeConfig(filepath.Base(path)) {
+	perr := &cfgfile.ParseError{File: disp, Pos: posOne, Msg: msg, Unread: unread}
+	switch {
+	case k != 0:
+	case d.manifestRefused == path:
+		d.keep(&found{path: path, disp: disp, kind: kindManifest, perr: perr})
+		return nil
+	case filepath.Base(path) == "config.yaml":
+		k = kindConfigYAML
+	default:
+		if explicit || unread {
 			d.notef("%s: %s", disp, msg)
 		}
 		return nil
 	}
 	f := &found{path: path, disp: disp, kind: k}
-	f.file = &cfgfile.File{Path: disp, Err: &cfgfile.ParseError{File: disp, Pos: posOne, Msg: msg, Unread: unread}}
+	f.file = &cfgfile.File{Path: disp, Err: perr}
 	d.keep(f)
 	return nil
 }
