@@ -274,7 +274,19 @@ func (d *discoverer) add(path string, explicit bool) error {
 		// A YAML parser builds a node per item: a flow collection packs
 		// millions of them on one line. Every node beyond one per line
 		// needs a ',', '[' or '{'.
-		if n := countAny(src, ",[{"); n > maxFlowItems {
+		n := countAny(src, ",[{")
+		if depth := flowDepth(src); depth > maxFlowDepth && n <= maxFlowItems {
+			// Flink flattens nested mappings into dotted keys: each level
+			// repeats every key above it, so cost grows with depth squared.
+			if explicit || base == "config.yaml" || flinkyaml.IsManifest(src) {
+				if flinkyaml.IsManifest(src) {
+					d.manifestRefused = path
+				}
+				return d.refuse(path, true, fmt.Sprintf("YAML flow collections ('[' or '{') nested %d levels deep; ckptlint reads up to %d", depth, maxFlowDepth), false)
+			}
+			return nil
+		}
+		if n > maxFlowItems {
 			if explicit || base == "config.yaml" || flinkyaml.IsManifest(src) {
 				if flinkyaml.IsManifest(src) {
 					d.manifestRefused = path
@@ -316,6 +328,26 @@ func (d *discoverer) add(path string, explicit bool) error {
 
 // maxFlowItems bounds the flow-collection items of a YAML file (see add).
 const maxFlowItems = 4 * cfgfile.MaxEntries
+
+// maxFlowDepth bounds the nesting of YAML flow collections (see add).
+const maxFlowDepth = 64
+
+// flowDepth is the deepest nesting of '[' and '{' in src, counted on the
+// bytes alone (brackets in quotes and comments count too: an over-count
+// only matters past maxFlowDepth).
+func flowDepth(src []byte) int {
+	depth, deepest := 0, 0
+	for _, c := range src {
+		switch c {
+		case '[', '{':
+			depth++
+			deepest = max(deepest, depth)
+		case ']', '}':
+			depth = max(depth-1, 0)
+		}
+	}
+	return deepest
+}
 
 // countAny counts the bytes of src that are in chars.
 func countAny(src []byte, chars string) int {
