@@ -103,7 +103,7 @@ func discover(paths []string, opts Options) ([]*model.Set, *discoverer, error) {
 		return nil, nil, fmt.Errorf("working directory: %w", err)
 	}
 	d := &discoverer{cfg: opts.Config, cwd: cwd, files: map[string]*found{}, declared: map[string]bool{}, overlay: opts.Overlay,
-		budget: inputfs.NewBudget(inputfs.MaxRunInput), note: opts.Note}
+		budget: inputfs.NewBudget(runInputBudget), note: opts.Note}
 	if opts.Config != nil {
 		for _, dep := range opts.Config.Deployments {
 			d.declared[opts.Config.Resolve(dep.FlinkConf)] = true
@@ -129,6 +129,9 @@ func discover(paths []string, opts Options) ([]*model.Set, *discoverer, error) {
 	}
 	return a.sets, d, nil
 }
+
+// runInputBudget is inputfs.MaxRunInput; tests lower it.
+var runInputBudget int64 = inputfs.MaxRunInput
 
 // boundary is where a run may read: the repository (or own tree) of every
 // path given, and every path .ckptlint.hcl names (deployment files and

@@ -44,7 +44,7 @@ func TestScript(t *testing.T) {
 //
 //	repeat FILE COUNT TEXT [PREFIX [SUFFIX]]
 //
-// writes PREFIX, TEXT COUNT times, then SUFFIX. \n, \r, \t, \xHH and %d
+// writes PREFIX, TEXT COUNT times, then SUFFIX (directories are created). \n, \r, \t, \xHH and %d
 // (the 0-based repetition, in TEXT) are expanded, so the hostile-input
 // scripts can build NUL bytes, invalid UTF-8 and a million distinct keys.
 func cmdRepeat(ts *testscript.TestScript, neg bool, args []string) {
@@ -77,5 +77,6 @@ func cmdRepeat(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) > 4 {
 		b.WriteString(unq(args[4]))
 	}
+	ts.Check(os.MkdirAll(filepath.Dir(ts.MkAbs(args[0])), 0o755))
 	ts.Check(os.WriteFile(ts.MkAbs(args[0]), b.Bytes(), 0o644))
 }
