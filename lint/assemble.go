@@ -9,6 +9,7 @@ import (
 	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/format/flinkyaml"
+	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/model"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
@@ -331,13 +332,24 @@ func (a *assembler) resolveConfDir(v, flinkDir string) (string, string) {
 		}
 		return "", "an absolute path outside the repository; map it with path_mappings in .ckptlint.hcl to lint the Hadoop files Flink reads there"
 	}
-	if p := filepath.Join(flinkDir, v); isDir(p) {
+	outside := false
+	inside := func(p string) bool {
+		// A relative path in a file from a pull request may climb out of
+		// the repository: it is not followed (nothing there is read).
+		_, err := a.d.bound.Check(p)
+		outside = outside || inputfs.IsOutside(err)
+		return err == nil
+	}
+	if p := filepath.Join(flinkDir, v); inside(p) && isDir(p) {
 		return filepath.Clean(p), ""
 	}
 	if a.cfg != nil && a.cfg.Dir != "" {
-		if p := a.cfg.Resolve(v); isDir(p) {
+		if p := a.cfg.Resolve(v); inside(p) && isDir(p) {
 			return filepath.Clean(p), ""
 		}
+	}
+	if outside {
+		return "", "it leads outside the repository, where ckptlint reads nothing; name the directory on the command line or in .ckptlint.hcl to lint it"
 	}
 	return "", "no such directory in the repository"
 }

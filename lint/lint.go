@@ -39,7 +39,7 @@ func BuiltinRules() []*engine.Rule {
 	return []*engine.Rule{
 		{ID: ParseErrorRule, Name: parseErrorName, Severity: finding.Error, Family: "builtin",
 			Title: "Flink or Hadoop cannot read this file",
-			Description: "The file is one Flink or Hadoop would refuse to load (a YAML or XML syntax error, an unrendered template, a file too large to read). " +
+			Description: "The file is one Flink or Hadoop would refuse to load (a YAML or XML syntax error, an unrendered template), or one ckptlint does not read: over a size limit, outside the repository (a symlink leading out), or unreadable (then the run ends with exit code 2). " +
 				"Its config set is not evaluated, so no rule judges half a configuration; other config sets are unaffected. Fix the file, or list it under ignore in .ckptlint.hcl."},
 		{ID: UnusedIgnoreRule, Name: suppress.UnusedName, Severity: finding.Warning, Family: "builtin",
 			Title:       "A ckptlint:ignore comment matches no finding",
@@ -305,7 +305,8 @@ func applyIgnores(eng *engine.Engine, sets []*model.Set, fs []finding.Finding, o
 
 // readSource reads a file pulled in through xi:include (path is relative
 // to the working directory unless absolute), from the overlay when it is
-// there; nil when it cannot be read.
+// there; nil when it cannot be read. Only includes discovery read (inside
+// the boundary) are listed in File.Includes.
 func readSource(path string, overlay map[string][]byte) []byte {
 	p := filepath.FromSlash(path)
 	if abs, err := filepath.Abs(p); err == nil {
@@ -313,11 +314,7 @@ func readSource(path string, overlay map[string][]byte) []byte {
 			return b
 		}
 	}
-	st, err := os.Stat(p)
-	if err != nil || !st.Mode().IsRegular() || st.Size() > cfgfile.MaxFileSize {
-		return nil
-	}
-	b, _ := os.ReadFile(p)
+	b, _ := inputfs.ReadRegular(p, cfgfile.MaxFileSize)
 	return b
 }
 

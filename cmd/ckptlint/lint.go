@@ -167,7 +167,11 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	if n := len(res.Unread); n > 0 {
 		// Everything else was linted and reported; an unread file still
 		// fails the run, whatever the findings.
-		return usageErr(fmt.Errorf("%d path(s) could not be read: %s; every other file was linted", n, strings.Join(res.Unread, ", ")))
+		list := res.Unread
+		if len(list) > 5 {
+			list = append(list[:5:5], fmt.Sprintf("and %d more", len(list)-5))
+		}
+		return usageErr(fmt.Errorf("%d path(s) could not be read: %s; every other file was linted", n, strings.Join(list, ", ")))
 	}
 	if m := finding.Max(res.Findings); m != 0 && m >= fail {
 		return &exitError{code: exitFindings}
@@ -242,7 +246,8 @@ var parseErrorRule = report.Rule{
 	ID: lint.ParseErrorRule, Name: "parse-error", Severity: finding.Error, Family: "parse",
 	Title: "A configuration file Flink or Hadoop cannot read",
 	Description: "The file does not parse the way Flink or Hadoop reads it (broken YAML or XML, an unrendered " +
-		"template, content before the XML declaration). Its config set is not evaluated until the file is " +
+		"template, content before the XML declaration), or ckptlint does not read it (over a size limit, a " +
+		"symlink leading outside the repository, unreadable). Its config set is not evaluated until the file is " +
 		"fixed; other config sets are.",
 	HelpURI: "https://github.com/ckptlint/ckptlint/blob/main/README.md#exit-codes",
 }
