@@ -79,7 +79,11 @@ var flinkKeys = []keyDef{
 	{Field: "checkpointing.dir", Type: tString, Names: []name{
 		{Key: "execution.checkpointing.dir", Since: v1_20},
 		{Key: "state.checkpoints.dir", Since: v1_0, DeprecatedFrom: v1_20},
-		{Key: "state.backend.fs.checkpointdir", Since: v1_0, DeprecatedFrom: v1_0}}},
+		// Flink 1.5 made state.checkpoints.dir the key of the filesystem
+		// backend's directory, with this one as its deprecated key
+		// (CheckpointingOptions.CHECKPOINTS_DIRECTORY, release-1.5); on 1.4
+		// this key is the only one the backend reads.
+		{Key: "state.backend.fs.checkpointdir", Since: v1_0, DeprecatedFrom: v1_5}}},
 	{Field: "checkpointing.savepoint_dir", Type: tString, Names: []name{
 		{Key: "execution.checkpointing.savepoint-dir", Since: v1_20},
 		{Key: "state.savepoints.dir", Since: v1_0, DeprecatedFrom: v1_20},
@@ -166,4 +170,34 @@ var renamedTo = map[string]string{
 	"fs.hdfs.hdfssite":             "env.hadoop.conf.dir",
 	"fs.hdfs.hdfsdefault":          "env.hadoop.conf.dir",
 	"fs.hdfs.hadoopconf":           "env.hadoop.conf.dir",
+}
+
+// renamedSince is the release that introduced each replacement name of
+// renamedTo whose release is established: the FLINK-29372 suffixes came
+// with Flink 1.17 (release notes:
+// https://nightlies.apache.org/flink/flink-docs-release-1.17/release-notes/flink-1.17/).
+var renamedSince = map[string]Version{
+	"env.java.opts.all":                    v1_17,
+	"metrics.scope.jm-job":                 v1_17,
+	"metrics.scope.tm-job":                 v1_17,
+	"cleanup-strategy.type":                v1_17,
+	"kubernetes.jobmanager.cpu.amount":     v1_17,
+	"kubernetes.taskmanager.cpu.amount":    v1_17,
+	"kubernetes.container.image.ref":       v1_17,
+	"kubernetes.pod-template-file.default": v1_17,
+}
+
+// KeySince is the first Flink release that reads key under that name, when
+// the catalogue knows it (a zero Since, "read by every release the
+// catalogue covers", is not reported).
+func KeySince(key string) (Version, bool) {
+	for _, kd := range flinkKeys {
+		for _, n := range kd.Names {
+			if n.Key == key && !n.Since.IsZero() && n.Since != v1_0 {
+				return n.Since, true
+			}
+		}
+	}
+	v, ok := renamedSince[key]
+	return v, ok
 }
