@@ -50,10 +50,10 @@ type Skipped struct {
 // FixResult is what a fix run plans: the new contents and an account of
 // what was fixed and what remains.
 type FixResult struct {
-	Changes   []Change
-	Display   map[string]string // OS path → display path
-	Applied   []Applied
-	Skipped   []Skipped
+	Changes []Change
+	Display map[string]string // OS path → display path
+	Applied []Applied
+	Skipped []Skipped
 	// Held are version-dependent operations held back because the config
 	// set's Flink version is not known (docs/versions.md).
 	Held      []Skipped
