@@ -105,7 +105,7 @@ deny contains f if {
 	f := hygiene.emit(u, msg, unread_ops(u), "error")
 }
 
-# Not read by an inferred or assumed version: say so, without a fix.
+# Not read by the release the files are read with, which is not known: say so, without a fix.
 deny contains f if {
 	some u in uses
 	u.problem == "unread"
