@@ -58,8 +58,8 @@ type Limits struct {
 }
 
 // DefaultLimits are generous for a repository and small for a machine:
-// 200 files, 1 MiB each, 16 MiB in all.
-var DefaultLimits = Limits{MaxFiles: 200, MaxFileBytes: 1 << 20, MaxTotalBytes: 16 << 20}
+// 1,000 files, 1 MiB each, 32 MiB in all.
+var DefaultLimits = Limits{MaxFiles: 1000, MaxFileBytes: 1 << 20, MaxTotalBytes: 32 << 20}
 
 // Finder searches directories once each and caches what it found. It is
 // not safe for concurrent use.
@@ -216,6 +216,9 @@ type parser func(path string, src []byte) ([]Item, error)
 func parserFor(name string) parser {
 	lower := strings.ToLower(name)
 	switch {
+	case lower == "flink-conf.yaml" || lower == "config.yaml":
+		return nil // Flink's own configuration: ckptlint reads it as such
+
 	case lower == "dockerfile" || lower == "containerfile" ||
 		strings.HasPrefix(lower, "dockerfile.") || strings.HasSuffix(lower, ".dockerfile"):
 		return parseDockerfile

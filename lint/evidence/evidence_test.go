@@ -124,3 +124,17 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// BenchmarkNear searches from each of the fixture repository's eight conf/
+// directories with a fresh Finder: every candidate file is read and parsed
+// once, and the shared root once.
+func BenchmarkNear(b *testing.B) {
+	root, _ := filepath.Abs("testdata/repo")
+	dirs, _ := os.ReadDir(root)
+	for b.Loop() {
+		f := NewFinder(Limits{})
+		for _, d := range dirs {
+			f.Near(filepath.Join(root, d.Name(), "conf"), root)
+		}
+	}
+}
