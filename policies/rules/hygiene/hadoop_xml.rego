@@ -116,12 +116,17 @@ deny contains f if {
 	f := hygiene.emit(n, msg, [], cdata_level(n.key))
 }
 
-version_note := sprintf(" (this cluster runs Hadoop %s)", [input.versions.hadoop.value]) if {
+version_note := sprintf(" (this cluster runs %s)", [hadoop_text]) if {
 	input.versions.hadoop.declared
 	hadoop3
-} else := sprintf(" (Hadoop %s is declared for the cluster; what counts is the Hadoop client library on Flink's classpath)", [input.versions.hadoop.value]) if {
+} else := sprintf(" (%s is what the repository says; what counts is the Hadoop client library on Flink's classpath)", [hadoop_text]) if {
 	input.versions.hadoop.declared
 } else := " (the Hadoop version is not declared: declare hadoop_version in .ckptlint.hcl)"
+
+# hadoop_text names the Hadoop version with its source (docs/versions.md).
+hadoop_text := input.versions.hadoop.text if {
+	is_string(input.versions.hadoop.text)
+} else := sprintf("Hadoop %s", [input.versions.hadoop.value])
 
 cdata_level(key) := "error" if {
 	hadoop3
