@@ -13,6 +13,7 @@ package evidence
 
 import (
 	"cmp"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -170,7 +171,7 @@ func (f *Finder) scanDir(dir string) []Item {
 		if !ok {
 			continue
 		}
-		found, err := parse(path, src)
+		found, err := safeParse(parse, path, src)
 		if err != nil {
 			f.notes[dir] = append(f.notes[dir], Note{Path: path, Reason: err.Error()})
 		}
@@ -210,6 +211,17 @@ func (f *Finder) read(dir, path string) ([]byte, bool) {
 }
 
 type parser func(path string, src []byte) ([]Item, error)
+
+// safeParse runs a parser on untrusted bytes: a panic in a third-party
+// parser is a skipped file, never a crash of the run.
+func safeParse(parse parser, path string, src []byte) (items []Item, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			items, err = nil, fmt.Errorf("not read: the parser failed (%v)", r)
+		}
+	}()
+	return parse(path, src)
+}
 
 // parserFor picks the parser for a file name, or nil for a file that is
 // not a candidate.

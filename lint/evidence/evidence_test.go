@@ -138,3 +138,17 @@ func BenchmarkNear(b *testing.B) {
 		}
 	}
 }
+
+// FuzzParsers: no input makes a parser panic or hang (safeParse would turn a
+// panic into a note; this finds them).
+func FuzzParsers(f *testing.F) {
+	for _, s := range []string{"FROM flink:1.17\nRUN echo \\\n  x", "image: flink:1.17\n", "<project><properties><flink.version>1.17</flink.version></properties></project>",
+		"flinkVersion = '1.17.1'", "flink.version=1.17", "FLINK_VERSION=1.17; curl flink-1.17.1-bin-scala_2.12.tgz"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, p := range []parser{parseDockerfile, parseYAML, parsePOM, parseGradle, parseGradleProperties, parseShellFile} {
+			_, _ = p("x", []byte(s))
+		}
+	})
+}
