@@ -81,6 +81,19 @@ mechanism := "compares its block replicas on disk with its in-memory replica map
 # (dfs.blockreport.split.threshold, default 1000000, hdfs-default.xml).
 many_blocks := 1000000
 
+# measured_stall_ms is the one measured DirectoryScanner write stall ckptlint
+# knows of on a release without HDFS-14476 and HDFS-15415: a Flink 1.7.1
+# checkpoint write that took 37 829 ms during a scan on Hadoop 3.1.0, on a
+# shared cluster of about 2x10^8 files, against a 10 s checkpoint timeout
+# (testdata/stories/b-directoryscanner; the case HDFS-14476 describes). It is
+# the estimate CKPT301 compares the timeout with when no write_stall is
+# declared; it is not an upper bound.
+measured_stall_ms := 37829
+
+measured_stall_text := "37.8 s"
+
+measured_source := "37 829 ms, a Flink checkpoint write during a DirectoryScanner run on Hadoop 3.1.0 with about 2x10^8 files in the cluster, reported with HDFS-14476 as its cause (ckptlint's story b; declare write_stall to use your own measurement)"
+
 interval := input.effective.hdfs_cluster.directoryscan_interval
 
 # enabled is true when the DataNodes run the DirectoryScanner: the interval
