@@ -99,6 +99,7 @@ func flinkInput(s *Set, uses []keyUse) map[string]any {
 		ku = append(ku, map[string]any{"key": u.Key, "problem": u.Problem, "message": u.Message, "use": u.Use, "loc": u.Loc.toInput()})
 	}
 	m["key_uses"] = ku
+	m["unknown_keys"] = unknownKeysInput(s.Flink, s.FlinkVersion)
 	if s.FlinkIgnored != nil {
 		m["ignored_file"] = map[string]any{"file": s.FlinkIgnored.Path, "format": string(s.FlinkIgnored.Format),
 			"loc": LocOf(s.FlinkIgnored.Path, span1(nil)).toInput()}
