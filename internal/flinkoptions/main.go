@@ -23,6 +23,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"go/format"
 	"io"
 	"os"
 	"os/exec"
@@ -63,7 +64,13 @@ func main() {
 			masks[k] |= 1 << i
 		}
 	}
-	write(os.Stdout, masks, commits)
+	var buf bytes.Buffer
+	write(&buf, masks, commits)
+	src, err := format.Source(buf.Bytes())
+	if err != nil {
+		fail(err)
+	}
+	os.Stdout.Write(src)
 }
 
 func keysOf(repo, commit string) []string {
