@@ -38,7 +38,8 @@ min_for_write := input.effective.hdfs_cluster.min_blocks_for_write.value
 replicas := min([input.effective.hdfs_client.replication.value, input.cluster.datanodes])
 
 # Blocks one DataNode accepts at once: it is rejected when
-# scheduled > remaining/blockSize - minBlocksForWrite (domain §3.2).
+# scheduled > remaining/blockSize - minBlocksForWrite (Hadoop's
+# DatanodeDescriptor.chooseStorage4Block).
 capacity(bs) := (floor(input.cluster.datanode_free_bytes / bs) - min_for_write) + 1
 
 files := ((flink.jobs.value * flink.parallelism.value) * flink.operators.value) * input.effective.checkpointing.max_concurrent.value
