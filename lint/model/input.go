@@ -103,6 +103,7 @@ func flinkInput(s *Set, uses []keyUse) map[string]any {
 		}
 	}
 	m["key_since"] = since
+	m["unknown_keys"] = unknownKeysInput(s.Flink, s.FlinkVersion)
 	if s.FlinkIgnored != nil {
 		m["ignored_file"] = map[string]any{"file": s.FlinkIgnored.Path, "format": string(s.FlinkIgnored.Format),
 			"loc": LocOf(s.FlinkIgnored.Path, span1(nil)).toInput()}
