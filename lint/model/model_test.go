@@ -1,6 +1,8 @@
 package model
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ckptlint/ckptlint/lint/cfgfile"
@@ -136,5 +138,68 @@ func TestParseVersion(t *testing.T) {
 	}
 	if _, err := ParseVersion("latest"); err == nil {
 		t.Error("ParseVersion(latest) succeeded")
+	}
+}
+
+// TestFinalAcrossResources mirrors Hadoop's final-parameter tests on the
+// resources Flink's client loads: Configuration.loadProperty adds a key to
+// finalParameters even without a value, and every later resource's
+// definition is then ignored. Same behaviour on every Hadoop line since the
+// StAX parser (2.9/3.0: HADOOP-14216) and in the DOM parser before it.
+func TestFinalAcrossResources(t *testing.T) {
+	site := func(path, body string) *cfgfile.File {
+		return hadoopxml.Parse(path, []byte("<configuration>"+body+"</configuration>"), hadoopxml.Options{})
+	}
+	tests := []struct {
+		name, upstream string
+		first, second  string
+		want           int64
+		final          bool
+		codes          []string // notices on the second file
+	}{
+		{"final with an empty value locks the key", "TestConfiguration.testFinalParam",
+			`<property><name>dfs.blocksize</name><value></value><final>true</final></property>`,
+			`<property><name>dfs.blocksize</name><value>1m</value></property>`,
+			128 << 20, true, []string{NoticeFinalEmptyResource}},
+		{"final with a missing value locks the key", "TestConfiguration.testFinalParam",
+			`<property><name>dfs.blocksize</name><final>true</final></property>`,
+			`<property><name>dfs.blocksize</name><value>1m</value></property>`,
+			128 << 20, true, []string{NoticeFinalEmptyResource}},
+		{"final on the old name locks the new one", "TestConfigurationDeprecation.testDeprecationForFinalParameters",
+			`<property><name>dfs.block.size</name><value>4m</value><final>true</final></property>`,
+			`<property><name>dfs.blocksize</name><value>1m</value></property>`,
+			4 << 20, true, []string{NoticeFinalOverrideResource}},
+		{"final on the new name locks the old one", "TestConfigurationDeprecation.testDeprecationForFinalParameters",
+			`<property><name>dfs.blocksize</name><value>4m</value><final>true</final></property>`,
+			`<property><name>dfs.block.size</name><value>1m</value></property>`,
+			4 << 20, true, []string{NoticeFinalOverrideResource}},
+		{"the same value again is no override", "TestConfiguration.testFinalWarnings",
+			`<property><name>dfs.blocksize</name><value>4m</value><final>true</final></property>`,
+			`<property><name>dfs.blocksize</name><value>4m</value></property>`,
+			4 << 20, true, nil},
+		{"without final the later resource wins", "Configuration javadoc, Final Parameters",
+			`<property><name>dfs.blocksize</name><value>4m</value></property>`,
+			`<property><name>dfs.blocksize</name><value>1m</value></property>`,
+			1 << 20, false, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, b := site("a/core-site.xml", tt.first), site("b/hdfs-site.xml", tt.second)
+			s := &Set{Client: []Resource{{File: a, Via: "same-dir"}, {File: b, Via: "same-dir"}}, FlinkVersion: Resolved{Version: V(1, 20), Source: "flag"}}
+			v := hadoopEffective(s)["hdfs_client.blocksize"]
+			if v.Value != tt.want || v.Final != tt.final {
+				t.Errorf("%s: blocksize = %v final %v, want %v final %v", tt.upstream, v.Value, v.Final, tt.want, tt.final)
+			}
+			var codes []string
+			for _, n := range crossFinalNotices([]*cfgfile.File{a, b})[b] {
+				codes = append(codes, n.Code)
+				if !strings.Contains(n.Message, "a/core-site.xml:1") {
+					t.Errorf("notice %q does not name the final definition", n.Message)
+				}
+			}
+			if !slices.Equal(codes, tt.codes) {
+				t.Errorf("%s: notices %v, want %v", tt.upstream, codes, tt.codes)
+			}
+		})
 	}
 }

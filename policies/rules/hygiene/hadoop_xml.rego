@@ -77,6 +77,34 @@ kept(file, key) := sprintf("%q (%s)", [file.keys[key].value, hygiene.where(file.
 	file.keys[key].final
 } else := "the final value"
 
+# A later resource (another file Flink's HDFS client loads) redefines a key
+# an earlier resource made final: Hadoop ignores it. CKPT108 already reports
+# a dfs.blocksize locked with a value.
+deny contains f if {
+	some note in notes
+	n := note[0]
+	n.code == "xml-final-override-resource"
+	n.key != "dfs.blocksize"
+	msg := sprintf(
+		"%s is final in a resource Flink's HDFS client loads earlier, so Hadoop ignores this definition (it logs \"%s\"); remove <final>true</final> there or delete this one",
+		[n.key, trim_space(n.message)],
+	)
+	f := hygiene.emit(n, msg, [], level(n.key, true))
+}
+
+# The same, when the earlier final definition has no value: Hadoop ignores
+# this one silently and the key has no value at all.
+deny contains f if {
+	some note in notes
+	n := note[0]
+	n.code == "xml-final-empty-resource"
+	msg := sprintf(
+		"%s: Configuration.loadProperty locks a final key even without a value, so this value never applies (only flink.hadoop.%s, which Flink applies with Configuration.set(), still changes it); give the final definition a value or remove its <final>",
+		[n.message, n.key],
+	)
+	f := hygiene.emit(n, msg, [], level(n.key, true))
+}
+
 # <final> that is not exactly "true".
 deny contains f if {
 	some note in notes
