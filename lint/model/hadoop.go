@@ -139,7 +139,10 @@ func resolveHadoop(hk hadoopKey, layers []layer) *Value {
 	case won != nil:
 		v.Raw, v.Source, v.File, v.Loc, v.Final = won.Value, src, won.File, entryLoc(won), won.Final
 		x, err := parseHadoop(hk.Type, strings.TrimSpace(won.Value))
-		if err != nil && IsTemplate(won.Value) {
+		if won.Unknown != "" {
+			// an external entity: the value Hadoop uses is not known
+			v.Template, v.Unknown, v.Value = true, won.Unknown, hk.Default
+		} else if err != nil && IsTemplate(won.Value) {
 			v.Template, v.Value = true, hk.Default
 		} else if err != nil {
 			v.Error = err.Error()

@@ -26,6 +26,10 @@ type Value struct {
 	// Template marks an unrendered template placeholder (ERB, Jinja, Helm):
 	// Value then holds the default.
 	Template bool
+	// Unknown says why the value is not known (a Hadoop value that refers
+	// to an external entity); Template is then set too and Value holds
+	// the default.
+	Unknown string
 }
 
 func (v *Value) toInput() map[string]any {
@@ -60,6 +64,9 @@ func (v *Value) toInput() map[string]any {
 	}
 	if v.Template {
 		m["template"] = true
+	}
+	if v.Unknown != "" {
+		m["unknown"] = v.Unknown
 	}
 	return m
 }

@@ -12,6 +12,13 @@ var fuzzSeeds = []string{
 	conf(includeWithFallback("inc.xml", prop("f", "1")) + include("missing.xml") + include("loop.xml")),
 	"\uFEFF<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\r\n<configuration>\r\n<property><name>a</name><value/></property>\r\n</configuration>",
 	"<!DOCTYPE configuration [<!ENTITY x \"y\">]><configuration><property><name>a</name><value>&x;</value></property></configuration>",
+	// entity declarations (issue 11.5): nested internal entities, external
+	// SYSTEM/PUBLIC ones, a parameter entity, a bomb, markup in an entity
+	"<!DOCTYPE configuration [<!ENTITY h \"nn\"><!ENTITY u 'hdfs://&h;:&#56;020'><!-- c --><!ELEMENT a ANY>]>\n<configuration><property name=\"a\" value=\"&u;\"/><property><name>b</name><value>&u;&amp;</value></property></configuration>",
+	"<!DOCTYPE configuration [<!ENTITY xxe SYSTEM \"file:///etc/passwd\"><!ENTITY p PUBLIC \"-//x\" \"http://h/v\">]><configuration><property><name>a</name><value>&xxe;&p;</value></property></configuration>",
+	"<!DOCTYPE configuration [<!ENTITY % pe SYSTEM \"http://h/d\"> %pe;]><configuration/>",
+	"<!DOCTYPE l [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\"><!ENTITY c \"&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;\"><!ENTITY d \"&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;\">]><configuration><property><name>a</name><value>&d;&d;</value></property></configuration>",
+	"<!DOCTYPE configuration [<!ENTITY m \"<property/>\"><!ENTITY r \"&r;\">]><configuration>&m;</configuration>",
 	"<configuration><g><property><name>a</name><value>v<x>1</x></value></property></g></configuration><configuration/>",
 	"<c:configuration xmlns:c='u'><c:property c:name='a'/></c:configuration>",
 	"<configuration/>",

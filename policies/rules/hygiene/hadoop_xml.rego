@@ -5,9 +5,10 @@
 #   A key marked <final>true</final> cannot be changed by a later definition in the files loaded
 #   after it (logged as "an attempt to override final parameter: <key>;  Ignoring."), and final
 #   means exactly the text true: TRUE or " true" lock nothing. When a file sets a key twice, the last definition wins and the earlier
-#   one does nothing. Hadoop 3.x parses the XML with StAX and appends only character events to a
-#   value, so a value written as a CDATA section is dropped and the key keeps its earlier or default
-#   value. A final key with an empty value is locked to no value. A ${var} expansion deeper than 20
+#   one does nothing. Hadoop 2.9.0-2.10.0, 3.0.x, 3.1.0-3.1.3 and 3.2.0-3.2.1 parse the XML with
+#   StAX and append only character events to a value, so on those releases a value written as a CDATA
+#   section is dropped and the key keeps its earlier or default value (later releases read it).
+#   ckptlint never reads an external (SYSTEM or PUBLIC) entity: such a value is unknown. A final key with an empty value is locked to no value. A ${var} expansion deeper than 20
 #   steps throws on every read of the key. Deprecated keys such as dfs.block.size still work:
 #   Hadoop stores their value under the new key (dfs.blocksize) and logs "<old> is deprecated.
 #   Instead, use <new>". Findings on keys that Flink's HDFS client or the checkpoint rules read
@@ -57,9 +58,6 @@ level(key, hard) := "error" if {
 	hard
 	hygiene.hadoop_relevant(key)
 } else := "warning"
-
-hadoop3 if input.versions.hadoop.major >= 3
-
 
 # A later definition of a final key: ignored.
 deny contains f if {
@@ -132,30 +130,70 @@ deny contains f if {
 	f := hygiene.emit(n, msg, [], "warning")
 }
 
-# CDATA: dropped by Hadoop 3.x's StAX parser.
+# CDATA on a declared Hadoop release that drops it (2.9.0-2.10.0, 3.0.x,
+# 3.1.0-3.1.3, 3.2.0-3.2.1): ckptlint read the file as that release does.
 deny contains f if {
 	some note in notes
 	n := note[0]
 	n.code == "xml-cdata-ignored"
 	msg := sprintf(
-		"%s: its Configuration parses files with StAX and appends only character events to a value, never a CDATA section, so a Hadoop 3.x client loses the text inside <![CDATA[...]]> and %s keeps its earlier or default value%s. Write the text without CDATA (escape < and & as &lt; and &amp;)",
-		[n.message, n.key, version_note],
+		"%s: its Configuration.Parser appends only character events, never a CDATA section (fixed in 2.10.1, 3.1.4, 3.2.2 and 3.3.0; TestConfiguration.testCDATA), so %s keeps its earlier or default value on Hadoop %s. Write the text without CDATA (escape < and & as &lt; and &amp;) or upgrade",
+		[n.message, n.key, input.versions.hadoop.value],
 	)
-	f := hygiene.emit(n, msg, [], cdata_level(n.key))
+	f := hygiene.emit(n, msg, [], level(n.key, true))
 }
 
-version_note := sprintf(" (this cluster runs Hadoop %s)", [input.versions.hadoop.value]) if {
-	input.versions.hadoop.declared
-	hadoop3
-} else := sprintf(" (Hadoop %s is declared for the cluster; what counts is the Hadoop client library on Flink's classpath)", [input.versions.hadoop.value]) if {
-	input.versions.hadoop.declared
-} else := " (the Hadoop version is not declared: declare hadoop_version in .ckptlint.hcl)"
+# CDATA read as text, as current releases do, while the exact Hadoop release
+# is not known: at most info, saying what declaring it changes.
+deny contains f if {
+	some note in notes
+	n := note[0]
+	n.code == "xml-cdata"
+	cdata_uncertain
+	msg := sprintf(
+		"%s. ckptlint reads the value as current releases do; %s",
+		[n.message, cdata_declare],
+	)
+	f := hygiene.emit(n, msg, [], "info")
+}
 
-cdata_level(key) := "error" if {
-	hadoop3
+cdata_declare := "declare hadoop_version (with the patch level) in .ckptlint.hcl: on a release that ignores CDATA, ckptlint reads the file that way and reports what changes" if {
+	not input.versions.hadoop.declared
+} else := sprintf("Hadoop %s is declared without the patch level, which decides this on the %d.%d line: declare it as %d.%d.N", [
+	input.versions.hadoop.value, input.versions.hadoop.major, input.versions.hadoop.minor,
+	input.versions.hadoop.major, input.versions.hadoop.minor,
+])
+
+# The exact release decides when it is unknown, a lower bound below 3.3, or a
+# 2.10/3.1/3.2 version without the patch level.
+cdata_uncertain if not input.versions.hadoop.major
+
+cdata_uncertain if {
+	not input.versions.hadoop.declared
+	[input.versions.hadoop.major, input.versions.hadoop.minor] < [3, 3]
+}
+
+cdata_uncertain if {
 	input.versions.hadoop.declared
+	[input.versions.hadoop.major, input.versions.hadoop.minor] in {[2, 10], [3, 1], [3, 2]}
+	count(split(input.versions.hadoop.value, ".")) < 3
+}
+
+# An external (SYSTEM or PUBLIC) entity: never read, the value is unknown.
+deny contains f if {
+	some note in notes
+	n := note[0]
+	n.code == "xml-external-entity"
+	msg := sprintf(
+		"%s; rules that need %s use its default instead. Write the value into the file (an internal <!ENTITY name \"value\"> is read)",
+		[n.message, n.key],
+	)
+	f := hygiene.emit(n, msg, [], external_level(n.key))
+}
+
+external_level(key) := "warning" if {
 	hygiene.hadoop_relevant(key)
-} else := "warning"
+} else := "info"
 
 # A final key without a value: locked to nothing.
 deny contains f if {
