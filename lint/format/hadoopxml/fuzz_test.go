@@ -19,6 +19,8 @@ var fuzzSeeds = []string{
 	"<!DOCTYPE configuration [<!ENTITY % pe SYSTEM \"http://h/d\"> %pe;]><configuration/>",
 	"<!DOCTYPE l [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\"><!ENTITY c \"&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;\"><!ENTITY d \"&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;\">]><configuration><property><name>a</name><value>&d;&d;</value></property></configuration>",
 	"<!DOCTYPE configuration [<!ENTITY m \"<property/>\"><!ENTITY r \"&r;\">]><configuration>&m;</configuration>",
+	"\xfe\xff\x00<\x00c\x00o\x00n\x00f\x00i\x00g\x00u\x00r\x00a\x00t\x00i\x00o\x00n\x00/\x00>",
+	"<?xml version=\"1.0\" encoding=\"windows-1252\"?><configuration><property><name>a</name><value>\x80\xff</value></property></configuration>",
 	"<configuration><g><property><name>a</name><value>v<x>1</x></value></property></g></configuration><configuration/>",
 	"<c:configuration xmlns:c='u'><c:property c:name='a'/></c:configuration>",
 	"<configuration/>",
@@ -36,14 +38,15 @@ func fuzzOpts() Options {
 }
 
 // FuzzParse checks that Parse never panics and that every span it returns
-// for the parsed file lies inside the file with consistent line/column.
+// for the parsed file lies inside the file (its decoded text, see
+// encoding.go) with consistent line/column.
 func FuzzParse(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		src := []byte(s)
-		d := ParseDoc("core-site.xml", src, fuzzOpts())
+		d := ParseDoc("core-site.xml", []byte(s), fuzzOpts())
+		src := d.Src // the decoded text for a file in another encoding
 		lines := span.NewLines(src)
 		check := func(what string, sp span.Span) {
 			if sp.IsZero() {

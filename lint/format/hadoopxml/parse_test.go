@@ -440,10 +440,9 @@ func TestParseErrors(t *testing.T) {
 		{name: "text after the root", src: "<configuration/>\n  oops", line: 2, col: 3, msg: "text after the root element"},
 		{name: "no root", src: "<!-- nothing -->\n", line: 2, col: 1, msg: "no root element"},
 		{name: "empty file", src: "", line: 1, col: 1, msg: "no root element"},
-		// TestConfiguration testCharsetInDocumentEncoding: Hadoop reads Latin-1; ckptlint reads UTF-8 only
-		{name: "Latin-1 bytes", src: "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<configuration>" + prop("c", "M\xfcller") + "</configuration>",
-			line: 1, col: 21, msg: `encoding "ISO-8859-1" is not supported`},
-		{name: "UTF-16 declared", src: "<?xml version=\"1.0\" encoding=\"UTF-16\"?><configuration/>", line: 1, col: 21, msg: `encoding "UTF-16" is not supported`},
+		{name: "UTF-16 declared on single-byte text", src: "<?xml version=\"1.0\" encoding=\"UTF-16\"?><configuration/>", line: 1, col: 31, msg: `encoding "UTF-16", but the file starts with single-byte text`},
+		{name: "multi-byte charset", src: "<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><configuration>\x82\xa0</configuration>", line: 1, col: 31, msg: `multi-byte charset`},
+		{name: "unknown charset", src: "<?xml version=\"1.0\" encoding=\"x-nonsense\"?><configuration>\xe9</configuration>", line: 1, col: 31, msg: `not one ckptlint can decode`},
 		{name: "invalid UTF-8", src: conf(prop("a", "\xff")), line: 3, col: 32, msg: "invalid UTF-8"},
 		// corpus GUNDUPOOJA core-site.xml; Woodstox: Illegal processing instruction target ("xml")
 		{name: "XML declaration after white space", src: "  <?xml version=\"1.0\"?>\n<configuration/>", line: 1, col: 3, msg: "XML declaration allowed only at the start"},

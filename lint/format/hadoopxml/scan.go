@@ -50,6 +50,7 @@ type scanner struct {
 	rootClosed bool
 	prefixes   []map[string]bool // namespace prefixes declared per open element
 	badCharset string            // encoding label refused by charsetReader
+	decoded    bool              // src was decoded to UTF-8 from the declared encoding
 
 	dtd  *dtd              // entities of the DOCTYPE internal subset; nil without one
 	ents map[string]string // their expanded text, given to encoding/xml
@@ -74,7 +75,7 @@ var asciiCompatible = map[string]bool{
 
 func (s *scanner) charsetReader(label string, input io.Reader) (io.Reader, error) {
 	l := strings.ToLower(label)
-	if l == "utf8" || asciiCompatible[l] && isASCII(s.src) {
+	if s.decoded || l == "utf8" || asciiCompatible[l] && isASCII(s.src) {
 		return input, nil
 	}
 	s.badCharset = label

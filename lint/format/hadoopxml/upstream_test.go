@@ -143,3 +143,105 @@ func TestEntities(t *testing.T) {
 		})
 	}
 }
+
+// TestEncodings mirrors TestConfiguration.testCharsetInDocumentEncoding (an
+// ISO-8859-1 file with a declaration is read as ISO-8859-1) and the encoding
+// detection of XML 1.0 appendix F that Hadoop's StAX parser applies (UTF-16
+// with a byte-order mark or starting "<?xml"); the editor keeps the file's
+// encoding (issue 9.10: UTF-16 with a declaration).
+func TestEncodings(t *testing.T) {
+	utf16 := func(s string, big, bom bool) string {
+		var b strings.Builder
+		if bom {
+			if big {
+				b.WriteString("\xFE\xFF")
+			} else {
+				b.WriteString("\xFF\xFE")
+			}
+		}
+		for _, u := range utf16Encode(s) {
+			if big {
+				b.WriteByte(byte(u >> 8))
+				b.WriteByte(byte(u))
+			} else {
+				b.WriteByte(byte(u))
+				b.WriteByte(byte(u >> 8))
+			}
+		}
+		return b.String()
+	}
+	doc := func(enc, value string) string {
+		return "<?xml version=\"1.0\" encoding=\"" + enc + "\"?>\n<configuration>\n" + prop("c", value) + "</configuration>\n"
+	}
+	tests := []struct {
+		name, src, enc string
+		want           string
+		// set writes this value with the editor and checks the file keeps
+		// its encoding: the result must contain setBytes
+		set, setBytes string
+	}{
+		{name: "ISO-8859-1 (testCharsetInDocumentEncoding)", src: doc("ISO-8859-1", "M\xfcller"), enc: "ISO-8859-1", want: "Müller",
+			set: "Jürgen", setBytes: "J\xfcrgen"},
+		{name: "ISO-8859-1 with a character it cannot hold", src: doc("ISO-8859-1", "M\xfcller"), enc: "ISO-8859-1", want: "Müller",
+			set: "5€", setBytes: "5&#8364;"},
+		{name: "windows-1252", src: doc("windows-1252", "\x80 5"), enc: "windows-1252", want: "€ 5", set: "€ 6", setBytes: "\x80 6"},
+		{name: "UTF-16LE with a byte-order mark and a declaration", src: utf16(doc("UTF-16", "Müller"), false, true), enc: "UTF-16LE (byte-order mark)", want: "Müller",
+			set: "64m", setBytes: utf16("64m", false, false)},
+		{name: "UTF-16BE with a byte-order mark", src: utf16(doc("UTF-16", "x"), true, true), enc: "UTF-16BE (byte-order mark)", want: "x",
+			set: "ü", setBytes: utf16("ü", true, false)},
+		{name: "UTF-16LE detected from <?xml", src: utf16(doc("UTF-16", "x"), false, false), enc: "UTF-16LE", want: "x",
+			set: "y", setBytes: utf16("y", false, false)},
+		{name: "pure ASCII declared ISO-8859-1 stays as it is", src: doc("ISO-8859-1", "x"), enc: "", want: "x", set: "y", setBytes: "<value>y</value>"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := ParseDoc("core-site.xml", []byte(tt.src), Options{})
+			if d.Err != nil {
+				t.Fatal(d.Err)
+			}
+			if got := looked(d.File, "c"); got != tt.want {
+				t.Errorf("get(c) = %q, want %q", got, tt.want)
+			}
+			if d.Encoding() != tt.enc {
+				t.Errorf("encoding %q, want %q", d.Encoding(), tt.enc)
+			}
+			// positions are those of the decoded text: line 3, after "<property><name>c</name><value>"
+			e := d.Lookup("c")
+			if e.ValueSpan.Start.Line != 3 || e.ValueSpan.Start.Col != 32 {
+				t.Errorf("value at %v, want 3:32", e.ValueSpan.Start)
+			}
+			edits, err := NewEditor(d).Set("c", tt.set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := []byte(tt.src)
+			for i := len(edits) - 1; i >= 0; i-- {
+				ed := edits[i]
+				out = append(append(append([]byte{}, out[:ed.Start]...), ed.Text...), out[ed.End:]...)
+			}
+			if !strings.Contains(string(out), tt.setBytes) {
+				t.Errorf("edited file %q does not contain %q", out, tt.setBytes)
+			}
+			if !strings.HasPrefix(string(out), tt.src[:2]) {
+				t.Errorf("edited file lost its start: %q", out[:4])
+			}
+			again := Parse("core-site.xml", out, Options{})
+			if again.Err != nil || looked(again, "c") != tt.set {
+				t.Errorf("edited file reads c = %q (err %v), want %q", looked(again, "c"), again.Err, tt.set)
+			}
+		})
+	}
+}
+
+func utf16Encode(s string) []uint16 {
+	var out []uint16
+	for _, r := range s {
+		if r >= 0x10000 {
+			r -= 0x10000
+			out = append(out, uint16(0xD800+(r>>10)), uint16(0xDC00+(r&0x3FF)))
+			continue
+		}
+		out = append(out, uint16(r))
+	}
+	return out
+}
