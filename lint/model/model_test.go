@@ -7,6 +7,7 @@ import (
 
 	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/format/flinkconf"
+	"github.com/ckptlint/ckptlint/lint/format/flinkyaml"
 	"github.com/ckptlint/ckptlint/lint/format/hadoopxml"
 )
 
@@ -199,6 +200,41 @@ func TestFinalAcrossResources(t *testing.T) {
 			}
 			if !slices.Equal(codes, tt.codes) {
 				t.Errorf("%s: notices %v, want %v", tt.upstream, codes, tt.codes)
+			}
+		})
+	}
+}
+
+// TestFlinkRefusalTexts mirrors Flink's ConfigurationUtils tests: a
+// config.yaml integer outside int's range is refused with
+// ConfigurationUtils.convertToInt's own text
+// (ConfigurationUtilsTest / ConfigurationConversionsTest "overflows/underflows"),
+// and a string value with Integer.parseInt's.
+func TestFlinkRefusalTexts(t *testing.T) {
+	tests := []struct {
+		name, src, field, want string
+	}{
+		{"a YAML integer beyond int (a Long)", "parallelism.default: 2147483657\n", "parallelism.default",
+			"Configuration value 2147483657 overflows/underflows the integer type."},
+		{"a YAML integer below int", "parallelism.default: -2147483649\n", "parallelism.default",
+			"Configuration value -2147483649 overflows/underflows the integer type."},
+		{"a YAML integer beyond long (a BigInteger) goes through Integer.parseInt", "parallelism.default: 99999999999999999999\n", "parallelism.default",
+			`For input string: "99999999999999999999"`},
+		{"the largest int is read", "parallelism.default: 2147483647\n", "parallelism.default", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := flinkyaml.ParseConfig("config.yaml", []byte(tt.src))
+			if f.Err != nil {
+				t.Fatal(f.Err)
+			}
+			vals, _ := flinkEffective(f, V(1, 20))
+			v := vals[tt.field]
+			if v == nil {
+				t.Fatalf("no value for %s in %v", tt.field, vals)
+			}
+			if !strings.HasPrefix(v.Error, tt.want) || (tt.want == "") != (v.Error == "") {
+				t.Errorf("error %q, want it to start with %q", v.Error, tt.want)
 			}
 		})
 	}

@@ -2,6 +2,8 @@ package model
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -102,6 +104,15 @@ func parseFlink(t valueType, e *cfgfile.Entry, enum []string, v Version) (any, e
 	case tMemory:
 		return units.ParseFlinkMemorySize(s)
 	case tInt:
+		if e.Kind == cfgfile.KindInt {
+			// config.yaml: snakeyaml-engine's core schema gives an Integer,
+			// a Long or a BigInteger; ConfigurationUtils.convertToInt
+			// refuses a Long outside int's range with its own text and
+			// reads a BigInteger through Integer.parseInt.
+			if n, err := strconv.ParseInt(s, 10, 64); err == nil && (n > math.MaxInt32 || n < math.MinInt32) {
+				return nil, fmt.Errorf("Configuration value %d overflows/underflows the integer type.", n)
+			}
+		}
 		return units.ParseFlinkInt(s)
 	case tBool:
 		return units.ParseFlinkBool(s)
