@@ -239,3 +239,13 @@ func TestFlinkRefusalTexts(t *testing.T) {
 		})
 	}
 }
+
+// TestLongDuration: the input document holds the java.time.Duration Flink
+// holds (TimeUtils.parseDuration), in ms, beyond time.Duration's range.
+func TestLongDuration(t *testing.T) {
+	vals, _ := flinkEffective(flink("execution.checkpointing.interval: 987654d\n"), V(1, 20))
+	v := vals["checkpointing.interval"]
+	if v.Value != int64(85_333_305_600_000) || v.Display != "987654 d" || v.Error != "" {
+		t.Errorf("interval = %v (%q, error %q), want 85333305600000 ms shown as 987654 d", v.Value, v.Display, v.Error)
+	}
+}

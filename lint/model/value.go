@@ -5,7 +5,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/units"
@@ -78,7 +77,7 @@ func display(t valueType, x any) string {
 	switch t {
 	case tDuration:
 		if ms, ok := x.(int64); ok {
-			return units.FormatDuration(time.Duration(ms) * time.Millisecond)
+			return units.FormatMillis(ms)
 		}
 	case tMemory:
 		if b, ok := x.(int64); ok {
@@ -96,11 +95,9 @@ func parseFlink(t valueType, e *cfgfile.Entry, enum []string, v Version) (any, e
 	s := e.Value
 	switch t {
 	case tDuration:
-		d, err := units.ParseFlinkDuration(s, v.AtLeast(v1_15))
-		if err != nil {
-			return nil, err
-		}
-		return d.Milliseconds(), nil
+		// the java.time.Duration Flink holds, in ms: exact beyond
+		// time.Duration's range (TimeUtils.parseDuration)
+		return units.FlinkDurationMillis(s, v.AtLeast(v1_15))
 	case tMemory:
 		return units.ParseFlinkMemorySize(s)
 	case tInt:
