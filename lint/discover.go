@@ -263,7 +263,7 @@ func (d *discoverer) add(path string, explicit bool) error {
 	case kindCoreSite, kindHDFSSite:
 		// The parser joins a relative href to the including file's path as
 		// given (its display path, relative to the working directory).
-		f.file = hadoopxml.Parse(f.disp, src, hadoopxml.Options{ReadFile: readIncluded})
+		f.file = hadoopxml.Parse(f.disp, src, hadoopOptions(false))
 	}
 	d.keep(f)
 	return nil
