@@ -314,7 +314,7 @@ func (d *discoverer) add(path string, explicit bool) error {
 	case kindCoreSite, kindHDFSSite:
 		// The parser joins a relative href to the including file's path as
 		// given (its display path, relative to the working directory).
-		f.file = hadoopxml.Parse(f.disp, src, hadoopxml.Options{ReadFile: d.readIncluded})
+		f.file = hadoopxml.Parse(f.disp, src, d.hadoopOptions(false))
 	}
 	if f.file != nil && len(f.file.Entries) > cfgfile.MaxEntries {
 		// Every key becomes a value in the policy input: the cost of a set

@@ -29,6 +29,10 @@ const (
 	parseErrorName    = "parse-error"
 	UnusedIgnoreRule  = suppress.UnusedRule
 	InvalidIgnoreRule = suppress.InvalidRule
+	// VersionConflictRule reports version evidence that disagrees with the
+	// version ckptlint goes by (docs/versions.md).
+	VersionConflictRule = "CKPT004"
+	versionConflictName = "version-evidence-conflict"
 )
 
 // BuiltinRules describes the rules the Go code reports, for `ckptlint
@@ -49,6 +53,11 @@ func BuiltinRules() []*engine.Rule {
 			Title:       "A ckptlint:ignore comment is malformed and silences nothing",
 			Description: "The comment looks like an ignore but has no reason, names no rule or a rule that does not exist, is a file-level ignore below the first key, or is spelled otherwise than ckptlint:ignore / ckptlint:ignore-file. It silences nothing until it is fixed.",
 			Related:     []string{suppress.DocURL}},
+		{ID: VersionConflictRule, Name: versionConflictName, Severity: finding.Info, Family: "builtin",
+			Title: "The repository pins different Flink or Hadoop versions",
+			Description: "Two sources of version evidence disagree on the major.minor release: a declaration (--flink-version, .ckptlint.hcl), a FlinkDeployment's spec.flinkVersion or spec.image, an image tag (Dockerfile, docker-compose, Kubernetes, Helm values), a build file (pom.xml, Gradle) or a tarball name in a script. " +
+				"ckptlint goes by the strongest (docs/versions.md) and names both places; if the other one is what runs, declare the version with --flink-version / --hadoop-version or flink_version / hadoop_version in .ckptlint.hcl.",
+			Related: []string{"https://github.com/ckptlint/ckptlint/blob/main/docs/versions.md"}},
 	}
 }
 
@@ -355,6 +364,7 @@ func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set, cfg *config.
 	if pe := parseErrors(s); len(pe) > 0 {
 		return pe, nil
 	}
+	conflicts := versionConflicts(s)
 	v, err := engine.ToValue(model.Input(s))
 	if err != nil {
 		return nil, fmt.Errorf("convert input: %w", err)
@@ -363,7 +373,18 @@ func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set, cfg *config.
 	if err != nil {
 		return nil, err
 	}
-	out := make([]finding.Finding, 0, len(raws))
+	out := make([]finding.Finding, 0, len(raws)+len(conflicts))
+	for _, f := range conflicts {
+		if rc := cfg.RuleByID(f.RuleID); rc != nil {
+			if rc.Enabled != nil && !*rc.Enabled {
+				continue
+			}
+			if s, err := finding.ParseSeverity(rc.Severity); rc.Severity != "" && err == nil {
+				f.Severity = s
+			}
+		}
+		out = append(out, f)
+	}
 	for _, r := range raws {
 		sev := r.Rule.Severity
 		if rc := cfg.RuleByID(r.Rule.ID); rc != nil {
@@ -381,7 +402,11 @@ func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set, cfg *config.
 		}
 		f := finding.Finding{
 			RuleID: r.Rule.ID, RuleName: r.Rule.Name, Severity: sev, Message: r.Message,
-			Fix: r.Fix, ConfigSet: s.Name, DocURL: docURL(r.Rule),
+			Fix: r.Fix, ConfigSet: s.Name, DocURL: docURL(r.Rule), VersionDependent: r.VersionDependent,
+		}
+		if f.VersionDependent && !s.FlinkVersion.Known() {
+			f.Severity = min(f.Severity, finding.Info)
+			f.Message += unknownVersionNote(f)
 		}
 		if loc := model.LocFromInput(r.Loc); loc != nil && loc.File != "" {
 			f.Range = finding.Range{File: loc.File, Span: loc.Span}
@@ -391,6 +416,47 @@ func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set, cfg *config.
 		out = append(out, f)
 	}
 	return out, nil
+}
+
+// versionConflicts reports each pinned version of another major.minor than
+// the one ckptlint goes by, at the top of the set's Flink file, naming both
+// places.
+func versionConflicts(s *model.Set) []finding.Finding {
+	var out []finding.Finding
+	for _, pv := range []struct {
+		product string
+		r       model.Resolved
+	}{{"Flink", s.FlinkVersion}, {"Hadoop", s.HadoopVersion}} {
+		for _, c := range pv.r.Conflicts {
+			lower := strings.ToLower(pv.product)
+			out = append(out, finding.Finding{
+				RuleID: VersionConflictRule, RuleName: versionConflictName, Severity: finding.Info,
+				Message: fmt.Sprintf("%s versions disagree: ckptlint goes by %s, but %s pins %s %s. If %s %s is what runs with this configuration, declare it with --%s-version or %s_version in .ckptlint.hcl",
+					pv.product, pv.r.Text(pv.product), c.Place(), pv.product, c.Version, pv.product, c.Version, lower, lower),
+				Range:     finding.Range{File: defaultFile(s), Span: spanAt(posOne)},
+				ConfigSet: s.Name,
+				DocURL:    "https://github.com/ckptlint/ckptlint/blob/main/docs/versions.md",
+			})
+		}
+	}
+	return out
+}
+
+// unknownVersionNote is appended to a version-dependent finding while the
+// Flink version is not known: what declaring it would change.
+func unknownVersionNote(f finding.Finding) string {
+	note := " [info while the Flink version is not known: once it is declared, ckptlint judges this for that release"
+	if slices.ContainsFunc(f.Fix, NeedsVersion) {
+		note += " and fix applies the edit it holds back now"
+	}
+	return note + "]"
+}
+
+// NeedsVersion reports whether a fix operation is right only for some Flink
+// releases: marked so by its rule, or a rename of a Flink key (a key's new
+// name is read only from the release that introduced it).
+func NeedsVersion(op finding.Op) bool {
+	return op.NeedsVersion || op.Op == "rename" && op.Target == "flink"
 }
 
 // defaultFile is where a finding about a default value is reported: the

@@ -64,6 +64,10 @@ type Entry struct {
 	Sources []string `json:"sources,omitempty"`
 	// Doc is the index of the YAML document in a multi-document file (0-based).
 	Doc int `json:"doc,omitempty"`
+	// Unknown says why the value the program would use is not known (a
+	// Hadoop value that refers to an external entity ckptlint does not
+	// read); "" otherwise.
+	Unknown string `json:"unknown,omitempty"`
 }
 
 // Notice records something the consuming system does silently that a user

@@ -74,6 +74,10 @@ type Op struct {
 	Key    string `json:"key"`
 	Value  string `json:"value,omitempty"`
 	NewKey string `json:"new_key,omitempty"` // for rename
+	// NeedsVersion marks an edit that is right only for some Flink releases
+	// (a rename, a version-specific value, a quoting change): fix holds it
+	// back while the Flink version is not known (docs/versions.md).
+	NeedsVersion bool `json:"needs_version,omitempty"`
 }
 
 // Finding is a single rule violation at one place in one file.
@@ -89,6 +93,10 @@ type Finding struct {
 	// ConfigSet names the config set the finding came from.
 	ConfigSet string `json:"config_set,omitempty"`
 	Fix       []Op   `json:"fix,omitempty"`
+	// VersionDependent marks a finding whose truth depends on the Flink
+	// version; while the version is not known it is at most info and says
+	// what declaring the version changes.
+	VersionDependent bool `json:"version_dependent,omitempty"`
 	// Suppression is set on a finding an inline ignore silenced.
 	Suppression *Suppression `json:"suppression,omitempty"`
 }

@@ -21,4 +21,8 @@ type Options struct {
 	ReadFile func(path string) ([]byte, error)
 	// Getenv resolves ${env.NAME}; nil means every variable is unset.
 	Getenv func(name string) (string, bool)
+	// IgnoreCDATA reads the file as the Hadoop releases whose StAX parser
+	// drops CDATA sections (see CDATAIgnored); the zero value reads CDATA
+	// text as every other release does.
+	IgnoreCDATA bool
 }
