@@ -59,6 +59,9 @@ type FixResult struct {
 	Held      []Skipped
 	Remaining []finding.Finding // findings of the final re-lint
 	Rounds    int
+	// Unread lists the paths that could not be read (lint.Result.Unread):
+	// their sets are not fixed, the others are.
+	Unread []string
 }
 
 // file is one file as the planner holds it in memory.
@@ -126,6 +129,7 @@ func Fix(ctx context.Context, eng *engine.Engine, opts FixOptions) (*FixResult, 
 		p.res.Rounds = round
 	}
 	p.res.Remaining = last.Findings
+	p.res.Unread = last.Unread
 	p.res.Skipped = dedupeSkipped(p.res.Skipped)
 	p.res.Held = dedupeSkipped(p.res.Held)
 	for _, f := range p.sortedFiles() {

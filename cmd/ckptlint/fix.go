@@ -73,6 +73,9 @@ func runFix(cmd *cobra.Command, g *globals, p *fixParams, args []string) error {
 			}
 			fmt.Fprint(g.stdout, diff.Unified(old, "b/"+name, c.Old, c.New))
 		}
+		if len(res.Unread) > 0 {
+			return usageErr(fmt.Errorf("%d path(s) could not be read: %s; the diff covers every other file", len(res.Unread), strings.Join(res.Unread, ", ")))
+		}
 		writeHeld(g.stderr, res) // stdout stays a patch
 		if len(res.Changes) > 0 {
 			return &exitError{code: exitFindings}
@@ -90,6 +93,9 @@ func runFix(cmd *cobra.Command, g *globals, p *fixParams, args []string) error {
 	}
 	if !p.quiet {
 		writeFixSummary(g, res)
+	}
+	if len(res.Unread) > 0 {
+		return usageErr(fmt.Errorf("%d path(s) could not be read: %s; every other file was fixed", len(res.Unread), strings.Join(res.Unread, ", ")))
 	}
 	return nil
 }

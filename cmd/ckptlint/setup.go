@@ -78,8 +78,14 @@ func (g *globals) setup(ctx context.Context) (*config.Config, *engine.Engine, er
 }
 
 func (g *globals) options(cfg *config.Config) lint.Options {
+	seen := map[string]bool{} // fix lints up to MaxRounds times: each note once
 	return lint.Options{Config: cfg, Versions: lint.Versions{Flink: g.flinkVersion, Hadoop: g.hadoopVersion},
-		Note: func(msg string) { fmt.Fprintf(g.stderr, "ckptlint: note: %s\n", msg) }}
+		Note: func(msg string) {
+			if !seen[msg] {
+				seen[msg] = true
+				fmt.Fprintf(g.stderr, "ckptlint: note: %s\n", msg)
+			}
+		}}
 }
 
 // uniqueDirs drops directories named twice (by --policy and policy_dirs,
