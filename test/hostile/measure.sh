@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Measures wall time, peak memory (max RSS) and output size of ckptlint on the
+# Measures wall and CPU time (user + system; wall time on a shared machine
+# mostly measures the load), peak memory (max RSS) and output size of ckptlint on the
 # hostile inputs of issue 9 that are about cost. Not a test: it asserts
 # nothing and its numbers depend on the machine; docs/security.md quotes
 # them. The hostile-input tests themselves (outcome, exit code, nothing
@@ -32,12 +33,13 @@ measure() {
   local out="$work/$name.out" tv="$work/$name.time"
   local code=0
   (cd "$work/$name" && /usr/bin/time -v -o "$tv" "$bin" lint "$@" >"$out" 2>"$work/$name.err") || code=$?
-  local wall rss input
+  local wall cpu rss input
   wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$tv")
+  cpu=$(awk -F': ' '/User time|System time/ { s += $2 } END { printf "%.2f", s }' "$tv")
   rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$tv")
   input=$(du -sb --exclude=.git "$work/$name" | cut -f1)
-  printf '%-10s input %9d B  exit %d  wall %8s  max RSS %7d KB (%5.1fx input)  output %8d B\n' \
-    "$name" "$input" "$code" "$wall" "$rss" "$(echo "$rss * 1024 / $input" | bc -l)" "$(wc -c <"$out")"
+  printf '%-10s input %9d B  exit %d  wall %8s  cpu %6s s  max RSS %7d KB (%5.1fx input)  output %8d B\n' \
+    "$name" "$input" "$code" "$wall" "$cpu" "$rss" "$(echo "$rss * 1024 / $input" | bc -l)" "$(wc -c <"$out")"
 }
 
 cases=(flink15 values15 xml15 yaml15 flowdeep six15 hcl13 hcldeep echo10)
