@@ -3,6 +3,7 @@ module github.com/ckptlint/ckptlint
 go 1.26.8
 
 require (
+	github.com/agext/levenshtein v1.2.1
 	github.com/beevik/etree v1.8.1
 	github.com/google/go-cmp v0.7.0
 	github.com/hashicorp/hcl/v2 v2.25.0
@@ -15,7 +16,6 @@ require (
 )
 
 require (
-	github.com/agext/levenshtein v1.2.1 // indirect
 	github.com/agnivade/levenshtein v1.2.2 // indirect
 	github.com/apparentlymart/go-textseg/v15 v15.0.0 // indirect
 	github.com/apparentlymart/go-textseg/v17 v17.0.1 // indirect
