@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckptlint/ckptlint/generate"
-	"github.com/ckptlint/ckptlint/generate/diff"
 	"github.com/ckptlint/ckptlint/lint/finding"
 )
 
@@ -65,12 +64,7 @@ func runFix(cmd *cobra.Command, g *globals, p *fixParams, args []string) error {
 	}
 	if p.diff {
 		for _, c := range res.Changes {
-			name := filepath.ToSlash(res.Display[c.Path])
-			old := "a/" + name
-			if c.Old == nil {
-				old = "/dev/null"
-			}
-			fmt.Fprint(g.stdout, diff.Unified(old, "b/"+name, c.Old, c.New))
+			fmt.Fprint(g.stdout, generate.Diff(c, filepath.ToSlash(res.Display[c.Path])))
 		}
 		if len(res.Changes) > 0 {
 			return &exitError{code: exitFindings}
