@@ -193,8 +193,12 @@ func recoverJournal(root string) ([]string, error) {
 	var dirs []string
 	done, removed := 0, 0
 	for i, e := range entries {
+		// ckptlint journals real paths: a directory that resolves elsewhere
+		// (a symlink committed since) is not one it wrote.
+		realDir, derr := filepath.EvalSymlinks(filepath.Dir(e.Target))
 		if !lint.Within(e.Target, root) || filepath.Dir(e.Staged) != filepath.Dir(e.Target) ||
-			!isStagedName(filepath.Base(e.Staged), filepath.Base(e.Target)) || filepath.Clean(e.Target) != e.Target {
+			!isStagedName(filepath.Base(e.Staged), filepath.Base(e.Target)) || filepath.Clean(e.Target) != e.Target ||
+			(derr == nil && realDir != filepath.Dir(e.Target)) {
 			notes = append(notes, fmt.Sprintf("journal %s: entry %d (%s) is not one ckptlint writes; ignored", p, i+1, e.Target))
 			continue
 		}
@@ -285,7 +289,8 @@ func hashIs(p, want string) bool {
 // files (".NAME.ckptlint-<digits>", as every ckptlint version names them)
 // when they are provably ckptlint's: a regular file byte-identical to NAME
 // as it is now, i.e. a copy of what a fix wrote. Others with such a name are
-// left and named in a note. Call it after Write, under the same lock.
+// left and named in a note. Only directories inside the Writer's roots are
+// looked at. Call it after Write, under the same lock.
 func (w *Writer) Sweep(files []string) {
 	byDir := map[string]map[string]bool{}
 	for _, f := range files {
@@ -293,7 +298,10 @@ func (w *Writer) Sweep(files []string) {
 		if err != nil {
 			continue
 		}
-		d := filepath.Dir(abs)
+		d, err := filepath.EvalSymlinks(filepath.Dir(abs))
+		if err != nil || !slices.ContainsFunc(w.roots, func(r string) bool { return lint.Within(d, r) }) {
+			continue // never remove anything outside the boundaries
+		}
 		if byDir[d] == nil {
 			byDir[d] = map[string]bool{}
 		}

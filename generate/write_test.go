@@ -222,9 +222,14 @@ func TestRecoverJournal(t *testing.T) {
 		os.WriteFile(evil, []byte("x\n"), 0o644)
 		inRepo := filepath.Join(root, "flink-conf.yaml")
 		os.WriteFile(inRepo, []byte("a: 1\n"), 0o644)
+		// a symlinked directory committed into the repository, leading out
+		os.Symlink(filepath.Dir(outside), filepath.Join(root, "link"))
+		outStaged := filepath.Join(filepath.Dir(outside), ".secret.ckptlint-2")
+		os.WriteFile(outStaged, []byte("x\n"), 0o644)
 		writeJournal(t, root, []journalEntry{
 			{Target: outside, Staged: filepath.Join(filepath.Dir(outside), ".secret.ckptlint-1"), Old: digest([]byte("s\n")), New: digest([]byte("x\n"))},
 			{Target: inRepo, Staged: evil, Old: digest([]byte("a: 1\n")), New: digest([]byte("x\n"))},
+			{Target: filepath.Join(root, "link", "secret"), Staged: filepath.Join(root, "link", ".secret.ckptlint-2"), Old: digest([]byte("s\n")), New: digest([]byte("x\n"))},
 		}, true)
 		w, err := Open([]string{root})
 		if err != nil {
@@ -240,7 +245,10 @@ func TestRecoverJournal(t *testing.T) {
 		if _, err := os.Stat(evil); err != nil {
 			t.Errorf("a file the journal names but ckptlint did not stage was removed")
 		}
-		if n := strings.Join(w.Notes(), "\n"); strings.Count(n, "is not one ckptlint writes") != 2 {
+		if _, err := os.Stat(outStaged); err != nil {
+			t.Errorf("a file outside the root was removed through a symlinked directory")
+		}
+		if n := strings.Join(w.Notes(), "\n"); strings.Count(n, "is not one ckptlint writes") != 3 {
 			t.Errorf("notes = %q", n)
 		}
 	})
