@@ -2,10 +2,10 @@ package lint
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"strings"
+
+	"github.com/ckptlint/ckptlint/lint/inputfs"
 )
 
 // RepoRoot returns the boundary ckptlint reads and writes within for a path
@@ -34,17 +34,9 @@ func RepoRoot(path string) (string, error) {
 	if !st.IsDir() {
 		start = filepath.Dir(abs)
 	}
-	root := start
-	for d := start; ; {
-		if isGitMarker(filepath.Join(d, ".git")) {
-			root = d
-			break
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			break
-		}
-		d = parent
+	root := inputfs.RepoRoot(start)
+	if root == "" {
+		root = start
 	}
 	real, err := filepath.EvalSymlinks(root)
 	if err != nil {
@@ -53,35 +45,7 @@ func RepoRoot(path string) (string, error) {
 	return real, nil
 }
 
-// isGitMarker reports whether p is a .git directory or a .git file naming
-// the git directory elsewhere ("gitdir: <path>").
-func isGitMarker(p string) bool {
-	st, err := os.Stat(p)
-	if err != nil {
-		return false
-	}
-	if st.IsDir() {
-		return true
-	}
-	if !st.Mode().IsRegular() {
-		return false
-	}
-	f, err := os.Open(p)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	var head [len("gitdir:")]byte
-	if _, err := io.ReadFull(f, head[:]); err != nil {
-		return false
-	}
-	return string(head[:]) == "gitdir:"
-}
-
 // Within reports whether p is root or below it. Both are absolute and clean;
 // for a boundary check both have their symlinks resolved (RepoRoot's result
 // and filepath.EvalSymlinks of the path).
-func Within(p, root string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-}
+func Within(p, root string) bool { return inputfs.Within(p, root) }

@@ -3,31 +3,17 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/engine"
+	"github.com/ckptlint/ckptlint/lint/inputfs"
 )
 
-// repoRoot is the nearest directory at or above dir holding .git, or "".
-func repoRoot(dir string) string {
-	d, err := filepath.Abs(dir)
-	if err != nil {
-		return ""
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
-			return d
-		}
-		p := filepath.Dir(d)
-		if p == d {
-			return ""
-		}
-		d = p
-	}
-}
+// repoRoot is the nearest directory at or above dir holding .git, or ""
+// (inputfs.RepoRoot).
+func repoRoot(dir string) string { return inputfs.RepoRoot(dir) }
 
 // setup loads .ckptlint.hcl and the policies and checks the one against the
 // other. Problems are usage errors (exit 2), printed with source snippets.
@@ -78,7 +64,8 @@ func (g *globals) setup(ctx context.Context) (*config.Config, *engine.Engine, er
 }
 
 func (g *globals) options(cfg *config.Config) lint.Options {
-	return lint.Options{Config: cfg, Versions: lint.Versions{Flink: g.flinkVersion, Hadoop: g.hadoopVersion}}
+	return lint.Options{Config: cfg, Versions: lint.Versions{Flink: g.flinkVersion, Hadoop: g.hadoopVersion},
+		Note: func(msg string) { fmt.Fprintf(g.stderr, "ckptlint: note: %s\n", msg) }}
 }
 
 // uniqueDirs drops directories named twice (by --policy and policy_dirs,

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agext/levenshtein"
+	"github.com/agnivade/levenshtein"
 
 	"github.com/ckptlint/ckptlint/lint/finding"
 )
@@ -212,12 +212,12 @@ func directiveOf(ig Ignore) string {
 }
 
 // suggest returns `; did you mean "X"?` for the rule id or name closest
-// to w (an edit distance of at most 2, ignoring case, by agext/levenshtein
-// as hcl/v2 uses), or "".
+// to w (an edit distance of at most 2, ignoring case, by agnivade/levenshtein
+// as everywhere in ckptlint), or "".
 func suggest(w string, ids []string) string {
 	best, bestDist := "", 3
 	for _, id := range ids {
-		if d := levenshtein.Distance(strings.ToLower(w), strings.ToLower(id), nil); d < bestDist {
+		if d := levenshtein.ComputeDistance(strings.ToLower(w), strings.ToLower(id)); d < bestDist {
 			best, bestDist = id, d
 		}
 	}
