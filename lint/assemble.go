@@ -170,8 +170,8 @@ func (a *assembler) deployment(dep *config.Deployment, claimed map[string]bool) 
 
 // manifest makes one set per FlinkDeployment document of a manifest file.
 func (a *assembler) manifest(f *found, dep *config.Deployment, hconf, csite string) {
-	if f.perr != nil {
-		s := &model.Set{Name: f.disp, Flink: &cfgfile.File{Path: f.disp, Format: cfgfile.FlinkDeployment, Err: f.perr}}
+	if f.perr != nil || f.tmpl != nil {
+		s := &model.Set{Name: f.disp, Flink: &cfgfile.File{Path: f.disp, Format: cfgfile.FlinkDeployment, Err: f.perr, Template: f.tmpl}}
 		a.versions(s, dep, nil)
 		a.sets = append(a.sets, s)
 		return

@@ -42,6 +42,7 @@ type found struct {
 	file  *cfgfile.File
 	deps  []flinkyaml.Deployment // manifests
 	perr  *cfgfile.ParseError    // manifests: whole-file error
+	tmpl  *cfgfile.Template      // manifests: the whole file is skipped as a template
 	claim bool                   // a Flink set uses it
 }
 
@@ -54,6 +55,9 @@ type discoverer struct {
 	order    []string
 	declared map[string]bool // config.yaml paths declared in .ckptlint.hcl
 	overlay  map[string][]byte
+	// literal reads template placeholders as literal text
+	// (--placeholders=literal).
+	literal bool
 }
 
 // isFile reports whether p is a regular file, on disk or in the overlay.
@@ -265,8 +269,39 @@ func (d *discoverer) add(path string, explicit bool) error {
 		// given (its display path, relative to the working directory).
 		f.file = hadoopxml.Parse(f.disp, src, hadoopxml.Options{ReadFile: readIncluded})
 	}
+	d.markTemplates(f, src)
 	d.keep(f)
 	return nil
+}
+
+// markTemplates applies the placeholder recogniser to a parsed file
+// (docs/templates.md), unless placeholders are literal.
+func (d *discoverer) markTemplates(f *found, src []byte) {
+	if d.literal {
+		return
+	}
+	chart, _ := helmChartTemplate(f.path)
+	if chart != "" {
+		chart = d.displayPath(chart)
+	}
+	if f.kind != kindManifest {
+		markTemplates(f.file, chart)
+		return
+	}
+	whole := &cfgfile.File{Path: f.disp, Format: cfgfile.FlinkDeployment, Src: src}
+	if f.perr != nil {
+		whole.Err = f.perr
+	}
+	if chart != "" || f.perr != nil {
+		markTemplates(whole, chart)
+		if skippedTemplate(whole) {
+			f.tmpl, f.deps = whole.Template, nil
+			return
+		}
+	}
+	for i := range f.deps {
+		markTemplates(f.deps[i].Config, "")
+	}
 }
 
 func (d *discoverer) classifyName(base string) kind {

@@ -32,6 +32,11 @@ func repoRoot(dir string) string {
 // setup loads .ckptlint.hcl and the policies and checks the one against the
 // other. Problems are usage errors (exit 2), printed with source snippets.
 func (g *globals) setup(ctx context.Context) (*config.Config, *engine.Engine, error) {
+	switch g.placeholders {
+	case "", lint.PlaceholdersDetect, lint.PlaceholdersLiteral:
+	default:
+		return nil, nil, usageErr(fmt.Errorf("--placeholders %q: want detect or literal", g.placeholders))
+	}
 	path := g.configPath
 	if path == "" {
 		if p, ok := config.Find(".", repoRoot(".")); ok {
@@ -78,7 +83,7 @@ func (g *globals) setup(ctx context.Context) (*config.Config, *engine.Engine, er
 }
 
 func (g *globals) options(cfg *config.Config) lint.Options {
-	return lint.Options{Config: cfg, Versions: lint.Versions{Flink: g.flinkVersion, Hadoop: g.hadoopVersion}}
+	return lint.Options{Config: cfg, Versions: lint.Versions{Flink: g.flinkVersion, Hadoop: g.hadoopVersion}, Placeholders: g.placeholders}
 }
 
 // uniqueDirs drops directories named twice (by --policy and policy_dirs,

@@ -127,8 +127,11 @@ func resolveHadoop(hk hadoopKey, layers []layer) *Value {
 	if won != nil {
 		v.Raw, v.Source, v.File, v.Loc, v.Final = won.Value, src, won.File, entryLoc(won), won.Final
 		x, err := parseHadoop(hk.Type, strings.TrimSpace(won.Value))
-		if err != nil && IsTemplate(won.Value) {
-			v.Template, v.Value = true, hk.Default
+		if len(won.Placeholders) > 0 {
+			v.Template, v.Value = true, x
+			if err != nil {
+				v.Value = hk.Default
+			}
 		} else if err != nil {
 			v.Error = err.Error()
 			v.Value = hk.Default
