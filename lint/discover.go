@@ -46,6 +46,28 @@ type found struct {
 	claim bool                   // a Flink set uses it
 }
 
+// notConfigError is a file named on the command line that is no Flink or
+// Hadoop configuration ckptlint reads.
+type notConfigError struct {
+	path string
+	why  string
+}
+
+func (e *notConfigError) Error() string {
+	why := e.why
+	if why == "" {
+		why = "not a Flink or Hadoop configuration file ckptlint knows (flink-conf.yaml, config.yaml with Flink keys, a FlinkDeployment manifest, core-site.xml, hdfs-site.xml)"
+	}
+	return e.path + ": " + why
+}
+
+// warn reports something skipped (Options.Warn).
+func (d *discoverer) warn(msg string) {
+	if d.onWarn != nil {
+		d.onWarn(msg)
+	}
+}
+
 // discoverer walks paths and classifies files.
 type discoverer struct {
 	cfg      *config.Config
@@ -58,6 +80,7 @@ type discoverer struct {
 	// literal reads template placeholders as literal text
 	// (--placeholders=literal).
 	literal bool
+	onWarn  func(string)
 }
 
 // isFile reports whether p is a regular file, on disk or in the overlay.
@@ -112,7 +135,15 @@ func (d *discoverer) walk(paths []string) error {
 		}
 		if !st.IsDir() {
 			if err := d.add(filepath.Clean(p), true); err != nil {
-				return err
+				var nc *notConfigError
+				if !errors.As(err, &nc) {
+					return err
+				}
+				// pre-commit's filename filter passes every config.yaml: a
+				// file that is no Flink or Hadoop configuration is skipped
+				// with one line, and so are its neighbours.
+				d.warn("skipped " + nc.Error())
+				continue
 			}
 			// A file named alone (a pre-commit hook passes the changed
 			// files) is linted with the configuration files beside it, so
@@ -233,7 +264,7 @@ func (d *discoverer) add(path string, explicit bool) error {
 		f.kind = d.classifyName(base)
 		if f.kind == 0 {
 			if explicit {
-				return fmt.Errorf("%s: larger than %d bytes and not a known configuration file", path, cfgfile.MaxFileSize)
+				return &notConfigError{path: d.displayPath(path), why: fmt.Sprintf("larger than %d bytes and not named like one", cfgfile.MaxFileSize)}
 			}
 			return nil
 		}
@@ -252,7 +283,7 @@ func (d *discoverer) add(path string, explicit bool) error {
 	k, cfg := d.classify(path, disp, src)
 	if k == 0 {
 		if explicit {
-			return fmt.Errorf("%s: not a Flink or Hadoop configuration file ckptlint knows (flink-conf.yaml, config.yaml with Flink keys, a FlinkDeployment manifest, core-site.xml, hdfs-site.xml)", d.displayPath(path))
+			return &notConfigError{path: d.displayPath(path)}
 		}
 		return nil
 	}

@@ -73,6 +73,9 @@ type Options struct {
 	// Placeholders is PlaceholdersDetect (also "") or PlaceholdersLiteral;
 	// it overrides placeholders in .ckptlint.hcl (docs/templates.md).
 	Placeholders string
+	// Warn, when set, receives one line for each file named in paths that
+	// is skipped because it is no Flink or Hadoop configuration.
+	Warn func(msg string)
 }
 
 // literalPlaceholders reports whether template placeholders are read as
@@ -101,7 +104,7 @@ func Discover(paths []string, opts Options) ([]*model.Set, int, error) {
 		return nil, 0, fmt.Errorf("working directory: %w", err)
 	}
 	d := &discoverer{cfg: opts.Config, cwd: cwd, files: map[string]*found{}, declared: map[string]bool{}, overlay: opts.Overlay,
-		literal: opts.literalPlaceholders()}
+		literal: opts.literalPlaceholders(), onWarn: opts.Warn}
 	if opts.Config != nil {
 		for _, dep := range opts.Config.Deployments {
 			d.declared[opts.Config.Resolve(dep.FlinkConf)] = true

@@ -83,7 +83,20 @@ func (g *globals) setup(ctx context.Context) (*config.Config, *engine.Engine, er
 }
 
 func (g *globals) options(cfg *config.Config) lint.Options {
-	return lint.Options{Config: cfg, Versions: lint.Versions{Flink: g.flinkVersion, Hadoop: g.hadoopVersion}, Placeholders: g.placeholders}
+	return lint.Options{Config: cfg, Versions: lint.Versions{Flink: g.flinkVersion, Hadoop: g.hadoopVersion}, Placeholders: g.placeholders,
+		Warn: g.warnOnce}
+}
+
+// warnOnce prints a skipped-file line on stderr, once per run (fix lints
+// the same paths several times).
+func (g *globals) warnOnce(msg string) {
+	if g.warned == nil {
+		g.warned = map[string]bool{}
+	}
+	if !g.warned[msg] {
+		g.warned[msg] = true
+		fmt.Fprintln(g.stderr, "ckptlint: "+msg)
+	}
 }
 
 // uniqueDirs drops directories named twice (by --policy and policy_dirs,
