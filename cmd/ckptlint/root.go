@@ -16,7 +16,7 @@ type globals struct {
 	hadoopVersion string
 	policyDirs    []string
 	placeholders  string
-	warned        map[string]bool
+	noted         map[string]bool
 	stdout        io.Writer
 	stderr        io.Writer
 	stdin         io.Reader

@@ -83,19 +83,19 @@ func (g *globals) setup(ctx context.Context) (*config.Config, *engine.Engine, er
 }
 
 func (g *globals) options(cfg *config.Config) lint.Options {
-	return lint.Options{Config: cfg, Versions: lint.Versions{Flink: g.flinkVersion, Hadoop: g.hadoopVersion}, Placeholders: g.placeholders,
-		Warn: g.warnOnce}
+	return lint.Options{Config: cfg, Versions: lint.Versions{Flink: g.flinkVersion, Hadoop: g.hadoopVersion},
+		Note: g.noteOnce, Placeholders: g.placeholders}
 }
 
-// warnOnce prints a skipped-file line on stderr, once per run (fix lints
-// the same paths several times).
-func (g *globals) warnOnce(msg string) {
-	if g.warned == nil {
-		g.warned = map[string]bool{}
+// noteOnce prints a note on stderr, once per run (fix lints the same paths
+// several times).
+func (g *globals) noteOnce(msg string) {
+	if g.noted == nil {
+		g.noted = map[string]bool{}
 	}
-	if !g.warned[msg] {
-		g.warned[msg] = true
-		fmt.Fprintln(g.stderr, "ckptlint: "+msg)
+	if !g.noted[msg] {
+		g.noted[msg] = true
+		fmt.Fprintf(g.stderr, "ckptlint: note: %s\n", msg)
 	}
 }
 

@@ -68,6 +68,10 @@ type Entry struct {
 	// the key or the value (lint/placeholder): the entry's real key or value
 	// is unknown until the file is rendered.
 	Placeholders []string `json:"placeholders,omitempty"`
+	// Unknown says why the value the program would use is not known (a
+	// Hadoop value that refers to an external entity ckptlint does not
+	// read); "" otherwise.
+	Unknown string `json:"unknown,omitempty"`
 }
 
 // Notice records something the consuming system does silently that a user
@@ -87,6 +91,10 @@ type ParseError struct {
 	File string   `json:"file"`
 	Pos  span.Pos `json:"pos"`
 	Msg  string   `json:"message"`
+	// Unread is true when the file could not be read at all (permission,
+	// I/O error, the run's input budget): the run then ends with exit code
+	// 2 after every other file is linted.
+	Unread bool `json:"unread,omitempty"`
 }
 
 func (e *ParseError) Error() string {
@@ -160,3 +168,15 @@ func (f *File) Lookup(key string) *Entry {
 
 // MaxFileSize caps what any parser reads; larger files are a parse error.
 const MaxFileSize = 16 << 20
+
+// MaxLines and MaxEntries bound the cost of one file: memory grows with
+// the number of keys (every key becomes a value in the policy input), so a
+// file of many short lines costs far more than its size. A file over
+// either limit is a parse error, checked before parsing (lines) and after
+// (entries, for Hadoop XML with many properties on one line). Real
+// configuration files are far below both: Hadoop's own hdfs-default.xml
+// has about 6,500 lines and 900 properties.
+const (
+	MaxLines   = 50_000
+	MaxEntries = 10_000
+)

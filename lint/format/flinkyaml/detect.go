@@ -53,22 +53,33 @@ func LooksLikeFlink(src []byte) bool { return IsFlinkConfig(ParseConfig("", src)
 // IsFlinkConfig is LooksLikeFlink on an already parsed config.yaml, so a
 // caller that keeps the parse does not parse twice.
 //
-// A parsed file is Flink's only when at least half of its keys are in
-// Flink's namespaces (FlinkPrefixes or otherFlinkPrefixes): an application
-// config.yaml that happens to hold one security.* or metrics.* key (Spring
-// Boot 1.x, for one) is not Flink's.
+// A parsed file is Flink's only when at least half of its top-level names
+// (the first segment of each key) hold a key in Flink's namespaces
+// (FlinkPrefixes or otherFlinkPrefixes): an application config.yaml that
+// happens to hold one security.* or metrics.* key among server.*,
+// spring.* and management.* (Spring Boot 1.x, for one) is not Flink's.
 func IsFlinkConfig(f *cfgfile.File) bool {
-	strong, flinkish := 0, 0
+	strong := 0
+	tops := map[string]bool{} // first segment → holds a Flink key
 	for _, e := range f.Entries {
+		top, _, _ := strings.Cut(e.Key, ".")
+		flinkish := tops[top]
 		switch {
 		case hasFlinkPrefix(e.Key):
 			strong++
-			flinkish++
+			flinkish = true
 		case hasOtherFlinkPrefix(e.Key):
-			flinkish++
+			flinkish = true
+		}
+		tops[top] = flinkish
+	}
+	flinkTops := 0
+	for _, v := range tops {
+		if v {
+			flinkTops++
 		}
 	}
-	if strong > 0 && 2*flinkish >= len(f.Entries) {
+	if strong > 0 && 2*flinkTops >= len(tops) {
 		return true
 	}
 	if f.Err == nil || strong > 0 {
