@@ -71,7 +71,7 @@ type discoverer struct {
 	// literal reads template placeholders as literal text
 	// (--placeholders=literal).
 	literal bool
-	unread   []string          // paths that could not be read (exit 2)
+	unread  []string // paths that could not be read (exit 2)
 	// manifestRefused is a FlinkDeployment manifest refused by a limit
 	// (refuse reports it as a manifest).
 	manifestRefused string
