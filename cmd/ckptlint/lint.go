@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/ckptlint/ckptlint/generate"
+	"github.com/ckptlint/ckptlint/internal/buildinfo"
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/engine"
@@ -150,7 +151,7 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	if err != nil {
 		return usageErr(err)
 	}
-	rr := report.Result{Version: buildVersion(), Findings: res.Findings, Suppressed: res.Suppressed,
+	rr := report.Result{Version: buildinfo.Get().Version, Findings: res.Findings, Suppressed: res.Suppressed,
 		Sets: len(res.Sets), Files: res.Files, Sources: sources(res), Rules: reportRules(eng, cfg),
 		FailLevel: fail, RepoDir: repoDir()}
 	for _, s := range res.Sets {
@@ -239,7 +240,7 @@ var parseErrorRule = report.Rule{
 	Description: "The file does not parse the way Flink or Hadoop reads it (broken YAML or XML, an unrendered " +
 		"template, content before the XML declaration). Its config set is not evaluated until the file is " +
 		"fixed; other config sets are.",
-	HelpURI: "https://github.com/ckptlint/ckptlint/blob/main/README.md#exit-codes",
+	HelpURI: buildinfo.DocURL("README.md#exit-codes"),
 }
 
 // reportRules is the metadata of every loaded rule for the reporters, with
@@ -250,7 +251,7 @@ func reportRules(eng *engine.Engine, cfg *config.Config) []report.Rule {
 		rr := report.Rule{ID: r.ID, Name: r.Name, Severity: r.Severity, Fixable: r.Fixable, Title: r.Title,
 			Description: r.Description, Family: r.Family, User: r.User}
 		if !r.User {
-			rr.HelpURI = "https://github.com/ckptlint/ckptlint/blob/main/docs/rules/" + r.ID + ".md"
+			rr.HelpURI = buildinfo.DocURL("docs/rules/" + r.ID + ".md")
 		} else if len(r.Related) > 0 {
 			rr.HelpURI = r.Related[0]
 		}
