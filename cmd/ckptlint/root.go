@@ -61,5 +61,6 @@ Exit codes: 0 clean, 1 findings at or above --fail-level, 2 usage/config/input e
 	pf.StringArrayVar(&g.policyDirs, "policy", nil, "extra Rego policy directory (repeatable)")
 	root.AddCommand(newLintCmd(g), newFixCmd(g), newGenerateCmd(g), newInspectCmd(g), newRulesCmd(g), newExplainCmd(g),
 		newPolicyCmd(g), newVersionCmd(g))
+	registerCompletions(root, g)
 	return root
 }
