@@ -119,6 +119,8 @@ func extension(name string) string {
 		return "xml"
 	case "markdown":
 		return "md"
+	case "codeclimate":
+		return "json"
 	case "text", "github":
 		return "txt"
 	}

@@ -74,7 +74,7 @@ type Options struct {
 
 // Formats lists the reporter names, for flag validation and help. Get
 // resolves each of them.
-var Formats = []string{"text", "json", "sarif", "github", "junit", "markdown"}
+var Formats = []string{"text", "json", "sarif", "github", "junit", "markdown", "codeclimate"}
 
 // Get returns the reporter for name.
 func Get(name string, opts Options) (Reporter, error) {
@@ -91,6 +91,8 @@ func Get(name string, opts Options) (Reporter, error) {
 		return JUnit, nil
 	case "markdown":
 		return Markdown, nil
+	case "codeclimate":
+		return CodeClimate, nil
 	}
 	return nil, fmt.Errorf("unknown format %q (want one of %s)", name, strings.Join(Formats, ", "))
 }
