@@ -227,6 +227,29 @@ func TestActionCleanConfigNoSARIF(t *testing.T) {
 	checkSummary(t, r, "Nothing: no finding has an automatic fix.")
 }
 
+// TestActionNoConfiguration: paths that hold no Flink or Hadoop file pass
+// (exit 0, zero counts) with a warning annotation, not silently.
+func TestActionNoConfiguration(t *testing.T) {
+	ws := t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, "README.md"), []byte("# no flink here\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitCommitAll(t, ws)
+	r, code := runAction(t, ws, nil)
+	if code != 0 {
+		t.Fatalf("exit code %d, want 0\n%s\n%s", code, r.stdout.String(), r.stderr.String())
+	}
+	if !strings.Contains(r.stdout.String(), "::warning title=ckptlint found no configuration::no Flink or Hadoop configuration file under the paths input (.)") {
+		t.Errorf("no warning annotation:\n%s", r.stdout.String())
+	}
+	if r.outputs["errors"] != "0" {
+		t.Errorf("errors output %q, want 0", r.outputs["errors"])
+	}
+	if !strings.Contains(r.stderr.String(), "ckptlint: warning: no Flink or Hadoop configuration file found") {
+		t.Errorf("ckptlint's warning is not in the step log:\n%s", r.stderr.String())
+	}
+}
+
 func TestActionToolErrorIsNotAFinding(t *testing.T) {
 	ws := newWorkspace(t, story("stories", "b-directoryscanner"), "")
 	old := filepath.Join(ws, "ckptlint.sarif")
