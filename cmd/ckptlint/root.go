@@ -60,7 +60,7 @@ Exit codes: 0 clean, 1 findings at or above --fail-level, 2 usage/config/input e
 	pf.StringVar(&g.hadoopVersion, "hadoop-version", "", "Hadoop version of the HDFS cluster, e.g. 3.1.0 (overrides .ckptlint.hcl)")
 	pf.StringArrayVar(&g.policyDirs, "policy", nil, "extra Rego policy directory (repeatable)")
 	root.AddCommand(newLintCmd(g), newFixCmd(g), newGenerateCmd(g), newInspectCmd(g), newRulesCmd(g), newExplainCmd(g),
-		newPolicyCmd(g), newVersionCmd(g))
+		newPolicyCmd(g), newVersionCmd(g), newInitCmd(g))
 	registerCompletions(root, g)
 	return root
 }
