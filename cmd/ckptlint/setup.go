@@ -9,6 +9,7 @@ import (
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/engine"
+	"github.com/ckptlint/ckptlint/lint/model"
 )
 
 // repoRoot is the nearest directory at or above dir holding .git, or "".
@@ -32,6 +33,11 @@ func repoRoot(dir string) string {
 // setup loads .ckptlint.hcl and the policies and checks the one against the
 // other. Problems are usage errors (exit 2), printed with source snippets.
 func (g *globals) setup(ctx context.Context) (*config.Config, *engine.Engine, error) {
+	for _, v := range []struct{ flag, value string }{{"--flink-version", g.flinkVersion}, {"--hadoop-version", g.hadoopVersion}} {
+		if _, err := model.ParseVersion(v.value); v.value != "" && err != nil {
+			return nil, nil, usageErr(fmt.Errorf("%s: %w", v.flag, err))
+		}
+	}
 	path := g.configPath
 	if path == "" {
 		if p, ok := config.Find(".", repoRoot(".")); ok {
