@@ -280,3 +280,17 @@ func TestFixCheckpointDirBefore15(t *testing.T) {
 		}
 	}
 }
+
+// TestVersionFromKubernetesImageOption: native Kubernetes deployments name
+// their image in the Flink configuration itself.
+func TestVersionFromKubernetesImageOption(t *testing.T) {
+	eng := linttest.Engine(t)
+	root := t.TempDir()
+	mustMkdir(t, filepath.Join(root, ".git"))
+	mustWrite(t, filepath.Join(root, "conf", "flink-conf.yaml"), "kubernetes.container.image: flink:1.15.4-scala_2.12\nstate.backend: rocksdb\nstate.checkpoints.dir: hdfs://nn:8020/c\n")
+	t.Chdir(root)
+	res := linttest.Lint(t, eng, ".", lint.Options{})
+	if got, want := res.Sets[0].FlinkVersion.Text("Flink"), "Flink 1.15.4 (kubernetes.container.image flink:1.15.4-scala_2.12, conf/flink-conf.yaml:1)"; got != want {
+		t.Errorf("version %q, want %q", got, want)
+	}
+}

@@ -52,6 +52,20 @@ func (a *assembler) versions(s *model.Set, dep *config.Deployment, fd *flinkyaml
 				What: "spec.image " + fd.Image.Value, File: fd.Config.Path, Line: fd.Image.Span.Start.Line})
 		}
 	}
+	// Flink's own native-Kubernetes image option names the image it runs
+	// (kubernetes.container.image.ref from 1.17, kubernetes.container.image before).
+	if s.Flink != nil {
+		for _, k := range []string{"kubernetes.container.image.ref", "kubernetes.container.image"} {
+			e := s.Flink.Lookup(k)
+			if e == nil {
+				continue
+			}
+			if p, v, ok := evidence.ImageVersion(strings.Trim(e.Value, `"'`)); ok && p == evidence.Flink {
+				fl = append(fl, model.Evidence{Version: v, Source: "image",
+					What: k + " " + e.Value, File: s.Flink.Path, Line: e.KeySpan.Start.Line})
+			}
+		}
+	}
 	hd := a.hadoopDeclared(dep)
 	for _, it := range items {
 		if it.Path == manifestPath {
