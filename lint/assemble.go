@@ -90,6 +90,7 @@ func (a *assembler) run() error {
 		s.Cluster = a.defaultCluster()
 		a.sets = append(a.sets, s)
 	}
+	a.cdataReading()
 	return nil
 }
 

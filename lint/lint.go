@@ -15,6 +15,7 @@ import (
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/finding"
+	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/model"
 	"github.com/ckptlint/ckptlint/lint/suppress"
 )
@@ -71,6 +72,15 @@ type Options struct {
 	Overlay map[string][]byte
 	// NoInlineIgnores disregards `ckptlint:ignore` comments in the files.
 	NoInlineIgnores bool
+	// Note receives one-line notes about paths that are not read and are
+	// not findings (a FIFO or a directory named like a configuration file,
+	// an unreadable directory). nil drops them.
+	Note func(string)
+	// Unbounded reads files wherever they are. By default a run reads only
+	// below the repository of each path it is given (the nearest directory
+	// holding .git, else the path itself) and the paths .ckptlint.hcl names
+	// (docs/security.md).
+	Unbounded bool
 }
 
 // Result is what one lint run found.
@@ -81,15 +91,28 @@ type Result struct {
 	// Suppression.
 	Suppressed []finding.Finding
 	Files      int
+	// Unread lists the paths that could not be read at all (permissions,
+	// I/O errors, the run's input budget). Each configuration file among
+	// them is also a CKPT000 finding; the CLI exits 2 when any is listed.
+	Unread []string
 }
 
 // Discover walks paths and returns the config sets, in a stable order.
 func Discover(paths []string, opts Options) ([]*model.Set, int, error) {
+	sets, d, err := discover(paths, opts)
+	if err != nil {
+		return nil, 0, err
+	}
+	return sets, len(d.files), nil
+}
+
+func discover(paths []string, opts Options) ([]*model.Set, *discoverer, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
-		return nil, 0, fmt.Errorf("working directory: %w", err)
+		return nil, nil, fmt.Errorf("working directory: %w", err)
 	}
-	d := &discoverer{cfg: opts.Config, cwd: cwd, files: map[string]*found{}, declared: map[string]bool{}, overlay: opts.Overlay}
+	d := &discoverer{cfg: opts.Config, cwd: cwd, files: map[string]*found{}, declared: map[string]bool{}, overlay: opts.Overlay,
+		budget: inputfs.NewBudget(runInputBudget), note: opts.Note}
 	if opts.Config != nil {
 		for _, dep := range opts.Config.Deployments {
 			d.declared[opts.Config.Resolve(dep.FlinkConf)] = true
@@ -98,23 +121,59 @@ func Discover(paths []string, opts Options) ([]*model.Set, int, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
+	if !opts.Unbounded {
+		if d.bound, err = boundary(paths, opts.Config); err != nil {
+			return nil, nil, err
+		}
+	}
 	if err := d.walk(paths); err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
 	if err := d.addOverlay(paths); err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
 	a := &assembler{d: d, cfg: opts.Config, vers: opts.Versions}
 	if err := a.run(); err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
-	return a.sets, len(d.files), nil
+	return a.sets, d, nil
+}
+
+// runInputBudget is inputfs.MaxRunInput; tests lower it.
+var runInputBudget int64 = inputfs.MaxRunInput
+
+// boundary is where a run may read: the repository (or own tree) of every
+// path given, and every path .ckptlint.hcl names (deployment files and
+// directories, path_mappings targets).
+func boundary(paths []string, cfg *config.Config) (*inputfs.Boundary, error) {
+	b := &inputfs.Boundary{}
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			continue // walk reports it
+		}
+		if err := b.AddTree(p); err != nil {
+			return nil, fmt.Errorf("lint %s: %w", p, err)
+		}
+	}
+	if cfg != nil {
+		for _, dep := range cfg.Deployments {
+			for _, p := range []string{dep.FlinkConf, dep.HadoopConf, dep.ClusterHDFSSite} {
+				if p != "" {
+					b.AddNamed(cfg.Resolve(p))
+				}
+			}
+		}
+		for _, to := range cfg.PathMappings {
+			b.AddNamed(cfg.Resolve(to))
+		}
+	}
+	return b, nil
 }
 
 // Lint discovers the config sets under paths and evaluates every rule on
 // them.
 func Lint(ctx context.Context, eng *engine.Engine, paths []string, opts Options) (*Result, error) {
-	sets, n, err := Discover(paths, opts)
+	sets, d, err := discover(paths, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +181,11 @@ func Lint(ctx context.Context, eng *engine.Engine, paths []string, opts Options)
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Sets: sets, Findings: fs, Suppressed: sup, Files: n}, nil
+	res := &Result{Sets: sets, Findings: fs, Suppressed: sup, Files: len(d.files)}
+	for _, p := range d.unread {
+		res.Unread = append(res.Unread, d.displayPath(p))
+	}
+	return res, nil
 }
 
 // Evaluate runs the policies over sets on a bounded worker pool. A set with

@@ -110,10 +110,11 @@ type Suppression struct {
 }
 
 // String renders path:line:col: severity: message [id name], with
-// ", fixable" inside the brackets when the finding carries a fix.
+// ", fixable" inside the brackets when the finding carries a fix. The
+// message is clipped (Clip).
 func (f Finding) String() string {
 	return fmt.Sprintf("%s:%d:%d: %s: %s [%s]", f.Range.File, f.Range.Start.Line, f.Range.Start.Col,
-		f.Severity, f.Message, f.Tag())
+		f.Severity, Clip(f.Message), f.Tag())
 }
 
 // Tag is the bracketed part of the text form: "id name", plus ", fixable"

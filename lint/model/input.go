@@ -67,12 +67,16 @@ func keysInput(f *cfgfile.File, withFinal bool) map[string]any {
 func noticesInput(f *cfgfile.File) []any {
 	out := []any{}
 	for _, n := range f.Notices {
-		out = append(out, map[string]any{
-			"code": n.Code, "message": n.Message, "key": n.Key,
-			"loc": LocOf(n.File, n.Span).toInput(),
-		})
+		out = append(out, noticeInput(n))
 	}
 	return out
+}
+
+func noticeInput(n cfgfile.Notice) map[string]any {
+	return map[string]any{
+		"code": n.Code, "message": n.Message, "key": n.Key,
+		"loc": LocOf(n.File, n.Span).toInput(),
+	}
 }
 
 func fileInput(f *cfgfile.File, withFinal bool) map[string]any {
@@ -103,6 +107,7 @@ func flinkInput(s *Set, uses []keyUse) map[string]any {
 		}
 	}
 	m["key_since"] = since
+	m["unknown_keys"] = unknownKeysInput(s.Flink, s.FlinkVersion)
 	if s.FlinkIgnored != nil {
 		m["ignored_file"] = map[string]any{"file": s.FlinkIgnored.Path, "format": string(s.FlinkIgnored.Format),
 			"loc": LocOf(s.FlinkIgnored.Path, span1(nil)).toInput()}
@@ -128,8 +133,16 @@ func flinkInput(s *Set, uses []keyUse) map[string]any {
 
 func hadoopInput(s *Set) map[string]any {
 	client := []any{}
+	var files []*cfgfile.File
+	for _, r := range s.Client {
+		files = append(files, r.File)
+	}
+	cross := crossFinalNotices(files)
 	for _, r := range s.Client {
 		fm := fileInput(r.File, true)
+		for _, n := range cross[r.File] {
+			fm["notices"] = append(fm["notices"].([]any), noticeInput(n))
+		}
 		fm["via"], fm["dir"] = r.Via, r.Dir
 		client = append(client, fm)
 	}

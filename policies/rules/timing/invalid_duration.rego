@@ -74,7 +74,9 @@ fix_advice(v) := sprintf(" Write \"%s\".", [canonical(v)]) if canonical(v)
 
 fix_advice(v) := " Write the value as digits and a unit such as \"10 min\" or \"30 s\"." if not canonical(v)
 
-refusal(v) := sprintf("Flink refuses it when it reads the option, so the job does not start: \"Could not parse value '%s' for key '%s'.\"", [v.raw, v.key])
+# refusal quotes Flink's wrapper as Configuration.get prints it, then the
+# inner cause (TimeUtils.parseDuration's message).
+refusal(v) := sprintf("Flink refuses it when it reads the option, so the job does not start: \"Could not parse value '%s' for key '%s'.\" Caused by: %s.", [v.raw, v.key, trim_suffix(v.error, ".")])
 
 message(v, reason) := sprintf("%s: %s (%s:%d) %s. %s%s", [v.key, v.raw, v.loc.file, v.loc.line, reason, refusal(v), fix_advice(v)])
 
@@ -89,7 +91,7 @@ deny contains f if {
 	v.error
 	not owned(v)
 	not version_dependent(v)
-	f := finding(v, message(v, sprintf("is not a duration Flink can read: %s", [v.error])))
+	f := finding(v, message(v, "is not a duration Flink can read"))
 }
 
 deny contains f if {
@@ -100,7 +102,7 @@ deny contains f if {
 	not owned(v)
 	version_dependent(v)
 	version.declared
-	f := finding(v, message(v, sprintf("cannot be read by %s: %s", [version_text, v.error])))
+	f := finding(v, message(v, sprintf("cannot be read by %s", [version_text])))
 }
 
 deny contains f if {
