@@ -9,6 +9,7 @@ import (
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/evidence"
 	"github.com/ckptlint/ckptlint/lint/format/flinkyaml"
+	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/model"
 )
 
@@ -178,11 +179,15 @@ func (a *assembler) evidenceNear(dir string) ([]evidence.Item, []evidence.Note) 
 	}
 	if a.ev == nil {
 		a.ev = evidence.NewFinder(evidence.Limits{})
+		if b := a.d.bound; b != nil {
+			// Only where the run may read at all (lint/inputfs).
+			a.ev.Allow = func(dir string) bool { _, err := b.Check(dir); return err == nil }
+		}
 		a.roots = map[string]string{}
 	}
 	root, ok := a.roots[abs]
 	if !ok {
-		root = evidence.RepoRoot(abs)
+		root = inputfs.RepoRoot(abs)
 		a.roots[abs] = root
 	}
 	return a.ev.Near(abs, root)
