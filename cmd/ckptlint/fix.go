@@ -195,6 +195,9 @@ func writeFixSummary(g *globals, res *generate.FixResult) {
 	for _, s := range res.Skipped {
 		skipped[s.Finding.RuleID+"\x00"+s.Finding.Range.File+"\x00"+s.Finding.ConfigSet] = opText(s.Op) + ": " + s.Reason
 	}
+	for _, h := range res.Held {
+		skipped[h.Finding.RuleID+"\x00"+h.Finding.Range.File] = "held back: " + h.Reason
+	}
 	var rem []finding.Finding
 	for _, f := range res.Remaining {
 		if f.Severity >= finding.Warning {

@@ -9,6 +9,7 @@ import (
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
+	"github.com/ckptlint/ckptlint/lint/model"
 )
 
 // repoRoot is the nearest directory at or above dir holding .git, or ""
@@ -22,6 +23,11 @@ func (g *globals) setup(ctx context.Context) (*config.Config, *engine.Engine, er
 	case "", lint.PlaceholdersDetect, lint.PlaceholdersLiteral:
 	default:
 		return nil, nil, usageErr(fmt.Errorf("--placeholders %q: want detect or literal", g.placeholders))
+	}
+	for _, v := range []struct{ flag, value string }{{"--flink-version", g.flinkVersion}, {"--hadoop-version", g.hadoopVersion}} {
+		if _, err := model.ParseVersion(v.value); v.value != "" && err != nil {
+			return nil, nil, usageErr(fmt.Errorf("%s: %w", v.flag, err))
+		}
 	}
 	path := g.configPath
 	if path == "" {

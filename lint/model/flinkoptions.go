@@ -58,7 +58,7 @@ func checkedKey(key string) bool {
 // known key of the list it was checked against.
 func unknownKeysInput(f *cfgfile.File, v Resolved) []any {
 	idx := -1
-	if v.Source != "assumed" && v.Source != "unknown" && v.Source != "" {
+	if v.Known() { // a lower bound is no exact release (docs/versions.md)
 		idx = releaseIndex(v.Version)
 	}
 	first, last := flinkOptionReleases[0], flinkOptionReleases[len(flinkOptionReleases)-1]

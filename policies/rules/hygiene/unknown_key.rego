@@ -34,7 +34,10 @@ import data.ckptlint.lib.result
 
 fv := input.versions.flink
 
-version_text := sprintf("Flink %s (%s)", [fv.value, fv.why]) if fv.value
+# version_text names the version with its source (docs/versions.md).
+version_text := fv.text if is_string(fv.text)
+
+else := sprintf("Flink %s (%s)", [fv.value, fv.why]) if fv.value
 
 else := "the Flink version (unknown)"
 
