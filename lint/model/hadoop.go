@@ -109,15 +109,19 @@ type layer struct {
 	set    bool // values are Configuration.set() calls, not a resource
 }
 
-// resolveHadoop applies Hadoop's override rule over layers (a later resource
-// wins unless an earlier one was final: domain §3.6; set() values win over
-// every resource, final or not) and then the default.
+// resolveHadoop applies Hadoop's override rule over layers and then the
+// default. A later resource wins unless an earlier one made the key final;
+// Configuration.loadProperty adds a key to finalParameters even when its
+// value is empty or missing, so a final definition without a value locks
+// the key to no value (Hadoop's get() returns null and the getter's default
+// applies) against every later resource (TestConfiguration.testFinalParam).
+// Configuration.set() values win over every resource, final or not.
 func resolveHadoop(hk hadoopKey, layers []layer) *Value {
 	var won *cfgfile.Entry
 	src := ""
 	for _, l := range layers {
 		e := l.lookup(hk.Key)
-		if e == nil || (e.Value == "" && e.Kind != cfgfile.KindString) {
+		if e == nil {
 			continue
 		}
 		// <final> stops later resources, not Configuration.set(): Flink's
@@ -126,13 +130,24 @@ func resolveHadoop(hk hadoopKey, layers []layer) *Value {
 		if won != nil && won.Final && !l.set {
 			continue
 		}
+		if e.Kind == cfgfile.KindNull && !e.Final || e.Value == "" && e.Kind != cfgfile.KindString && e.Kind != cfgfile.KindNull {
+			continue
+		}
 		won, src = e, l.source
 	}
 	v := &Value{Source: "default", Value: hk.Default, Key: hk.Key}
-	if won != nil {
+	switch {
+	case won != nil && won.Kind == cfgfile.KindNull:
+		// final with no value: Hadoop holds nothing, the default applies,
+		// and the key stays locked.
+		v.File, v.Loc, v.Final = won.File, entryLoc(won), true
+	case won != nil:
 		v.Raw, v.Source, v.File, v.Loc, v.Final = won.Value, src, won.File, entryLoc(won), won.Final
 		x, err := parseHadoop(hk.Type, strings.TrimSpace(won.Value))
-		if err != nil && IsTemplate(won.Value) {
+		if won.Unknown != "" {
+			// an external entity: the value Hadoop uses is not known
+			v.Template, v.Unknown, v.Value = true, won.Unknown, hk.Default
+		} else if err != nil && IsTemplate(won.Value) {
 			v.Template, v.Value = true, hk.Default
 		} else if err != nil {
 			v.Error = err.Error()
@@ -148,8 +163,8 @@ func resolveHadoop(hk hadoopKey, layers []layer) *Value {
 func fileLayer(f *cfgfile.File) layer {
 	return layer{source: "file", lookup: func(k string) *cfgfile.Entry {
 		e := f.Lookup(k)
-		if e != nil && e.Value == "" {
-			return nil // <value></value> means no value (domain §3.6)
+		if e != nil && e.Value == "" && !(e.Final && e.Kind == cfgfile.KindNull) {
+			return nil // <value></value> means no value (Configuration.Parser drops an empty token)
 		}
 		return e
 	}}

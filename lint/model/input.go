@@ -18,12 +18,9 @@ func Input(s *Set) map[string]any {
 		"ckptlint": map[string]any{"schema": SchemaVersion},
 		"set":      map[string]any{"name": s.Name},
 		"versions": map[string]any{
-			"flink":  s.FlinkVersion.toInput(),
-			"hadoop": s.HadoopVersion.toInput(),
+			"flink":  s.FlinkVersion.toInput("Flink"),
+			"hadoop": s.HadoopVersion.toInput("Hadoop"),
 		},
-	}
-	if s.HadoopVersion.Version.IsZero() {
-		in["versions"].(map[string]any)["hadoop"] = map[string]any{"source": "unknown", "declared": false}
 	}
 	flinkVals, uses := flinkEffective(s.Flink, s.FlinkVersion.Version)
 	eff := map[string]any{}
@@ -70,12 +67,16 @@ func keysInput(f *cfgfile.File, withFinal bool) map[string]any {
 func noticesInput(f *cfgfile.File) []any {
 	out := []any{}
 	for _, n := range f.Notices {
-		out = append(out, map[string]any{
-			"code": n.Code, "message": n.Message, "key": n.Key,
-			"loc": LocOf(n.File, n.Span).toInput(),
-		})
+		out = append(out, noticeInput(n))
 	}
 	return out
+}
+
+func noticeInput(n cfgfile.Notice) map[string]any {
+	return map[string]any{
+		"code": n.Code, "message": n.Message, "key": n.Key,
+		"loc": LocOf(n.File, n.Span).toInput(),
+	}
 }
 
 func fileInput(f *cfgfile.File, withFinal bool) map[string]any {
@@ -99,6 +100,13 @@ func flinkInput(s *Set, uses []keyUse) map[string]any {
 		ku = append(ku, map[string]any{"key": u.Key, "problem": u.Problem, "message": u.Message, "use": u.Use, "loc": u.Loc.toInput()})
 	}
 	m["key_uses"] = ku
+	since := map[string]any{}
+	for _, u := range uses {
+		if v, ok := KeySince(u.Use); ok {
+			since[u.Use] = v.String()
+		}
+	}
+	m["key_since"] = since
 	m["unknown_keys"] = unknownKeysInput(s.Flink, s.FlinkVersion)
 	if s.FlinkIgnored != nil {
 		m["ignored_file"] = map[string]any{"file": s.FlinkIgnored.Path, "format": string(s.FlinkIgnored.Format),
@@ -125,8 +133,16 @@ func flinkInput(s *Set, uses []keyUse) map[string]any {
 
 func hadoopInput(s *Set) map[string]any {
 	client := []any{}
+	var files []*cfgfile.File
+	for _, r := range s.Client {
+		files = append(files, r.File)
+	}
+	cross := crossFinalNotices(files)
 	for _, r := range s.Client {
 		fm := fileInput(r.File, true)
+		for _, n := range cross[r.File] {
+			fm["notices"] = append(fm["notices"].([]any), noticeInput(n))
+		}
 		fm["via"], fm["dir"] = r.Via, r.Dir
 		client = append(client, fm)
 	}

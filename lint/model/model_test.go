@@ -1,10 +1,13 @@
 package model
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/format/flinkconf"
+	"github.com/ckptlint/ckptlint/lint/format/flinkyaml"
 	"github.com/ckptlint/ckptlint/lint/format/hadoopxml"
 )
 
@@ -136,5 +139,113 @@ func TestParseVersion(t *testing.T) {
 	}
 	if _, err := ParseVersion("latest"); err == nil {
 		t.Error("ParseVersion(latest) succeeded")
+	}
+}
+
+// TestFinalAcrossResources mirrors Hadoop's final-parameter tests on the
+// resources Flink's client loads: Configuration.loadProperty adds a key to
+// finalParameters even without a value, and every later resource's
+// definition is then ignored. Same behaviour on every Hadoop line since the
+// StAX parser (2.9/3.0: HADOOP-14216) and in the DOM parser before it.
+func TestFinalAcrossResources(t *testing.T) {
+	site := func(path, body string) *cfgfile.File {
+		return hadoopxml.Parse(path, []byte("<configuration>"+body+"</configuration>"), hadoopxml.Options{})
+	}
+	tests := []struct {
+		name, upstream string
+		first, second  string
+		want           int64
+		final          bool
+		codes          []string // notices on the second file
+	}{
+		{"final with an empty value locks the key", "TestConfiguration.testFinalParam",
+			`<property><name>dfs.blocksize</name><value></value><final>true</final></property>`,
+			`<property><name>dfs.blocksize</name><value>1m</value></property>`,
+			128 << 20, true, []string{NoticeFinalEmptyResource}},
+		{"final with a missing value locks the key", "TestConfiguration.testFinalParam",
+			`<property><name>dfs.blocksize</name><final>true</final></property>`,
+			`<property><name>dfs.blocksize</name><value>1m</value></property>`,
+			128 << 20, true, []string{NoticeFinalEmptyResource}},
+		{"final on the old name locks the new one", "TestConfigurationDeprecation.testDeprecationForFinalParameters",
+			`<property><name>dfs.block.size</name><value>4m</value><final>true</final></property>`,
+			`<property><name>dfs.blocksize</name><value>1m</value></property>`,
+			4 << 20, true, []string{NoticeFinalOverrideResource}},
+		{"final on the new name locks the old one", "TestConfigurationDeprecation.testDeprecationForFinalParameters",
+			`<property><name>dfs.blocksize</name><value>4m</value><final>true</final></property>`,
+			`<property><name>dfs.block.size</name><value>1m</value></property>`,
+			4 << 20, true, []string{NoticeFinalOverrideResource}},
+		{"the same value again is no override", "TestConfiguration.testFinalWarnings",
+			`<property><name>dfs.blocksize</name><value>4m</value><final>true</final></property>`,
+			`<property><name>dfs.blocksize</name><value>4m</value></property>`,
+			4 << 20, true, nil},
+		{"without final the later resource wins", "Configuration javadoc, Final Parameters",
+			`<property><name>dfs.blocksize</name><value>4m</value></property>`,
+			`<property><name>dfs.blocksize</name><value>1m</value></property>`,
+			1 << 20, false, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, b := site("a/core-site.xml", tt.first), site("b/hdfs-site.xml", tt.second)
+			s := &Set{Client: []Resource{{File: a, Via: "same-dir"}, {File: b, Via: "same-dir"}}, FlinkVersion: Resolved{Version: V(1, 20), Source: "flag"}}
+			v := hadoopEffective(s)["hdfs_client.blocksize"]
+			if v.Value != tt.want || v.Final != tt.final {
+				t.Errorf("%s: blocksize = %v final %v, want %v final %v", tt.upstream, v.Value, v.Final, tt.want, tt.final)
+			}
+			var codes []string
+			for _, n := range crossFinalNotices([]*cfgfile.File{a, b})[b] {
+				codes = append(codes, n.Code)
+				if !strings.Contains(n.Message, "a/core-site.xml:1") {
+					t.Errorf("notice %q does not name the final definition", n.Message)
+				}
+			}
+			if !slices.Equal(codes, tt.codes) {
+				t.Errorf("%s: notices %v, want %v", tt.upstream, codes, tt.codes)
+			}
+		})
+	}
+}
+
+// TestFlinkRefusalTexts mirrors Flink's ConfigurationUtils tests: a
+// config.yaml integer outside int's range is refused with
+// ConfigurationUtils.convertToInt's own text
+// (ConfigurationUtilsTest / ConfigurationConversionsTest "overflows/underflows"),
+// and a string value with Integer.parseInt's.
+func TestFlinkRefusalTexts(t *testing.T) {
+	tests := []struct {
+		name, src, field, want string
+	}{
+		{"a YAML integer beyond int (a Long)", "parallelism.default: 2147483657\n", "parallelism.default",
+			"Configuration value 2147483657 overflows/underflows the integer type."},
+		{"a YAML integer below int", "parallelism.default: -2147483649\n", "parallelism.default",
+			"Configuration value -2147483649 overflows/underflows the integer type."},
+		{"a YAML integer beyond long (a BigInteger) goes through Integer.parseInt", "parallelism.default: 99999999999999999999\n", "parallelism.default",
+			`For input string: "99999999999999999999"`},
+		{"the largest int is read", "parallelism.default: 2147483647\n", "parallelism.default", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := flinkyaml.ParseConfig("config.yaml", []byte(tt.src))
+			if f.Err != nil {
+				t.Fatal(f.Err)
+			}
+			vals, _ := flinkEffective(f, V(1, 20))
+			v := vals[tt.field]
+			if v == nil {
+				t.Fatalf("no value for %s in %v", tt.field, vals)
+			}
+			if !strings.HasPrefix(v.Error, tt.want) || (tt.want == "") != (v.Error == "") {
+				t.Errorf("error %q, want it to start with %q", v.Error, tt.want)
+			}
+		})
+	}
+}
+
+// TestLongDuration: the input document holds the java.time.Duration Flink
+// holds (TimeUtils.parseDuration), in ms, beyond time.Duration's range.
+func TestLongDuration(t *testing.T) {
+	vals, _ := flinkEffective(flink("execution.checkpointing.interval: 987654d\n"), V(1, 20))
+	v := vals["checkpointing.interval"]
+	if v.Value != int64(85_333_305_600_000) || v.Display != "987654 d" || v.Error != "" {
+		t.Errorf("interval = %v (%q, error %q), want 85333305600000 ms shown as 987654 d", v.Value, v.Display, v.Error)
 	}
 }

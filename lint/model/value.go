@@ -2,8 +2,9 @@ package model
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
-	"time"
 
 	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/units"
@@ -26,6 +27,10 @@ type Value struct {
 	// Template marks an unrendered template placeholder (ERB, Jinja, Helm):
 	// Value then holds the default.
 	Template bool
+	// Unknown says why the value is not known (a Hadoop value that refers
+	// to an external entity); Template is then set too and Value holds
+	// the default.
+	Unknown string
 }
 
 func (v *Value) toInput() map[string]any {
@@ -61,6 +66,9 @@ func (v *Value) toInput() map[string]any {
 	if v.Template {
 		m["template"] = true
 	}
+	if v.Unknown != "" {
+		m["unknown"] = v.Unknown
+	}
 	return m
 }
 
@@ -69,7 +77,7 @@ func display(t valueType, x any) string {
 	switch t {
 	case tDuration:
 		if ms, ok := x.(int64); ok {
-			return units.FormatDuration(time.Duration(ms) * time.Millisecond)
+			return units.FormatMillis(ms)
 		}
 	case tMemory:
 		if b, ok := x.(int64); ok {
@@ -87,14 +95,21 @@ func parseFlink(t valueType, e *cfgfile.Entry, enum []string, v Version) (any, e
 	s := e.Value
 	switch t {
 	case tDuration:
-		d, err := units.ParseFlinkDuration(s, v.AtLeast(v1_15))
-		if err != nil {
-			return nil, err
-		}
-		return d.Milliseconds(), nil
+		// the java.time.Duration Flink holds, in ms: exact beyond
+		// time.Duration's range (TimeUtils.parseDuration)
+		return units.FlinkDurationMillis(s, v.AtLeast(v1_15))
 	case tMemory:
 		return units.ParseFlinkMemorySize(s)
 	case tInt:
+		if e.Kind == cfgfile.KindInt {
+			// config.yaml: snakeyaml-engine's core schema gives an Integer,
+			// a Long or a BigInteger; ConfigurationUtils.convertToInt
+			// refuses a Long outside int's range with its own text and
+			// reads a BigInteger through Integer.parseInt.
+			if n, err := strconv.ParseInt(s, 10, 64); err == nil && (n > math.MaxInt32 || n < math.MinInt32) {
+				return nil, fmt.Errorf("Configuration value %d overflows/underflows the integer type.", n)
+			}
+		}
 		return units.ParseFlinkInt(s)
 	case tBool:
 		return units.ParseFlinkBool(s)

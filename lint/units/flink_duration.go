@@ -215,3 +215,21 @@ func mulSat(n int64, unit time.Duration) time.Duration {
 	}
 	return time.Duration(n * u)
 }
+
+// FlinkDurationMillis returns what Duration.toMillis() gives for the
+// java.time.Duration Flink's TimeUtils.parseDuration returns for s: exact
+// far beyond time.Duration's 292 years ("987654d" is 85,333,305,600 s), and
+// saturated at the largest int64 where toMillis itself would throw
+// ArithmeticException. Errors are ParseFlinkDuration's.
+func FlinkDurationMillis(s string, minutesM bool) (int64, error) {
+	n, u, err := parseFlinkDuration(s, minutesM)
+	if err != nil {
+		return 0, err
+	}
+	ms := new(big.Int).Mul(big.NewInt(n), big.NewInt(int64(u)))
+	ms.Quo(ms, big.NewInt(int64(time.Millisecond)))
+	if !ms.IsInt64() {
+		return math.MaxInt64, nil
+	}
+	return ms.Int64(), nil
+}

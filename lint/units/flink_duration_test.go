@@ -2,6 +2,7 @@ package units
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -144,5 +145,37 @@ func TestParseFlinkDurationSaturates(t *testing.T) {
 	got, err := ParseFlinkDuration("987654d", false)
 	if err != nil || got != MaxDuration {
 		t.Fatalf("ParseFlinkDuration(987654d) = %v, %v; want MaxDuration", got, err)
+	}
+}
+
+// TestFlinkDurationMillis mirrors TimeUtilsTest (Flink flink-core
+// src/test/java/org/apache/flink/util/TimeUtilsTest.java): parseDuration
+// returns a java.time.Duration, so values beyond time.Duration's 292 years
+// are read exactly; the model keeps milliseconds (Duration.toMillis()).
+func TestFlinkDurationMillis(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    int64
+		display string
+	}{
+		{"987654d", 987654 * 86400 * 1000, "987654 d"}, // 85,333,305,600 s
+		{"106751d", 106751 * 86400 * 1000, "106751 d"}, // just under time.Duration's range
+		{"106752d", 106752 * 86400 * 1000, "106752 d"}, // just over it
+		{"9223372036854775807 ms", math.MaxInt64, "9223372036854775807 ms"},
+		{"9223372036854775807 s", math.MaxInt64, "9223372036854775807 ms"}, // toMillis would throw; saturated
+		{"1500 micros", 1, "1 ms"},                                         // toMillis truncates
+		{"10 min", 600000, "10 min"},
+	}
+	for _, tt := range tests {
+		got, err := FlinkDurationMillis(tt.in, true)
+		if err != nil || got != tt.want {
+			t.Errorf("FlinkDurationMillis(%q) = %d, %v; want %d", tt.in, got, err, tt.want)
+		}
+		if d := FormatMillis(got); d != tt.display {
+			t.Errorf("FormatMillis(%d) = %q, want %q", got, d, tt.display)
+		}
+	}
+	if _, err := FlinkDurationMillis("1.5 s", true); err == nil {
+		t.Error("1.5 s accepted")
 	}
 }

@@ -100,3 +100,21 @@ func HadoopBytesString(n int64) string {
 	}
 	return strconv.FormatInt(n, 10)
 }
+
+// FormatMillis renders ms milliseconds like FormatDuration, for values
+// beyond time.Duration's range too: "85333305600 s" is "987654 d".
+func FormatMillis(ms int64) string {
+	if ms == 0 {
+		return "0 s"
+	}
+	for _, u := range durationUnits {
+		um := int64(u.d / time.Millisecond)
+		if um == 0 {
+			break
+		}
+		if ms%um == 0 {
+			return fmt.Sprintf("%d %s", ms/um, u.name)
+		}
+	}
+	return fmt.Sprintf("%d ms", ms)
+}

@@ -60,6 +60,9 @@ func (f *flattener) root(n *yaml.Node) *cfgfile.ParseError {
 	if n == nil {
 		return nil
 	}
+	if err := f.countCollectionAliases(n); err != nil {
+		return err
+	}
 	switch n.Kind {
 	case yaml.MappingNode:
 		return f.mapping(n, "", 0)

@@ -2,6 +2,7 @@ package flinkyaml
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -53,8 +54,21 @@ var configCases = []struct {
 	{name: "timestamp inside a list", src: "a: [x, !!timestamp 2001-12-14]\n", errLine: 1, errHas: "!!timestamp"},
 	{name: "alias to a scalar", src: "a: &x 5s\nb: *x\n", want: []kv{{"a", "5s", kStr}, {"b", "5s", kStr}}},
 	{name: "alias key", src: "k: &k name\n*k : v\n", want: []kv{{"k", "name", kStr}, {"name", "v", kStr}}},
-	{name: "alias to a mapping", src: "a: &m {x: 1}\nb: *m\n", want: []kv{{"a.x", "1", kInt}}, errLine: 2, errHas: "alias *m"},
-	{name: "alias to a sequence in a list", src: "a: &s [1]\nb: [*s]\n", want: []kv{{"a", "[1]", kList}}, errLine: 2, errHas: "alias *s"},
+	// Aliases to collections: snakeyaml-engine composes them (up to
+	// LoadSettings.maxAliasesForCollections, 50), GlobalConfiguration.flatten
+	// walks an aliased mapping like any other, and toYAMLString dumps a
+	// collection met twice with an anchor (Serializer, NumberAnchorGenerator).
+	{name: "alias to a mapping", src: "a: &m {x: 1}\nb: *m\n", want: []kv{{"a.x", "1", kInt}, {"b.x", "1", kInt}}},
+	{name: "alias to a sequence", src: "a: &s [1, 2]\nb: *s\n", want: []kv{{"a", "[1, 2]", kList}, {"b", "[1, 2]", kList}}},
+	{name: "alias to a sequence in a list", src: "a: &s [1]\nb: [*s]\n", want: []kv{{"a", "[1]", kList}, {"b", "[[1]]", kList}}},
+	{name: "a collection twice in one list gets an anchor", src: "a: &s [1]\nb: [*s, *s]\n", want: []kv{{"a", "[1]", kList}, {"b", "[&id001 [1], *id001]", kList}}},
+	{name: "anchors are numbered at the second encounter", src: "x: &x [1]\ny: &y {k: v}\nb: [*x, *y, *y, *x]\n",
+		want: []kv{{"x", "[1]", kList}, {"y.k", "v", kStr}, {"b", "[&id002 [1], &id001 {k: v}, *id001, *id002]", kList}}},
+	{name: "nested aliased mappings", src: "a: &a {x: 1}\nb: &b {p: *a, q: *a}\nc: *b\n",
+		want: []kv{{"a.x", "1", kInt}, {"b.p.x", "1", kInt}, {"b.q.x", "1", kInt}, {"c.p.x", "1", kInt}, {"c.q.x", "1", kInt}}},
+	{name: "recursive alias", src: "a: &a\n  b: *a\n", errLine: 2, errHas: "contains it"},
+	{name: "more than 50 aliases to collections", src: "a: &a [1]\nb: [" + strings.TrimSuffix(strings.Repeat("*a, ", 51), ", ") + "]\n",
+		want: nil, errLine: 2, errHas: "Number of aliases for non-scalar nodes exceeds the specified max=50"},
 	{name: "alias to a scalar in a list", src: "a: &s x\nb: [*s, *s]\n", want: []kv{{"a", "x", kStr}, {"b", "[x, x]", kList}}},
 	{name: "typed duplicate 010 and 10", src: "010: a\n10: b\n", want: []kv{{"10", "a", kStr}}, errLine: 2, errHas: "duplicate key"},
 	{name: "typed keys 1 and '1' are distinct", src: "1: a\n'1': b\n", want: []kv{{"1", "a", kStr}, {"1", "b", kStr}}},
@@ -223,4 +237,27 @@ func TestParseConfigSizeLimit(t *testing.T) {
 	if _, err := ParseManifests("big.yaml", src); err == nil {
 		t.Fatal("ParseManifests accepted an oversized file")
 	}
+}
+
+// TestAliasBomb: aliases that expand to more keys than maxAliasEntries are
+// refused with a clear error at the outermost alias, fast.
+func TestAliasBomb(t *testing.T) {
+	f := ParseConfig("config.yaml", []byte(aliasBomb()))
+	if f.Err == nil || !strings.Contains(f.Err.Msg, "alias bomb") || f.Err.File != "config.yaml" {
+		t.Fatalf("error = %v, want an alias-bomb error naming the file", f.Err)
+	}
+	if len(f.Entries) > maxAliasEntries+100 {
+		t.Errorf("%d entries kept", len(f.Entries))
+	}
+}
+
+// aliasBomb nests mappings two aliases wide, 15 levels deep: 2^15 keys.
+func aliasBomb() string {
+	var b strings.Builder
+	b.WriteString("l0: &l0 {a: 1, b: 2}\n")
+	for i := 1; i < 15; i++ {
+		fmt.Fprintf(&b, "l%d: &l%d {a: *l%d, b: *l%d}\n", i, i, i-1, i-1)
+	}
+	b.WriteString("top: *l14\n")
+	return b.String()
 }

@@ -25,10 +25,16 @@
 //     and `a: {b: 2}`) are not a YAML error. Flink flattens both into one
 //     map and the one later in the file wins; both entries are kept, in
 //     file order, with the notice NoticeFlatNestedOverlap on the later one.
-//   - Aliases to scalars are resolved (the value span is the `*name` token).
-//     Aliases to mappings or sequences are refused with a ParseError inside
-//     the Flink configuration, so no alias expansion can blow up; anchors
-//     are accepted.
+//   - Aliases are resolved as snakeyaml-engine and Flink's flatten do
+//     (alias.go): an alias to a scalar is that scalar, an alias to a
+//     mapping is flattened under its key, an alias to a sequence is that
+//     list, and a collection repeated inside one list is dumped with an
+//     anchor (&id001 ... *id001) as YamlParserUtils.toYAMLString does. The
+//     key and value spans of an entry reached through an alias are the key
+//     holding the alias and the `*name` token. More than 50 aliases to
+//     collections (snakeyaml-engine's maxAliasesForCollections), a
+//     recursive alias, or aliases expanding to more than 10000 keys are a
+//     ParseError.
 //   - Explicit tags outside the core schema (`!!timestamp`, `!!binary`,
 //     `!!set`, local tags such as `!secret`) are a ParseError, as they are
 //     for Flink (no constructor for the tag). `!ENV` is a string.

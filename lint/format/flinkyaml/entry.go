@@ -9,6 +9,11 @@ import (
 // add records one flattened entry for key k with value v, read from node vn
 // at r, and the notices it raises.
 func (f *flattener) add(k pairKey, vn *yaml.Node, v value, r tokenRange, depth int) {
+	if f.via != nil {
+		// reached through an alias: point at the alias, not the original
+		k.span, r = f.via.key, f.via.val
+		f.viaEntries++
+	}
 	raw := string(f.loc.src[r.start:r.end])
 	e := cfgfile.Entry{
 		Key:       k.full,

@@ -22,6 +22,15 @@ type flattener struct {
 	standard bool
 	// last maps a flattened key to the index of its latest entry.
 	last map[string]int
+	// via is set while flattening a collection reached through an alias
+	// (alias.go); viaEntries counts the entries added that way.
+	via        *aliasSite
+	viaEntries int
+	// open lists the mappings being flattened, to refuse a recursive alias.
+	open []*yaml.Node
+	// anchors and emitted hold the anchors of the list being rendered.
+	anchors map[*yaml.Node]string
+	emitted map[*yaml.Node]bool
 }
 
 func newFlattener(loc *locator, file *cfgfile.File, doc int, standard bool) *flattener {
@@ -44,6 +53,8 @@ func (f *flattener) mapping(m *yaml.Node, prefix string, depth int) *cfgfile.Par
 	if err := f.checkCollectionTag(m, "!!map"); err != nil {
 		return err
 	}
+	f.open = append(f.open, m)
+	defer func() { f.open = f.open[:len(f.open)-1] }()
 	seen := keySet{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		kn, vn := m.Content[i], m.Content[i+1]
@@ -97,13 +108,18 @@ func (f *flattener) value(k pairKey, vn *yaml.Node, depth int) *cfgfile.ParseErr
 	case yaml.MappingNode:
 		return f.mapping(vn, k.full+".", depth+1)
 	case yaml.SequenceNode:
-		text, err := f.flow(vn)
+		text, err := f.flowValue(vn)
 		if err != nil {
 			return err
 		}
 		f.add(k, vn, value{kind: cfgfile.KindList, text: text}, f.loc.nodeRange(vn, indent), depth)
 		return nil
-	case yaml.ScalarNode, yaml.AliasNode:
+	case yaml.AliasNode:
+		if t := vn.Alias; t != nil && (t.Kind == yaml.MappingNode || t.Kind == yaml.SequenceNode) {
+			return f.aliasValue(k, vn, depth)
+		}
+		fallthrough
+	case yaml.ScalarNode:
 		v, r, err := f.scalarOf(vn, indent, "value")
 		if err != nil {
 			return err
@@ -122,7 +138,7 @@ func (f *flattener) scalarOf(n *yaml.Node, indent int, role string) (value, toke
 	if n.Kind == yaml.AliasNode {
 		t = n.Alias
 		if t == nil || t.Kind != yaml.ScalarNode {
-			return value{}, r, f.fail(r.start, "alias *%s refers to a %s: ckptlint resolves aliases to scalars only",
+			return value{}, r, f.fail(r.start, "alias *%s refers to a %s, where a single value is expected",
 				n.Value, kindName(t))
 		}
 		_, _, nonSpecific = f.loc.skipProps(f.loc.offset(t.Line, t.Column))

@@ -11,6 +11,8 @@ import (
 // extraSeeds are inputs aimed at the span finder and the alias handling.
 var extraSeeds = []string{
 	"a: &a [*a]\n",
+	"a: &m {x: 1, y: [2]}\nb: *m\nc: [*m, *m]\n",
+	"a: &s [1]\nb: &t {p: *s, q: *s}\nc: *t\n",
 	"a: &x 1\nb: [*x, *x, *x]\n",
 	"? |\n  k\n: v\n",
 	"a: !<tag:yaml.org,2002:str> x\n",

@@ -12,6 +12,18 @@ import (
 // flow.go). It checks what snakeyaml-engine would check while constructing
 // it: tags and duplicate keys. A mapping inside a list is not flattened.
 func (f *flattener) flow(n *yaml.Node) (string, *cfgfile.ParseError) {
+	if n.Kind == yaml.AliasNode && n.Alias != nil && (n.Alias.Kind == yaml.MappingNode || n.Alias.Kind == yaml.SequenceNode) {
+		n = n.Alias
+	}
+	prefix, alias := f.anchorFor(n)
+	if alias != "" {
+		return alias, nil
+	}
+	s, err := f.flowNode(n)
+	return prefix + s, err
+}
+
+func (f *flattener) flowNode(n *yaml.Node) (string, *cfgfile.ParseError) {
 	switch n.Kind {
 	case yaml.ScalarNode, yaml.AliasNode:
 		v, _, err := f.scalarOf(n, n.Column-1, "value")

@@ -8,7 +8,7 @@
 // only <final>true</final> is final, the first final definition of a key wins,
 // deprecated keys are stored under their replacement, xi:include is inlined
 // and ${var} references are substituted. What Hadoop does silently (ignoring
-// a redefinition of a final key, dropping CDATA text, ...) is reported as a
+// a redefinition of a final key, a CDATA section, ...) is reported as a
 // cfgfile.Notice; what Hadoop (or ckptlint) refuses to load is a
 // cfgfile.ParseError.
 //
@@ -30,16 +30,26 @@
 //     when it differs. Use Substitute with the merged keys of several files
 //     to expand what is left.
 //
-// CDATA: Hadoop 3.x reads XML with Woodstox, which reports CDATA sections as
-// their own events, and Configuration.Parser only collects CHARACTERS events,
-// so text inside <![CDATA[...]]> never reaches a name or value
-// (<value><![CDATA[x]]></value> is no value). This package does the same and
-// raises xml-cdata-ignored; ValueSpan still covers the CDATA markers.
+// CDATA: Hadoop's StAX loop (HADOOP-14216) first appended only CHARACTERS
+// events, so CDATA text was lost on 2.9.0-2.10.0, 3.0.x, 3.1.0-3.1.3 and
+// 3.2.0-3.2.1; later releases append CDATA events too
+// (TestConfiguration.testCDATA). Parse reads CDATA as text (notice
+// xml-cdata, giving the other reading); Options.IgnoreCDATA reads as the
+// releases that drop it (notice xml-cdata-ignored; CDATAIgnored says which).
+// ValueSpan covers the CDATA markers either way.
+//
+// Encodings: UTF-16 and declared single-byte charsets are decoded with
+// golang.org/x/text (encoding.go); File.Src then holds the decoded text,
+// every span refers to it, and the editor maps its edits back to the file's
+// bytes and encoding.
 //
 // Positions come from an encoding/xml pass in strict mode
-// (Decoder.InputOffset around every Token call); DTD entities are never
-// expanded, so XXE and entity-expansion bombs are parse errors.
+// (Decoder.InputOffset around every Token call). Internal DTD entities are
+// expanded within the JDK's secure-processing limits (dtd.go); external
+// (SYSTEM/PUBLIC) entities are never read: a value using one is unknown
+// (Entry.Unknown, notice xml-external-entity); parameter entities are
+// refused.
 //
-// Sources: Hadoop 3.4.1 Configuration.java and TestConfiguration.java as
-// summarised in ckptlint's shared reference (domain.md §3.1, §3.6).
+// Sources: Hadoop 3.4.1 Configuration.java (Parser, loadProperty,
+// checkForOverride) and TestConfiguration.java; docs/input.md.
 package hadoopxml

@@ -29,6 +29,17 @@ type Doc struct {
 	Indent string
 	// Newline is "\r\n" when the file's first line ends with CRLF, else "\n".
 	Newline string
+	// trans is set when the file is not UTF-8: File.Src then holds the
+	// decoded text, and the editor maps its edits back (encoding.go).
+	trans *transcoded
+}
+
+// Encoding names the encoding the file was decoded from ("" for UTF-8).
+func (d *Doc) Encoding() string {
+	if d.trans == nil {
+		return ""
+	}
+	return d.trans.name
 }
 
 // Property is one <property> element of the parsed file.

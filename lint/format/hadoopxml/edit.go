@@ -52,7 +52,51 @@ import (
 // Every operation is checked by parsing the edited bytes without following
 // includes and comparing this file's definitions (see package edit). A
 // file that did not parse cannot be edited.
-func NewEditor(d *Doc) edit.Editor { return &xmlEditor{d: d} }
+//
+// A file read in another encoding than UTF-8 (UTF-16, ISO-8859-1, ...)
+// keeps it: edits are computed on the decoded text and mapped back to the
+// file's bytes, the new text encoded, with characters the encoding cannot
+// hold written as character references (&#NNNN;).
+func NewEditor(d *Doc) edit.Editor {
+	if d != nil && d.trans != nil {
+		return &encodedEditor{inner: &xmlEditor{d: d}, t: d.trans}
+	}
+	return &xmlEditor{d: d}
+}
+
+// encodedEditor maps the edits of a decoded file back to its encoding.
+type encodedEditor struct {
+	inner *xmlEditor
+	t     *transcoded
+}
+
+func (e *encodedEditor) back(edits []edit.Edit, err error) ([]edit.Edit, error) {
+	if err != nil || len(edits) == 0 {
+		return edits, err
+	}
+	return e.t.mapEdits(edits)
+}
+
+// mapEdits maps edits of the decoded text to the file's bytes.
+func (t *transcoded) mapEdits(edits []edit.Edit) ([]edit.Edit, error) {
+	out := make([]edit.Edit, len(edits))
+	for i, ed := range edits {
+		s, en, text, err := t.origEdit(ed.Start, ed.End, ed.Text)
+		if err != nil {
+			return nil, fmt.Errorf("%s (file encoded as %s): %w", err.Error(), t.name, edit.ErrCannotRepresent)
+		}
+		out[i] = edit.Edit{Start: s, End: en, Text: text}
+	}
+	return out, nil
+}
+
+func (e *encodedEditor) Set(key, value string) ([]edit.Edit, error) {
+	return e.back(e.inner.Set(key, value))
+}
+func (e *encodedEditor) Delete(key string) ([]edit.Edit, error) { return e.back(e.inner.Delete(key)) }
+func (e *encodedEditor) Rename(key, newKey string) ([]edit.Edit, error) {
+	return e.back(e.inner.Rename(key, newKey))
+}
 
 type xmlEditor struct{ d *Doc }
 
@@ -353,7 +397,16 @@ func (ed *xmlEditor) checked(op string, edits []edit.Edit, want map[string]xmlVa
 // compared.
 func (ed *xmlEditor) verify(op string, edits []edit.Edit, want map[string]xmlValue, loose string) error {
 	path := ed.d.Path
-	out, err := edit.Apply(ed.d.Src, edits)
+	src := ed.d.Src
+	if t := ed.d.trans; t != nil {
+		// check what will be written: the file's own bytes and encoding
+		var err error
+		if edits, err = t.mapEdits(edits); err != nil {
+			return fmt.Errorf("%s in %s: %w", op, path, err)
+		}
+		src = t.orig
+	}
+	out, err := edit.Apply(src, edits)
 	if err != nil {
 		return fmt.Errorf("%s in %s: %w", op, path, err)
 	}

@@ -95,7 +95,7 @@ func (p *parser) add(it *item, value string) int {
 	f.Entries = append(f.Entries, cfgfile.Entry{
 		Key: it.key, Value: value, Kind: cfgfile.KindString, File: it.file,
 		WrittenKey: it.written, KeySpan: it.keySpan, ValueSpan: it.valueSpan,
-		Final: it.final, Sources: it.sources,
+		Final: it.final, Sources: it.sources, Unknown: it.unknown,
 	})
 	return len(f.Entries) - 1
 }

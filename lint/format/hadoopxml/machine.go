@@ -16,6 +16,7 @@ type item struct {
 	written string  // the deprecated name as written; "" otherwise
 	value   *string // nil: no value (empty or missing <value>)
 	final   bool
+	unknown string // why the value is unknown (an external entity); "" otherwise
 	sources []string
 	keySpan span.Span
 	// valueSpan is the content of the <value> that set the value, or of the
@@ -39,6 +40,9 @@ type propState struct {
 	finalText                                            string
 	finalSet, compact                                    bool
 	cdata                                                []cdataNote
+	// valueOther is the <value> text under the other CDATA reading (with
+	// CDATA when the file is read without, and the reverse); nil for none.
+	valueOther *string
 }
 
 type cdataNote struct {
@@ -60,6 +64,7 @@ type fileParser struct {
 	sc    *scanner
 
 	token           strings.Builder
+	tokenPlain      strings.Builder // token without CDATA text
 	parseToken      bool
 	tokenCDATA      []span.Span
 	name, value     *string
@@ -90,10 +95,16 @@ func (fp *fileParser) onStart(t tok) *cfgfile.ParseError {
 	fp.elems = append(fp.elems, openElem{local: t.local, start: t.start, end: t.end, selfClosing: t.tag.selfClosing})
 	switch t.local {
 	case "property":
+		// Stop early: every property costs memory far beyond its bytes
+		// (the lint package refuses a file over the limit anyway).
+		if fp.p.nprops++; fp.p.nprops > cfgfile.MaxEntries {
+			return fp.sc.errAt(t.start, "more than %d properties; ckptlint reads configuration files of up to %d keys", cfgfile.MaxEntries, cfgfile.MaxEntries)
+		}
 		fp.startProperty(t)
 	case "name", "value", "final", "source", "tag":
 		fp.parseToken = true
 		fp.token.Reset()
+		fp.tokenPlain.Reset()
 		fp.tokenCDATA = nil
 	case "include":
 		return fp.startInclude(t)
@@ -141,9 +152,21 @@ func (fp *fileParser) onText(t tok) {
 	}
 	if t.cdata {
 		fp.tokenCDATA = append(fp.tokenCDATA, fp.sp(t.start, t.end))
+		fp.token.WriteString(t.text)
 		return
 	}
 	fp.token.WriteString(t.text)
+	fp.tokenPlain.WriteString(t.text)
+}
+
+// tokenText is the element text as this file is read: with or without
+// CDATA sections (Options.IgnoreCDATA), and the text under the other
+// reading.
+func (fp *fileParser) tokenText() (text, other string) {
+	if fp.p.opts.IgnoreCDATA {
+		return fp.tokenPlain.String(), fp.token.String()
+	}
+	return fp.token.String(), fp.tokenPlain.String()
 }
 
 func (fp *fileParser) onEnd(t tok) *cfgfile.ParseError {
@@ -153,7 +176,7 @@ func (fp *fileParser) onEnd(t tok) *cfgfile.ParseError {
 	if e.selfClosing {
 		content = fp.sp(e.end-2, e.end-2) // before "/>"
 	}
-	tokenStr := fp.token.String()
+	tokenStr, otherStr := fp.tokenText()
 	switch t.local {
 	case "name":
 		if tokenStr != "" {
@@ -166,6 +189,13 @@ func (fp *fileParser) onEnd(t tok) *cfgfile.ParseError {
 		if tokenStr != "" {
 			v := tokenStr
 			fp.value, fp.cur.valueSpan = &v, content
+		}
+		if len(fp.tokenCDATA) > 0 {
+			fp.cur.valueOther = nil
+			if otherStr != "" {
+				o := otherStr
+				fp.cur.valueOther = &o
+			}
 		}
 		fp.noteCDATA("value")
 	case "final":
@@ -233,23 +263,14 @@ func (fp *fileParser) endProperty(e openElem, t tok) {
 	if fp.cur.finalSet && !fp.final && strings.EqualFold(strings.TrimSpace(fp.cur.finalText), "true") {
 		fp.notice(NoticeFinalNotTrue, fp.cur.finalSpan, key, "final is %q, not exactly \"true\"; Hadoop does not make %q final", fp.cur.finalText, key)
 	}
-	for _, c := range fp.cur.cdata {
-		got := "no value"
-		if c.elem == "value" && fp.value != nil {
-			got = fmt.Sprintf("%q", *fp.value)
-		}
-		if c.elem == "value" {
-			fp.notice(NoticeCDATAIgnored, c.sp, key, "Hadoop 3.x ignores CDATA sections in <value>: %q reads as %s", key, got)
-		} else {
-			fp.notice(NoticeCDATAIgnored, c.sp, key, "Hadoop 3.x ignores CDATA sections in <%s> of %q", c.elem, key)
-		}
-	}
+	fp.cdataNotices(key)
+	unknown := fp.externalRefs(key)
 	vsp := fp.cur.valueSpan
 	if fp.value == nil {
 		vsp = fp.cur.lastValue
 	}
 	fp.p.items = append(fp.p.items, &item{
-		file: fp.path, key: key, written: written, value: fp.value, final: fp.final,
+		file: fp.path, key: key, written: written, value: fp.value, final: fp.final, unknown: unknown,
 		sources: fp.sources, keySpan: fp.cur.nameSpan, valueSpan: vsp, propSpan: whole, prop: pidx,
 	})
 }
@@ -264,4 +285,89 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+// CDATAIgnored reports whether Hadoop release v (major, minor, patch)
+// drops CDATA sections from names and values. Configuration.Parser (the StAX
+// loop of HADOOP-14216, Hadoop 2.9.0 and 3.0.0) first appended only
+// CHARACTERS events; the loop was later changed to append CDATA events too
+// (TestConfiguration.testCDATA), a change carried by 2.10.1, 3.1.4, 3.2.2,
+// 3.3.0 and every later release. Releases before 2.9 parse with DOM and read
+// a CDATA value.
+func CDATAIgnored(major, minor, patch int) bool {
+	switch {
+	case major == 2:
+		return minor == 9 || minor == 10 && patch < 1
+	case major == 3:
+		return minor == 0 || minor == 1 && patch < 4 || minor == 2 && patch < 2
+	}
+	return false
+}
+
+// cdataNotices reports the CDATA sections of the property just read, with
+// the text the other Hadoop reading gives.
+func (fp *fileParser) cdataNotices(key string) {
+	for _, c := range fp.cur.cdata {
+		if c.elem != "value" {
+			if fp.p.opts.IgnoreCDATA {
+				fp.notice(NoticeCDATAIgnored, c.sp, key, "%s ignore CDATA sections in <%s> of %q", cdataIgnoringLines, c.elem, key)
+			} else {
+				fp.notice(NoticeCDATA, c.sp, key, "<%s> of %q holds a CDATA section, which %s ignore", c.elem, key, cdataIgnoringLines)
+			}
+			continue
+		}
+		got, other := "no value", "no value"
+		if fp.value != nil {
+			got = fmt.Sprintf("%q", *fp.value)
+		}
+		if fp.cur.valueOther != nil {
+			other = fmt.Sprintf("%q", *fp.cur.valueOther)
+		}
+		if fp.p.opts.IgnoreCDATA {
+			fp.notice(NoticeCDATAIgnored, c.sp, key, "%s ignore CDATA sections in <value>: %q reads as %s (releases that read CDATA: %s)", cdataIgnoringLines, key, got, other)
+		} else {
+			fp.notice(NoticeCDATA, c.sp, key, "%q reads as %s with CDATA, as Hadoop 2.10.1+, 3.1.4+, 3.2.2+ and 3.3+ read it; %s ignore CDATA sections and read %s", key, got, cdataIgnoringLines, other)
+		}
+	}
+}
+
+const cdataIgnoringLines = "Hadoop 2.9.0-2.10.0, 3.0.x, 3.1.0-3.1.3 and 3.2.0-3.2.1"
+
+// externalRefs restores the external entity references in the property's
+// name and value and says why the value is unknown; "" when there are none.
+func (fp *fileParser) externalRefs(key string) string {
+	if fp.value == nil || !strings.Contains(*fp.value, externalMark) {
+		return ""
+	}
+	var targets []string
+	v := restoreExternal(*fp.value, func(name string) {
+		if d := fp.sc.dtd; d != nil && d.decls[name] != nil {
+			targets = append(targets, d.decls[name].external)
+		}
+	})
+	fp.value = &v
+	why := fmt.Sprintf("ckptlint does not resolve external entities; Hadoop would read %s", strings.Join(targets, ", "))
+	fp.notice(NoticeExternalEntity, fp.cur.valueSpan, key, "%q: %s, so its value is unknown", key, why)
+	return why
+}
+
+// restoreExternal replaces each external-entity mark in s by "&name;".
+func restoreExternal(s string, seen func(name string)) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, externalMark)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		j := strings.Index(s[i:], externalEnd)
+		if j < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		name := s[i+len(externalMark) : i+j]
+		seen(name)
+		b.WriteString(s[:i] + "&" + name + ";")
+		s = s[i+j+len(externalEnd):]
+	}
 }

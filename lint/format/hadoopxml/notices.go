@@ -18,9 +18,17 @@ const (
 	// (e.g. "TRUE", " true"); Hadoop does not make such a key final.
 	NoticeFinalNotTrue = "xml-final-not-true"
 	// NoticeCDATAIgnored marks a CDATA section inside <name>, <value>,
-	// <final> or <source>: Hadoop 3.x's StAX parser (Woodstox reports CDATA
-	// as its own event) never adds it to the text.
+	// <final> or <source> of a file read as a release that drops CDATA
+	// (Options.IgnoreCDATA, CDATAIgnored).
 	NoticeCDATAIgnored = "xml-cdata-ignored"
+	// NoticeCDATA marks a CDATA section read as text, as current Hadoop
+	// releases do; the message gives the text of the releases that ignore
+	// it (see CDATAIgnored).
+	NoticeCDATA = "xml-cdata"
+	// NoticeExternalEntity marks a value that refers to an external
+	// (SYSTEM or PUBLIC) DTD entity, which ckptlint never reads: the value
+	// Hadoop would use is unknown.
+	NoticeExternalEntity = "xml-external-entity"
 	// NoticeNoName marks a <property> without a usable name; Hadoop drops
 	// it (or, for a blank name, stores it under the empty key).
 	NoticeNoName = "xml-property-no-name"

@@ -26,6 +26,7 @@ func ParseDoc(path string, src []byte, opts Options) *Doc {
 	doc := &Doc{File: f, InsertOffset: -1, Indent: "  ", Newline: newline(src)}
 	p := &parser{opts: opts, top: path, doc: doc, stack: []string{path}}
 	perr := p.parseFile(path, src, true)
+	doc.Newline = newline(doc.Src)
 	p.load()
 	p.substitute()
 	f.Includes = p.includes
@@ -50,6 +51,7 @@ type parser struct {
 	notices  []cfgfile.Notice
 	includes []string
 	stack    []string // include chain, top-level file first
+	nprops   int      // <property> elements seen, includes too
 }
 
 // parseFile scans one file (the top-level one or an include) and appends its
@@ -60,7 +62,19 @@ func (p *parser) parseFile(path string, src []byte, top bool) *cfgfile.ParseErro
 		return &cfgfile.ParseError{File: path, Pos: lines.Pos(0),
 			Msg: fmt.Sprintf("file is %d bytes, larger than the %d-byte limit", len(src), cfgfile.MaxFileSize)}
 	}
-	fp := &fileParser{p: p, path: path, src: src, lines: lines, top: top, sc: newScanner(path, src, lines)}
+	text, tr, perr := decodeXML(path, src)
+	if perr != nil {
+		return perr
+	}
+	if tr != nil {
+		src, lines = text, span.NewLines(text)
+	}
+	if top {
+		p.doc.Src, p.doc.trans = src, tr
+	}
+	sc := newScanner(path, src, lines)
+	sc.decoded = tr != nil
+	fp := &fileParser{p: p, path: path, src: src, lines: lines, top: top, sc: sc}
 	for {
 		t, perr, eof := fp.sc.next()
 		if perr != nil {

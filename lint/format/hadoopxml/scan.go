@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -49,6 +50,10 @@ type scanner struct {
 	rootClosed bool
 	prefixes   []map[string]bool // namespace prefixes declared per open element
 	badCharset string            // encoding label refused by charsetReader
+	decoded    bool              // src was decoded to UTF-8 from the declared encoding
+
+	dtd  *dtd              // entities of the DOCTYPE internal subset; nil without one
+	ents map[string]string // their expanded text, given to encoding/xml
 }
 
 func newScanner(file string, src []byte, lines *span.Lines) *scanner {
@@ -70,7 +75,7 @@ var asciiCompatible = map[string]bool{
 
 func (s *scanner) charsetReader(label string, input io.Reader) (io.Reader, error) {
 	l := strings.ToLower(label)
-	if l == "utf8" || asciiCompatible[l] && isASCII(s.src) {
+	if s.decoded || l == "utf8" || asciiCompatible[l] && isASCII(s.src) {
 		return input, nil
 	}
 	s.badCharset = label
@@ -119,6 +124,9 @@ func (s *scanner) next() (tok, *cfgfile.ParseError, bool) {
 			}
 			return tok{kind: tkEnd, start: start, end: end, local: t.Name.Local}, nil, false
 		case xml.CharData:
+			if perr := s.countRefs(start, end); perr != nil {
+				return tok{}, perr, false
+			}
 			if s.depth == 0 {
 				if perr := s.outsideText(t, start); perr != nil {
 					return tok{}, perr, false
@@ -132,14 +140,22 @@ func (s *scanner) next() (tok, *cfgfile.ParseError, bool) {
 				return tok{}, s.errAt(start, "XML declaration allowed only at the start of the document"), false
 			}
 			return tok{kind: tkOther, start: start, end: end}, nil, false
-		default: // comment, directive (<!DOCTYPE ...>)
+		case xml.Directive:
+			if perr := s.directive(t, start); perr != nil {
+				return tok{}, perr, false
+			}
+			return tok{kind: tkOther, start: start, end: end}, nil, false
+		default: // comment
 			return tok{kind: tkOther, start: start, end: end}, nil, false
 		}
 	}
 }
 
 func (s *scanner) startElement(t xml.StartElement, start, end int) (tok, *cfgfile.ParseError, bool) {
-	st := lexStartTag(s.src, start, end)
+	if perr := s.countRefs(start, end); perr != nil {
+		return tok{}, perr, false
+	}
+	st := lexStartTag(s.src, start, end, s.ents)
 	if s.depth == 0 {
 		if s.rootClosed {
 			return tok{}, s.errAt(start, "second root element <%s> after the end of <configuration>; a configuration file has one root element", qname(st.prefix, st.local)), false
@@ -247,7 +263,7 @@ func (s *scanner) convertErr(err error, start, end int) *cfgfile.ParseError {
 	}
 	msg := se.Msg
 	if strings.HasPrefix(msg, "invalid character entity") {
-		msg += " (entities declared in a DOCTYPE are never expanded)"
+		msg += " (not declared in the file's DOCTYPE)"
 	}
 	pos := s.lines.Pos(off)
 	return &cfgfile.ParseError{File: s.file, Pos: pos, Msg: fmt.Sprintf("XML syntax error on line %d: %s", pos.Line, msg)}
@@ -265,4 +281,77 @@ func qname(prefix, local string) string {
 		return local
 	}
 	return prefix + ":" + local
+}
+
+// directive reads a <!DOCTYPE ...> internal subset: internal general
+// entities are expanded (within the JDK's limits, see dtd.go) and handed to
+// encoding/xml; external ones are never opened and stand for an unknown
+// value; parameter entities are refused.
+func (s *scanner) directive(t xml.Directive, start int) *cfgfile.ParseError {
+	text := string(t)
+	if !strings.HasPrefix(text, "DOCTYPE") {
+		return nil
+	}
+	if s.dtd != nil {
+		return s.errAt(start, "second DOCTYPE; a document has at most one")
+	}
+	d, off, msg := parseDoctype(text, start+2)
+	if msg != "" {
+		return s.errAt(off, "%s", msg)
+	}
+	s.dtd, s.ents = d, map[string]string{}
+	names := make([]string, 0, len(d.decls))
+	for n := range d.decls {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		decl := d.decls[n]
+		if decl.external != "" {
+			if bytes.Contains(s.src, []byte(externalMark)) {
+				return s.errAt(decl.off, "the file declares an external entity and contains U+FDD0, which ckptlint uses to mark one")
+			}
+			s.ents[n] = externalMark + n + externalEnd
+			continue
+		}
+		v, err := d.expand(n, 0, nil)
+		if err != nil {
+			return s.errAt(decl.off, "%s", err.Error())
+		}
+		s.ents[n] = v
+	}
+	s.dec.Entity = s.ents
+	return nil
+}
+
+// countRefs counts the declared entities referenced in src[start:end]
+// against the expansion limits (one reference of an entity costs what its
+// expansion cost).
+func (s *scanner) countRefs(start, end int) *cfgfile.ParseError {
+	if s.dtd == nil || len(s.ents) == 0 {
+		return nil
+	}
+	raw := s.src[start:min(end, len(s.src))]
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '&' {
+			continue
+		}
+		j := bytes.IndexByte(raw[i:], ';')
+		if j < 0 {
+			break
+		}
+		v, ok := s.ents[string(raw[i+1:i+j])]
+		if !ok {
+			continue
+		}
+		s.dtd.expansions++
+		s.dtd.total += len(v)
+		if s.dtd.expansions > maxEntityExpansions {
+			return s.errAt(start+i, "more than %d entity expansions (the JDK's jdk.xml.entityExpansionLimit); refusing a possible entity-expansion bomb", maxEntityExpansions)
+		}
+		if s.dtd.total > maxTotalEntitySize {
+			return s.errAt(start+i, "entity expansions total more than %d bytes (the JDK's jdk.xml.totalEntitySizeLimit); refusing a possible entity-expansion bomb", maxTotalEntitySize)
+		}
+	}
+	return nil
 }

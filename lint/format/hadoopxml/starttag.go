@@ -29,7 +29,7 @@ type startTag struct {
 // lexStartTag splits the bytes src[start:end] of a well-formed start tag
 // ("<p:name a='v' ...>" or ".../>") into its parts. encoding/xml does not
 // report attribute positions, so they are recovered here.
-func lexStartTag(src []byte, start, end int) startTag {
+func lexStartTag(src []byte, start, end int, ents map[string]string) startTag {
 	var t startTag
 	i := start + 1 // skip '<'
 	ns := i
@@ -61,7 +61,7 @@ func lexStartTag(src []byte, start, end int) startTag {
 		for i < end && src[i] != q {
 			i++
 		}
-		a := rawAttr{valStart: vs, valEnd: i, value: decodeAttr(src[vs:i])}
+		a := rawAttr{valStart: vs, valEnd: i, value: decodeAttr(src[vs:i], ents)}
 		a.prefix, a.local = splitQName(name)
 		t.attrs = append(t.attrs, a)
 		i++ // closing quote
@@ -82,7 +82,7 @@ func isXMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c ==
 // decodeAttr resolves the five predefined entities and character references
 // and applies XML attribute-value normalisation: CRLF, CR, LF and TAB written
 // literally become one space each; characters written as references are kept.
-func decodeAttr(raw []byte) string {
+func decodeAttr(raw []byte, ents map[string]string) string {
 	var b strings.Builder
 	for i := 0; i < len(raw); {
 		c := raw[i]
@@ -92,7 +92,7 @@ func decodeAttr(raw []byte) string {
 			for j < len(raw) && raw[j] != ';' {
 				j++
 			}
-			b.WriteString(decodeEntity(string(raw[i+1 : min(j, len(raw))])))
+			b.WriteString(decodeEntity(string(raw[i+1:min(j, len(raw))]), ents))
 			i = j + 1
 		case c == '\r':
 			b.WriteByte(' ')
@@ -111,9 +111,13 @@ func decodeAttr(raw []byte) string {
 	return b.String()
 }
 
-// decodeEntity maps the name between '&' and ';' to its text. encoding/xml
-// has already rejected anything else, so unknown names are kept as written.
-func decodeEntity(name string) string {
+// decodeEntity maps the name between '&' and ';' to its text (ents holds
+// the expanded internal DTD entities). encoding/xml has already rejected
+// anything else, so unknown names are kept as written.
+func decodeEntity(name string, ents map[string]string) string {
+	if t, ok := ents[name]; ok {
+		return t
+	}
 	switch name {
 	case "lt":
 		return "<"

@@ -5,15 +5,18 @@
 #   A key marked <final>true</final> cannot be changed by a later definition in the files loaded
 #   after it (logged as "an attempt to override final parameter: <key>;  Ignoring."), and final
 #   means exactly the text true: TRUE or " true" lock nothing. When a file sets a key twice, the last definition wins and the earlier
-#   one does nothing. Hadoop 3.x parses the XML with StAX and appends only character events to a
-#   value, so a value written as a CDATA section is dropped and the key keeps its earlier or default
-#   value. A final key with an empty value is locked to no value. A ${var} expansion deeper than 20
+#   one does nothing. Hadoop 2.9.0-2.10.0, 3.0.x, 3.1.0-3.1.3 and 3.2.0-3.2.1 parse the XML with
+#   StAX and append only character events to a value, so on those releases a value written as a CDATA
+#   section is dropped and the key keeps its earlier or default value (later releases read it).
+#   ckptlint never reads an external (SYSTEM or PUBLIC) entity: such a value is unknown. A final key with an empty value is locked to no value. A ${var} expansion deeper than 20
 #   steps throws on every read of the key. Deprecated keys such as dfs.block.size still work:
 #   Hadoop stores their value under the new key (dfs.blocksize) and logs "<old> is deprecated.
 #   Instead, use <new>". Findings on keys that Flink's HDFS client or the checkpoint rules read
 #   (dfs.blocksize, replication, fs.defaultFS, dfs.client.*, HA nameservices, NameNode limits,
 #   DataNode scanner settings) are errors when the written value silently does not apply and
-#   warnings otherwise; deprecated keys are info, with a rename as fix.
+#   warnings otherwise; deprecated keys are info, with a rename as fix. An xi:include ckptlint does
+#   not read (a URL, a file outside the repository, not a regular file) is a warning: Hadoop loads
+#   it at run time, but no rule sees its values.
 # related_resources:
 #   - ref: https://github.com/apache/hadoop/blob/rel/release-3.4.1/hadoop-common-project/hadoop-common/src/main/java/org/apache/hadoop/conf/Configuration.java
 #     description: Configuration.loadResource (StAX parsing, final, deprecation) and substitution depth
@@ -58,9 +61,6 @@ level(key, hard) := "error" if {
 	hygiene.hadoop_relevant(key)
 } else := "warning"
 
-hadoop3 if input.versions.hadoop.major >= 3
-
-
 # A later definition of a final key: ignored.
 deny contains f if {
 	some note in notes
@@ -76,6 +76,34 @@ deny contains f if {
 kept(file, key) := sprintf("%q (%s)", [file.keys[key].value, hygiene.where(file.keys[key].loc)]) if {
 	file.keys[key].final
 } else := "the final value"
+
+# A later resource (another file Flink's HDFS client loads) redefines a key
+# an earlier resource made final: Hadoop ignores it. CKPT108 already reports
+# a dfs.blocksize locked with a value.
+deny contains f if {
+	some note in notes
+	n := note[0]
+	n.code == "xml-final-override-resource"
+	n.key != "dfs.blocksize"
+	msg := sprintf(
+		"%s is final in a resource Flink's HDFS client loads earlier, so Hadoop ignores this definition (it logs \"%s\"); remove <final>true</final> there or delete this one",
+		[n.key, trim_space(n.message)],
+	)
+	f := hygiene.emit(n, msg, [], level(n.key, true))
+}
+
+# The same, when the earlier final definition has no value: Hadoop ignores
+# this one silently and the key has no value at all.
+deny contains f if {
+	some note in notes
+	n := note[0]
+	n.code == "xml-final-empty-resource"
+	msg := sprintf(
+		"%s: Configuration.loadProperty locks a final key even without a value, so this value never applies (only flink.hadoop.%s, which Flink applies with Configuration.set(), still changes it); give the final definition a value or remove its <final>",
+		[n.message, n.key],
+	)
+	f := hygiene.emit(n, msg, [], level(n.key, true))
+}
 
 # <final> that is not exactly "true".
 deny contains f if {
@@ -104,30 +132,75 @@ deny contains f if {
 	f := hygiene.emit(n, msg, [], "warning")
 }
 
-# CDATA: dropped by Hadoop 3.x's StAX parser.
+# CDATA on a declared Hadoop release that drops it (2.9.0-2.10.0, 3.0.x,
+# 3.1.0-3.1.3, 3.2.0-3.2.1): ckptlint read the file as that release does.
 deny contains f if {
 	some note in notes
 	n := note[0]
 	n.code == "xml-cdata-ignored"
 	msg := sprintf(
-		"%s: its Configuration parses files with StAX and appends only character events to a value, never a CDATA section, so a Hadoop 3.x client loses the text inside <![CDATA[...]]> and %s keeps its earlier or default value%s. Write the text without CDATA (escape < and & as &lt; and &amp;)",
-		[n.message, n.key, version_note],
+		"%s: its Configuration.Parser appends only character events, never a CDATA section (fixed in 2.10.1, 3.1.4, 3.2.2 and 3.3.0; TestConfiguration.testCDATA), so %s keeps its earlier or default value on %s. Write the text without CDATA (escape < and & as &lt; and &amp;) or upgrade",
+		[n.message, n.key, hadoop_text],
 	)
-	f := hygiene.emit(n, msg, [], cdata_level(n.key))
+	f := hygiene.emit(n, msg, [], level(n.key, true))
 }
 
-version_note := sprintf(" (this cluster runs Hadoop %s)", [input.versions.hadoop.value]) if {
-	input.versions.hadoop.declared
-	hadoop3
-} else := sprintf(" (Hadoop %s is declared for the cluster; what counts is the Hadoop client library on Flink's classpath)", [input.versions.hadoop.value]) if {
-	input.versions.hadoop.declared
-} else := " (the Hadoop version is not declared: declare hadoop_version in .ckptlint.hcl)"
+# hadoop_text names the Hadoop version with its source (docs/versions.md).
+hadoop_text := input.versions.hadoop.text if {
+	is_string(input.versions.hadoop.text)
+} else := sprintf("Hadoop %s", [input.versions.hadoop.value])
 
-cdata_level(key) := "error" if {
-	hadoop3
+# CDATA read as text, as current releases do, while the exact Hadoop release
+# is not known: at most info, saying what declaring it changes.
+deny contains f if {
+	some note in notes
+	n := note[0]
+	n.code == "xml-cdata"
+	cdata_uncertain
+	msg := sprintf(
+		"%s. ckptlint reads the value as current releases do; %s",
+		[n.message, cdata_declare],
+	)
+	f := hygiene.emit(n, msg, [], "info")
+}
+
+cdata_declare := "declare hadoop_version (with the patch level) in .ckptlint.hcl: on a release that ignores CDATA, ckptlint reads the file that way and reports what changes" if {
+	not input.versions.hadoop.declared
+} else := sprintf("Hadoop %s is declared without the patch level, which decides this on the %d.%d line: declare it as %d.%d.N", [
+	input.versions.hadoop.value, input.versions.hadoop.major, input.versions.hadoop.minor,
+	input.versions.hadoop.major, input.versions.hadoop.minor,
+])
+
+# The exact release decides when it is unknown, a lower bound below 3.3, or a
+# 2.10/3.1/3.2 version without the patch level.
+cdata_uncertain if not input.versions.hadoop.major
+
+cdata_uncertain if {
+	not input.versions.hadoop.declared
+	[input.versions.hadoop.major, input.versions.hadoop.minor] < [3, 3]
+}
+
+cdata_uncertain if {
 	input.versions.hadoop.declared
+	[input.versions.hadoop.major, input.versions.hadoop.minor] in {[2, 10], [3, 1], [3, 2]}
+	count(split(input.versions.hadoop.value, ".")) < 3
+}
+
+# An external (SYSTEM or PUBLIC) entity: never read, the value is unknown.
+deny contains f if {
+	some note in notes
+	n := note[0]
+	n.code == "xml-external-entity"
+	msg := sprintf(
+		"%s; rules that need %s use its default instead. Write the value into the file (an internal <!ENTITY name \"value\"> is read)",
+		[n.message, n.key],
+	)
+	f := hygiene.emit(n, msg, [], external_level(n.key))
+}
+
+external_level(key) := "warning" if {
 	hygiene.hadoop_relevant(key)
-} else := "warning"
+} else := "info"
 
 # A final key without a value: locked to nothing.
 deny contains f if {
@@ -160,6 +233,17 @@ deny contains f if {
 	n := note[0]
 	n.code == "xml-property-no-name"
 	f := hygiene.emit(n, sprintf("%s, so whatever it was meant to set is not set", [n.message]), [], "warning")
+}
+
+# An xi:include ckptlint did not read (a URL, a file outside the
+# repository, not a regular file): Hadoop reads it at run time, the rules
+# cannot. The notice names the href and why, never the file's content.
+deny contains f if {
+	some note in notes
+	n := note[0]
+	n.code == "xml-include-not-followed"
+	msg := sprintf("%s; the values Hadoop reads from it are unknown to ckptlint, so no rule judges them", [n.message])
+	f := hygiene.emit(n, msg, [], "warning")
 }
 
 # A deprecated key: still works under its new name.

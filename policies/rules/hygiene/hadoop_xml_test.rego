@@ -27,18 +27,56 @@ test_override_of_a_final_client_key_is_an_error if {
 	contains(f.message, "keeps \"2\" (conf/hdfs-site.xml:4)")
 }
 
-cdata := {"code": "xml-cdata-ignored", "key": "dfs.blocksize", "loc": loc(14), "message": "Hadoop 3.x ignores CDATA sections in <value>: \"dfs.blocksize\" reads as no value"}
+h321 := {"value": "3.2.1", "major": 3, "minor": 2, "patch": 1, "declared": true}
 
-test_cdata_on_a_declared_hadoop_3_is_an_error if {
-	some f in hadoop_xml.deny with input as inp([cdata], h3)
+h32 := {"value": "3.2", "major": 3, "minor": 2, "declared": true}
+
+cdata_ignored := {"code": "xml-cdata-ignored", "key": "dfs.blocksize", "loc": loc(14), "message": "Hadoop 2.9.0-2.10.0, 3.0.x, 3.1.0-3.1.3 and 3.2.0-3.2.1 ignore CDATA sections in <value>: \"dfs.blocksize\" reads as no value"}
+
+cdata_read := {"code": "xml-cdata", "key": "dfs.blocksize", "loc": loc(14), "message": "\"dfs.blocksize\" reads as \"1m\" with CDATA"}
+
+test_cdata_on_a_declared_release_that_drops_it_is_an_error if {
+	some f in hadoop_xml.deny with input as inp([cdata_ignored], h321)
 	f.severity == "error"
-	contains(f.message, "this cluster runs Hadoop 3.3.6")
+	contains(f.message, "on Hadoop 3.2.1")
 }
 
-test_cdata_without_a_hadoop_version_is_a_warning if {
-	some f in hadoop_xml.deny with input as inp([cdata], unknown)
-	f.severity == "warning"
+test_cdata_without_a_hadoop_version_is_info if {
+	some f in hadoop_xml.deny with input as inp([cdata_read], unknown)
+	f.severity == "info"
 	contains(f.message, "declare hadoop_version")
+}
+
+test_cdata_without_the_patch_level_is_info if {
+	some f in hadoop_xml.deny with input as inp([cdata_read], h32)
+	f.severity == "info"
+	contains(f.message, "declare it as 3.2.N")
+}
+
+test_cdata_on_a_release_that_reads_it_is_silent if {
+	count(hadoop_xml.deny) == 0 with input as inp([cdata_read], h3)
+}
+
+test_external_entity_on_a_client_key_is_a_warning if {
+	n := {"code": "xml-external-entity", "key": "dfs.blocksize", "loc": loc(3), "message": "\"dfs.blocksize\": ckptlint does not resolve external entities; Hadoop would read file:///x, so its value is unknown"}
+	some f in hadoop_xml.deny with input as inp([n], unknown)
+	f.severity == "warning"
+	contains(f.message, "Hadoop would read file:///x")
+}
+
+test_final_empty_in_an_earlier_resource_is_an_error if {
+	n := {"code": "xml-final-empty-resource", "key": "dfs.blocksize", "loc": loc(3), "message": "dfs.blocksize is final with no value in conf/core-site.xml:5, loaded earlier; Hadoop ignores this definition"}
+	some f in hadoop_xml.deny with input as inp([n], unknown)
+	f.severity == "error"
+	contains(f.message, "conf/core-site.xml:5")
+}
+
+test_override_across_resources_names_both if {
+	n := {"code": "xml-final-override-resource", "key": "dfs.replication", "loc": loc(3), "message": "conf/hdfs-site.xml:an attempt to override final parameter: dfs.replication;  Ignoring. (final in conf/core-site.xml:5, which holds \"2\")"}
+	some f in hadoop_xml.deny with input as inp([n], unknown)
+	f.severity == "error"
+	contains(f.message, "conf/core-site.xml:5")
+	f.loc.file == "conf/hdfs-site.xml"
 }
 
 test_deprecated_client_key_is_info_with_rename if {
@@ -77,4 +115,12 @@ test_deprecated_key_next_to_its_new_name_gets_no_rename if {
 	f.severity == "info"
 	contains(f.message, "the file also sets fs.defaultFS")
 	not f.fix
+}
+
+test_include_not_followed_is_a_warning_naming_the_href if {
+	n := {"code": "xml-include-not-followed", "key": "", "loc": loc(3), "message": "xi:include of \"/home/runner/.git-credentials\" not followed: it lies outside the repository"}
+	some f in hadoop_xml.deny with input as inp([n], unknown)
+	f.severity == "warning"
+	contains(f.message, "/home/runner/.git-credentials")
+	contains(f.message, "unknown to ckptlint")
 }

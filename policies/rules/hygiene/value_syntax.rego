@@ -57,8 +57,8 @@ deny contains f if {
 	v.loc
 	not owned(v)
 	msg := sprintf(
-		"%s is %q, which Flink cannot parse: %s. Flink throws IllegalArgumentException \"Could not parse value '%s' for key '%s'.\" when it reads the option, so the cluster or job using it fails to start (ckptlint goes on with %s)%s",
-		[v.key, v.raw, v.error, v.raw, v.key, fallback(v), suggestion(v)],
+		"%s is %q, which Flink cannot parse: when it reads the option it throws IllegalArgumentException \"Could not parse value '%s' for key '%s'.\" Caused by: %s. The cluster or job using it fails to start (ckptlint goes on with %s)%s",
+		[v.key, v.raw, v.raw, v.key, trim_suffix(v.error, "."), fallback(v), suggestion(v)],
 	)
 	f := hygiene.emit(v, msg, fix_ops(v), "error")
 }

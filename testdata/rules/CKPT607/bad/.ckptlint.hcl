@@ -1,2 +1,2 @@
 flink_version  = "1.17"
-hadoop_version = "3.3.6"
+hadoop_version = "3.2.1"

@@ -1,0 +1,292 @@
+package hadoopxml
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Limits on DTD entity expansion. They follow the JDK's secure-processing
+// defaults as tightened by JDK-8343004 (JDK 24,
+// src/java.xml/share/conf/jaxp.properties), which are stricter than the
+// older values (entityExpansionLimit 64000, totalEntitySizeLimit 50000000,
+// entityReplacementLimit 3000000); Hadoop's Woodstox reader would accept
+// more, but a configuration file needs none of it.
+const (
+	// maxEntityExpansions is jdk.xml.entityExpansionLimit: how many entity
+	// references one file may expand, nested ones included.
+	maxEntityExpansions = 2500
+	// maxEntitySize is jdk.xml.maxGeneralEntitySizeLimit: the largest
+	// replacement text of one general entity, in bytes.
+	maxEntitySize = 100000
+	// maxTotalEntitySize is jdk.xml.totalEntitySizeLimit: the bytes all
+	// expansions of one file may produce together.
+	maxTotalEntitySize = 100000
+	// maxEntityDepth bounds nesting of entity references inside entity
+	// values (a cycle is refused earlier).
+	maxEntityDepth = 20
+)
+
+// externalMark and externalEnd enclose the name of an external entity in
+// place of its text, which ckptlint never reads: U+FDD0 and U+FDD1 are
+// noncharacters that cannot come from the file itself.
+const (
+	externalMark = "\uFDD0" // followed by the entity name
+	externalEnd  = "\uFDD1"
+)
+
+// entityDecl is one <!ENTITY name ...> of the internal subset.
+type entityDecl struct {
+	name     string
+	value    string // literal value as written (internal entities)
+	external string // SYSTEM literal (external entities); "" for internal
+	off      int    // offset of "<!ENTITY" in the file
+}
+
+// dtd holds the general entities of a file's DOCTYPE internal subset.
+type dtd struct {
+	decls      map[string]*entityDecl
+	expansions int
+	total      int
+}
+
+// parseDoctype reads the internal subset of a <!DOCTYPE ...> directive
+// (text is the directive without "<!" and ">", starting at file offset
+// off). It keeps general entity declarations and refuses parameter
+// entities, which ckptlint does not expand.
+func parseDoctype(text string, off int) (*dtd, int, string) {
+	d := &dtd{decls: map[string]*entityDecl{}}
+	open := strings.IndexByte(text, '[')
+	if open < 0 {
+		return d, 0, ""
+	}
+	i := open + 1
+	for i < len(text) {
+		switch {
+		case text[i] == ']':
+			return d, 0, ""
+		case strings.HasPrefix(text[i:], "<!--"):
+			end := strings.Index(text[i+4:], "-->")
+			if end < 0 {
+				return nil, off + i, "unterminated comment in the DOCTYPE"
+			}
+			i += 4 + end + 3
+		case strings.HasPrefix(text[i:], "<!ENTITY"):
+			decl, n, err := parseEntityDecl(text[i:])
+			if err != "" {
+				return nil, off + i, err
+			}
+			decl.off = off + i
+			if _, dup := d.decls[decl.name]; !dup && decl.name != "" { // the first declaration binds (XML 1.0 §4.2)
+				d.decls[decl.name] = decl
+			}
+			i += n
+		case text[i] == '%':
+			return nil, off + i, "parameter entity reference in the DOCTYPE: ckptlint does not expand parameter entities"
+		case text[i] == '<':
+			n, err := skipMarkupDecl(text[i:])
+			if err != "" {
+				return nil, off + i, err
+			}
+			i += n
+		default:
+			i++
+		}
+	}
+	return d, off + len(text), "unterminated internal subset in the DOCTYPE"
+}
+
+// skipMarkupDecl skips <!ELEMENT ...>, <!ATTLIST ...>, <!NOTATION ...> or
+// <?pi?>, honouring quotes.
+func skipMarkupDecl(s string) (int, string) {
+	if strings.HasPrefix(s, "<?") {
+		end := strings.Index(s, "?>")
+		if end < 0 {
+			return 0, "unterminated processing instruction in the DOCTYPE"
+		}
+		return end + 2, ""
+	}
+	var q byte
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case q != 0:
+			if c == q {
+				q = 0
+			}
+		case c == '"' || c == '\'':
+			q = c
+		case c == '%':
+			return 0, "parameter entity reference in the DOCTYPE: ckptlint does not expand parameter entities"
+		case c == '>':
+			return i + 1, ""
+		}
+	}
+	return 0, "unterminated markup declaration in the DOCTYPE"
+}
+
+// parseEntityDecl reads one <!ENTITY ...> at the start of s.
+func parseEntityDecl(s string) (*entityDecl, int, string) {
+	i := len("<!ENTITY")
+	skip := func() {
+		for i < len(s) && isXMLSpace(s[i]) {
+			i++
+		}
+	}
+	word := func() string {
+		j := i
+		for i < len(s) && !isXMLSpace(s[i]) && s[i] != '>' && s[i] != '"' && s[i] != '\'' {
+			i++
+		}
+		return s[j:i]
+	}
+	quoted := func() (string, bool) {
+		if i >= len(s) || (s[i] != '"' && s[i] != '\'') {
+			return "", false
+		}
+		q := s[i]
+		end := strings.IndexByte(s[i+1:], q)
+		if end < 0 {
+			return "", false
+		}
+		v := s[i+1 : i+1+end]
+		i += end + 2
+		return v, true
+	}
+	skip()
+	if i < len(s) && s[i] == '%' {
+		return nil, 0, "parameter entity declaration in the DOCTYPE: ckptlint does not expand parameter entities"
+	}
+	d := &entityDecl{name: word()}
+	if d.name == "" {
+		return nil, 0, "entity declaration without a name"
+	}
+	skip()
+	switch kw := word(); kw {
+	case "":
+		v, ok := quoted()
+		if !ok {
+			return nil, 0, fmt.Sprintf("entity %q: expected a quoted value", d.name)
+		}
+		if strings.Contains(v, "%") {
+			return nil, 0, fmt.Sprintf("entity %q refers to a parameter entity: ckptlint does not expand parameter entities", d.name)
+		}
+		d.value = v
+	case "SYSTEM", "PUBLIC":
+		skip()
+		lit, ok := quoted()
+		if !ok {
+			return nil, 0, fmt.Sprintf("entity %q: expected a quoted %s identifier", d.name, kw)
+		}
+		if kw == "PUBLIC" {
+			skip()
+			if lit, ok = quoted(); !ok {
+				return nil, 0, fmt.Sprintf("entity %q: expected a quoted system identifier after the public one", d.name)
+			}
+		}
+		d.external = lit
+		if d.external == "" {
+			d.external = "(empty system identifier)"
+		}
+		skip()
+		if strings.HasPrefix(s[i:], "NDATA") {
+			i += len("NDATA")
+			skip()
+			word()
+		}
+	default:
+		return nil, 0, fmt.Sprintf("entity %q: unexpected %q", d.name, kw)
+	}
+	skip()
+	if i >= len(s) || s[i] != '>' {
+		return nil, 0, fmt.Sprintf("entity %q: expected '>'", d.name)
+	}
+	return d, i + 1, ""
+}
+
+// expand returns the text a reference to name stands for, applying the
+// limits. External entities expand to externalMark.
+func (d *dtd) expand(name string, depth int, stack []string) (string, error) {
+	decl, ok := d.decls[name]
+	if !ok {
+		return "", fmt.Errorf("undeclared entity &%s;", name)
+	}
+	d.expansions++
+	if d.expansions > maxEntityExpansions {
+		return "", fmt.Errorf("more than %d entity expansions (the JDK's jdk.xml.entityExpansionLimit); refusing a possible entity-expansion bomb", maxEntityExpansions)
+	}
+	if decl.external != "" {
+		return externalMark + name + externalEnd, nil
+	}
+	if depth > maxEntityDepth {
+		return "", fmt.Errorf("entity &%s; nests more than %d levels", name, maxEntityDepth)
+	}
+	for _, s := range stack {
+		if s == name {
+			return "", fmt.Errorf("entity &%s; refers to itself", name)
+		}
+	}
+	var b strings.Builder
+	v := decl.value
+	for i := 0; i < len(v); {
+		c := v[i]
+		switch {
+		case c == '<':
+			return "", fmt.Errorf("entity &%s; contains markup ('<'); ckptlint expands only entities that stand for text", name)
+		case c == '&':
+			end := strings.IndexByte(v[i:], ';')
+			if end < 0 {
+				return "", fmt.Errorf("entity &%s;: '&' without ';'", name)
+			}
+			ref := v[i+1 : i+end]
+			i += end + 1
+			if strings.HasPrefix(ref, "#") {
+				r, ok := charRef(ref[1:])
+				if !ok || r == '<' {
+					return "", fmt.Errorf("entity &%s;: invalid character reference &%s;", name, ref)
+				}
+				b.WriteRune(r)
+				continue
+			}
+			if t, ok := predefined[ref]; ok {
+				b.WriteString(t)
+				continue
+			}
+			t, err := d.expand(ref, depth+1, append(stack, name))
+			if err != nil {
+				return "", err
+			}
+			b.WriteString(t)
+		default:
+			b.WriteByte(c)
+			i++
+		}
+		if b.Len() > maxEntitySize {
+			return "", fmt.Errorf("entity &%s; expands to more than %d bytes (the JDK's jdk.xml.maxGeneralEntitySizeLimit)", name, maxEntitySize)
+		}
+	}
+	if depth == 0 {
+		d.total += b.Len()
+		if d.total > maxTotalEntitySize {
+			return "", fmt.Errorf("entity expansions total more than %d bytes (the JDK's jdk.xml.totalEntitySizeLimit); refusing a possible entity-expansion bomb", maxTotalEntitySize)
+		}
+	}
+	return b.String(), nil
+}
+
+var predefined = map[string]string{"lt": "<", "gt": ">", "amp": "&", "apos": "'", "quot": `"`}
+
+func charRef(s string) (rune, bool) {
+	var n uint64
+	var err error
+	if strings.HasPrefix(s, "x") {
+		n, err = strconv.ParseUint(s[1:], 16, 32)
+	} else {
+		n, err = strconv.ParseUint(s, 10, 32)
+	}
+	if err != nil || n > utf8.MaxRune || !utf8.ValidRune(rune(n)) {
+		return 0, false
+	}
+	return rune(n), true
+}

@@ -1,0 +1,159 @@
+package hadoopxml
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/ianaindex"
+	"golang.org/x/text/encoding/unicode"
+
+	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/span"
+)
+
+// Encodings. Hadoop's StAX parser (Woodstox, like the JDK's) detects the
+// encoding from a byte-order mark or the first bytes (XML 1.0 appendix F)
+// and otherwise follows the encoding declaration
+// (TestConfiguration.testCharsetInDocumentEncoding reads an ISO-8859-1
+// file). ckptlint decodes UTF-16 (with a byte-order mark, or detected from
+// "<?xml" in UTF-16) and the single-byte charsets of golang.org/x/text
+// (ISO-8859-*, windows-125*, KOI8, ...) to UTF-8 before reading; positions
+// then refer to the decoded text, and the editor maps its edits back to the
+// file's bytes and encoding (see transcoded).
+//
+// A file without a declaration or byte-order mark is UTF-8, as XML says.
+
+// transcoded describes a file read in another encoding than UTF-8.
+type transcoded struct {
+	name string            // encoding as declared or detected, for messages
+	enc  encoding.Encoding // to encode edited text back
+	orig []byte            // the file's bytes
+	// off maps a byte offset of the decoded text (at a rune boundary) to
+	// the offset of the same character in orig; len(text)+1 entries.
+	off []int
+}
+
+var declEncoding = regexp.MustCompile(`^<\?xml[ \t\r\n][^>]*?encoding[ \t\r\n]*=[ \t\r\n]*(?:"([^"]*)"|'([^']*)')`)
+
+// decodeXML returns the UTF-8 text of src and, for another encoding, how it
+// was decoded. A file that cannot be decoded is a ParseError naming the
+// encoding.
+func decodeXML(path string, src []byte) ([]byte, *transcoded, *cfgfile.ParseError) {
+	at := 0 // where the encoding label starts, for errors
+	fail := func(format string, args ...any) *cfgfile.ParseError {
+		return &cfgfile.ParseError{File: path, Pos: span.NewLines(src).Pos(at), Msg: fmt.Sprintf(format, args...)}
+	}
+	switch {
+	case bytes.HasPrefix(src, []byte{0xFE, 0xFF}):
+		return decodeUTF16(path, src, 2, true, "UTF-16BE (byte-order mark)")
+	case bytes.HasPrefix(src, []byte{0xFF, 0xFE}):
+		return decodeUTF16(path, src, 2, false, "UTF-16LE (byte-order mark)")
+	case bytes.HasPrefix(src, []byte{0, '<', 0, '?'}):
+		return decodeUTF16(path, src, 0, true, "UTF-16BE")
+	case bytes.HasPrefix(src, []byte{'<', 0, '?', 0}):
+		return decodeUTF16(path, src, 0, false, "UTF-16LE")
+	}
+	m := declEncoding.FindSubmatchIndex(src)
+	if m == nil {
+		return src, nil, nil
+	}
+	label := ""
+	if m[2] >= 0 {
+		label, at = string(src[m[2]:m[3]]), m[2]
+	} else {
+		label, at = string(src[m[4]:m[5]]), m[4]
+	}
+	l := strings.ToLower(label)
+	if l == "utf-8" || l == "utf8" || asciiCompatible[l] && isASCII(src) {
+		return src, nil, nil
+	}
+	if strings.HasPrefix(l, "utf-16") || strings.HasPrefix(l, "utf-32") || strings.HasPrefix(l, "ucs") {
+		return nil, nil, fail("the declaration says encoding %q, but the file starts with single-byte text; save it with a byte-order mark or declare the encoding it is written in", label)
+	}
+	enc, err := ianaindex.IANA.Encoding(label)
+	if err != nil || enc == nil {
+		return nil, nil, fail("encoding %q is not one ckptlint can decode (UTF-8, UTF-16, and the single-byte charsets such as ISO-8859-1 and windows-1252); convert the file to UTF-8", label)
+	}
+	cm, ok := enc.(*charmap.Charmap)
+	if !ok {
+		return nil, nil, fail("encoding %q is a multi-byte charset ckptlint does not decode (it decodes UTF-8, UTF-16 and single-byte charsets such as ISO-8859-1); convert the file to UTF-8", label)
+	}
+	var b strings.Builder
+	b.Grow(len(src))
+	off := make([]int, 0, len(src)+1)
+	for i, c := range src {
+		r := cm.DecodeByte(c)
+		n := utf8.RuneLen(r)
+		for k := 0; k < n; k++ {
+			off = append(off, i)
+		}
+		b.WriteRune(r)
+	}
+	off = append(off, len(src))
+	return []byte(b.String()), &transcoded{name: label, enc: cm, orig: src, off: off}, nil
+}
+
+// decodeUTF16 decodes src after a byte-order mark of bom bytes.
+func decodeUTF16(path string, src []byte, bom int, big bool, name string) ([]byte, *transcoded, *cfgfile.ParseError) {
+	if (len(src)-bom)%2 != 0 {
+		return nil, nil, &cfgfile.ParseError{File: path, Pos: span.Pos{Line: 1, Col: 1},
+			Msg: fmt.Sprintf("the file is %s but has an odd number of bytes after the byte-order mark", name)}
+	}
+	unit := func(i int) uint16 {
+		if big {
+			return uint16(src[i])<<8 | uint16(src[i+1])
+		}
+		return uint16(src[i+1])<<8 | uint16(src[i])
+	}
+	var b strings.Builder
+	off := make([]int, 0, len(src))
+	for i := bom; i < len(src); {
+		u, n := rune(unit(i)), 2
+		if utf16.IsSurrogate(u) && i+4 <= len(src) {
+			if r := utf16.DecodeRune(u, rune(unit(i+2))); r != utf8.RuneError {
+				u, n = r, 4
+			}
+		}
+		if utf16.IsSurrogate(u) {
+			// an unpaired surrogate: keep an invalid byte so the XML
+			// reader reports it at this position
+			off = append(off, i)
+			b.WriteByte(0xFF)
+			i += n
+			continue
+		}
+		for k := 0; k < utf8.RuneLen(u); k++ {
+			off = append(off, i)
+		}
+		b.WriteRune(u)
+		i += n
+	}
+	off = append(off, len(src))
+	e := unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM)
+	if big {
+		e = unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM)
+	}
+	return []byte(b.String()), &transcoded{name: name, enc: e, orig: src, off: off}, nil
+}
+
+// origEdit maps an edit of the decoded text to the file's bytes: offsets
+// through the map, text encoded, with characters the encoding cannot hold
+// written as XML character references (&#NNNN;), which Hadoop reads back as
+// the same characters.
+func (t *transcoded) origEdit(start, end int, text string) (int, int, string, error) {
+	if start < 0 || end > len(t.off)-1 || start > end {
+		return 0, 0, "", fmt.Errorf("edit [%d,%d) outside the file", start, end)
+	}
+	enc := encoding.HTMLEscapeUnsupported(t.enc.NewEncoder())
+	out, err := enc.String(text)
+	if err != nil {
+		return 0, 0, "", fmt.Errorf("cannot write %q in %s: %w", text, t.name, err)
+	}
+	return t.off[start], t.off[end], out, nil
+}

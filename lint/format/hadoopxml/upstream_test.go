@@ -1,0 +1,247 @@
+package hadoopxml
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestCDATAPerHadoopLine mirrors TestConfiguration.testCDATA (Hadoop 3.4.1,
+// hadoop-common src/test/java/org/apache/hadoop/conf/TestConfiguration.java)
+// on the releases that read CDATA, and the same values on the releases whose
+// StAX loop (HADOOP-14216) dropped CDATA events.
+func TestCDATAPerHadoopLine(t *testing.T) {
+	src := conf(prop("cdata", "<![CDATA[>cdata]]>") +
+		prop("cdata-multiple", "<![CDATA[>cdata1]]> and <![CDATA[>cdata2]]>") +
+		prop("cdata-multiline", "<![CDATA[>cdata\nmultiline<>]]>") +
+		prop("cdata-whitespace", "  prefix <![CDATA[>cdata]]>\nsuffix  "))
+	reads := map[string]string{
+		"cdata": ">cdata", "cdata-multiple": ">cdata1 and >cdata2",
+		"cdata-multiline": ">cdata\nmultiline<>", "cdata-whitespace": "  prefix >cdata\nsuffix  ",
+	}
+	ignores := map[string]string{
+		"cdata": "<nil>", "cdata-multiple": " and ",
+		"cdata-multiline": "<nil>", "cdata-whitespace": "  prefix \nsuffix  ",
+	}
+	for _, tt := range []struct {
+		line                string
+		major, minor, patch int
+		want                map[string]string
+	}{
+		{"2.8.5 (DOM parser)", 2, 8, 5, reads},
+		{"2.9.2", 2, 9, 2, ignores},
+		{"2.10.0", 2, 10, 0, ignores},
+		{"2.10.1", 2, 10, 1, reads},
+		{"3.0.3", 3, 0, 3, ignores},
+		{"3.1.3", 3, 1, 3, ignores},
+		{"3.1.4", 3, 1, 4, reads},
+		{"3.2.1", 3, 2, 1, ignores},
+		{"3.2.2", 3, 2, 2, reads},
+		{"3.3.0", 3, 3, 0, reads},
+		{"3.4.1", 3, 4, 1, reads},
+	} {
+		t.Run(tt.line, func(t *testing.T) {
+			ign := CDATAIgnored(tt.major, tt.minor, tt.patch)
+			f := Parse("core-site.xml", []byte(src), Options{IgnoreCDATA: ign})
+			if f.Err != nil {
+				t.Fatal(f.Err)
+			}
+			for k, want := range tt.want {
+				if got := looked(f, k); got != want {
+					t.Errorf("testCDATA on %s: get(%q) = %q, want %q", tt.line, k, got, want)
+				}
+			}
+			code := NoticeCDATA
+			if ign {
+				code = NoticeCDATAIgnored
+			}
+			for _, n := range f.Notices {
+				if strings.HasPrefix(n.Code, "xml-cdata") && n.Code != code {
+					t.Errorf("notice %s on %s, want %s", n.Code, tt.line, code)
+				}
+			}
+		})
+	}
+}
+
+// TestEntities mirrors TestConfiguration.testEntityReference (an internal
+// entity is expanded in values) and testSystemEntityReference (Hadoop reads
+// an external entity's file; ckptlint never does and says so).
+func TestEntities(t *testing.T) {
+	conf := func(body string) string { return "<configuration>\n" + body + "</configuration>\n" }
+	tests := []struct {
+		name, upstream, src string
+		want                map[string]string
+		unknown             string // key whose value is unknown
+		codes               []string
+	}{
+		{
+			name: "internal entity", upstream: "testEntityReference",
+			src: "<!DOCTYPE configuration [<!ENTITY nn \"hdfs://nn:8020\">]>\n" +
+				conf(prop("fs.defaultFS", "&nn;")+prop("b", "x&nn;/y")),
+			want: map[string]string{"fs.defaultFS": "hdfs://nn:8020", "b": "xhdfs://nn:8020/y"},
+		},
+		{
+			name: "nested internal entities and character references", upstream: "testEntityReference",
+			src: "<!DOCTYPE configuration [<!ENTITY h \"nn\"><!ENTITY u 'hdfs://&h;:&#56;020&lt;'>]>\n" +
+				conf(prop("a", "&u;")),
+			want: map[string]string{"a": "hdfs://nn:8020<"},
+		},
+		{
+			name: "entity in the attribute form", upstream: "testEntityReference",
+			src:  "<!DOCTYPE configuration [<!ENTITY v \"64m\">]>\n<configuration><property name=\"dfs.blocksize\" value=\"&v;\"/></configuration>",
+			want: map[string]string{"dfs.blocksize": "64m"},
+		},
+		{
+			name: "first declaration binds", upstream: "XML 1.0 section 4.2",
+			src:  "<!DOCTYPE configuration [<!ENTITY v \"1\"><!ENTITY v \"2\">]>\n" + conf(prop("a", "&v;")),
+			want: map[string]string{"a": "1"},
+		},
+		{
+			name: "external SYSTEM entity is never read", upstream: "testSystemEntityReference",
+			src: "<!DOCTYPE configuration [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]>\n" +
+				conf(prop("a", "&xxe;")),
+			want:    map[string]string{"a": "&xxe;"},
+			unknown: "a",
+			codes:   []string{NoticeExternalEntity},
+		},
+		{
+			name: "external PUBLIC entity is never read", upstream: "testSystemEntityReference",
+			src: "<!DOCTYPE configuration [<!ENTITY e PUBLIC \"-//x//y\" \"http://example.com/v\">]>\n" +
+				conf(prop("a", "pre-&e;")),
+			want:    map[string]string{"a": "pre-&e;"},
+			unknown: "a",
+			codes:   []string{NoticeExternalEntity},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := Parse("core-site.xml", []byte(tt.src), Options{})
+			if f.Err != nil {
+				t.Fatalf("TestConfiguration.%s: %v", tt.upstream, f.Err)
+			}
+			for k, want := range tt.want {
+				if got := looked(f, k); got != want {
+					t.Errorf("TestConfiguration.%s: get(%q) = %q, want %q", tt.upstream, k, got, want)
+				}
+			}
+			for _, e := range f.Entries {
+				if (e.Key == tt.unknown) != (e.Unknown != "") {
+					t.Errorf("%s: Unknown = %q", e.Key, e.Unknown)
+				}
+				if e.Unknown != "" && !strings.Contains(e.Unknown, "ckptlint does not resolve external entities; Hadoop would read ") {
+					t.Errorf("Unknown = %q", e.Unknown)
+				}
+				if strings.Contains(e.Value, "root:") || strings.ContainsRune(e.Value, '\uFDD0') {
+					t.Errorf("value %q", e.Value)
+				}
+			}
+			if diff := cmp.Diff(tt.codes, noticeCodes(f)); diff != "" {
+				t.Errorf("notice codes (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestEncodings mirrors TestConfiguration.testCharsetInDocumentEncoding (an
+// ISO-8859-1 file with a declaration is read as ISO-8859-1) and the encoding
+// detection of XML 1.0 appendix F that Hadoop's StAX parser applies (UTF-16
+// with a byte-order mark or starting "<?xml"); the editor keeps the file's
+// encoding (issue 9.10: UTF-16 with a declaration).
+func TestEncodings(t *testing.T) {
+	utf16 := func(s string, big, bom bool) string {
+		var b strings.Builder
+		if bom {
+			if big {
+				b.WriteString("\xFE\xFF")
+			} else {
+				b.WriteString("\xFF\xFE")
+			}
+		}
+		for _, u := range utf16Encode(s) {
+			if big {
+				b.WriteByte(byte(u >> 8))
+				b.WriteByte(byte(u))
+			} else {
+				b.WriteByte(byte(u))
+				b.WriteByte(byte(u >> 8))
+			}
+		}
+		return b.String()
+	}
+	doc := func(enc, value string) string {
+		return "<?xml version=\"1.0\" encoding=\"" + enc + "\"?>\n<configuration>\n" + prop("c", value) + "</configuration>\n"
+	}
+	tests := []struct {
+		name, src, enc string
+		want           string
+		// set writes this value with the editor and checks the file keeps
+		// its encoding: the result must contain setBytes
+		set, setBytes string
+	}{
+		{name: "ISO-8859-1 (testCharsetInDocumentEncoding)", src: doc("ISO-8859-1", "M\xfcller"), enc: "ISO-8859-1", want: "Müller",
+			set: "Jürgen", setBytes: "J\xfcrgen"},
+		{name: "ISO-8859-1 with a character it cannot hold", src: doc("ISO-8859-1", "M\xfcller"), enc: "ISO-8859-1", want: "Müller",
+			set: "5€", setBytes: "5&#8364;"},
+		{name: "windows-1252", src: doc("windows-1252", "\x80 5"), enc: "windows-1252", want: "€ 5", set: "€ 6", setBytes: "\x80 6"},
+		{name: "UTF-16LE with a byte-order mark and a declaration", src: utf16(doc("UTF-16", "Müller"), false, true), enc: "UTF-16LE (byte-order mark)", want: "Müller",
+			set: "64m", setBytes: utf16("64m", false, false)},
+		{name: "UTF-16BE with a byte-order mark", src: utf16(doc("UTF-16", "x"), true, true), enc: "UTF-16BE (byte-order mark)", want: "x",
+			set: "ü", setBytes: utf16("ü", true, false)},
+		{name: "UTF-16LE detected from <?xml", src: utf16(doc("UTF-16", "x"), false, false), enc: "UTF-16LE", want: "x",
+			set: "y", setBytes: utf16("y", false, false)},
+		{name: "pure ASCII declared ISO-8859-1 stays as it is", src: doc("ISO-8859-1", "x"), enc: "", want: "x", set: "y", setBytes: "<value>y</value>"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := ParseDoc("core-site.xml", []byte(tt.src), Options{})
+			if d.Err != nil {
+				t.Fatal(d.Err)
+			}
+			if got := looked(d.File, "c"); got != tt.want {
+				t.Errorf("get(c) = %q, want %q", got, tt.want)
+			}
+			if d.Encoding() != tt.enc {
+				t.Errorf("encoding %q, want %q", d.Encoding(), tt.enc)
+			}
+			// positions are those of the decoded text: line 3, after "<property><name>c</name><value>"
+			e := d.Lookup("c")
+			if e.ValueSpan.Start.Line != 3 || e.ValueSpan.Start.Col != 32 {
+				t.Errorf("value at %v, want 3:32", e.ValueSpan.Start)
+			}
+			edits, err := NewEditor(d).Set("c", tt.set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := []byte(tt.src)
+			for i := len(edits) - 1; i >= 0; i-- {
+				ed := edits[i]
+				out = append(append(append([]byte{}, out[:ed.Start]...), ed.Text...), out[ed.End:]...)
+			}
+			if !strings.Contains(string(out), tt.setBytes) {
+				t.Errorf("edited file %q does not contain %q", out, tt.setBytes)
+			}
+			if !strings.HasPrefix(string(out), tt.src[:2]) {
+				t.Errorf("edited file lost its start: %q", out[:4])
+			}
+			again := Parse("core-site.xml", out, Options{})
+			if again.Err != nil || looked(again, "c") != tt.set {
+				t.Errorf("edited file reads c = %q (err %v), want %q", looked(again, "c"), again.Err, tt.set)
+			}
+		})
+	}
+}
+
+func utf16Encode(s string) []uint16 {
+	var out []uint16
+	for _, r := range s {
+		if r >= 0x10000 {
+			r -= 0x10000
+			out = append(out, uint16(0xD800+(r>>10)), uint16(0xDC00+(r&0x3FF)))
+			continue
+		}
+		out = append(out, uint16(r))
+	}
+	return out
+}
