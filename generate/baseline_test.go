@@ -312,25 +312,34 @@ func TestBlocksizeChoice(t *testing.T) {
 		want                      string // Hadoop size written
 		why, note                 string // substrings of the comment and of a note ("" none)
 	}{
-		{"both hold: smallest MiB for 16 GiB files", `datanodes = 3
+		{"largest round size with 10x headroom", `datanodes = 3
   datanode_free_bytes = "43g"`, `jobs = 6
   stateful_operators = 8
   parallelism = 24`, "2m", "19.1x the about 1152 checkpoint files", ""},
-		{"NameNode minimum above 2 MiB", `datanodes = 3
+		{"roomy cluster keeps Hadoop's 128 MiB", `datanodes = 3
   datanode_free_bytes = "43g"
-  min_block_size = "4m"`, `parallelism = 4`, "4m", "lets one file reach 16 GiB: 4 MiB x 10000", ""},
+  min_block_size = "4m"`, `parallelism = 4`, "128m", "Hadoop's default, written down", ""},
+		{"NameNode minimum off the ladder", `datanodes = 3
+  datanode_free_bytes = "43g"
+  min_block_size = "3m"`, `jobs = 6
+  stateful_operators = 8
+  parallelism = 24`, "3m", "the largest of 128m, 64m, ... 1m at which each DataNode can schedule 14677 blocks", ""},
 		{"headroom wins over file size", `datanodes = 4
   datanode_free_bytes = "10g"`, `jobs = 4
   stateful_operators = 10
-  parallelism = 32`, "1m", "10x headroom (CKPT101) is preferred over files of 16 GiB (CKPT105)", "to at least 16384"},
-		{"not even the minimum keeps 10x", `datanodes = 1
+  parallelism = 32`, "1m", "it caps one file at 1 MiB x 10000", "to at least 16384"},
+		{"no round size keeps 10x", `datanodes = 1
   datanode_free_bytes = "1g"`, `jobs = 2
   stateful_operators = 4
-  parallelism = 50`, "1m", "the smallest block size the NameNode accepts", "only 2.6x the checkpoint files in flight"},
+  parallelism = 50`, "1m", "no round size keeps 10x", "1m leaves 2.6x"},
+		{"not even the minimum keeps 2x", `datanodes = 1
+  datanode_free_bytes = "1g"`, `jobs = 2
+  stateful_operators = 4
+  parallelism = 80`, "1m", "the smallest block size the NameNode accepts", "only 1.6x the checkpoint files in flight"},
 		{"other writers count", `datanodes = 1
   datanode_free_bytes = "1g"
   other_writers = 100`, `parallelism = 1`, "1m", "10.1x the about 101 checkpoint files in flight per DataNode (1 job(s) x parallelism 1 x 1 stateful operator(s) x 1 concurrent checkpoint = 1 files, x 1 replica(s) over 1 DataNodes, + 100 other writers)", "to at least 16384"},
-		{"no DataNode facts", `taskmanagers = 2`, `parallelism = 2`, "2m", "Declare datanodes and datanode_free_bytes", ""},
+		{"no DataNode facts", `taskmanagers = 2`, `parallelism = 2`, "128m", "Declare datanodes and datanode_free_bytes", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

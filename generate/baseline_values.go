@@ -87,24 +87,48 @@ func (p *plan) replication() int {
 	return 3
 }
 
-// blocksize picks dfs.blocksize (see docs/generate.md): the smallest whole
-// MiB (>= the NameNode minimum; a MiB is a multiple of the 512-byte
-// checksum chunk) that keeps 16 GiB per file (CKPT105), provided each
-// DataNode can still schedule headroom x the checkpoint files in flight
-// (CKPT101); when both cannot hold, CKPT101 wins.
+// blockLadder is the round block sizes generate and CKPT101 recommend from,
+// largest first (policies/lib/blocksize.rego holds the same list).
+var blockLadder = []int64{128 * mib, 64 * mib, 32 * mib, 16 * mib, 8 * mib, 4 * mib, 2 * mib, mib}
+
+// blocksize picks dfs.blocksize (see docs/generate.md) as CKPT101 does: the
+// largest round size (128m down to 1m, never below the NameNode minimum; a
+// MiB is a multiple of the 512-byte checksum chunk) at which each DataNode
+// can schedule headroom x the checkpoint files in flight. Hadoop's default
+// 128 MiB stays when the cluster is roomy enough for it. When the chosen
+// size caps files below 16 GiB (CKPT105), a note says to raise
+// dfs.namenode.fs-limits.max-blocks-per-file.
 func (p *plan) blocksize() (int64, string) {
 	minBlock, minFrom := mib, "the NameNode's default minimum"
 	if p.cl.MinBlockSize != nil {
 		minBlock, minFrom = *p.cl.MinBlockSize, "min_block_size in .ckptlint.hcl"
 	}
 	floor := roundUp(max(minBlock, mib), mib)
-	lower := max(floor, roundUp((fileCap+maxBlocksPerFile-1)/maxBlocksPerFile, mib))
+	var cands []int64
+	for _, s := range blockLadder {
+		if s >= floor {
+			cands = append(cands, s)
+		}
+	}
+	if len(cands) == 0 || cands[len(cands)-1] != floor {
+		cands = append(cands, floor)
+	}
 	capText := func(bs int64) string {
 		return fmt.Sprintf("%s x %d blocks per file (the dfs.namenode.fs-limits.max-blocks-per-file default) = %s", units.FormatBytes(bs), maxBlocksPerFile, units.FormatBytes(bs*maxBlocksPerFile))
 	}
+	capNote := func(bs int64) string {
+		if bs*maxBlocksPerFile >= fileCap {
+			return ""
+		}
+		need := (fileCap + bs - 1) / bs
+		p.notes = append(p.notes, fmt.Sprintf("dfs.blocksize %s caps files at %s (CKPT105 warns for RocksDB state): raise dfs.namenode.fs-limits.max-blocks-per-file on the NameNode to at least %d",
+			units.HadoopBytesString(bs), units.FormatBytes(bs*maxBlocksPerFile), need))
+		return fmt.Sprintf("; it caps one file at %s (CKPT105), so raise dfs.namenode.fs-limits.max-blocks-per-file on the NameNode to at least %d", capText(bs), need)
+	}
 	if p.cl.Datanodes == nil || p.cl.DatanodeFreeBytes == nil {
-		return lower, fmt.Sprintf("%s: the smallest whole MiB (at least %s, %s) that lets one file reach 16 GiB: %s, so a savepoint or full checkpoint of a large subtask still fits (CKPT105). Declare datanodes and datanode_free_bytes for cluster %q so the DataNodes' scheduled space can be checked (CKPT101)",
-			units.HadoopBytesString(lower), units.FormatBytes(minBlock), minFrom, capText(lower), p.cl.Name)
+		bs := cands[0]
+		return bs, fmt.Sprintf("%s: the largest of 128m, 64m, ... 1m the NameNode accepts (at least %s, %s); one file can reach %s (CKPT105)%s. Declare datanodes and datanode_free_bytes for cluster %q so the DataNodes' scheduled space can be checked (CKPT101): every checkpoint file reserves a whole block while it is written",
+			units.HadoopBytesString(bs), units.FormatBytes(minBlock), minFrom, capText(bs), capNote(bs), p.cl.Name)
 	}
 	free := *p.cl.DatanodeFreeBytes
 	per, arith := p.filesPerDataNode(p.replication())
@@ -113,18 +137,26 @@ func (p *plan) blocksize() (int64, string) {
 		return fmt.Sprintf("each DataNode can schedule %d blocks at once (%s free / %s), %.1fx the about %d checkpoint files in flight per DataNode (%s)",
 			capacity(bs), units.FormatBytes(free), units.FormatBytes(bs), float64(capacity(bs))/float64(per), per, arith)
 	}
-	upper := free / (headroom*per + minBlocksForWrite - 1) / mib * mib
 	dflt := fmt.Sprintf(". Hadoop's default 128 MiB would let each DataNode schedule only %d", capacity(hadoopDefaultBS))
-	switch {
-	case lower <= upper:
-		return lower, fmt.Sprintf("%s: the smallest whole MiB that lets one file reach 16 GiB: %s (CKPT105); and %s, at least %dx is the aim (CKPT101)%s",
-			units.HadoopBytesString(lower), capText(lower), sched(lower), headroom, dflt)
-	case upper >= floor:
-		p.notes = append(p.notes, fmt.Sprintf("dfs.blocksize %s keeps %dx scheduled-space headroom (CKPT101) but caps files at %s (CKPT105 warns): raise dfs.namenode.fs-limits.max-blocks-per-file on the NameNode to at least %d",
-			units.HadoopBytesString(upper), headroom, units.FormatBytes(upper*maxBlocksPerFile), (fileCap+upper-1)/upper))
-		return upper, fmt.Sprintf("%s: the largest whole MiB at which %s; %dx headroom (CKPT101) is preferred over files of 16 GiB (CKPT105): %s, so raise dfs.namenode.fs-limits.max-blocks-per-file on the NameNode to at least %d%s",
-			units.HadoopBytesString(upper), sched(upper), headroom, capText(upper), (fileCap+upper-1)/upper, dflt)
+	for _, bs := range cands {
+		if capacity(bs) >= headroom*per {
+			if bs == hadoopDefaultBS {
+				return bs, fmt.Sprintf("%s, Hadoop's default, written down: %s, at least the %dx aimed at (CKPT101); one file can reach %s (CKPT105)",
+					units.HadoopBytesString(bs), sched(bs), headroom, capText(bs))
+			}
+			return bs, fmt.Sprintf("%s: the largest of 128m, 64m, ... 1m at which %s, at least %dx is the aim (CKPT101)%s%s",
+				units.HadoopBytesString(bs), sched(bs), headroom, capNote(bs), dflt)
+		}
 	}
+	for _, bs := range cands {
+		if capacity(bs) > 2*per {
+			p.notes = append(p.notes, fmt.Sprintf("no round dfs.blocksize leaves each DataNode %dx the checkpoint files in flight (CKPT101): %s leaves %.1fx; the cluster needs more DataNodes or free space for more margin",
+				headroom, units.HadoopBytesString(bs), float64(capacity(bs))/float64(per)))
+			return bs, fmt.Sprintf("%s: no round size keeps %dx, and this is the largest at which %s, more than the 2x below which CKPT101 warns%s%s",
+				units.HadoopBytesString(bs), headroom, sched(bs), capNote(bs), dflt)
+		}
+	}
+	capNote(floor)
 	p.notes = append(p.notes, fmt.Sprintf("even dfs.blocksize %s leaves each DataNode only %.1fx the checkpoint files in flight (CKPT101 aims at %dx): the cluster needs more DataNodes or free space, or the jobs fewer checkpoint files",
 		units.HadoopBytesString(floor), float64(capacity(floor))/float64(per), headroom))
 	return floor, fmt.Sprintf("%s: the smallest block size the NameNode accepts (%s, %s), and still %s, below the %dx aimed at (CKPT101): add DataNodes or free space, or write fewer checkpoint files%s",

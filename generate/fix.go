@@ -50,10 +50,13 @@ type Skipped struct {
 // FixResult is what a fix run plans: the new contents and an account of
 // what was fixed and what remains.
 type FixResult struct {
-	Changes   []Change
-	Display   map[string]string // OS path → display path
-	Applied   []Applied
-	Skipped   []Skipped
+	Changes []Change
+	Display map[string]string // OS path → display path
+	Applied []Applied
+	Skipped []Skipped
+	// Held are version-dependent operations held back because the config
+	// set's Flink version is not known (docs/versions.md).
+	Held      []Skipped
 	Remaining []finding.Finding // findings of the final re-lint
 	Rounds    int
 }
@@ -105,6 +108,11 @@ func Fix(ctx context.Context, eng *engine.Engine, opts FixOptions) (*FixResult, 
 			s := byName[f.ConfigSet]
 			for _, op := range f.Fix {
 				ok, err := p.apply(s, f, op, written)
+				var held *heldBack
+				if errors.As(err, &held) {
+					p.res.Held = append(p.res.Held, Skipped{Finding: f, Op: op, Reason: held.reason})
+					continue
+				}
 				if err != nil {
 					p.res.Skipped = append(p.res.Skipped, Skipped{Finding: f, Op: op, Reason: err.Error()})
 					continue
@@ -119,6 +127,7 @@ func Fix(ctx context.Context, eng *engine.Engine, opts FixOptions) (*FixResult, 
 	}
 	p.res.Remaining = last.Findings
 	p.res.Skipped = dedupeSkipped(p.res.Skipped)
+	p.res.Held = dedupeSkipped(p.res.Held)
 	for _, f := range p.sortedFiles() {
 		if string(f.cur) == string(f.orig) && !f.created {
 			continue
@@ -196,6 +205,9 @@ type target struct {
 func (p *planner) apply(s *model.Set, fd finding.Finding, op finding.Op, written map[string]string) (bool, error) {
 	if s == nil {
 		return false, fmt.Errorf("config set %q not found", fd.ConfigSet)
+	}
+	if lint.NeedsVersion(op) && !s.FlinkVersion.Known() {
+		return false, &heldBack{reason: "the edit is right only for some Flink releases and the Flink version is not known"}
 	}
 	t, err := p.resolve(s, op)
 	if err != nil {
@@ -362,6 +374,9 @@ func (p *planner) resolveClient(s *model.Set, key string, format cfgfile.Format)
 			return target{f: f, key: key}, err
 		}
 	}
+	if passthrough && !s.FlinkVersion.Known() {
+		return target{}, &heldBack{reason: fmt.Sprintf("a new flink.hadoop.%s entry is read only from Flink 1.13 and the Flink version is not known", key)}
+	}
 	if passthrough {
 		f, err := p.load(s.Flink)
 		return target{f: f, key: "flink.hadoop." + key, manifest: manifestName(s)}, err
@@ -375,6 +390,12 @@ func (p *planner) resolveClient(s *model.Set, key string, format cfgfile.Format)
 	}
 	return target{f: p.create(dir, disp, format), key: key}, nil
 }
+
+// heldBack is an operation fix does not apply until the Flink version is
+// known: not an error of the edit, a missing fact.
+type heldBack struct{ reason string }
+
+func (h *heldBack) Error() string { return h.reason }
 
 func manifestName(s *model.Set) string {
 	if s.Manifest != nil {

@@ -206,3 +206,50 @@ func countParse(fs []finding.Finding) int {
 	}
 	return n
 }
+
+// TestFixIntroducesNothing applies every fix of every rule fixture
+// (testdata/rules/*/bad) and story (testdata/stories/*) and lints the
+// result at warning level: no rule may report a key at warning or error that
+// it did not report before the fix, so no recommended value trips another
+// rule (issue 10 §4: 1 MiB once tripped CKPT105).
+func TestFixIntroducesNothing(t *testing.T) {
+	eng := linttest.Engine(t)
+	var dirs []string
+	bads, _ := filepath.Glob("../testdata/rules/*/bad")
+	stories, _ := filepath.Glob("../testdata/stories/*")
+	for _, d := range append(bads, stories...) {
+		if st, err := os.Stat(d); err == nil && st.IsDir() {
+			abs, _ := filepath.Abs(d)
+			dirs = append(dirs, abs)
+		}
+	}
+	if len(dirs) < 40 {
+		t.Fatalf("found only %d fixture directories", len(dirs))
+	}
+	seen := func(fs []finding.Finding) map[string]string {
+		m := map[string]string{}
+		for _, f := range fs {
+			if f.Severity >= finding.Warning && f.Suppression == nil {
+				m[f.RuleID+" "+f.Key] = f.String()
+			}
+		}
+		return m
+	}
+	for _, dir := range dirs {
+		rel, _ := filepath.Rel(filepath.Dir(filepath.Dir(dir)), dir)
+		t.Run(filepath.ToSlash(rel), func(t *testing.T) {
+			work := copyDir(t, dir)
+			t.Chdir(work)
+			before := seen(lintHere(t, eng))
+			res := fixHere(t, eng, nil)
+			if len(res.Changes) == 0 {
+				return
+			}
+			for id, f := range seen(lintHere(t, eng)) {
+				if _, ok := before[id]; !ok {
+					t.Errorf("the fix introduced: %s", f)
+				}
+			}
+		})
+	}
+}

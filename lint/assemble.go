@@ -8,6 +8,7 @@ import (
 
 	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/config"
+	"github.com/ckptlint/ckptlint/lint/evidence"
 	"github.com/ckptlint/ckptlint/lint/format/flinkyaml"
 	"github.com/ckptlint/ckptlint/lint/model"
 	"github.com/ckptlint/ckptlint/lint/span"
@@ -24,10 +25,12 @@ type Versions struct{ Flink, Hadoop string }
 // resolves inside the repository, then core-site.xml/hdfs-site.xml beside
 // the Flink file. Hadoop files no Flink file claims form sets of their own.
 type assembler struct {
-	d    *discoverer
-	cfg  *config.Config
-	vers Versions
-	sets []*model.Set
+	d     *discoverer
+	cfg   *config.Config
+	vers  Versions
+	ev    *evidence.Finder  // version evidence, searched once per directory
+	roots map[string]string // directory → repository root
+	sets  []*model.Set
 }
 
 func (a *assembler) run() error {
@@ -83,7 +86,7 @@ func (a *assembler) run() error {
 			s.Client = append(s.Client, model.Resource{File: hdfs.file, Via: "standalone", Dir: a.d.displayPath(dir)})
 			s.ClusterHDFS = hdfs.file
 		}
-		a.versions(s, nil, nil)
+		a.versions(s, nil, nil, dir)
 		s.Cluster = a.defaultCluster()
 		a.sets = append(a.sets, s)
 	}
@@ -173,7 +176,7 @@ func (a *assembler) deployment(dep *config.Deployment, claimed map[string]bool) 
 func (a *assembler) manifest(f *found, dep *config.Deployment, hconf, csite string) {
 	if f.perr != nil {
 		s := &model.Set{Name: f.disp, Flink: &cfgfile.File{Path: f.disp, Format: cfgfile.FlinkDeployment, Err: f.perr}}
-		a.versions(s, dep, nil)
+		a.versions(s, dep, nil, filepath.Dir(f.path))
 		a.sets = append(a.sets, s)
 		return
 	}
@@ -185,7 +188,7 @@ func (a *assembler) manifest(f *found, dep *config.Deployment, hconf, csite stri
 		}
 		s := &model.Set{Name: name, Flink: fd.Config, Manifest: manifestModel(fd)}
 		a.attachHadoop(s, filepath.Dir(f.path), dep, hconf, csite)
-		a.versions(s, dep, fd)
+		a.versions(s, dep, fd, filepath.Dir(f.path))
 		a.cluster(s, dep)
 		a.sets = append(a.sets, s)
 	}
@@ -238,10 +241,10 @@ func (a *assembler) flinkSet(legacy, std *found, dep *config.Deployment, hconf, 
 		}
 	}
 	pick(model.Version{})
-	a.versions(s, dep, nil)
+	a.versions(s, dep, nil, dir)
 	if both {
 		pick(s.FlinkVersion.Version)
-		a.versions(s, dep, nil)
+		a.versions(s, dep, nil, dir)
 	}
 	a.attachHadoop(s, dir, dep, hconf, csite)
 	a.cluster(s, dep)

@@ -30,7 +30,7 @@ func (a *assembler) cdataReading() {
 			if g, ok := again[f]; ok {
 				return g
 			}
-			g := hadoopxml.Parse(f.Path, f.Src, hadoopOptions(true))
+			g := hadoopxml.Parse(f.Path, f.Src, a.d.hadoopOptions(true))
 			again[f] = g
 			return g
 		}
@@ -55,7 +55,8 @@ func cdataIgnoredFor(r model.Resolved) bool {
 	return hadoopxml.CDATAIgnored(v.Major, v.Minor, v.Patch)
 }
 
-// hadoopOptions are the options every Hadoop XML file is parsed with.
-func hadoopOptions(ignoreCDATA bool) hadoopxml.Options {
-	return hadoopxml.Options{ReadFile: readIncluded, IgnoreCDATA: ignoreCDATA}
+// hadoopOptions are the options every Hadoop XML file is parsed with: its
+// xi:include targets are read only inside the boundary (readIncluded).
+func (d *discoverer) hadoopOptions(ignoreCDATA bool) hadoopxml.Options {
+	return hadoopxml.Options{ReadFile: d.readIncluded, IgnoreCDATA: ignoreCDATA}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/finding"
+	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/model"
 	"github.com/ckptlint/ckptlint/lint/suppress"
 )
@@ -28,6 +29,10 @@ const (
 	parseErrorName    = "parse-error"
 	UnusedIgnoreRule  = suppress.UnusedRule
 	InvalidIgnoreRule = suppress.InvalidRule
+	// VersionConflictRule reports version evidence that disagrees with the
+	// version ckptlint goes by (docs/versions.md).
+	VersionConflictRule = "CKPT004"
+	versionConflictName = "version-evidence-conflict"
 )
 
 // BuiltinRules describes the rules the Go code reports, for `ckptlint
@@ -48,6 +53,11 @@ func BuiltinRules() []*engine.Rule {
 			Title:       "A ckptlint:ignore comment is malformed and silences nothing",
 			Description: "The comment looks like an ignore but has no reason, names no rule or a rule that does not exist, is a file-level ignore below the first key, or is spelled otherwise than ckptlint:ignore / ckptlint:ignore-file. It silences nothing until it is fixed.",
 			Related:     []string{suppress.DocURL}},
+		{ID: VersionConflictRule, Name: versionConflictName, Severity: finding.Info, Family: "builtin",
+			Title: "The repository pins different Flink or Hadoop versions",
+			Description: "Two sources of version evidence disagree on the major.minor release: a declaration (--flink-version, .ckptlint.hcl), a FlinkDeployment's spec.flinkVersion or spec.image, an image tag (Dockerfile, docker-compose, Kubernetes, Helm values), a build file (pom.xml, Gradle) or a tarball name in a script. " +
+				"ckptlint goes by the strongest (docs/versions.md) and names both places; if the other one is what runs, declare the version with --flink-version / --hadoop-version or flink_version / hadoop_version in .ckptlint.hcl.",
+			Related: []string{"https://github.com/ckptlint/ckptlint/blob/main/docs/versions.md"}},
 	}
 }
 
@@ -62,6 +72,15 @@ type Options struct {
 	Overlay map[string][]byte
 	// NoInlineIgnores disregards `ckptlint:ignore` comments in the files.
 	NoInlineIgnores bool
+	// Note receives one-line notes about paths that are not read and are
+	// not findings (a FIFO or a directory named like a configuration file,
+	// an unreadable directory). nil drops them.
+	Note func(string)
+	// Unbounded reads files wherever they are. By default a run reads only
+	// below the repository of each path it is given (the nearest directory
+	// holding .git, else the path itself) and the paths .ckptlint.hcl names
+	// (docs/security.md).
+	Unbounded bool
 }
 
 // Result is what one lint run found.
@@ -72,15 +91,28 @@ type Result struct {
 	// Suppression.
 	Suppressed []finding.Finding
 	Files      int
+	// Unread lists the paths that could not be read at all (permissions,
+	// I/O errors, the run's input budget). Each configuration file among
+	// them is also a CKPT000 finding; the CLI exits 2 when any is listed.
+	Unread []string
 }
 
 // Discover walks paths and returns the config sets, in a stable order.
 func Discover(paths []string, opts Options) ([]*model.Set, int, error) {
+	sets, d, err := discover(paths, opts)
+	if err != nil {
+		return nil, 0, err
+	}
+	return sets, len(d.files), nil
+}
+
+func discover(paths []string, opts Options) ([]*model.Set, *discoverer, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
-		return nil, 0, fmt.Errorf("working directory: %w", err)
+		return nil, nil, fmt.Errorf("working directory: %w", err)
 	}
-	d := &discoverer{cfg: opts.Config, cwd: cwd, files: map[string]*found{}, declared: map[string]bool{}, overlay: opts.Overlay}
+	d := &discoverer{cfg: opts.Config, cwd: cwd, files: map[string]*found{}, declared: map[string]bool{}, overlay: opts.Overlay,
+		budget: inputfs.NewBudget(runInputBudget), note: opts.Note}
 	if opts.Config != nil {
 		for _, dep := range opts.Config.Deployments {
 			d.declared[opts.Config.Resolve(dep.FlinkConf)] = true
@@ -89,23 +121,59 @@ func Discover(paths []string, opts Options) ([]*model.Set, int, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
+	if !opts.Unbounded {
+		if d.bound, err = boundary(paths, opts.Config); err != nil {
+			return nil, nil, err
+		}
+	}
 	if err := d.walk(paths); err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
 	if err := d.addOverlay(paths); err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
 	a := &assembler{d: d, cfg: opts.Config, vers: opts.Versions}
 	if err := a.run(); err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
-	return a.sets, len(d.files), nil
+	return a.sets, d, nil
+}
+
+// runInputBudget is inputfs.MaxRunInput; tests lower it.
+var runInputBudget int64 = inputfs.MaxRunInput
+
+// boundary is where a run may read: the repository (or own tree) of every
+// path given, and every path .ckptlint.hcl names (deployment files and
+// directories, path_mappings targets).
+func boundary(paths []string, cfg *config.Config) (*inputfs.Boundary, error) {
+	b := &inputfs.Boundary{}
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			continue // walk reports it
+		}
+		if err := b.AddTree(p); err != nil {
+			return nil, fmt.Errorf("lint %s: %w", p, err)
+		}
+	}
+	if cfg != nil {
+		for _, dep := range cfg.Deployments {
+			for _, p := range []string{dep.FlinkConf, dep.HadoopConf, dep.ClusterHDFSSite} {
+				if p != "" {
+					b.AddNamed(cfg.Resolve(p))
+				}
+			}
+		}
+		for _, to := range cfg.PathMappings {
+			b.AddNamed(cfg.Resolve(to))
+		}
+	}
+	return b, nil
 }
 
 // Lint discovers the config sets under paths and evaluates every rule on
 // them.
 func Lint(ctx context.Context, eng *engine.Engine, paths []string, opts Options) (*Result, error) {
-	sets, n, err := Discover(paths, opts)
+	sets, d, err := discover(paths, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +181,11 @@ func Lint(ctx context.Context, eng *engine.Engine, paths []string, opts Options)
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Sets: sets, Findings: fs, Suppressed: sup, Files: n}, nil
+	res := &Result{Sets: sets, Findings: fs, Suppressed: sup, Files: len(d.files)}
+	for _, p := range d.unread {
+		res.Unread = append(res.Unread, d.displayPath(p))
+	}
+	return res, nil
 }
 
 // Evaluate runs the policies over sets on a bounded worker pool. A set with
@@ -295,6 +367,7 @@ func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set, cfg *config.
 	if pe := parseErrors(s); len(pe) > 0 {
 		return pe, nil
 	}
+	conflicts := versionConflicts(s)
 	v, err := engine.ToValue(model.Input(s))
 	if err != nil {
 		return nil, fmt.Errorf("convert input: %w", err)
@@ -303,7 +376,18 @@ func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set, cfg *config.
 	if err != nil {
 		return nil, err
 	}
-	out := make([]finding.Finding, 0, len(raws))
+	out := make([]finding.Finding, 0, len(raws)+len(conflicts))
+	for _, f := range conflicts {
+		if rc := cfg.RuleByID(f.RuleID); rc != nil {
+			if rc.Enabled != nil && !*rc.Enabled {
+				continue
+			}
+			if s, err := finding.ParseSeverity(rc.Severity); rc.Severity != "" && err == nil {
+				f.Severity = s
+			}
+		}
+		out = append(out, f)
+	}
 	for _, r := range raws {
 		sev := r.Rule.Severity
 		if rc := cfg.RuleByID(r.Rule.ID); rc != nil {
@@ -321,7 +405,11 @@ func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set, cfg *config.
 		}
 		f := finding.Finding{
 			RuleID: r.Rule.ID, RuleName: r.Rule.Name, Severity: sev, Message: r.Message,
-			Fix: r.Fix, ConfigSet: s.Name, DocURL: docURL(r.Rule),
+			Fix: r.Fix, ConfigSet: s.Name, DocURL: docURL(r.Rule), VersionDependent: r.VersionDependent,
+		}
+		if f.VersionDependent && !s.FlinkVersion.Known() {
+			f.Severity = min(f.Severity, finding.Info)
+			f.Message += unknownVersionNote(f)
 		}
 		if loc := model.LocFromInput(r.Loc); loc != nil && loc.File != "" {
 			f.Range = finding.Range{File: loc.File, Span: loc.Span}
@@ -331,6 +419,47 @@ func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set, cfg *config.
 		out = append(out, f)
 	}
 	return out, nil
+}
+
+// versionConflicts reports each pinned version of another major.minor than
+// the one ckptlint goes by, at the top of the set's Flink file, naming both
+// places.
+func versionConflicts(s *model.Set) []finding.Finding {
+	var out []finding.Finding
+	for _, pv := range []struct {
+		product string
+		r       model.Resolved
+	}{{"Flink", s.FlinkVersion}, {"Hadoop", s.HadoopVersion}} {
+		for _, c := range pv.r.Conflicts {
+			lower := strings.ToLower(pv.product)
+			out = append(out, finding.Finding{
+				RuleID: VersionConflictRule, RuleName: versionConflictName, Severity: finding.Info,
+				Message: fmt.Sprintf("%s versions disagree: ckptlint goes by %s, but %s pins %s %s. If %s %s is what runs with this configuration, declare it with --%s-version or %s_version in .ckptlint.hcl",
+					pv.product, pv.r.Text(pv.product), c.Place(), pv.product, c.Version, pv.product, c.Version, lower, lower),
+				Range:     finding.Range{File: defaultFile(s), Span: spanAt(posOne)},
+				ConfigSet: s.Name,
+				DocURL:    "https://github.com/ckptlint/ckptlint/blob/main/docs/versions.md",
+			})
+		}
+	}
+	return out
+}
+
+// unknownVersionNote is appended to a version-dependent finding while the
+// Flink version is not known: what declaring it would change.
+func unknownVersionNote(f finding.Finding) string {
+	note := " [info while the Flink version is not known: once it is declared, ckptlint judges this for that release"
+	if slices.ContainsFunc(f.Fix, NeedsVersion) {
+		note += " and fix applies the edit it holds back now"
+	}
+	return note + "]"
+}
+
+// NeedsVersion reports whether a fix operation is right only for some Flink
+// releases: marked so by its rule, or a rename of a Flink key (a key's new
+// name is read only from the release that introduced it).
+func NeedsVersion(op finding.Op) bool {
+	return op.NeedsVersion || op.Op == "rename" && op.Target == "flink"
 }
 
 // defaultFile is where a finding about a default value is reported: the

@@ -2,68 +2,177 @@ package lint
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/config"
+	"github.com/ckptlint/ckptlint/lint/evidence"
 	"github.com/ckptlint/ckptlint/lint/format/flinkyaml"
 	"github.com/ckptlint/ckptlint/lint/model"
 )
 
-// assumedFlink is the version assumed for a set with no declared version
-// and no evidence: the last release that reads only flink-conf.yaml. Rules
-// that depend on the version treat an assumed one as a guess.
-var assumedFlink = model.V(1, 18)
+// versions resolves the Flink and Hadoop versions of a set whose files lie
+// in dir, strongest source first (docs/versions.md): --flink-version, then
+// .ckptlint.hcl (deployment block, then top level), then the manifest's
+// spec.flinkVersion and spec.image, then what the repository pins beside
+// the set or above it (images, build files, scripts: lint/evidence), then
+// a lower bound from the files, else not known. Every pin of another
+// major.minor is kept as a conflict (reported as CKPT004).
+func (a *assembler) versions(s *model.Set, dep *config.Deployment, fd *flinkyaml.Deployment, dir string) {
+	items, notes := a.evidenceNear(dir)
+	var skipped []string
+	for _, n := range notes {
+		skipped = append(skipped, a.d.displayPath(n.Path)+": "+n.Reason)
+	}
+	var manifestPath string
+	if fd != nil && fd.Config != nil {
+		manifestPath, _ = filepath.Abs(filepath.FromSlash(fd.Config.Path))
+	}
 
-// versions resolves the Flink and Hadoop versions of a set: --flink-version,
-// then .ckptlint.hcl (deployment block, then top level), then the
-// manifest's spec.flinkVersion, then evidence in the files.
-func (a *assembler) versions(s *model.Set, dep *config.Deployment, fd *flinkyaml.Deployment) {
-	s.FlinkVersion = a.flinkVersion(s.Flink, dep, fd)
+	// Flink: the declarations, then the repository's pins.
+	var fl []model.Evidence
+	if a.vers.Flink != "" {
+		fl = append(fl, model.Evidence{Version: a.vers.Flink, Source: "flag", What: "--flink-version"})
+	}
+	if dep != nil && dep.FlinkVersion != "" {
+		fl = append(fl, model.Evidence{Version: dep.FlinkVersion, Source: "deployment",
+			What: fmt.Sprintf("deployment %q in %s", dep.Name, a.cfgName())})
+	}
+	if a.cfg != nil && a.cfg.FlinkVersion != "" {
+		fl = append(fl, model.Evidence{Version: a.cfg.FlinkVersion, Source: "config", What: "flink_version in " + a.cfgName()})
+	}
+	if fd != nil && fd.FlinkVersion != "" {
+		fl = append(fl, model.Evidence{Version: fd.FlinkVersion, Source: "manifest",
+			What: "spec.flinkVersion " + fd.FlinkVersion, File: fd.Config.Path, Line: fd.FlinkVersionSpan.Start.Line})
+	}
+	if fd != nil && fd.Image != nil {
+		if p, v, ok := evidence.ImageVersion(fd.Image.Value); ok && p == evidence.Flink {
+			fl = append(fl, model.Evidence{Version: v, Source: "image",
+				What: "spec.image " + fd.Image.Value, File: fd.Config.Path, Line: fd.Image.Span.Start.Line})
+		}
+	}
+	hd := a.hadoopDeclared(dep)
+	for _, it := range items {
+		if it.Path == manifestPath {
+			continue // the manifest's own images: spec.image above, other documents' are theirs
+		}
+		e := model.Evidence{Version: it.Version, Source: it.Kind, What: it.What, File: a.d.displayPath(it.Path), Line: it.Line}
+		switch it.Product {
+		case evidence.Flink:
+			fl = append(fl, e)
+		case evidence.Hadoop:
+			hd = append(hd, e)
+		}
+	}
+	s.FlinkVersion = choose(fl, skipped)
+	if !s.FlinkVersion.Known() {
+		s.FlinkVersion = flinkFallback(s.Flink, s.FlinkVersion)
+	}
+	s.HadoopVersion = choose(hd, skipped)
+	if !s.HadoopVersion.Known() {
+		s.HadoopVersion.Source = "unknown"
+		s.HadoopVersion.Why = "no Hadoop version is declared or pinned in the repository: declare hadoop_version in .ckptlint.hcl"
+	}
+}
+
+// hadoopDeclared lists the Hadoop versions stated by a person.
+func (a *assembler) hadoopDeclared(dep *config.Deployment) []model.Evidence {
+	var out []model.Evidence
+	if a.vers.Hadoop != "" {
+		out = append(out, model.Evidence{Version: a.vers.Hadoop, Source: "flag", What: "--hadoop-version"})
+	}
 	cl := a.defaultCluster()
 	if dep != nil && dep.Cluster != "" {
 		cl = a.cfg.ClusterByName(dep.Cluster)
 	}
-	switch {
-	case a.vers.Hadoop != "":
-		s.HadoopVersion = resolved(a.vers.Hadoop, "flag", "--hadoop-version")
-	case cl != nil && cl.HadoopVersion != "":
-		s.HadoopVersion = resolved(cl.HadoopVersion, "config", fmt.Sprintf("cluster %q in .ckptlint.hcl", cl.Name))
-	case a.cfg != nil && a.cfg.HadoopVersion != "":
-		s.HadoopVersion = resolved(a.cfg.HadoopVersion, "config", "hadoop_version in .ckptlint.hcl")
-	default:
-		s.HadoopVersion = model.Resolved{Source: "unknown", Why: "declare hadoop_version in .ckptlint.hcl"}
+	if cl != nil && cl.HadoopVersion != "" {
+		out = append(out, model.Evidence{Version: cl.HadoopVersion, Source: "config",
+			What: fmt.Sprintf("cluster %q in %s", cl.Name, a.cfgName())})
 	}
+	if a.cfg != nil && a.cfg.HadoopVersion != "" {
+		out = append(out, model.Evidence{Version: a.cfg.HadoopVersion, Source: "config", What: "hadoop_version in " + a.cfgName()})
+	}
+	return out
 }
 
-func resolved(s, source, why string) model.Resolved {
+// choose takes the first readable version of ev (strongest first) and
+// records the others of another major.minor as conflicts.
+func choose(ev []model.Evidence, skipped []string) model.Resolved {
+	r := model.Resolved{Source: "unknown", Skipped: skipped}
+	var kept []model.Evidence
+	for _, e := range ev {
+		v, err := model.ParseVersion(e.Version)
+		if err != nil {
+			if r.Why == "" {
+				r.Why = fmt.Sprintf("%s: %v", e.Place(), err)
+			}
+			continue
+		}
+		kept = append(kept, e)
+		if r.Known() {
+			if v.Major != r.Version.Major || v.Minor != r.Version.Minor {
+				r.Conflicts = append(r.Conflicts, e)
+			}
+			continue
+		}
+		r.Version, r.Source, r.Where, r.Why = v, e.Source, e.Place(), e.Place()
+		if !strings.HasPrefix(e.Version, "v") && !strings.Contains(e.Version, "_") {
+			r.Raw = versionText(e.Version) // keeps "3.2.0" apart from "3.2"
+		}
+	}
+	r.Evidence = kept
+	return r
+}
+
+// versionText is the major.minor[.patch] a version string starts with.
+func versionText(s string) string {
 	v, err := model.ParseVersion(s)
 	if err != nil {
-		return model.Resolved{Source: "unknown", Why: err.Error()}
+		return s
 	}
-	r := model.Resolved{Version: v, Source: source, Why: why}
-	if !strings.HasPrefix(s, "v") {
-		r.Raw = s // keeps "3.2.0" apart from "3.2"
+	if n := strings.Count(s, "."); n >= 2 {
+		return fmt.Sprintf("%d.%d.%d", v.Major, v.Minor, v.Patch)
+	}
+	return fmt.Sprintf("%d.%d", v.Major, v.Minor)
+}
+
+// flinkFallback is the version the files are read with when none is known:
+// a lower bound from the files (config.yaml, keys only later releases
+// have), else model.DefaultFlink; neither makes the version known.
+func flinkFallback(f *cfgfile.File, r model.Resolved) model.Resolved {
+	if v, why := model.LowerBound(f); !v.IsZero() {
+		r.Version, r.Source, r.Why, r.Raw = v, "evidence", why, ""
+		return r
+	}
+	r.Version, r.Source, r.Raw = model.DefaultFlink, "unknown", ""
+	if r.Why == "" {
+		r.Why = fmt.Sprintf("no Flink version is declared or pinned in the repository; the files are read as Flink %s reads them, and findings that depend on the version are at most info", model.DefaultFlink)
 	}
 	return r
 }
 
-func (a *assembler) flinkVersion(f *cfgfile.File, dep *config.Deployment, fd *flinkyaml.Deployment) model.Resolved {
-	switch {
-	case a.vers.Flink != "":
-		return resolved(a.vers.Flink, "flag", "--flink-version")
-	case dep != nil && dep.FlinkVersion != "":
-		return resolved(dep.FlinkVersion, "deployment", fmt.Sprintf("deployment %q in .ckptlint.hcl", dep.Name))
-	case a.cfg != nil && a.cfg.FlinkVersion != "":
-		return resolved(a.cfg.FlinkVersion, "config", "flink_version in .ckptlint.hcl")
-	case fd != nil && fd.FlinkVersion != "":
-		if r := resolved(fd.FlinkVersion, "manifest", "spec.flinkVersion "+fd.FlinkVersion); r.Source == "manifest" {
-			return r
-		}
+// evidenceNear searches dir and its parents up to the repository root (the
+// nearest directory holding .git; without one, dir alone).
+func (a *assembler) evidenceNear(dir string) ([]evidence.Item, []evidence.Note) {
+	if dir == "" {
+		return nil, nil
 	}
-	if v, why := model.Evidence(f); !v.IsZero() {
-		return model.Resolved{Version: v, Source: "evidence", Why: why + " (a lower bound; declare flink_version in .ckptlint.hcl)"}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, nil
 	}
-	return model.Resolved{Version: assumedFlink, Source: "assumed",
-		Why: fmt.Sprintf("no version declared and no evidence in the files; assumed %s (declare flink_version in .ckptlint.hcl)", assumedFlink)}
+	if a.ev == nil {
+		a.ev = evidence.NewFinder(evidence.Limits{})
+		a.roots = map[string]string{}
+	}
+	root, ok := a.roots[abs]
+	if !ok {
+		root = evidence.RepoRoot(abs)
+		a.roots[abs] = root
+	}
+	return a.ev.Near(abs, root)
 }
+
+// cfgName names .ckptlint.hcl in messages.
+func (a *assembler) cfgName() string { return config.FileName }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,6 +73,7 @@ func runFix(cmd *cobra.Command, g *globals, p *fixParams, args []string) error {
 			}
 			fmt.Fprint(g.stdout, diff.Unified(old, "b/"+name, c.Old, c.New))
 		}
+		writeHeld(g.stderr, res) // stdout stays a patch
 		if len(res.Changes) > 0 {
 			return &exitError{code: exitFindings}
 		}
@@ -90,6 +92,31 @@ func runFix(cmd *cobra.Command, g *globals, p *fixParams, args []string) error {
 		writeFixSummary(g, res)
 	}
 	return nil
+}
+
+// writeHeld lists the version-dependent edits fix held back and how to
+// declare the version that releases them.
+func writeHeld(w io.Writer, res *generate.FixResult) {
+	if len(res.Held) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "held back: %d edit(s) that are right only for some Flink releases, because the Flink version is not known\n", len(res.Held))
+	seen := map[string]bool{}
+	for _, h := range res.Held {
+		line := fmt.Sprintf("  %s:%d: %s %s: %s %s", h.Finding.Range.File, h.Finding.Range.Start.Line, h.Finding.RuleID, h.Finding.RuleName, h.Op.Op, h.Op.Key)
+		switch h.Op.Op {
+		case "set":
+			line += " = " + h.Op.Value
+		case "rename":
+			line += " -> " + h.Op.NewKey
+		}
+		line += " (" + h.Reason + ")"
+		if !seen[line] {
+			seen[line] = true
+			fmt.Fprintln(w, line)
+		}
+	}
+	fmt.Fprintln(w, "  declare the version the deployment runs (--flink-version 1.17, or flink_version = \"1.17\" in .ckptlint.hcl), or pin it where ckptlint looks (docs/versions.md), and run ckptlint fix again")
 }
 
 // writeFixSummary says which files changed, what was fixed, and which
@@ -122,6 +149,7 @@ func writeFixSummary(g *globals, res *generate.FixResult) {
 			}
 		}
 	}
+	writeHeld(g.stdout, res)
 	skipped := map[string]string{}
 	for _, s := range res.Skipped {
 		skipped[s.Finding.RuleID+"\x00"+s.Finding.Range.File] = s.Reason

@@ -164,6 +164,11 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	if err := writeOutputs(g, outs, rr, p.quiet, tty); err != nil {
 		return err
 	}
+	if n := len(res.Unread); n > 0 {
+		// Everything else was linted and reported; an unread file still
+		// fails the run, whatever the findings.
+		return usageErr(fmt.Errorf("%d path(s) could not be read: %s; every other file was linted", n, strings.Join(res.Unread, ", ")))
+	}
 	if m := finding.Max(res.Findings); m != 0 && m >= fail {
 		return &exitError{code: exitFindings}
 	}

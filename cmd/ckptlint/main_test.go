@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -33,5 +36,47 @@ func TestScript(t *testing.T) {
 			env.Setenv("STORIES", stories)
 			return nil
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"repeat": cmdRepeat},
 	})
+}
+
+// cmdRepeat writes a file too large or too odd to keep in a txtar:
+//
+//	repeat FILE COUNT TEXT [PREFIX [SUFFIX]]
+//
+// writes PREFIX, TEXT COUNT times, then SUFFIX (directories are created). \n, \r, \t, \xHH and %d
+// (the 0-based repetition, in TEXT) are expanded, so the hostile-input
+// scripts can build NUL bytes, invalid UTF-8 and a million distinct keys.
+func cmdRepeat(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 3 || len(args) > 5 {
+		ts.Fatalf("usage: repeat FILE COUNT TEXT [PREFIX [SUFFIX]]")
+	}
+	n, err := strconv.Atoi(args[1])
+	if err != nil {
+		ts.Fatalf("repeat: count: %v", err)
+	}
+	unq := func(s string) string {
+		u, err := strconv.Unquote(`"` + strings.ReplaceAll(s, `"`, `\"`) + `"`)
+		if err != nil {
+			ts.Fatalf("repeat: %q: %v", s, err)
+		}
+		return u
+	}
+	text := unq(args[2])
+	var b bytes.Buffer
+	if len(args) > 3 {
+		b.WriteString(unq(args[3]))
+	}
+	for i := range n {
+		if strings.Contains(text, "%d") {
+			b.WriteString(strings.ReplaceAll(text, "%d", strconv.Itoa(i)))
+		} else {
+			b.WriteString(text)
+		}
+	}
+	if len(args) > 4 {
+		b.WriteString(unq(args[4]))
+	}
+	ts.Check(os.MkdirAll(filepath.Dir(ts.MkAbs(args[0])), 0o755))
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), b.Bytes(), 0o644))
 }

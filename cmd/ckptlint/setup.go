@@ -78,7 +78,8 @@ func (g *globals) setup(ctx context.Context) (*config.Config, *engine.Engine, er
 }
 
 func (g *globals) options(cfg *config.Config) lint.Options {
-	return lint.Options{Config: cfg, Versions: lint.Versions{Flink: g.flinkVersion, Hadoop: g.hadoopVersion}}
+	return lint.Options{Config: cfg, Versions: lint.Versions{Flink: g.flinkVersion, Hadoop: g.hadoopVersion},
+		Note: func(msg string) { fmt.Fprintf(g.stderr, "ckptlint: note: %s\n", msg) }}
 }
 
 // uniqueDirs drops directories named twice (by --policy and policy_dirs,

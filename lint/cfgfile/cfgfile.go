@@ -87,6 +87,10 @@ type ParseError struct {
 	File string   `json:"file"`
 	Pos  span.Pos `json:"pos"`
 	Msg  string   `json:"message"`
+	// Unread is true when the file could not be read at all (permission,
+	// I/O error, the run's input budget): the run then ends with exit code
+	// 2 after every other file is linted.
+	Unread bool `json:"unread,omitempty"`
 }
 
 func (e *ParseError) Error() string {
@@ -145,3 +149,15 @@ func (f *File) Lookup(key string) *Entry {
 
 // MaxFileSize caps what any parser reads; larger files are a parse error.
 const MaxFileSize = 16 << 20
+
+// MaxLines and MaxEntries bound the cost of one file: memory grows with
+// the number of keys (every key becomes a value in the policy input), so a
+// file of many short lines costs far more than its size. A file over
+// either limit is a parse error, checked before parsing (lines) and after
+// (entries, for Hadoop XML with many properties on one line). Real
+// configuration files are far below both: Hadoop's own hdfs-default.xml
+// has about 6,500 lines and 900 properties.
+const (
+	MaxLines   = 50_000
+	MaxEntries = 10_000
+)

@@ -3,16 +3,14 @@ package config
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclparse"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/inputfs"
 )
 
 // Load reads and decodes the configuration file at path. It checks syntax,
@@ -25,7 +23,7 @@ import (
 // Dir are always set) and the Diagnostics what is wrong, in file order.
 // Callers should treat diags.HasErrors() as a configuration error (exit
 // code 2) and print it with diags.Write. Files larger than
-// cfgfile.MaxFileSize are refused.
+// MaxConfigSize, or nested deeper than MaxConfigNesting, are refused.
 //
 // Which file to load is the caller's choice, in this order: the --config
 // flag, then the file Find returns for the working directory, then none
@@ -42,8 +40,8 @@ func Load(path string) (*Config, *Diagnostics) {
 // Parse on the file's bytes. The path is used for Dir and in diagnostics.
 func Parse(path string, src []byte) (*Config, *Diagnostics) {
 	cfg := newConfig(path)
-	if len(src) > cfgfile.MaxFileSize {
-		return cfg, &Diagnostics{Diags: hcl.Diagnostics{tooLarge(path)}}
+	if diag := checkLimits(path, src); diag != nil {
+		return cfg, &Diagnostics{Diags: hcl.Diagnostics{diag}}
 	}
 	p := hclparse.NewParser()
 	f, diags := p.ParseHCL(src, path)
@@ -88,19 +86,16 @@ func newConfig(path string) *Config {
 	return &Config{Path: path, Dir: dir}
 }
 
-// readCapped reads at most cfgfile.MaxFileSize bytes of path.
+// readCapped reads path when it is a regular file of at most
+// MaxConfigSize bytes (opened non-blocking: a FIFO never hangs the run).
 func readCapped(path string) ([]byte, *hcl.Diagnostic) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, readFailed(path, err)
-	}
-	defer f.Close()
-	src, err := io.ReadAll(io.LimitReader(f, cfgfile.MaxFileSize+1))
-	if err != nil {
-		return nil, readFailed(path, err)
-	}
-	if len(src) > cfgfile.MaxFileSize {
+	src, err := inputfs.ReadRegular(path, MaxConfigSize)
+	var tl *inputfs.TooLargeError
+	if errors.As(err, &tl) {
 		return nil, tooLarge(path)
+	}
+	if err != nil {
+		return nil, readFailed(path, err)
 	}
 	return src, nil
 }
@@ -122,6 +117,6 @@ func tooLarge(path string) *hcl.Diagnostic {
 		Severity: hcl.DiagError,
 		Summary:  "File too large",
 		Detail: fmt.Sprintf("The configuration file %q is larger than %d MiB; ckptlint refuses to read it.",
-			path, cfgfile.MaxFileSize>>20),
+			path, MaxConfigSize>>20),
 	}
 }

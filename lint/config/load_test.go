@@ -486,7 +486,7 @@ func TestLoadErrors(t *testing.T) {
 
 func TestLoadUnreadable(t *testing.T) {
 	big := filepath.Join(t.TempDir(), "big.hcl")
-	if err := os.WriteFile(big, make([]byte, 16<<20+1), 0o644); err != nil {
+	if err := os.WriteFile(big, make([]byte, MaxConfigSize+1), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -496,7 +496,7 @@ func TestLoadUnreadable(t *testing.T) {
 	}{
 		{"missing file", filepath.Join(t.TempDir(), "nope.hcl"), wantDiag{"Failed to read file", 0, "no such file or directory"}},
 		{"directory", t.TempDir(), wantDiag{"Failed to read file", 0, "could not be read"}},
-		{"too large", big, wantDiag{"File too large", 0, "larger than 16 MiB"}},
+		{"too large", big, wantDiag{"File too large", 0, "larger than 1 MiB"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -524,5 +524,35 @@ func TestNilReceivers(t *testing.T) {
 	}
 	if d.HasErrors() || d.Err() != nil || d.Write(nil, false) != nil {
 		t.Error("nil *Diagnostics methods should report nothing")
+	}
+}
+
+// TestParseLimits: nesting that would overflow hcl/v2's recursive parser
+// is refused before it parses, with a diagnostic naming the file and line.
+func TestParseLimits(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+	}{
+		{"100k brackets", "x = " + strings.Repeat("[", 100_000), "brackets, braces or template sequences"},
+		{"nested blocks", strings.Repeat("a {\n", MaxConfigNesting+1), "brackets, braces or template sequences"},
+		{"template interpolations", "x = \"" + strings.Repeat("${\"", 100), "brackets, braces or template sequences"},
+		{"unary chain", "x = " + strings.Repeat("!", 100_000) + "true", "operators in a row"},
+		{"conditional chain", "x = " + strings.Repeat("true ? 1 : ", 10_000) + "2", "conditional expressions"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, diags := Parse("deep.hcl", []byte(tt.src))
+			if !diags.HasErrors() {
+				t.Fatal("no error")
+			}
+			d := diags.Diags[0]
+			if d.Summary != "Nested too deeply" || !strings.Contains(d.Detail, tt.want) || !strings.Contains(d.Detail, "deep.hcl") || d.Subject == nil {
+				t.Errorf("got %s: %s (subject %v), want Nested too deeply / %q", d.Summary, d.Detail, d.Subject, tt.want)
+			}
+		})
+	}
+	// A real file with its blocks and lists is well inside the limits.
+	if _, diags := Parse("ok.hcl", []byte("cluster \"a\" {\n  datanodes = 3\n}\nignore = [\"x/**\"]\n")); diags.HasErrors() {
+		t.Errorf("a small file is refused: %v", diags.Diags)
 	}
 }

@@ -150,6 +150,8 @@ type Raw struct {
 	Severity finding.Severity // 0: the rule's default
 	Loc      map[string]any   // the `loc` object of the input value the rule pointed at, or nil
 	Fix      []finding.Op
+	// VersionDependent: the rule marked the finding with result.versioned.
+	VersionDependent bool
 }
 
 // ToValue converts an input document once, for reuse across evaluations.
@@ -204,6 +206,7 @@ func decode(rule *Rule, v any) (Raw, error) {
 		raw.Severity = sev
 	}
 	raw.Loc, _ = obj["loc"].(map[string]any)
+	raw.VersionDependent, _ = obj["version_dependent"].(bool)
 	if fx, ok := obj["fix"].([]any); ok {
 		for _, o := range fx {
 			om, _ := o.(map[string]any)
@@ -213,6 +216,7 @@ func decode(rule *Rule, v any) (Raw, error) {
 			op.Key, _ = om["key"].(string)
 			op.Value = stringify(om["value"])
 			op.NewKey, _ = om["new_key"].(string)
+			op.NeedsVersion, _ = om["needs_version"].(bool)
 			if op.Op == "" || op.Target == "" || op.Key == "" {
 				return Raw{}, fmt.Errorf("%s:%d: rule %s: fix operation needs op, target and key: %v", rule.File, rule.Line, rule.ID, om)
 			}

@@ -74,6 +74,10 @@ type Op struct {
 	Key    string `json:"key"`
 	Value  string `json:"value,omitempty"`
 	NewKey string `json:"new_key,omitempty"` // for rename
+	// NeedsVersion marks an edit that is right only for some Flink releases
+	// (a rename, a version-specific value, a quoting change): fix holds it
+	// back while the Flink version is not known (docs/versions.md).
+	NeedsVersion bool `json:"needs_version,omitempty"`
 }
 
 // Finding is a single rule violation at one place in one file.
@@ -89,6 +93,10 @@ type Finding struct {
 	// ConfigSet names the config set the finding came from.
 	ConfigSet string `json:"config_set,omitempty"`
 	Fix       []Op   `json:"fix,omitempty"`
+	// VersionDependent marks a finding whose truth depends on the Flink
+	// version; while the version is not known it is at most info and says
+	// what declaring the version changes.
+	VersionDependent bool `json:"version_dependent,omitempty"`
 	// Suppression is set on a finding an inline ignore silenced.
 	Suppression *Suppression `json:"suppression,omitempty"`
 }
@@ -102,10 +110,11 @@ type Suppression struct {
 }
 
 // String renders path:line:col: severity: message [id name], with
-// ", fixable" inside the brackets when the finding carries a fix.
+// ", fixable" inside the brackets when the finding carries a fix. The
+// message is clipped (Clip).
 func (f Finding) String() string {
 	return fmt.Sprintf("%s:%d:%d: %s: %s [%s]", f.Range.File, f.Range.Start.Line, f.Range.Start.Col,
-		f.Severity, f.Message, f.Tag())
+		f.Severity, Clip(f.Message), f.Tag())
 }
 
 // Tag is the bracketed part of the text form: "id name", plus ", fixable"

@@ -139,10 +139,10 @@ func dedupeUses(in []keyUse) []keyUse {
 	return out
 }
 
-// Evidence infers a lower bound for the Flink version from the files:
+// LowerBound infers a lower bound for the Flink version from the files:
 // config.yaml is read from 1.19 (domain §2.1), and keys that only exist
 // from some version (domain §1.2-§1.3) raise the bound.
-func Evidence(f *cfgfile.File) (Version, string) {
+func LowerBound(f *cfgfile.File) (Version, string) {
 	if f == nil {
 		return Version{}, ""
 	}

@@ -41,6 +41,11 @@ var hadoopKeys = []hadoopKey{
 	{Field: "hdfs_client.replace_datanode_policy", Key: "dfs.client.block.write.replace-datanode-on-failure.policy", Type: hString, Default: "DEFAULT"},
 	{Field: "hdfs_client.replace_datanode_best_effort", Key: "dfs.client.block.write.replace-datanode-on-failure.best-effort", Type: hBool, Default: false},
 	{Field: "hdfs_client.default_fs", Key: "fs.defaultFS", Type: hString, Default: "file:///"},
+	// DfsClientConf reads both with Configuration.getInt, in milliseconds; the
+	// defaults are HdfsConstants.READ_TIMEOUT (60 s) and WRITE_TIMEOUT (8 min);
+	// 0 turns the timeout off.
+	{Field: "hdfs_client.socket_timeout", Key: "dfs.client.socket-timeout", Type: hLong, Default: int64(60000)},
+	{Field: "hdfs_client.socket_write_timeout", Key: "dfs.datanode.socket.write.timeout", Type: hLong, Default: int64(480000)},
 	{Field: "hdfs_cluster.min_block_size", Key: "dfs.namenode.fs-limits.min-block-size", Type: hBytes, Default: int64(1 << 20), Cluster: true},
 	{Field: "hdfs_cluster.blocksize", Key: "dfs.blocksize", Type: hBytes, Default: int64(128 << 20), Cluster: true}, // the cluster files' dfs.blocksize, which Flink's client does not read (CKPT109)
 	{Field: "hdfs_cluster.max_blocks_per_file", Key: "dfs.namenode.fs-limits.max-blocks-per-file", Type: hLong, Default: int64(10000), Cluster: true},

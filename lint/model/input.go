@@ -18,12 +18,9 @@ func Input(s *Set) map[string]any {
 		"ckptlint": map[string]any{"schema": SchemaVersion},
 		"set":      map[string]any{"name": s.Name},
 		"versions": map[string]any{
-			"flink":  s.FlinkVersion.toInput(),
-			"hadoop": s.HadoopVersion.toInput(),
+			"flink":  s.FlinkVersion.toInput("Flink"),
+			"hadoop": s.HadoopVersion.toInput("Hadoop"),
 		},
-	}
-	if s.HadoopVersion.Version.IsZero() {
-		in["versions"].(map[string]any)["hadoop"] = map[string]any{"source": "unknown", "declared": false}
 	}
 	flinkVals, uses := flinkEffective(s.Flink, s.FlinkVersion.Version)
 	eff := map[string]any{}
@@ -103,6 +100,14 @@ func flinkInput(s *Set, uses []keyUse) map[string]any {
 		ku = append(ku, map[string]any{"key": u.Key, "problem": u.Problem, "message": u.Message, "use": u.Use, "loc": u.Loc.toInput()})
 	}
 	m["key_uses"] = ku
+	since := map[string]any{}
+	for _, u := range uses {
+		if v, ok := KeySince(u.Use); ok {
+			since[u.Use] = v.String()
+		}
+	}
+	m["key_since"] = since
+	m["unknown_keys"] = unknownKeysInput(s.Flink, s.FlinkVersion)
 	if s.FlinkIgnored != nil {
 		m["ignored_file"] = map[string]any{"file": s.FlinkIgnored.Path, "format": string(s.FlinkIgnored.Format),
 			"loc": LocOf(s.FlinkIgnored.Path, span1(nil)).toInput()}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 )
 
 // Version is a major.minor[.patch] release number.
@@ -57,33 +58,123 @@ func (v Version) String() string {
 // Resolved is a version with where it came from.
 type Resolved struct {
 	Version Version
-	// Source: "flag", "config" (.ckptlint.hcl), "deployment" (a deployment
-	// block), "manifest" (FlinkDeployment spec.flinkVersion), "evidence"
-	// (inferred from the files: a lower bound) or "assumed".
+	// Source says how the version is known, strongest first (docs/versions.md):
+	//   "flag" (--flink-version / --hadoop-version), "config" (.ckptlint.hcl),
+	//   "deployment" (a deployment block of .ckptlint.hcl), "manifest"
+	//   (FlinkDeployment spec.flinkVersion), "image" (a container image tag:
+	//   spec.image, Dockerfile, docker-compose, Kubernetes, Helm values),
+	//   "build" (Maven / Gradle), "script" (a tarball name or *_VERSION
+	//   assignment) — all of these make the version known — then "evidence"
+	//   (keys or the file format only some releases read: a lower bound, not
+	//   known) and "unknown" (nothing: Version holds the default ckptlint
+	//   reads the files with, DefaultFlink).
 	Source string
-	// Why explains evidence or an assumption in words.
+	// Why explains the source in words (a lower bound, the default).
 	Why string
-	// Raw is the version as declared ("3.2.0"), when declared.
+	// Raw is the version as written ("3.2.0"), when there is one.
 	Raw string
+	// Where names the source for messages: "--flink-version",
+	// "image flink:1.10.0-scala_2.12, docker-compose.yml:12".
+	Where string
+	// Evidence is every version the repository pins for the product (the
+	// chosen one included), strongest first.
+	Evidence []Evidence
+	// Conflicts are pins of another major.minor than the chosen version.
+	Conflicts []Evidence
+	// Skipped lists files the evidence search could not read, with why.
+	Skipped []string
 }
 
-// Declared reports whether a person stated the version (not inferred).
-func (r Resolved) Declared() bool {
+// Evidence is one place that pins a version.
+type Evidence struct {
+	Version string // as written
+	Source  string // flag, config, deployment, manifest, image, build, script
+	What    string // "image flink:1.10.0-scala_2.12"
+	File    string // display path; "" for a flag
+	Line    int
+}
+
+// Place renders "what, file:line" (or just what).
+func (e Evidence) Place() string {
+	if e.File == "" {
+		return e.What
+	}
+	if e.Line > 0 {
+		return fmt.Sprintf("%s, %s:%d", e.What, e.File, e.Line)
+	}
+	return fmt.Sprintf("%s, %s", e.What, e.File)
+}
+
+// DefaultFlink is the version ckptlint reads the files with when the Flink
+// version is not known: the last release that reads only flink-conf.yaml
+// (its choice of file is the one behaviour that must pick a version).
+// Findings that depend on the version are then at most info, and fix holds
+// their edits back.
+var DefaultFlink = V(1, 18)
+
+// Known reports whether the version is stated by a person or pinned in the
+// repository (not a lower bound, not the default).
+func (r Resolved) Known() bool {
 	switch r.Source {
-	case "flag", "config", "deployment", "manifest":
+	case "flag", "config", "deployment", "manifest", "image", "build", "script":
 		return true
 	}
 	return false
 }
 
-func (r Resolved) toInput() map[string]any {
-	return map[string]any{
-		"value":    cmp.Or(r.Raw, r.Version.String()),
-		"major":    r.Version.Major,
-		"minor":    r.Version.Minor,
-		"patch":    r.Version.Patch,
-		"source":   r.Source,
-		"declared": r.Declared(),
-		"why":      r.Why,
+// Declared is Known, under the name input.versions.*.declared has always had.
+func (r Resolved) Declared() bool { return r.Known() }
+
+// Text is the version for messages with its source: "Flink 1.10 (image
+// flink:1.10.0-scala_2.12, docker-compose.yml:12)", "Flink 1.19 or later
+// (config.yaml is read from Flink 1.19; …)", or that it is not known.
+func (r Resolved) Text(product string) string {
+	v := cmp.Or(r.Raw, r.Version.String())
+	switch {
+	case r.Known():
+		return fmt.Sprintf("%s %s (%s)", product, v, r.Where)
+	case r.Source == "evidence":
+		return fmt.Sprintf("%s %s or later (%s; the exact version is not known: declare it with --%s-version or %s_version in .ckptlint.hcl)",
+			product, v, r.Why, strings.ToLower(product), strings.ToLower(product))
+	case r.Version.IsZero():
+		return fmt.Sprintf("%s version not known (declare it with --%s-version or %s_version in .ckptlint.hcl)",
+			product, strings.ToLower(product), strings.ToLower(product))
 	}
+	return fmt.Sprintf("%s %s (not known: no version is declared or pinned in the repository, so ckptlint reads the files as %s %s does; declare it with --%s-version or %s_version in .ckptlint.hcl)",
+		product, v, product, v, strings.ToLower(product), strings.ToLower(product))
+}
+
+func (r Resolved) toInput(product string) map[string]any {
+	m := map[string]any{
+		"source":   r.Source,
+		"declared": r.Known(),
+		"known":    r.Known(),
+		"why":      r.Why,
+		"where":    r.Where,
+		"text":     r.Text(product),
+	}
+	if !r.Version.IsZero() {
+		m["value"] = cmp.Or(r.Raw, r.Version.String())
+		m["major"], m["minor"], m["patch"] = r.Version.Major, r.Version.Minor, r.Version.Patch
+	}
+	ev := make([]any, 0, len(r.Evidence))
+	for _, e := range r.Evidence {
+		ev = append(ev, e.toInput())
+	}
+	m["evidence"] = ev
+	if len(r.Conflicts) > 0 {
+		cs := make([]any, 0, len(r.Conflicts))
+		for _, e := range r.Conflicts {
+			cs = append(cs, e.toInput())
+		}
+		m["conflicts"] = cs
+	}
+	if len(r.Skipped) > 0 {
+		m["skipped"] = r.Skipped
+	}
+	return m
+}
+
+func (e Evidence) toInput() map[string]any {
+	return map[string]any{"version": e.Version, "source": e.Source, "what": e.What, "file": e.File, "line": e.Line, "place": e.Place()}
 }

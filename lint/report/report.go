@@ -76,8 +76,21 @@ type Options struct {
 // resolves each of them.
 var Formats = []string{"text", "json", "sarif", "github", "junit", "markdown"}
 
-// Get returns the reporter for name.
+// Get returns the reporter for name. Every reporter renders the findings
+// with their messages clipped (finding.Bounded): values quoted from
+// untrusted files are bounded the same way in every format.
 func Get(name string, opts Options) (Reporter, error) {
+	rep, err := get(name, opts)
+	if err != nil {
+		return nil, err
+	}
+	return func(w io.Writer, r Result) error {
+		r.Findings, r.Suppressed = finding.Bounded(r.Findings), finding.Bounded(r.Suppressed)
+		return rep(w, r)
+	}, nil
+}
+
+func get(name string, opts Options) (Reporter, error) {
 	switch name {
 	case "text":
 		return func(w io.Writer, r Result) error { return Text(w, r, opts) }, nil

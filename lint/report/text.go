@@ -44,17 +44,18 @@ func Text(w io.Writer, r Result, opts Options) error {
 // writeSnippet writes the finding's first line and a caret line under its
 // span: under the whole span on that line, to the end of the line when the
 // span goes on, one caret when it is empty. Widths count runes, and tabs
-// before the span are kept so that the caret lines up.
+// before the span are kept so that the caret lines up. A line longer than
+// finding.MaxQuoted runes is shown around the span only, with "…" where it
+// is cut.
 func writeSnippet(b *bytes.Buffer, src []byte, f finding.Finding) {
 	if src == nil || f.Range.Start.Line <= 0 {
 		return
 	}
-	lines := strings.Split(string(src), "\n")
-	if f.Range.Start.Line > len(lines) {
+	line, ok := lineOf(src, f.Range.Start.Line)
+	if !ok {
 		return
 	}
-	line := strings.TrimRight(lines[f.Range.Start.Line-1], "\r")
-	fmt.Fprintf(b, "  %4d | %s\n", f.Range.Start.Line, line)
+	line = strings.TrimRight(line, "\r")
 	start := min(max(f.Range.Start.Col, 1)-1, len(line))
 	end := start
 	switch {
@@ -63,14 +64,53 @@ func writeSnippet(b *bytes.Buffer, src []byte, f finding.Finding) {
 	case f.Range.End.Line == f.Range.Start.Line && f.Range.End.Col-1 > start:
 		end = min(f.Range.End.Col-1, len(line))
 	}
+	prefix := ""
+	if utf8.RuneCountInString(line) > finding.MaxQuoted {
+		// Keep up to 40 bytes before the span and MaxQuoted bytes of it.
+		from := max(start-40, 0)
+		for from > 0 && !utf8.RuneStart(line[from]) {
+			from--
+		}
+		to := min(max(end, start+1), start+finding.MaxQuoted, len(line))
+		for to < len(line) && !utf8.RuneStart(line[to]) {
+			to++
+		}
+		suffix := ""
+		if to < len(line) {
+			suffix = "…"
+		}
+		if from > 0 {
+			prefix = "…"
+		}
+		line = line[from:to] + suffix
+		start, end = start-from, min(end, to)-from
+	}
+	fmt.Fprintf(b, "  %4d | %s%s\n", f.Range.Start.Line, prefix, line)
 	width := max(utf8.RuneCountInString(line[start:end]), 1)
 	pad := strings.Map(func(r rune) rune {
 		if r == '\t' {
 			return '\t'
 		}
 		return ' '
-	}, line[:start])
+	}, prefix+line[:start])
 	fmt.Fprintf(b, "       | %s%s\n", pad, strings.Repeat("^", width))
+}
+
+// lineOf returns 1-based line n of src without its newline.
+func lineOf(src []byte, n int) (string, bool) {
+	for i := 1; ; i++ {
+		j := bytes.IndexByte(src, '\n')
+		if i == n {
+			if j < 0 {
+				return string(src), true
+			}
+			return string(src[:j]), true
+		}
+		if j < 0 {
+			return "", false
+		}
+		src = src[j+1:]
+	}
 }
 
 // Summary is the one-line tally printed after text findings on a TTY.

@@ -13,6 +13,59 @@ minimum := input.effective.hdfs_cluster.min_block_size
 
 checksum := input.effective.hdfs_client.bytes_per_checksum
 
+# file_cap is the size one checkpoint or savepoint file must be able to reach
+# (CKPT105 warns below it): 16 GiB.
+file_cap := 17179869184
+
+# headroom is how many times the checkpoint files in flight per DataNode a
+# recommended dfs.blocksize leaves each DataNode room to schedule: the
+# margin `ckptlint generate` aims at (docs/generate.md). CKPT101 warns below
+# 2x; 10x leaves room for other writers, for scheduled-block counts released
+# late (HDFS-15086) and for growth.
+headroom := 10
+
+# ladder is the round block sizes ckptlint recommends from, largest first.
+ladder := [134217728, 67108864, 33554432, 16777216, 8388608, 4194304, 2097152, 1048576]
+
+# smallest is the smallest block size ckptlint recommends: the NameNode's
+# minimum (dfs.namenode.fs-limits.min-block-size, default 1 MiB) rounded up
+# to whole MiB, never below 1 MiB.
+smallest := round_up(max([1048576, minimum.value]), 1048576) if is_number(minimum.value)
+
+else := 1048576
+
+# candidates are the ladder sizes the NameNode accepts (CKPT102) and that are
+# a multiple of dfs.bytes-per-checksum (CKPT103), plus the smallest, largest first.
+candidates := sort_desc({s |
+	some s in array.concat(ladder, [smallest])
+	s >= smallest
+	_checksum_ok(s)
+})
+
+_checksum_ok(s) if not is_number(checksum.value)
+
+_checksum_ok(s) if {
+	is_number(checksum.value)
+	checksum.value > 0
+	s % checksum.value == 0
+}
+
+sort_desc(xs) := [x | some i in numbers.range(1, count(xs)); x := sorted[count(xs) - i]] if {
+	sorted := sort(xs)
+}
+
+# recommend(capacity_of, per_dn) is the largest candidate at which each
+# DataNode can schedule headroom x the files in flight; else the largest at
+# which it can schedule more than 2x (CKPT101's warning line); else the smallest.
+# capacity_of maps every candidate to the blocks one DataNode can schedule.
+recommend(capacity_of, per_dn) := ok[0] if {
+	ok := [s | some s in candidates; capacity_of[s] >= headroom * per_dn]
+	count(ok) > 0
+} else := ok[0] if {
+	ok := [s | some s in candidates; capacity_of[s] > 2 * per_dn]
+	count(ok) > 0
+} else := smallest
+
 # source names where an effective value came from, for messages.
 source(v) := sprintf("flink.hadoop.%s at %s:%d", [v.key, v.loc.file, v.loc.line]) if {
 	v.source == "flink.hadoop"

@@ -73,9 +73,13 @@ hadoop_relevant(key) if {
 	input.effective[sec][name].key == key
 }
 
-# version describes the Flink version for messages: "Flink 1.20", followed
-# by how ckptlint knows it when nobody declared it.
-version := sprintf("Flink %s", [input.versions.flink.value]) if {
+# version describes the Flink version for messages with how ckptlint knows
+# it: "Flink 1.10 (image flink:1.10.0-scala_2.12, docker-compose.yml:12)"
+# (versions.flink.text, written by ckptlint; the branches below serve input
+# documents built without it, e.g. in policy tests).
+version := input.versions.flink.text if {
+	is_string(input.versions.flink.text)
+} else := sprintf("Flink %s", [input.versions.flink.value]) if {
 	input.versions.flink.declared
 } else := sprintf("Flink %s (inferred from the files, a lower bound; declare flink_version in .ckptlint.hcl)", [input.versions.flink.value]) if {
 	input.versions.flink.source == "evidence"

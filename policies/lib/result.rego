@@ -30,3 +30,14 @@ set(target, key, value) := {"op": "set", "target": target, "key": key, "value": 
 delete(target, key) := {"op": "delete", "target": target, "key": key}
 
 rename(target, key, new_key) := {"op": "rename", "target": target, "key": key, "new_key": new_key}
+
+# versioned marks a finding whose truth depends on the Flink version. While
+# the version is not known (docs/versions.md) ckptlint reports it at most as
+# info and appends what declaring the version changes.
+versioned(f) := object.union(f, {"version_dependent": true})
+
+# needs_version marks a fix operation that is right only for some Flink
+# releases (a rename, a version-specific value, a quoting change): ckptlint
+# fix holds it back while the Flink version is not known. Renames of Flink
+# keys are held back whether marked or not.
+needs_version(op) := object.union(op, {"needs_version": true})

@@ -18,7 +18,10 @@ known if {
 # ver orders versions: 3.2.2 is 3002002.
 ver := ((hv.major * 1000000) + (hv.minor * 1000)) + object.get(hv, "patch", 0) if known
 
-# status of the DirectoryScanner lock fixes, from the changelogs (domain §3.4):
+# status of the DirectoryScanner lock fixes, from Hadoop's release changelogs
+# (hadoop-common-project/hadoop-common/src/site/markdown/release/<v>/CHANGELOG.<v>.md:
+# HDFS-14476 in 2.10.1 and 3.3.0, in 3.2.2 through HDFS-15583; HDFS-15415 in
+# 3.2.2 and 3.3.1):
 # HDFS-14476 (reconcile in batches) is in 2.10.1, 3.2.2 (via HDFS-15583) and
 # 3.3.0, in no 3.0.x or 3.1.x release; HDFS-15415 (compare without the
 # dataset lock) is in 3.2.2 and 3.3.1.
@@ -81,10 +84,23 @@ mechanism := "compares its block replicas on disk with its in-memory replica map
 # (dfs.blockreport.split.threshold, default 1000000, hdfs-default.xml).
 many_blocks := 1000000
 
+# measured_stall_ms is the one measured DirectoryScanner write stall ckptlint
+# knows of on a release without HDFS-14476 and HDFS-15415: a Flink 1.7.1
+# checkpoint write that took 37 829 ms during a scan on Hadoop 3.1.0, on a
+# shared cluster of about 2x10^8 files, against a 10 s checkpoint timeout
+# (testdata/stories/b-directoryscanner; the case HDFS-14476 describes). It is
+# the estimate CKPT301 compares the timeout with when no write_stall is
+# declared; it is not an upper bound.
+measured_stall_ms := 37829
+
+measured_stall_text := "37.8 s"
+
+measured_source := "37 829 ms, a Flink checkpoint write during a DirectoryScanner run on Hadoop 3.1.0 with about 2x10^8 files in the cluster, reported with HDFS-14476 as its cause (ckptlint's story b; declare write_stall to use your own measurement)"
+
 interval := input.effective.hdfs_cluster.directoryscan_interval
 
 # enabled is true when the DataNodes run the DirectoryScanner: the interval
-# is readable and positive (a negative one disables it, domain §3.4; 0 is
+# is readable and positive (a negative one disables it, DataNode.initDirectoryScanner; 0 is
 # CKPT303).
 enabled if {
 	not interval.error
@@ -98,7 +114,7 @@ units_duration := units.duration(interval.value)
 
 # cadence says how often a scan starts somewhere in the cluster: every
 # DataNode starts its first scan at its own random offset in [0, interval)
-# (domain §3.4), so with n DataNodes a scan starts about every interval / n.
+# (DirectoryScanner.start), so with n DataNodes a scan starts about every interval / n.
 cadence := sprintf(" (with %d DataNodes, each starting at its own random offset, a scan starts on one of them about every %s)", [n, approx(interval.value / n)]) if {
 	n := input.cluster.datanodes
 	n > 1

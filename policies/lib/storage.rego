@@ -99,7 +99,9 @@ at_least(major, minor) if {
 }
 
 # version_text names the version and how ckptlint knows it, for messages.
-version_text := sprintf("Flink %s (%s)", [version.value, version.why]) if {
+version_text := version.text if {
+	is_string(version.text)
+} else := sprintf("Flink %s (%s)", [version.value, version.why]) if {
 	version.declared
 } else := sprintf("Flink %s or later (%s; declare flink_version in .ckptlint.hcl)", [version.value, evidence]) if {
 	version.source == "evidence"

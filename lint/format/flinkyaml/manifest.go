@@ -36,6 +36,8 @@ type Deployment struct {
 	// FlinkVersionSpan its value token; both zero when absent.
 	FlinkVersion     string
 	FlinkVersionSpan span.Span
+	// Image is spec.image (the Flink image the operator runs), nil when absent.
+	Image *Field
 	// Config holds the flattened entries of spec.flinkConfiguration (flat
 	// keys or nested mappings, flattened like config.yaml), with Format
 	// cfgfile.FlinkDeployment, the file's Path and Src, and Entry.Doc set.
@@ -111,6 +113,7 @@ func readDeployment(path string, src []byte, loc *locator, root *yaml.Node, doc 
 		d.FlinkVersion, d.FlinkVersionSpan = fv.Value, fv.Span
 	}
 	d.Mode = fl.field(lookup(spec, "mode"))
+	d.Image = fl.field(lookup(spec, "image"))
 	_, job := lookup(spec, "job")
 	d.JobParallelism = fl.field(lookup(job, "parallelism"))
 	d.UpgradeMode = fl.field(lookup(job, "upgradeMode"))

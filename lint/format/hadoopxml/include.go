@@ -49,6 +49,12 @@ func (fp *fileParser) startInclude(t tok) *cfgfile.ParseError {
 		return fp.sc.errAt(t.start, "xi:include of %q nested deeper than %d levels", target, maxIncludeDepth)
 	}
 	data, err := p.opts.ReadFile(target)
+	if errors.Is(err, ErrNotFollowed) {
+		// The caller refused the target (outside the repository, not a
+		// regular file): report the href and why, never its content.
+		fp.notice(NoticeIncludeNotFollowed, where, "", "xi:include of %q not followed: %v", *fp.include, err)
+		return nil
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		fp.fallbackAllowed = true // "Resource errors are non-fatal iff there is 1 xi:fallback"
 		return nil

@@ -95,6 +95,11 @@ func (fp *fileParser) onStart(t tok) *cfgfile.ParseError {
 	fp.elems = append(fp.elems, openElem{local: t.local, start: t.start, end: t.end, selfClosing: t.tag.selfClosing})
 	switch t.local {
 	case "property":
+		// Stop early: every property costs memory far beyond its bytes
+		// (the lint package refuses a file over the limit anyway).
+		if fp.p.nprops++; fp.p.nprops > cfgfile.MaxEntries {
+			return fp.sc.errAt(t.start, "more than %d properties; ckptlint reads configuration files of up to %d keys", cfgfile.MaxEntries, cfgfile.MaxEntries)
+		}
 		fp.startProperty(t)
 	case "name", "value", "final", "source", "tag":
 		fp.parseToken = true

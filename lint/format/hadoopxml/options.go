@@ -1,5 +1,13 @@
 package hadoopxml
 
+import "errors"
+
+// ErrNotFollowed is what a ReadFile callback wraps to refuse a target it
+// must not read (outside the repository, not a regular file): the include
+// is reported as a notice (xml-include-not-followed) carrying the error's
+// text, Hadoop's <xi:fallback> is not armed, and the file still parses.
+var ErrNotFollowed = errors.New("not followed")
+
 // Options tune what Parse may look at outside the file itself. The zero value
 // reads nothing else: includes are reported as not followed and every
 // environment variable is unset.
@@ -8,7 +16,8 @@ type Options struct {
 	// (slash-separated, relative hrefs joined to the directory of the file
 	// given to Parse). A returned error that matches fs.ErrNotExist means the
 	// target is missing, so <xi:fallback> applies; any other error is a parse
-	// error. nil: includes are not followed (notice xml-include-not-followed).
+	// error, unless it wraps ErrNotFollowed. nil: includes are not followed
+	// (notice xml-include-not-followed).
 	ReadFile func(path string) ([]byte, error)
 	// Getenv resolves ${env.NAME}; nil means every variable is unset.
 	Getenv func(name string) (string, bool)

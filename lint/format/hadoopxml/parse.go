@@ -51,6 +51,7 @@ type parser struct {
 	notices  []cfgfile.Notice
 	includes []string
 	stack    []string // include chain, top-level file first
+	nprops   int      // <property> elements seen, includes too
 }
 
 // parseFile scans one file (the top-level one or an include) and appends its

@@ -7,9 +7,12 @@
 #   DatanodeDescriptor.chooseStorage4Block). Checkpoint files are tiny, but each one reserves a full block: with the
 #   default 128 MiB a DataNode with 43 GiB free can hold only 344 files in flight. When
 #   every DataNode is rejected, checkpoint writes fail with "could only be written to 0 of
-#   the 1 minReplication nodes". The fix is a small client-side dfs.blocksize (e.g. 1m, never
-#   below the NameNode's dfs.namenode.fs-limits.min-block-size) where Flink's HDFS client
-#   reads it.
+#   the 1 minReplication nodes". The fix is a smaller client-side dfs.blocksize where Flink's HDFS client
+#   reads it: the largest of 128m, 64m, 32m, 16m, 8m, 4m, 2m and 1m at which each DataNode
+#   can schedule at least 10x the checkpoint files in flight (else more than 2x, else the
+#   NameNode's dfs.namenode.fs-limits.min-block-size), so that a checkpoint file can still
+#   grow to dfs.blocksize x dfs.namenode.fs-limits.max-blocks-per-file (CKPT105) and
+#   `ckptlint generate` writes the same value.
 # related_resources:
 #   - ref: https://github.com/apache/hadoop/blob/rel/release-3.4.1/hadoop-hdfs-project/hadoop-hdfs/src/main/java/org/apache/hadoop/hdfs/server/blockmanagement/DatanodeDescriptor.java
 #     description: DatanodeDescriptor.chooseStorage4Block, the scheduled-space check
@@ -22,6 +25,7 @@
 #   fixable: true
 package ckptlint.rules.blocksize.scheduled_space
 
+import data.ckptlint.lib.blocksize as bs
 import data.ckptlint.lib.flink
 import data.ckptlint.lib.result
 import data.ckptlint.lib.units
@@ -34,7 +38,8 @@ min_for_write := input.effective.hdfs_cluster.min_blocks_for_write.value
 replicas := min([input.effective.hdfs_client.replication.value, input.cluster.datanodes])
 
 # Blocks one DataNode accepts at once: it is rejected when
-# scheduled > remaining/blockSize - minBlocksForWrite (domain §3.2).
+# scheduled > remaining/blockSize - minBlocksForWrite (Hadoop's
+# DatanodeDescriptor.chooseStorage4Block).
 capacity(bs) := (floor(input.cluster.datanode_free_bytes / bs) - min_for_write) + 1
 
 files := ((flink.jobs.value * flink.parallelism.value) * flink.operators.value) * input.effective.checkpointing.max_concurrent.value
@@ -43,7 +48,36 @@ other := object.get(input.cluster, "other_writers", 0)
 
 per_dn := ceil((files * replicas) / input.cluster.datanodes) + other
 
-proposed := max([1048576, input.effective.hdfs_cluster.min_block_size.value])
+# proposed is the largest round block size (128m, 64m, ... 1m; never below
+# the NameNode's minimum, a multiple of dfs.bytes-per-checksum) at which each
+# DataNode can schedule 10x the checkpoint files in flight (lib/blocksize).
+proposed := bs.recommend({s: capacity(s) | some s in bs.candidates}, per_dn)
+
+max_blocks := input.effective.hdfs_cluster.max_blocks_per_file.value
+
+# why_proposed says how the proposed size was chosen, and what it means for
+# the largest file (CKPT105).
+why_proposed := sprintf(
+	"%d blocks, %s the about %d files in flight: %s%s",
+	[capacity(proposed), ratio(proposed), per_dn, choice, cap_note],
+)
+
+ratio(s) := sprintf("%dx", [floor(capacity(s) / per_dn)]) if per_dn > 0
+
+else := "many times"
+
+choice := sprintf("%s is the largest of 128m, 64m, 32m, 16m, 8m, 4m, 2m and 1m that leaves at least %dx", [units_hadoop(proposed), bs.headroom]) if {
+	capacity(proposed) >= bs.headroom * per_dn
+} else := sprintf("no round size leaves %dx, and %s is the largest that leaves more than 2x", [bs.headroom, units_hadoop(proposed)]) if {
+	capacity(proposed) > 2 * per_dn
+} else := sprintf("%s is the smallest block size the NameNode accepts, and even it leaves less than 2x: the cluster needs more DataNodes or free space, or the jobs fewer checkpoint files", [units_hadoop(proposed)])
+
+cap_note := "" if {
+	is_number(max_blocks)
+	proposed * max_blocks >= bs.file_cap
+} else := sprintf("; it caps one file at %s (x dfs.namenode.fs-limits.max-blocks-per-file %d, CKPT105): raise that limit on the NameNode to at least %d so a savepoint or full checkpoint can reach 16 GiB", [units.bytes(proposed * max_blocks), max_blocks, ceil(bs.file_cap / proposed)]) if {
+	is_number(max_blocks)
+} else := ""
 
 at := blocksize if blocksize.set
 
@@ -72,11 +106,11 @@ sprintf_other := sprintf(" (including %d other writers)", [other]) if other > 0
 else := ""
 
 message(level) := sprintf(
-	"dfs.blocksize %s (from %s) lets each DataNode schedule only %d blocks at once (%s free / %s - %d); checkpoints keep about %d files in flight per DataNode (%s)%s: %s. Set dfs.blocksize to %s where Flink's HDFS client reads it: each DataNode can then schedule %d blocks",
+	"dfs.blocksize %s (from %s) lets each DataNode schedule only %d blocks at once (%s free / %s - %d); checkpoints keep about %d files in flight per DataNode (%s)%s: %s. Set dfs.blocksize to %s where Flink's HDFS client reads it: each DataNode can then schedule %s",
 	[
 		blocksize.display, source, capacity(blocksize.value), units.bytes(input.cluster.datanode_free_bytes),
 		blocksize.display, min_for_write, per_dn, arith, assumed, level,
-		units.bytes(proposed), capacity(proposed),
+		units.bytes(proposed), why_proposed,
 	],
 )
 

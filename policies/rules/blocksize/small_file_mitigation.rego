@@ -50,7 +50,8 @@ file_merging_exists if input.versions.flink.major > 1
 file_merging_exists if {
 	input.versions.flink.major == 1
 	input.versions.flink.minor >= 20
-	input.versions.flink.source != "assumed"
+	input.versions.flink.source != "unknown"
+	input.versions.flink.source != "assumed" # input documents of schema 1 before docs/versions.md
 }
 
 options contains sprintf("raise %s (now the default %s) towards its maximum 1mb, so that state chunks up to that size go inline into _metadata instead of into files of their own", [threshold.key, threshold.display]) if {

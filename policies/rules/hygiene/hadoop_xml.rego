@@ -14,7 +14,9 @@
 #   Instead, use <new>". Findings on keys that Flink's HDFS client or the checkpoint rules read
 #   (dfs.blocksize, replication, fs.defaultFS, dfs.client.*, HA nameservices, NameNode limits,
 #   DataNode scanner settings) are errors when the written value silently does not apply and
-#   warnings otherwise; deprecated keys are info, with a rename as fix.
+#   warnings otherwise; deprecated keys are info, with a rename as fix. An xi:include ckptlint does
+#   not read (a URL, a file outside the repository, not a regular file) is a warning: Hadoop loads
+#   it at run time, but no rule sees its values.
 # related_resources:
 #   - ref: https://github.com/apache/hadoop/blob/rel/release-3.4.1/hadoop-common-project/hadoop-common/src/main/java/org/apache/hadoop/conf/Configuration.java
 #     description: Configuration.loadResource (StAX parsing, final, deprecation) and substitution depth
@@ -137,11 +139,16 @@ deny contains f if {
 	n := note[0]
 	n.code == "xml-cdata-ignored"
 	msg := sprintf(
-		"%s: its Configuration.Parser appends only character events, never a CDATA section (fixed in 2.10.1, 3.1.4, 3.2.2 and 3.3.0; TestConfiguration.testCDATA), so %s keeps its earlier or default value on Hadoop %s. Write the text without CDATA (escape < and & as &lt; and &amp;) or upgrade",
-		[n.message, n.key, input.versions.hadoop.value],
+		"%s: its Configuration.Parser appends only character events, never a CDATA section (fixed in 2.10.1, 3.1.4, 3.2.2 and 3.3.0; TestConfiguration.testCDATA), so %s keeps its earlier or default value on %s. Write the text without CDATA (escape < and & as &lt; and &amp;) or upgrade",
+		[n.message, n.key, hadoop_text],
 	)
 	f := hygiene.emit(n, msg, [], level(n.key, true))
 }
+
+# hadoop_text names the Hadoop version with its source (docs/versions.md).
+hadoop_text := input.versions.hadoop.text if {
+	is_string(input.versions.hadoop.text)
+} else := sprintf("Hadoop %s", [input.versions.hadoop.value])
 
 # CDATA read as text, as current releases do, while the exact Hadoop release
 # is not known: at most info, saying what declaring it changes.
@@ -226,6 +233,17 @@ deny contains f if {
 	n := note[0]
 	n.code == "xml-property-no-name"
 	f := hygiene.emit(n, sprintf("%s, so whatever it was meant to set is not set", [n.message]), [], "warning")
+}
+
+# An xi:include ckptlint did not read (a URL, a file outside the
+# repository, not a regular file): Hadoop reads it at run time, the rules
+# cannot. The notice names the href and why, never the file's content.
+deny contains f if {
+	some note in notes
+	n := note[0]
+	n.code == "xml-include-not-followed"
+	msg := sprintf("%s; the values Hadoop reads from it are unknown to ckptlint, so no rule judges them", [n.message])
+	f := hygiene.emit(n, msg, [], "warning")
 }
 
 # A deprecated key: still works under its new name.

@@ -116,3 +116,11 @@ test_deprecated_key_next_to_its_new_name_gets_no_rename if {
 	contains(f.message, "the file also sets fs.defaultFS")
 	not f.fix
 }
+
+test_include_not_followed_is_a_warning_naming_the_href if {
+	n := {"code": "xml-include-not-followed", "key": "", "loc": loc(3), "message": "xi:include of \"/home/runner/.git-credentials\" not followed: it lies outside the repository"}
+	some f in hadoop_xml.deny with input as inp([n], unknown)
+	f.severity == "warning"
+	contains(f.message, "/home/runner/.git-credentials")
+	contains(f.message, "unknown to ckptlint")
+}

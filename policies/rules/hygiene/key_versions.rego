@@ -10,11 +10,13 @@
 #   state.backend.incremental, state.storage.fs.* and state.checkpoint-storage under
 #   execution.checkpointing.*, and 2.0 removed state.backend.async and
 #   state.backend.rocksdb.checkpointdir. A deprecated spelling still works but logs a WARN and
-#   may go in a later release (warning; the fix renames it). When the current and a deprecated
-#   spelling are both set, Flink reads the current one and silently ignores the other (warning;
-#   the fix deletes the ignored line). A key the version does not read at all, because it is
+#   may go in a later release (info, since the release still reads it; the fix renames it). When
+#   the current and a deprecated spelling are both set, Flink reads the current one and silently
+#   ignores the other (warning; the fix deletes the ignored line). Which spelling a release reads
+#   depends on the release: while the Flink version is not known (docs/versions.md) these are info
+#   and ckptlint fix holds the rename or deletion back. A key the version does not read at all, because it is
 #   newer (execution.checkpointing.dir on 1.17) or removed, silently does nothing: an error when
-#   the Flink version is declared, an info when it is inferred or assumed. fs.hdfs.* keys are
+#   the Flink version is known (declared or pinned), an info when it is not. fs.hdfs.* keys are
 #   reported by CKPT605.
 # related_resources:
 #   - ref: https://github.com/apache/flink/blob/release-1.20/flink-core/src/main/java/org/apache/flink/configuration/Configuration.java
@@ -65,15 +67,20 @@ deny contains f if {
 	u.problem == "deprecated"
 	u.use != ""
 	msg := sprintf(
-		"%s is deprecated on %s: Flink still reads it, but logs WARN \"Config uses deprecated configuration key '%s' instead of proper key '%s'\", and deprecated keys are dropped in later releases (several were in Flink 2.0). Rename it to %s, with the same value",
-		[u.key, hygiene.version, u.key, u.use, u.use],
+		"%s is deprecated on %s: Flink still reads it, but logs WARN \"Config uses deprecated configuration key '%s' instead of proper key '%s'\", and deprecated keys are dropped in later releases (several were in Flink 2.0). Rename it to %s, with the same value (a release older than %s does not read that name)",
+		[u.key, hygiene.version, u.key, u.use, u.use, since(u.use)],
 	)
-	f := hygiene.emit(u, msg, rename_ops(u), "warning")
+	f := result.versioned(hygiene.emit(u, msg, rename_ops(u), "info"))
 }
+
+# since names the release that introduced a key, from the catalogue.
+since(key) := sprintf("Flink %s", [input.flink.key_since[key]]) if {
+	input.flink.key_since[key]
+} else := "the one that introduced it"
 
 rename_ops(u) := [] if {
 	u.key == "recovery.mode"
-} else := [result.rename("flink", u.key, u.use)]
+} else := [result.needs_version(result.rename("flink", u.key, u.use))]
 
 # Two spellings set: the one Flink reads first wins silently.
 deny contains f if {
@@ -83,7 +90,7 @@ deny contains f if {
 		"%s (%s) is ignored: %s is also set (%s) and Flink reads that spelling first, so this line never applies on %s. Delete it (or move its value to %s)",
 		[u.key, value_text(u.key), u.use, place(u.use), hygiene.version, u.use],
 	)
-	f := hygiene.emit(u, msg, [result.delete("flink", u.key)], "warning")
+	f := result.versioned(hygiene.emit(u, msg, [result.needs_version(result.delete("flink", u.key))], "warning"))
 }
 
 # Not read by this version, which is declared: the setting does nothing.
@@ -98,7 +105,7 @@ deny contains f if {
 	f := hygiene.emit(u, msg, unread_ops(u), "error")
 }
 
-# Not read by an inferred or assumed version: say so, without a fix.
+# Not read by the release the files are read with, which is not known: say so, without a fix.
 deny contains f if {
 	some u in uses
 	u.problem == "unread"

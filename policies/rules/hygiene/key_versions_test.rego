@@ -11,11 +11,15 @@ inp(declared, uses, keys) := {
 
 deprecated := {"key": "state.backend", "problem": "deprecated", "use": "state.backend.type", "loc": loc(2), "message": "state.backend is deprecated on Flink 1.17; use state.backend.type"}
 
-test_deprecated_is_a_warning_with_rename if {
-	some f in key_versions.deny with input as inp(true, [deprecated], {"state.backend": {"value": "rocksdb", "loc": loc(2)}})
-	f.severity == "warning"
+# The release still reads the old name: info, and the rename needs the version.
+test_deprecated_is_info_with_rename if {
+	doc := object.union(inp(true, [deprecated], {"state.backend": {"value": "rocksdb", "loc": loc(2)}}), {"flink": {"key_since": {"state.backend.type": "1.17"}}})
+	some f in key_versions.deny with input as doc
+	f.severity == "info"
+	f.version_dependent
 	contains(f.message, "Config uses deprecated configuration key 'state.backend' instead of proper key 'state.backend.type'")
-	f.fix == [{"op": "rename", "target": "flink", "key": "state.backend", "new_key": "state.backend.type"}]
+	contains(f.message, "(a release older than Flink 1.17 does not read that name)")
+	f.fix == [{"op": "rename", "target": "flink", "key": "state.backend", "new_key": "state.backend.type", "needs_version": true}]
 }
 
 test_shadowed_is_a_warning_with_delete if {
@@ -23,8 +27,9 @@ test_shadowed_is_a_warning_with_delete if {
 	keys := {"state.backend": {"value": "rocksdb", "loc": loc(2)}, "state.backend.type": {"value": "hashmap", "loc": loc(3)}}
 	some f in key_versions.deny with input as inp(true, [u], keys)
 	f.severity == "warning"
+	f.version_dependent
 	contains(f.message, "state.backend.type is also set (flink-conf.yaml:3, \"hashmap\")")
-	f.fix == [{"op": "delete", "target": "flink", "key": "state.backend"}]
+	f.fix == [{"op": "delete", "target": "flink", "key": "state.backend", "needs_version": true}]
 }
 
 unread := {"key": "execution.checkpointing.dir", "problem": "unread", "use": "state.checkpoints.dir", "loc": loc(4), "message": "Flink 1.17 does not read execution.checkpointing.dir (it exists from Flink 1.20)"}

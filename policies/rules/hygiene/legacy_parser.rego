@@ -181,6 +181,7 @@ deny contains f if {
 	n.code == "legacy-quoted-value"
 	e := input.flink.keys[n.key]
 	e.loc.line == n.loc.line
+	not script_unquoted(n.key, e.value)
 	msg := sprintf(
 		"Flink's legacy flink-conf.yaml parser keeps quotes: %q is set to %s, quote characters included%s; remove the quotes",
 		[n.key, e.value, rejected(n.loc)],
@@ -304,3 +305,38 @@ deny contains f if {
 	n.code == "legacy-invalid-utf8"
 	f := hygiene.emit(n, n.message, [], "warning")
 }
+
+# The JVM options in double quotes: Flink's start scripts, not the Java
+# parser, read env.java.opts, and whether the quotes survive depends on the
+# release. bin/config.sh up to 1.18 removes one leading and one trailing
+# double quote from the value (sed -e 's/^"//' -e 's/"$//',
+# https://github.com/apache/flink/blob/release-1.18/flink-dist/src/main/flink-bin/bin/config.sh);
+# from 1.19 (FLINK-33221) the default JVM options are prepended before that
+# strip, so the value's leading quote stays and reaches the JVM.
+java_opts_keys := {"env.java.opts", "env.java.opts.all"}
+
+script_unquoted(key, value) if {
+	key in java_opts_keys
+	startswith(value, "\"")
+	endswith(value, "\"")
+}
+
+java_opts_why := "Flink's start scripts read this key: bin/config.sh of Flink 1.18 and older removes one pair of surrounding double quotes, so the JVM gets the options without them there; from Flink 1.19 (FLINK-33221) the default JVM options are put in front before that step, so the leading quote stays and reaches the JVM"
+
+deny contains f if {
+	some n in notices
+	n.code == "legacy-quoted-value"
+	e := input.flink.keys[n.key]
+	e.loc.line == n.loc.line
+	script_unquoted(n.key, e.value)
+	msg := sprintf(
+		"%s is set to %s in double quotes on %s. %s. Remove the quotes: the value then means the same on every release",
+		[n.key, e.value, hygiene.version, java_opts_why],
+	)
+	f := result.versioned(hygiene.emit(n, msg, [result.needs_version(op) | some op in fix_unquote(n.key, e.value)], java_opts_level))
+}
+
+# Harmless up to 1.18 (the scripts strip the quotes), wrong from 1.19.
+java_opts_level := "warning" if {
+	hygiene.at_least(1, 19)
+} else := "info"

@@ -107,3 +107,31 @@ test_lost_line_of_a_key_set_elsewhere_is_a_warning_without_fix if {
 	contains(f.message, "Flink uses 1 min from flink-conf.yaml:9 instead")
 	not f.fix
 }
+
+java_opts(major, minor) := json.patch(base, [
+	{"op": "replace", "path": "/versions/flink", "value": {"value": sprintf("%d.%d", [major, minor]), "major": major, "minor": minor, "declared": true, "source": "image"}},
+	{"op": "replace", "path": "/flink/keys", "value": {"env.java.opts": {"value": "\"-XX:+UseG1GC -Dx=1\"", "loc": loc(2, 1)}}},
+	{"op": "replace", "path": "/flink/notices", "value": [{
+		"code": "legacy-quoted-value", "key": "env.java.opts", "loc": loc(2, 16),
+		"message": "Flink's legacy parser keeps quotes: \"env.java.opts\" is set to \"-XX:+UseG1GC -Dx=1\", quotes included; remove them",
+	}]},
+])
+
+# Up to 1.18 bin/config.sh strips the quotes: the message says so, info.
+test_java_opts_quotes_up_to_1_18_are_stripped_by_the_scripts if {
+	fs := legacy_parser.deny with input as java_opts(1, 18)
+	count(fs) == 1
+	some f in fs
+	f.severity == "info"
+	f.version_dependent
+	contains(f.message, "bin/config.sh of Flink 1.18 and older removes one pair of surrounding double quotes")
+	not contains(f.message, "keeps quotes")
+	f.fix == [{"op": "set", "target": "flink", "key": "env.java.opts", "value": "-XX:+UseG1GC -Dx=1", "needs_version": true}]
+}
+
+# From 1.19 (FLINK-33221) the leading quote reaches the JVM: a warning.
+test_java_opts_quotes_from_1_19_reach_the_jvm if {
+	some f in legacy_parser.deny with input as java_opts(1, 19)
+	f.severity == "warning"
+	contains(f.message, "FLINK-33221")
+}

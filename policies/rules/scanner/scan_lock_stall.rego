@@ -12,8 +12,12 @@
 #   fails the job. The rule compares the write stall declared in .ckptlint.hcl
 #   (write_stall) with the checkpoint timeout: error when the stall reaches the
 #   timeout, warning with less than 2x headroom or on a release that has only
-#   HDFS-14476, and an info naming the missing fact (stall, block count or
-#   Hadoop version) otherwise. Fix by upgrading HDFS to 3.2.2, 3.3.1 or later;
+#   HDFS-14476. Without a declared stall, a release with neither fix, at least
+#   1,000,000 block replicas per DataNode and a checkpoint timeout below the
+#   37.8 s write stall measured on such a release (Hadoop 3.1.0, a cluster of
+#   about 2x10^8 files, ckptlint's story b) is a warning with that estimate;
+#   otherwise an info names the missing fact (stall, block count or Hadoop
+#   version). The version alone is never more than an info. Fix by upgrading HDFS to 3.2.2, 3.3.1 or later;
 #   until then raise the checkpoint timeout well above the stall, tolerate a
 #   failed checkpoint, and make scans rarer with a larger
 #   dfs.datanode.directoryscan.interval.
@@ -141,13 +145,40 @@ deny contains f if {
 	f := result.warning(at, little_headroom)
 }
 
-# No stall declared: say what to measure.
+# No stall declared, the declared release certainly has neither fix, and the
+# checkpoint timeout is below the stall measured on such a release: a
+# warning with that measurement as the estimate (never an error: the stall
+# of this cluster is not known).
+deny contains f if {
+	applies
+	strict
+	many
+	not stall
+	timeout.value < scanner.measured_stall_ms
+	f := result.warning(at, sprintf(
+		"%s; no write stall is declared, and %s is below the %s write stall measured on an unpatched release (%s), %s. %s. %s",
+		[scan_text, timeout_text, scanner.measured_stall_text, scanner.measured_source, expiry, estimate_advice, measure],
+	))
+}
+
+estimate_advice := sprintf(
+	"Upgrade HDFS to 3.2.2, 3.3.1 or later; until then raise execution.checkpointing.timeout to at least 3x that stall (%s)%s, and make scans rarer with a larger dfs.datanode.directoryscan.interval on the DataNodes",
+	[units.duration(ceil((3 * scanner.measured_stall_ms) / 60000) * 60000), tolerable_advice],
+)
+
+# No stall declared otherwise: say what to measure.
 deny contains f if {
 	applies
 	affected
 	many
 	not stall
+	not stall_estimated
 	f := result.info(at, sprintf("%s; no write stall is declared to compare with %s. %s", [scan_text, timeout_text, measure]))
+}
+
+stall_estimated if {
+	strict
+	timeout.value < scanner.measured_stall_ms
 }
 
 # Many blocks declared, Hadoop version unknown.

@@ -93,7 +93,10 @@ test_ample_timeout_is_silent if {
 }
 
 test_no_stall_asks_to_measure if {
-	inp := json.patch(story_b, [{"op": "remove", "path": "/cluster/write_stall_ms"}])
+	inp := json.patch(story_b, [
+		{"op": "remove", "path": "/cluster/write_stall_ms"},
+		{"op": "replace", "path": "/effective/checkpointing/timeout/value", "value": 60000},
+	])
 	some f in scan_lock_stall.deny with input as inp
 	f.severity == "info"
 	contains(f.message, "declare it as write_stall")
@@ -133,4 +136,41 @@ test_tolerable_failures_are_named if {
 	some f in scan_lock_stall.deny with input as inp
 	contains(f.message, "tolerable-failed-checkpoints 3 lets the job survive 3 consecutive")
 	not contains(f.message, "to at least 1")
+}
+
+test_no_stall_unpatched_short_timeout_warns_with_the_estimate if {
+	inp := json.patch(story_b, [{"op": "remove", "path": "/cluster/write_stall_ms"}])
+	fs := scan_lock_stall.deny with input as inp
+	count(fs) == 1
+	some f in fs
+	f.severity == "warning"
+	contains(f.message, "no write stall is declared, and execution.checkpointing.timeout 10 s (flink/flink-conf.yaml:10) is below the 37.8 s write stall measured on an unpatched release")
+	contains(f.message, "37 829 ms")
+	contains(f.message, "Hadoop 3.1.0")
+	contains(f.message, "declare it as write_stall")
+}
+
+test_no_stall_unpatched_long_timeout_stays_info if {
+	inp := json.patch(story_b, [
+		{"op": "remove", "path": "/cluster/write_stall_ms"},
+		{"op": "replace", "path": "/effective/checkpointing/timeout/value", "value": 60000},
+	])
+	fs := scan_lock_stall.deny with input as inp
+	count(fs) == 1
+	some f in fs
+	f.severity == "info"
+}
+
+test_no_stall_unstated_patch_stays_info if {
+	inp := json.patch(with_version(3, 2, 0), [{"op": "remove", "path": "/cluster/write_stall_ms"}])
+	fs := scan_lock_stall.deny with input as inp
+	count(fs) == 1
+	some f in fs
+	f.severity == "info"
+}
+
+test_no_stall_partial_fix_stays_info if {
+	inp := json.patch(with_version(3, 3, 0), [{"op": "remove", "path": "/cluster/write_stall_ms"}])
+	some f in scan_lock_stall.deny with input as inp
+	f.severity == "info"
 }

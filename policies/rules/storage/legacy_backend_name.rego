@@ -54,11 +54,12 @@ could_be_2 if {
 	input.flink.format != "flink-conf"
 }
 
-fix := [result.set("flink", backend.key, "hashmap")] if {
+# hashmap exists from Flink 1.13 (FLIP-142): the edit needs a known version.
+fix := [result.needs_version(result.set("flink", backend.key, "hashmap"))] if {
 	storage.backend_name == "filesystem"
 } else := [
-	result.set("flink", backend.key, "hashmap"),
-	result.set("flink", storage_v.key, "jobmanager"),
+	result.needs_version(result.set("flink", backend.key, "hashmap")),
+	result.needs_version(result.set("flink", storage_v.key, "jobmanager")),
 ]
 
 replacement := sprintf("%s: hashmap", [backend.key]) if {
@@ -88,7 +89,7 @@ deny contains f if {
 	v.major >= 2
 	not v.declared
 	read_by_2
-	f := object.union(
+	f := result.versioned(object.union(
 		result.fix(
 			backend, sprintf(
 				"%s is not a state backend on %s: Flink 2.x dropped the 1.x alias, so %s. Set %s",
@@ -97,7 +98,7 @@ deny contains f if {
 			fix,
 		),
 		{"severity": "warning"},
-	)
+	))
 }
 
 deny contains f if {
@@ -105,7 +106,7 @@ deny contains f if {
 	v.major == 1
 	modern
 	could_be_2
-	f := object.union(
+	f := result.versioned(object.union(
 		result.fix(
 			backend, sprintf(
 				"%s is a deprecated alias on Flink 1.13 to 1.20, and the version is not known (%s): on Flink 2.x %s. Set %s, which means the same from Flink 1.13 on",
@@ -114,7 +115,7 @@ deny contains f if {
 			fix,
 		),
 		{"severity": "warning"},
-	)
+	))
 }
 
 deny contains f if {
@@ -122,7 +123,7 @@ deny contains f if {
 	v.major == 1
 	modern
 	not could_be_2
-	f := object.union(
+	f := result.versioned(object.union(
 		result.fix(
 			backend, sprintf(
 				"%s is a deprecated alias on %s; Flink logs a deprecation warning for it, and on Flink 2.x %s. Set %s, which means the same from Flink 1.13 on",
@@ -131,5 +132,5 @@ deny contains f if {
 			fix,
 		),
 		{"severity": "info"},
-	)
+	))
 }

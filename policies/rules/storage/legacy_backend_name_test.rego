@@ -27,7 +27,7 @@ test_filesystem_on_2x_is_an_error_with_fix if {
 	not f.severity
 	contains(f.message, "state.backend.type: filesystem (at config.yaml:3) is not a state backend on Flink 2.0")
 	contains(f.message, "Cannot find configured state backend factory class: filesystem")
-	f.fix == [{"op": "set", "target": "flink", "key": "state.backend.type", "value": "hashmap"}]
+	f.fix == [{"op": "set", "target": "flink", "key": "state.backend.type", "value": "hashmap", "needs_version": true}]
 	f.loc.line == 3
 }
 
@@ -35,8 +35,8 @@ test_jobmanager_on_2x_keeps_jobmanager_storage if {
 	some f in legacy_backend_name.deny with input as set_backend(declared(2, 1), "jobmanager")
 	not f.severity
 	f.fix == [
-		{"op": "set", "target": "flink", "key": "state.backend.type", "value": "hashmap"},
-		{"op": "set", "target": "flink", "key": "execution.checkpointing.storage", "value": "jobmanager"},
+		{"op": "set", "target": "flink", "key": "state.backend.type", "value": "hashmap", "needs_version": true},
+		{"op": "set", "target": "flink", "key": "execution.checkpointing.storage", "value": "jobmanager", "needs_version": true},
 	]
 }
 
@@ -44,7 +44,7 @@ test_1x_declared_is_info if {
 	some f in legacy_backend_name.deny with input as set_backend(declared(1, 17), "FileSystem")
 	f.severity == "info"
 	contains(f.message, "deprecated alias on Flink 1.17")
-	f.fix == [{"op": "set", "target": "flink", "key": "state.backend.type", "value": "hashmap"}]
+	f.fix == [{"op": "set", "target": "flink", "key": "state.backend.type", "value": "hashmap", "needs_version": true}]
 }
 
 test_undeclared_config_yaml_is_warning if {

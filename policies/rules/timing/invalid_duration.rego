@@ -7,7 +7,7 @@
 #   ("Could not parse value '...' for key '...'."), so the job does not start: "mins",
 #   "us", ISO-8601 ("PT10M"), fractions ("1.5 min"). The unit "m" is read as minutes only
 #   from Flink 1.15; on an older declared version it is an error, and when the version is not
-#   declared (inferred or assumed) it is a warning that names the version ckptlint went by.
+#   known (a lower bound from the files) it is reported as info and names the release the files were read with.
 #   Where the intended value is certain ("m", a unit Flink spells differently, a fraction with
 #   an exact integer form) the finding carries the fix. A value broken by the way the file is
 #   parsed (quotes kept by flink-conf.yaml's line parser, a "#" that cuts it, a YAML null) is
@@ -31,6 +31,11 @@ import data.ckptlint.lib.result
 durations := ["interval", "timeout", "min_pause", "aligned_checkpoint_timeout"]
 
 version := input.versions.flink
+
+# version_text names the version with its source (docs/versions.md).
+version_text := version.text if {
+	is_string(version.text)
+} else := sprintf("Flink %s, the declared version", [version.value])
 
 # version_dependent is the one error a newer Flink would not raise: the unit
 # "m", read as minutes only from Flink 1.15 (FLINK-24886).
@@ -97,7 +102,7 @@ deny contains f if {
 	not owned(v)
 	version_dependent(v)
 	version.declared
-	f := finding(v, message(v, sprintf("cannot be read by Flink %s, the declared version", [version.value])))
+	f := finding(v, message(v, sprintf("cannot be read by %s", [version_text])))
 }
 
 deny contains f if {
@@ -108,11 +113,11 @@ deny contains f if {
 	not owned(v)
 	version_dependent(v)
 	not version.declared
-	f := object.union(
+	f := result.versioned(object.union(
 		finding(v, sprintf(
-			"%s: %s (%s:%d) uses the unit \"m\", which Flink reads as minutes only from 1.15, and the Flink version is not declared; ckptlint went by Flink %s: %s. On Flink 1.14 or older, %s Write \"%s\", which every version reads.",
+			"%s: %s (%s:%d) uses the unit \"m\", which Flink reads as minutes only from 1.15, and the Flink version is not known; ckptlint read the files as Flink %s (%s): %s. On Flink 1.14 or older, %s Write \"%s\", which every version reads.",
 			[v.key, v.raw, v.loc.file, v.loc.line, version.value, version.why, refusal(v), canonical(v)],
 		)),
 		{"severity": "warning"},
-	)
+	))
 }

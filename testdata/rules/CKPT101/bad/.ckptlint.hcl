@@ -1,3 +1,5 @@
+flink_version = "1.20"
+
 cluster "small" {
   datanodes           = 3
   datanode_free_bytes = "43g"

@@ -1,0 +1,130 @@
+package finding
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Output bounds. Messages quote values from the files, and files come from
+// pull requests: a 10 MB value must not become 10 MB of log, annotation or
+// SARIF per finding. Clip applies them; every reporter calls it (through
+// Bounded) so each format is bounded the same way.
+const (
+	// MaxQuoted is the most runes of one quoted value ("...") or one
+	// unbroken run of non-space text a message keeps, marker included.
+	MaxQuoted = 200
+	// MaxMessage is the most bytes of a whole message, marker included.
+	MaxMessage = 4096
+)
+
+// Clip bounds a message: every quoted value and every run of non-space
+// text longer than MaxQuoted runes keeps its start and ends with a marker
+// saying how many bytes were cut ("…[1048576 bytes cut]"), and the whole
+// message is cut at MaxMessage bytes. Clip is idempotent, and a message
+// within the bounds is returned unchanged.
+func Clip(s string) string {
+	if len(s) <= MaxQuoted {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		switch c := s[i]; {
+		case c == '"':
+			j := closingQuote(s, i+1)
+			b.WriteByte('"')
+			b.WriteString(clipRun(s[i+1 : j]))
+			if j < len(s) {
+				b.WriteByte('"')
+				j++
+			}
+			i = j
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			b.WriteByte(c)
+			i++
+		default:
+			j := i
+			for j < len(s) && !strings.ContainsRune(" \t\n\r\"", rune(s[j])) {
+				j++
+			}
+			b.WriteString(clipRun(s[i:j]))
+			i = j
+		}
+	}
+	out := b.String()
+	if len(out) > MaxMessage {
+		marker := fmt.Sprintf("…[message cut, %d bytes]", len(out))
+		keep := MaxMessage - len(marker)
+		for keep > 0 && !utf8.RuneStart(out[keep]) {
+			keep--
+		}
+		out = out[:keep] + marker
+	}
+	return out
+}
+
+// closingQuote returns the index of the '"' that closes a quoted value
+// starting at i (a backslash escapes the next byte), or len(s).
+func closingQuote(s string, i int) int {
+	for ; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '"':
+			return i
+		}
+	}
+	return len(s)
+}
+
+// clipRun shortens s to MaxQuoted runes, marker included.
+func clipRun(s string) string {
+	n := utf8.RuneCountInString(s)
+	if n <= MaxQuoted {
+		return s
+	}
+	// The marker counts the bytes cut; sized for len(s), it is never
+	// shorter than the real one, so the result fits in MaxQuoted runes.
+	longest := utf8.RuneCountInString(fmt.Sprintf("…[%d bytes cut]", len(s)))
+	cut := 0
+	for r := 0; r < MaxQuoted-longest; r++ {
+		_, size := utf8.DecodeRuneInString(s[cut:])
+		cut += size
+	}
+	return s[:cut] + fmt.Sprintf("…[%d bytes cut]", len(s)-cut)
+}
+
+// Bounded returns fs with every message and suppression reason clipped
+// (Clip). The slice is copied only when something changes.
+func Bounded(fs []Finding) []Finding {
+	var out []Finding
+	for i, f := range fs {
+		msg := Clip(f.Message)
+		var sup *Suppression
+		if f.Suppression != nil {
+			if r := Clip(f.Suppression.Reason); r != f.Suppression.Reason {
+				s := *f.Suppression
+				s.Reason = r
+				sup = &s
+			}
+		}
+		if msg == f.Message && sup == nil {
+			if out != nil {
+				out = append(out, f)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]Finding, 0, len(fs)), fs[:i]...)
+		}
+		f.Message = msg
+		if sup != nil {
+			f.Suppression = sup
+		}
+		out = append(out, f)
+	}
+	if out == nil {
+		return fs
+	}
+	return out
+}

@@ -1,0 +1,299 @@
+// Package inputfs is how ckptlint opens the files it lints. Files come from
+// untrusted pull requests, so every read goes through three checks:
+//
+//   - a Boundary: a path is resolved once (symlinks included) and read only
+//     when it lies inside one of the roots — the repository of a path the
+//     user named, or a file or directory the user named explicitly;
+//   - ReadRegular: only regular files are read, opened non-blocking and
+//     checked on the open descriptor, so a FIFO, a device or a directory
+//     named like a configuration file never blocks the run;
+//   - a Budget: the total number of bytes one run reads is capped.
+//
+// docs/security.md documents the threat model and every limit.
+package inputfs
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Limits. A file larger than MaxFileSize is cfgfile.MaxFileSize's business
+// (the parsers refuse it too); the others bound one run.
+const (
+	// MaxRunInput caps the bytes one run reads across every file and
+	// xi:include: past it, files are reported as unread (exit 2).
+	MaxRunInput = 64 << 20
+)
+
+// NotRegularError is returned for a path that exists but is not a regular
+// file.
+type NotRegularError struct {
+	Path string
+	Kind string // "a named pipe (FIFO)", "a directory", ...
+}
+
+func (e *NotRegularError) Error() string {
+	return fmt.Sprintf("%s is %s, not a regular file; not read", e.Path, e.Kind)
+}
+
+// OutsideError is returned for a path that resolves outside every root.
+type OutsideError struct {
+	Path     string // as given
+	Resolved string // after symlinks
+	Roots    []string
+}
+
+func (e *OutsideError) Error() string {
+	via := ""
+	if e.Resolved != e.Path {
+		via = fmt.Sprintf(" (it resolves to %s)", e.Resolved)
+	}
+	return fmt.Sprintf("%s lies outside the repository%s; ckptlint reads only files inside %s or named on the command line or in .ckptlint.hcl",
+		e.Path, via, strings.Join(e.Roots, ", "))
+}
+
+// TooLargeError is returned for a regular file over the size limit.
+type TooLargeError struct {
+	Path  string
+	Size  int64
+	Limit int64
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("file is %d bytes; ckptlint reads configuration files up to %d bytes", e.Size, e.Limit)
+}
+
+// BudgetError is returned once a run has read its MaxRunInput bytes.
+type BudgetError struct {
+	Limit int64
+}
+
+func (e *BudgetError) Error() string {
+	return fmt.Sprintf("not read: this run already read its input budget of %d MiB; lint fewer paths per run", e.Limit>>20)
+}
+
+// KindOf names a non-regular file mode.
+func KindOf(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSymlink != 0:
+		return "a symlink"
+	}
+	return "not a regular file"
+}
+
+// CheckRegular returns a *NotRegularError when st is not a regular file.
+func CheckRegular(path string, st fs.FileInfo) error {
+	if st.Mode().IsRegular() {
+		return nil
+	}
+	return &NotRegularError{Path: path, Kind: KindOf(st.Mode())}
+}
+
+// ReadRegular reads path when it is a regular file of at most limit bytes.
+// It opens the file non-blocking (a FIFO then never blocks the open), checks
+// the open descriptor's type and size, and reads at most limit+1 bytes, so
+// a file growing while it is read is refused too.
+func ReadRegular(path string, limit int64) ([]byte, error) {
+	f, err := openNonBlocking(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckRegular(path, st); err != nil {
+		return nil, err
+	}
+	if st.Size() > limit {
+		return nil, &TooLargeError{Path: path, Size: st.Size(), Limit: limit}
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, &TooLargeError{Path: path, Size: int64(len(b)), Limit: limit}
+	}
+	return b, nil
+}
+
+// Budget counts the bytes a run reads. The zero value has no limit; use
+// NewBudget. It is safe for concurrent use.
+type Budget struct {
+	mu    sync.Mutex
+	limit int64
+	used  int64
+}
+
+// NewBudget returns a budget of limit bytes.
+func NewBudget(limit int64) *Budget { return &Budget{limit: limit} }
+
+// Take reserves n bytes, or returns a *BudgetError when they do not fit.
+// A nil Budget has no limit.
+func (b *Budget) Take(n int64) error {
+	if b == nil || b.limit <= 0 {
+		return nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.used+n > b.limit {
+		return &BudgetError{Limit: b.limit}
+	}
+	b.used += n
+	return nil
+}
+
+// Boundary is the set of places a run may read. A nil Boundary allows
+// everything (library callers that lint trusted trees); an empty one
+// allows nothing.
+type Boundary struct {
+	roots []string // real (symlink-free) absolute paths
+	lex   []string // the roots as given (absolute, clean) and real
+}
+
+// RepoRoot is the nearest directory at or above dir holding .git (a
+// directory, or a file for worktrees and submodules), or "".
+func RepoRoot(dir string) string {
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		p := filepath.Dir(d)
+		if p == d {
+			return ""
+		}
+		d = p
+	}
+}
+
+// AddTree adds the tree a path named by the user stands for: the
+// repository holding it, else the directory itself (or, for a file, the
+// directory holding it). The path is resolved through symlinks first.
+func (b *Boundary) AddTree(p string) error {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return err
+	}
+	dir, given := real, abs
+	if st, err := os.Stat(real); err == nil && !st.IsDir() {
+		dir, given = filepath.Dir(real), filepath.Dir(abs)
+	}
+	if r := RepoRoot(given); r != "" {
+		given = r
+	}
+	if r := RepoRoot(dir); r != "" {
+		dir = r
+	}
+	b.add(dir, given)
+	return nil
+}
+
+// AddNamed adds one file or directory the user named explicitly (in
+// .ckptlint.hcl: a deployment's files, a path_mappings target). Only that
+// path (and, for a directory, what is below it) is added. A path that does
+// not exist is ignored: reading it fails anyway.
+func (b *Boundary) AddNamed(p string) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		b.add(real, abs)
+	}
+}
+
+func (b *Boundary) add(real, given string) {
+	b.lex = append(b.lex, real, given)
+	for _, r := range b.roots {
+		if Within(real, r) {
+			return
+		}
+	}
+	b.roots = append(b.roots, real)
+}
+
+// Roots returns the roots, in the order they were added.
+func (b *Boundary) Roots() []string {
+	if b == nil {
+		return nil
+	}
+	return append([]string(nil), b.roots...)
+}
+
+// Real resolves p to an absolute path without symlinks.
+func Real(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(abs)
+}
+
+// Check resolves p once (every symlink on the way) and returns the real
+// path when it lies inside a root. A path that does not exist is returned
+// with the error of EvalSymlinks (it matches fs.ErrNotExist); a path
+// outside every root returns an *OutsideError.
+func (b *Boundary) Check(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	if b != nil && !slices.ContainsFunc(b.lex, func(r string) bool { return Within(abs, r) }) {
+		// Outside by its name alone: refused without looking at the file
+		// system, so not even the target's existence is revealed.
+		return "", &OutsideError{Path: p, Resolved: abs, Roots: b.Roots()}
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", err
+	}
+	if b == nil {
+		return real, nil
+	}
+	for _, r := range b.roots {
+		if Within(real, r) {
+			return real, nil
+		}
+	}
+	return "", &OutsideError{Path: p, Resolved: real, Roots: b.Roots()}
+}
+
+// Within reports whether p is root or below it. Both must be clean
+// absolute paths.
+func Within(p, root string) bool {
+	rel, err := filepath.Rel(root, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// IsOutside reports whether err is an *OutsideError.
+func IsOutside(err error) bool {
+	var oe *OutsideError
+	return errors.As(err, &oe)
+}

@@ -1,0 +1,90 @@
+package model
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestOptionTable checks the generated option table against facts of the
+// Flink sources it was read from: the .type keys arrived in 1.17
+// (FLINK-29372), execution.checkpointing.dir in 1.20 (FLINK-34482), and
+// fs.hdfs.hadoopconf is gone from 2.0.
+func TestOptionTable(t *testing.T) {
+	has := func(k string, v Version) bool {
+		i := releaseIndex(v)
+		if i < 0 {
+			t.Fatalf("release %s not in the table", v)
+		}
+		return flinkOptionKeys[k]&(1<<i) != 0
+	}
+	for _, c := range []struct {
+		key  string
+		v    Version
+		want bool
+	}{
+		{"state.backend", V(1, 13), true},
+		{"state.backend.type", V(1, 16), false},
+		{"state.backend.type", V(1, 17), true},
+		{"high-availability.type", V(1, 17), true},
+		{"execution.checkpointing.dir", V(1, 19), false},
+		{"execution.checkpointing.dir", V(1, 20), true},
+		{"state.checkpoints.dir", V(1, 20), true},
+		{"fs.hdfs.hadoopconf", V(1, 20), true},
+		{"fs.hdfs.hadoopconf", V(2, 0), false},
+		{"restart-strategy.fixed-delay.attempts", V(2, 3), true},
+	} {
+		if got := has(c.key, c.v); got != c.want {
+			t.Errorf("%s on %s: known = %v, want %v", c.key, c.v, got, c.want)
+		}
+	}
+}
+
+func TestUnknownKeysInput(t *testing.T) {
+	f := flink(`state.backend.incremantal: true
+state.backend.type: rocksdb
+execution.checkpointing.dir: hdfs:///ckpt
+fs.s3a.connection.maximum: 64
+fs.overwrite-file: true
+kubernetes.operator.savepoint.format.type: NATIVE
+taskmanager.numberOfTaskSlots: 4
+state.${X}: 1
+`)
+	keys := func(v Resolved) map[string]map[string]any {
+		m := map[string]map[string]any{}
+		for _, u := range unknownKeysInput(f, v) {
+			um := u.(map[string]any)
+			m[um["key"].(string)] = um
+		}
+		return m
+	}
+	got := keys(Resolved{Version: V(1, 17), Source: "config"})
+	if len(got) != 3 {
+		t.Errorf("declared 1.17: got %v, want the typo, the 1.20 key and fs.overwrite-file", got)
+	}
+	if u := got["state.backend.incremantal"]; u == nil || u["suggestion"] != "state.backend.incremental" || u["exact"] != true {
+		t.Errorf("typo: %v", u)
+	}
+	if u := got["execution.checkpointing.dir"]; u == nil || !strings.Contains(strings.Join(anyStrings(u["known_in"]), ","), "1.20") {
+		t.Errorf("1.20 key on 1.17: %v", u)
+	}
+	if u := got["fs.overwrite-file"]; u == nil || u["suggestion"] != "fs.overwrite-files" {
+		t.Errorf("fs typo: %v", u)
+	}
+	// Without a known version only keys no release knows are listed.
+	got = keys(Resolved{Version: V(1, 18), Source: "assumed"})
+	if len(got) != 2 || got["state.backend.incremantal"]["exact"] != false || got["execution.checkpointing.dir"] != nil {
+		t.Errorf("assumed version: got %v", got)
+	}
+	// A release the table does not cover is checked like an unknown one.
+	if got := keys(Resolved{Version: V(1, 10), Source: "config"}); len(got) != 2 {
+		t.Errorf("1.10: got %v", got)
+	}
+}
+
+func anyStrings(v any) []string {
+	var out []string
+	for _, x := range v.([]any) {
+		out = append(out, x.(string))
+	}
+	return out
+}

@@ -1,0 +1,1 @@
+flink_version = "1.17"
