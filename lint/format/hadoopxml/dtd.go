@@ -41,12 +41,15 @@ type entityDecl struct {
 	name     string
 	value    string // literal value as written (internal entities)
 	external string // SYSTEM literal (external entities); "" for internal
+	param    bool   // a parameter entity (<!ENTITY % name ...>)
 	off      int    // offset of "<!ENTITY" in the file
 }
 
 // dtd holds the general entities of a file's DOCTYPE internal subset.
 type dtd struct {
 	decls      map[string]*entityDecl
+	params     map[string]*entityDecl // parameter entities, never expanded
+	paramRefs  []string               // parameter entity references, in order
 	expansions int
 	total      int
 }
@@ -56,7 +59,7 @@ type dtd struct {
 // off). It keeps general entity declarations and refuses parameter
 // entities, which ckptlint does not expand.
 func parseDoctype(text string, off int) (*dtd, int, string) {
-	d := &dtd{decls: map[string]*entityDecl{}}
+	d := &dtd{decls: map[string]*entityDecl{}, params: map[string]*entityDecl{}}
 	open := strings.IndexByte(text, '[')
 	if open < 0 {
 		return d, 0, ""
@@ -78,12 +81,23 @@ func parseDoctype(text string, off int) (*dtd, int, string) {
 				return nil, off + i, err
 			}
 			decl.off = off + i
-			if _, dup := d.decls[decl.name]; !dup && decl.name != "" { // the first declaration binds (XML 1.0 §4.2)
-				d.decls[decl.name] = decl
+			decls := d.decls
+			if decl.param {
+				decls = d.params
+			}
+			if _, dup := decls[decl.name]; !dup && decl.name != "" { // the first declaration binds (XML 1.0 §4.2)
+				decls[decl.name] = decl
 			}
 			i += n
 		case text[i] == '%':
-			return nil, off + i, "parameter entity reference in the DOCTYPE: ckptlint does not expand parameter entities"
+			// a parameter entity reference between declarations: never
+			// expanded (an external one is never fetched); noted
+			end := strings.IndexByte(text[i:], ';')
+			if end < 0 {
+				return nil, off + i, "parameter entity reference without ';' in the DOCTYPE"
+			}
+			d.paramRefs = append(d.paramRefs, text[i+1:i+end])
+			i += end + 1
 		case text[i] == '<':
 			n, err := skipMarkupDecl(text[i:])
 			if err != "" {
@@ -117,8 +131,6 @@ func skipMarkupDecl(s string) (int, string) {
 			}
 		case c == '"' || c == '\'':
 			q = c
-		case c == '%':
-			return 0, "parameter entity reference in the DOCTYPE: ckptlint does not expand parameter entities"
 		case c == '>':
 			return i + 1, ""
 		}
@@ -155,10 +167,13 @@ func parseEntityDecl(s string) (*entityDecl, int, string) {
 		return v, true
 	}
 	skip()
+	param := false
 	if i < len(s) && s[i] == '%' {
-		return nil, 0, "parameter entity declaration in the DOCTYPE: ckptlint does not expand parameter entities"
+		param = true
+		i++
+		skip()
 	}
-	d := &entityDecl{name: word()}
+	d := &entityDecl{name: word(), param: param}
 	if d.name == "" {
 		return nil, 0, "entity declaration without a name"
 	}
