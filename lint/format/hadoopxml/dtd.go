@@ -7,21 +7,24 @@ import (
 	"unicode/utf8"
 )
 
-// Limits on DTD entity expansion. They follow the JDK's secure-processing
-// defaults as tightened by JDK-8343004 (JDK 24,
-// src/java.xml/share/conf/jaxp.properties), which are stricter than the
-// older values (entityExpansionLimit 64000, totalEntitySizeLimit 50000000,
-// entityReplacementLimit 3000000); Hadoop's Woodstox reader would accept
-// more, but a configuration file needs none of it.
+// Limits on DTD entity expansion, at least as strict as the JDK's
+// secure-processing defaults (Oracle's JAXP "Processing Limit Definitions";
+// src/java.xml/share/conf/jaxp.properties). JDK 24 lowered
+// jdk.xml.maxGeneralEntitySizeLimit from unlimited to 100,000 (JDK-8343004)
+// and jdk.xml.totalEntitySizeLimit from 50,000,000 to 100,000 (the JDK 24/25
+// errors JAXP00010003/JAXP00010004 quote both); ckptlint uses those two and
+// a far stricter expansion count than jdk.xml.entityExpansionLimit's 64,000.
+// Hadoop's Woodstox reader would accept more; a configuration file needs
+// none of it.
 const (
-	// maxEntityExpansions is jdk.xml.entityExpansionLimit: how many entity
-	// references one file may expand, nested ones included.
+	// maxEntityExpansions bounds how many entity references one file may
+	// expand, nested ones included (jdk.xml.entityExpansionLimit: 64,000).
 	maxEntityExpansions = 2500
-	// maxEntitySize is jdk.xml.maxGeneralEntitySizeLimit: the largest
-	// replacement text of one general entity, in bytes.
+	// maxEntitySize is jdk.xml.maxGeneralEntitySizeLimit (JDK 24+): the
+	// largest replacement text of one general entity, in bytes.
 	maxEntitySize = 100000
-	// maxTotalEntitySize is jdk.xml.totalEntitySizeLimit: the bytes all
-	// expansions of one file may produce together.
+	// maxTotalEntitySize is jdk.xml.totalEntitySizeLimit (JDK 24+): the
+	// bytes all expansions of one file may produce together.
 	maxTotalEntitySize = 100000
 	// maxEntityDepth bounds nesting of entity references inside entity
 	// values (a cycle is refused earlier).
@@ -229,7 +232,7 @@ func (d *dtd) expand(name string, depth int, stack []string) (string, error) {
 	}
 	d.expansions++
 	if d.expansions > maxEntityExpansions {
-		return "", fmt.Errorf("more than %d entity expansions (the JDK's jdk.xml.entityExpansionLimit); refusing a possible entity-expansion bomb", maxEntityExpansions)
+		return "", fmt.Errorf("more than %d entity expansions (a limit stricter than the JDK's jdk.xml.entityExpansionLimit); refusing a possible entity-expansion bomb", maxEntityExpansions)
 	}
 	if decl.external != "" {
 		return externalMark + name + externalEnd, nil
