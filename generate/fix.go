@@ -62,6 +62,9 @@ type FixResult struct {
 	// Unread lists the paths that could not be read (lint.Result.Unread):
 	// their sets are not fixed, the others are.
 	Unread []string
+	// Files are the OS paths of the configuration files the final lint
+	// read (beside which Writer.Sweep looks for stale staged files).
+	Files []string
 }
 
 // file is one file as the planner holds it in memory.
@@ -130,6 +133,13 @@ func Fix(ctx context.Context, eng *engine.Engine, opts FixOptions) (*FixResult, 
 	}
 	p.res.Remaining = last.Findings
 	p.res.Unread = last.Unread
+	for _, s := range last.Sets {
+		for _, cf := range s.Files() {
+			if abs, err := filepath.Abs(filepath.FromSlash(cf.Path)); err == nil && !slices.Contains(p.res.Files, abs) {
+				p.res.Files = append(p.res.Files, abs)
+			}
+		}
+	}
 	p.res.Skipped = dedupeSkipped(p.res.Skipped)
 	p.res.Held = dedupeSkipped(p.res.Held)
 	for _, f := range p.sortedFiles() {
