@@ -85,6 +85,8 @@ func runFix(cmd *cobra.Command, g *globals, p *fixParams, args []string) error {
 		return usageErr(err)
 	}
 	if p.diff {
+		// The patch is stdout; what it leaves out, and why, is stderr.
+		writeNotApplied(g.stderr, res)
 		for _, c := range res.Changes {
 			fmt.Fprint(g.stdout, generate.Diff(c, filepath.ToSlash(res.Display[c.Path])))
 		}
@@ -188,9 +190,13 @@ func writeFixSummary(g *globals, res *generate.FixResult) {
 		}
 	}
 	writeHeld(g.stdout, res)
+	writeNotApplied(g.stdout, res)
 	skipped := map[string]string{}
 	for _, s := range res.Skipped {
-		skipped[s.Finding.RuleID+"\x00"+s.Finding.Range.File] = s.Reason
+		skipped[s.Finding.RuleID+"\x00"+s.Finding.Range.File+"\x00"+s.Finding.ConfigSet] = opText(s.Op) + ": " + s.Reason
+	}
+	for _, h := range res.Held {
+		skipped[h.Finding.RuleID+"\x00"+h.Finding.Range.File] = "held back: " + h.Reason
 	}
 	var rem []finding.Finding
 	for _, f := range res.Remaining {
@@ -206,10 +212,31 @@ func writeFixSummary(g *globals, res *generate.FixResult) {
 		why := "not auto-fixable: the right value depends on your jobs; see ckptlint explain " + f.RuleID
 		if len(f.Fix) > 0 {
 			why = "its fix could not be applied"
-			if r, ok := skipped[f.RuleID+"\x00"+f.Range.File]; ok {
+			if r, ok := skipped[f.RuleID+"\x00"+f.Range.File+"\x00"+f.ConfigSet]; ok {
 				why += ": " + r
 			}
 		}
 		fmt.Fprintf(g.stdout, "  %s (%s)\n", f, why)
+	}
+}
+
+// opText renders a fix operation for messages: "set k = v", "rename a -> b".
+func opText(op finding.Op) string {
+	switch op.Op {
+	case "set":
+		return fmt.Sprintf("set %s = %s", op.Key, op.Value)
+	case "rename":
+		return fmt.Sprintf("rename %s -> %s", op.Key, op.NewKey)
+	}
+	return op.Op + " " + op.Key
+}
+
+// writeNotApplied names each fix operation that could not be applied: the
+// edit, the finding and config set it belongs to (a FlinkDeployment of a
+// multi-document file among them), and why.
+func writeNotApplied(w io.Writer, res *generate.FixResult) {
+	for _, s := range res.Skipped {
+		fmt.Fprintf(w, "ckptlint fix: not applied: %s for %s at %s:%d (config set %s): %s\n", opText(s.Op), s.Finding.RuleID,
+			s.Finding.Range.File, s.Finding.Range.Start.Line, s.Finding.ConfigSet, s.Reason)
 	}
 }

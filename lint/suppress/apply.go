@@ -6,6 +6,7 @@ import (
 
 	"github.com/agnivade/levenshtein"
 
+	"github.com/ckptlint/ckptlint/internal/buildinfo"
 	"github.com/ckptlint/ckptlint/lint/finding"
 )
 
@@ -16,9 +17,11 @@ const (
 	UnusedName  = "unused-ignore"
 	InvalidRule = "CKPT002"
 	InvalidName = "invalid-ignore"
-	// DocURL documents both rules.
-	DocURL = "https://github.com/ckptlint/ckptlint/blob/main/docs/suppressions.md"
 )
+
+// DocURL documents both rules, at the documentation of this binary's
+// version (internal/buildinfo).
+var DocURL = buildinfo.DocURL("docs/suppressions.md")
 
 // Rule is a rule an ignore may name, by id or by name.
 type Rule struct {

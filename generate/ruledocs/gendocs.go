@@ -1,5 +1,11 @@
+//go:build ignore
+
 // Command gendocs writes docs/rules/ from the embedded policies' METADATA.
 // Run it with `go generate ./policies` from the repository root.
+//
+// It is a `//go:build ignore` file rather than a main package so that
+// `go install ./...` (what pre-commit's golang hooks run in this repository)
+// installs ckptlint and nothing else.
 package main
 
 import (
