@@ -7,11 +7,13 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ckptlint/ckptlint/generate"
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/model"
@@ -53,13 +55,14 @@ It refuses to overwrite an existing .ckptlint.hcl; --print writes to standard ou
 				_, err := g.stdout.Write(src)
 				return err
 			}
-			f, err := os.OpenFile(config.FileName, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+			// The writer fix uses: staged, fsynced, renamed into place (so
+			// no half-written file is ever read), refused if the file
+			// appeared meanwhile.
+			wd, err := os.Getwd()
 			if err != nil {
 				return usageErr(err)
 			}
-			_, err = f.Write(src)
-			if err = errors.Join(err, f.Sync(), f.Close()); err != nil {
-				_ = os.Remove(config.FileName)
+			if err := generate.WriteAll([]generate.Change{{Path: filepath.Join(wd, config.FileName), New: src, Mode: 0o644}}, wd); err != nil {
 				return usageErr(err)
 			}
 			fmt.Fprintf(g.stderr, "ckptlint: wrote %s (%d deployment block(s)); review it, then run ckptlint lint\n", config.FileName, countDeployments(sets))
