@@ -136,10 +136,10 @@ func (d *discoverer) displayPath(p string) string {
 func (d *discoverer) walk(paths []string) error {
 	for _, p := range paths {
 		st, err := os.Stat(p)
-		if err != nil {
+		if err != nil && !d.inOverlay(p) {
 			return fmt.Errorf("lint %s: %w", p, err)
 		}
-		if !st.IsDir() {
+		if st == nil || !st.IsDir() {
 			if err := d.add(filepath.Clean(p), true); err != nil {
 				var nc *notConfigError
 				if !errors.As(err, &nc) {
@@ -219,6 +219,17 @@ func (d *discoverer) walk(paths []string) error {
 		}
 	}
 	return nil
+}
+
+// inOverlay reports whether path is a file of the overlay (standard input
+// linted as a file that need not exist on disk).
+func (d *discoverer) inOverlay(path string) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	_, ok := d.overlay[abs]
+	return ok
 }
 
 func (d *discoverer) ignored(path string) bool {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ckptlint/ckptlint/internal/buildinfo"
 	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/engine"
@@ -506,7 +507,8 @@ func defaultFile(s *model.Set) string {
 	return s.Name
 }
 
-// docURL is the rule's documentation page.
+// docURL is the rule's documentation page, as of this binary's version
+// (the release tag's docs; main for a development build).
 func docURL(r *engine.Rule) string {
 	if r.User {
 		if len(r.Related) > 0 {
@@ -514,7 +516,7 @@ func docURL(r *engine.Rule) string {
 		}
 		return ""
 	}
-	return "https://github.com/ckptlint/ckptlint/blob/main/docs/rules/" + r.ID + ".md"
+	return buildinfo.DocURL("docs/rules/" + r.ID + ".md")
 }
 
 // lineAt returns 1-based line n of src, or "".

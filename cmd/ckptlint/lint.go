@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/ckptlint/ckptlint/generate"
+	"github.com/ckptlint/ckptlint/internal/buildinfo"
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/engine"
@@ -25,6 +25,7 @@ type lintParams struct {
 	quiet           bool
 	color           string
 	noInlineIgnores bool
+	stdinFilename   string
 }
 
 func newLintCmd(g *globals) *cobra.Command {
@@ -34,6 +35,7 @@ func newLintCmd(g *globals) *cobra.Command {
 		Short: "Lint the Flink and Hadoop configuration under paths (default: the current directory)",
 		Example: `  ckptlint lint
   ckptlint lint jobs/ hadoop/ --fail-level warning --format json
+  ckptlint lint --stdin-filename flink/conf/flink-conf.yaml - < buffer   (editors)
   ckptlint lint --format github --format sarif=results.sarif --format markdown=summary.md`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runLint(cmd, g, p, args) },
 	}
@@ -42,7 +44,8 @@ func newLintCmd(g *globals) *cobra.Command {
 		"NAME is one of "+strings.Join(report.Formats, ", ")+" (default text)")
 	f.StringVar(&p.failLevel, "fail-level", "error", "lowest severity that makes the exit code 1: error, warning or info")
 	f.BoolVarP(&p.quiet, "quiet", "q", false, "print nothing in text format on standard output; only the exit code tells (report files are still written)")
-	f.StringVar(&p.color, "color", "auto", "colour and source snippets in text output on standard output: auto, always or never")
+	f.StringVar(&p.color, "color", "auto", "colour and source snippets in text output on standard output: auto (on a terminal, unless NO_COLOR; FORCE_COLOR or CLICOLOR_FORCE force it), always or never")
+	f.StringVar(&p.stdinFilename, "stdin-filename", "", "with the path - : lint standard input as if it were this file, with the files beside it on disk")
 	f.BoolVar(&p.noInlineIgnores, "no-inline-ignores", false, "report findings that ckptlint:ignore comments silence")
 	return cmd
 }
@@ -115,6 +118,8 @@ func extension(name string) string {
 		return "xml"
 	case "markdown":
 		return "md"
+	case "codeclimate":
+		return "json"
 	case "text", "github":
 		return "txt"
 	}
@@ -126,15 +131,13 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	if err != nil {
 		return usageErr(fmt.Errorf("--fail-level: %w", err))
 	}
-	tty := isTTY(g.stdout)
-	switch p.color {
-	case "auto":
-	case "always":
-		tty = true
-	case "never":
-		tty = false
-	default:
-		return usageErr(fmt.Errorf("--color: %q is not auto, always or never", p.color))
+	tty, err := useColor(p.color, isTTY(g.stdout), os.Getenv)
+	if err != nil {
+		return usageErr(err)
+	}
+	args, overlay, err := stdinPaths(args, p.stdinFilename, g.stdin)
+	if err != nil {
+		return usageErr(err)
 	}
 	outs, err := parseFormats(p.formats)
 	if err != nil {
@@ -146,11 +149,15 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	}
 	opts := g.options(cfg)
 	opts.NoInlineIgnores = p.noInlineIgnores
+	if overlay != nil {
+		opts.Overlay = overlay
+	}
 	res, err := lint.Lint(cmd.Context(), eng, args, opts)
 	if err != nil {
 		return usageErr(err)
 	}
-	rr := report.Result{Version: buildVersion(), Findings: res.Findings, Suppressed: res.Suppressed,
+	warnNoFiles(g.stderr, res, args)
+	rr := report.Result{Version: buildinfo.Get().Version, Findings: res.Findings, Suppressed: res.Suppressed,
 		Sets: len(res.Sets), Files: res.Files, Sources: sources(res), Rules: reportRules(eng, cfg),
 		FailLevel: fail, RepoDir: repoDir()}
 	for _, s := range res.Sets {
@@ -175,8 +182,8 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	return nil
 }
 
-// writeOutputs renders every format, then writes the files (each to a
-// temporary file renamed into place) and standard output. Text on
+// writeOutputs renders every format, then writes the files (each staged,
+// fsynced and renamed into place by generate.WriteFile) and standard output. Text on
 // standard output is coloured with a snippet on a terminal and followed by
 // a tally on standard error; --quiet drops it.
 func writeOutputs(g *globals, outs []output, rr report.Result, quiet, tty bool) error {
@@ -198,7 +205,7 @@ func writeOutputs(g *globals, outs []output, rr report.Result, quiet, tty bool) 
 			return &exitError{code: exitInternal, err: fmt.Errorf("render %s report: %w", o.name, err)}
 		}
 		if !toStdout {
-			if err := writeFileAtomic(o.path, b.Bytes()); err != nil {
+			if err := generate.WriteFile(o.path, b.Bytes()); err != nil {
 				return usageErr(fmt.Errorf("write %s report: %w", o.name, err))
 			}
 			continue
@@ -213,29 +220,6 @@ func writeOutputs(g *globals, outs []output, rr report.Result, quiet, tty bool) 
 	return nil
 }
 
-// writeFileAtomic writes data to a temporary file beside path and renames
-// it over path, so a reader never sees half a report.
-func writeFileAtomic(path string, data []byte) error {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	_, err = tmp.Write(data)
-	err = errors.Join(err, tmp.Chmod(0o644), tmp.Close())
-	if err == nil {
-		err = os.Rename(name, path)
-	}
-	if err != nil {
-		_ = os.Remove(name)
-	}
-	return err
-}
-
 // parseErrorRule describes CKPT000, which is not a Rego rule but is
 // reported like one.
 var parseErrorRule = report.Rule{
@@ -244,7 +228,7 @@ var parseErrorRule = report.Rule{
 	Description: "The file does not parse the way Flink or Hadoop reads it (broken YAML or XML, an unrendered " +
 		"template, content before the XML declaration). Its config set is not evaluated until the file is " +
 		"fixed; other config sets are.",
-	HelpURI: "https://github.com/ckptlint/ckptlint/blob/main/README.md#exit-codes",
+	HelpURI: buildinfo.DocURL("README.md#exit-codes"),
 }
 
 // reportRules is the metadata of every loaded rule for the reporters, with
@@ -255,7 +239,7 @@ func reportRules(eng *engine.Engine, cfg *config.Config) []report.Rule {
 		rr := report.Rule{ID: r.ID, Name: r.Name, Severity: r.Severity, Fixable: r.Fixable, Title: r.Title,
 			Description: r.Description, Family: r.Family, User: r.User}
 		if !r.User {
-			rr.HelpURI = "https://github.com/ckptlint/ckptlint/blob/main/docs/rules/" + r.ID + ".md"
+			rr.HelpURI = buildinfo.DocURL("docs/rules/" + r.ID + ".md")
 		} else if len(r.Related) > 0 {
 			rr.HelpURI = r.Related[0]
 		}

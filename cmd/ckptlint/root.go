@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/ckptlint/ckptlint/internal/buildinfo"
 )
 
 // globals are the flags every subcommand shares.
@@ -50,7 +52,10 @@ checkpoints fail on HDFS, with the numbers that show why.
 Exit codes: 0 clean, 1 findings at or above --fail-level, 2 usage/config/input error, 3 internal error.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// --version prints what `ckptlint version` does.
+		Version: buildinfo.Get().Version,
 	}
+	root.SetVersionTemplate(buildinfo.Get().String())
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.configPath, "config", "", "path to .ckptlint.hcl (default: .ckptlint.hcl in the current directory or the nearest parent up to the repository root)")
 	pf.StringVar(&g.flinkVersion, "flink-version", "", "Flink version the configuration runs on, e.g. 1.20 (overrides .ckptlint.hcl)")
@@ -58,6 +63,7 @@ Exit codes: 0 clean, 1 findings at or above --fail-level, 2 usage/config/input e
 	pf.StringArrayVar(&g.policyDirs, "policy", nil, "extra Rego policy directory (repeatable)")
 	pf.StringVar(&g.placeholders, "placeholders", "", "template placeholders (${VAR}, {{ .Values.x }}, ...): detect (unknown values, the default) or literal (lint rendered output); overrides .ckptlint.hcl")
 	root.AddCommand(newLintCmd(g), newFixCmd(g), newGenerateCmd(g), newInspectCmd(g), newRulesCmd(g), newExplainCmd(g),
-		newPolicyCmd(g), newVersionCmd(g))
+		newPolicyCmd(g), newVersionCmd(g), newInitCmd(g))
+	registerCompletions(root, g)
 	return root
 }

@@ -3,31 +3,18 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/engine"
+	"github.com/ckptlint/ckptlint/lint/inputfs"
+	"github.com/ckptlint/ckptlint/lint/model"
 )
 
-// repoRoot is the nearest directory at or above dir holding .git, or "".
-func repoRoot(dir string) string {
-	d, err := filepath.Abs(dir)
-	if err != nil {
-		return ""
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
-			return d
-		}
-		p := filepath.Dir(d)
-		if p == d {
-			return ""
-		}
-		d = p
-	}
-}
+// repoRoot is the nearest directory at or above dir holding .git, or ""
+// (inputfs.RepoRoot).
+func repoRoot(dir string) string { return inputfs.RepoRoot(dir) }
 
 // setup loads .ckptlint.hcl and the policies and checks the one against the
 // other. Problems are usage errors (exit 2), printed with source snippets.
@@ -36,6 +23,11 @@ func (g *globals) setup(ctx context.Context) (*config.Config, *engine.Engine, er
 	case "", lint.PlaceholdersDetect, lint.PlaceholdersLiteral:
 	default:
 		return nil, nil, usageErr(fmt.Errorf("--placeholders %q: want detect or literal", g.placeholders))
+	}
+	for _, v := range []struct{ flag, value string }{{"--flink-version", g.flinkVersion}, {"--hadoop-version", g.hadoopVersion}} {
+		if _, err := model.ParseVersion(v.value); v.value != "" && err != nil {
+			return nil, nil, usageErr(fmt.Errorf("%s: %w", v.flag, err))
+		}
 	}
 	path := g.configPath
 	if path == "" {

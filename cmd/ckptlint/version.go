@@ -1,35 +1,39 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
-	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/ckptlint/ckptlint/internal/buildinfo"
 )
 
-// version is set with -ldflags "-X main.version=v1.2.3" in release builds.
-var version = ""
-
-// buildVersion returns the release version, else the module version from
-// the build info, else "devel".
-func buildVersion() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
-}
-
 func newVersionCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	cmd := &cobra.Command{
 		Use:   "version",
-		Short: "Print the ckptlint version",
-		Args:  cobra.NoArgs,
+		Short: "Print the ckptlint version, commit, build date, Go version and platform",
+		Long: `Print the version identity of this binary. Release builds carry the version, commit and
+build date they were stamped with; a binary from go install …@vX knows its module version; a
+build in a git checkout knows its commit. The documentation links in reports (SARIF helpUri,
+JSON doc_url) point at the docs of the same version: the release tag, or the main branch for a
+development build.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			fmt.Fprintf(g.stdout, "ckptlint %s\n", buildVersion())
+			in := buildinfo.Get()
+			if asJSON {
+				b, err := json.MarshalIndent(in, "", "  ")
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(g.stdout, "%s\n", b)
+				return nil
+			}
+			fmt.Fprint(g.stdout, in.String())
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the version identity as a JSON object")
+	return cmd
 }

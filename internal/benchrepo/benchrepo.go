@@ -1,6 +1,6 @@
 // Package benchrepo writes a generated monorepo of Flink config sets, the
 // input of ckptlint's benchmarks: `go test ./lint -bench .` and, for
-// whole-process timings, `go run ./internal/benchrepo/cmd DIR`.
+// whole-process timings, `go run ./internal/benchrepo/gen.go DIR`.
 package benchrepo
 
 import (

@@ -74,7 +74,7 @@ type Options struct {
 
 // Formats lists the reporter names, for flag validation and help. Get
 // resolves each of them.
-var Formats = []string{"text", "json", "sarif", "github", "junit", "markdown"}
+var Formats = []string{"text", "json", "sarif", "github", "junit", "markdown", "codeclimate"}
 
 // Get returns the reporter for name. Every reporter renders the findings
 // with their messages clipped (finding.Bounded): values quoted from
@@ -104,6 +104,8 @@ func get(name string, opts Options) (Reporter, error) {
 		return JUnit, nil
 	case "markdown":
 		return Markdown, nil
+	case "codeclimate":
+		return CodeClimate, nil
 	}
 	return nil, fmt.Errorf("unknown format %q (want one of %s)", name, strings.Join(Formats, ", "))
 }

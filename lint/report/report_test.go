@@ -37,11 +37,17 @@ func rules(e *engine.Engine) []report.Rule {
 // it does and returns what the reporters see.
 func storyResult(t *testing.T, name string) report.Result {
 	t.Helper()
-	e := linttest.Engine(t)
 	dir, err := filepath.Abs(filepath.Join("../../testdata/stories", name))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return dirResult(t, dir)
+}
+
+// dirResult lints the directory dir (absolute) as storyResult does.
+func dirResult(t *testing.T, dir string) report.Result {
+	t.Helper()
+	e := linttest.Engine(t)
 	res := linttest.Lint(t, e, dir, lint.Options{})
 	r := report.Result{Version: "test", Findings: res.Findings, Suppressed: res.Suppressed, Sets: len(res.Sets),
 		Files: res.Files, Sources: map[string][]byte{}, Rules: rules(e), FailLevel: finding.Error,
@@ -115,7 +121,7 @@ func golden(t *testing.T, path, got string) {
 }
 
 // goldenFormats are the formats with a golden file per story.
-var goldenFormats = []string{"text", "text-tty", "json", "sarif", "github", "junit", "markdown"}
+var goldenFormats = []string{"text", "text-tty", "json", "sarif", "github", "junit", "markdown", "codeclimate"}
 
 // TestGolden renders every story in every format and compares the output
 // with testdata/<format>/<story>.golden.

@@ -35,6 +35,12 @@ func newSchemaValidator(t *testing.T) *schemaValidator {
 	if err != nil {
 		t.Skipf("SARIF schema validation skipped: %v (it needs ../shared/schemas/sarif-2.1.0.json beside the repository)", err)
 	}
+	return newValidator(t, string(b))
+}
+
+// newValidator validates documents against the JSON schema schema.
+func newValidator(t *testing.T, schema string) *schemaValidator {
+	t.Helper()
 	caps := ast.CapabilitiesForThisVersion()
 	caps.AllowNet = []string{}
 	q, err := rego.New(rego.Query("r := json.match_schema(input.doc, input.schema)"), rego.Capabilities(caps)).
@@ -42,7 +48,7 @@ func newSchemaValidator(t *testing.T) *schemaValidator {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &schemaValidator{schema: string(b), query: q}
+	return &schemaValidator{schema: schema, query: q}
 }
 
 // errors returns the schema violations of doc (nil when it is valid).

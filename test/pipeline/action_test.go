@@ -227,6 +227,29 @@ func TestActionCleanConfigNoSARIF(t *testing.T) {
 	checkSummary(t, r, "Nothing: no finding has an automatic fix.")
 }
 
+// TestActionNoConfiguration: paths that hold no Flink or Hadoop file pass
+// (exit 0, zero counts) with a warning annotation, not silently.
+func TestActionNoConfiguration(t *testing.T) {
+	ws := t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, "README.md"), []byte("# no flink here\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitCommitAll(t, ws)
+	r, code := runAction(t, ws, nil)
+	if code != 0 {
+		t.Fatalf("exit code %d, want 0\n%s\n%s", code, r.stdout.String(), r.stderr.String())
+	}
+	if !strings.Contains(r.stdout.String(), "::warning title=ckptlint found no configuration::no Flink or Hadoop configuration file under the paths input (.)") {
+		t.Errorf("no warning annotation:\n%s", r.stdout.String())
+	}
+	if r.outputs["errors"] != "0" {
+		t.Errorf("errors output %q, want 0", r.outputs["errors"])
+	}
+	if !strings.Contains(r.stderr.String(), "ckptlint: warning: no Flink or Hadoop configuration file found") {
+		t.Errorf("ckptlint's warning is not in the step log:\n%s", r.stderr.String())
+	}
+}
+
 func TestActionToolErrorIsNotAFinding(t *testing.T) {
 	ws := newWorkspace(t, story("stories", "b-directoryscanner"), "")
 	old := filepath.Join(ws, "ckptlint.sarif")
@@ -262,7 +285,8 @@ func TestActionBuildStep(t *testing.T) {
 	}
 	requireTool(t, "jq", "action.yml reads its count outputs with it")
 	ws := newWorkspace(t, story("stories", "b-directoryscanner"), "")
-	r := newRunner(t, loadAction(t, filepath.Join(root, "action.yml")), ws, nil)
+	// A release tag with install-mode source: a build, not a download.
+	r := newRunner(t, loadAction(t, filepath.Join(root, "action.yml")), ws, map[string]string{"install-mode": "source"})
 	r.actionRef = "v0.0.0-pipeline-test"
 	code := r.run()
 	if code != 1 {
@@ -272,7 +296,7 @@ func TestActionBuildStep(t *testing.T) {
 	if !strings.HasPrefix(exe, r.temp) {
 		t.Errorf("build output path = %q, want a file under RUNNER_TEMP %s", exe, r.temp)
 	}
-	if res := run(t, ws, nil, exe, "version"); res.code != 0 || strings.TrimSpace(res.stdout) != "ckptlint v0.0.0-pipeline-test" {
+	if res := run(t, ws, nil, exe, "version"); res.code != 0 || !strings.HasPrefix(res.stdout, "ckptlint v0.0.0-pipeline-test\n") {
 		t.Errorf("%s version: %v, want the action ref as version", exe, res)
 	}
 	key := r.steps["go-cache"]
@@ -317,13 +341,14 @@ func TestActionMetadata(t *testing.T) {
 	if !setupGo {
 		t.Error("no actions/setup-go step")
 	}
-	for _, in := range []string{"paths", "config", "fail-level", "sarif-file", "fix-diff", "working-directory"} {
+	for _, in := range []string{"paths", "config", "fail-level", "sarif-file", "fix-diff", "working-directory", "install-mode"} {
 		if _, ok := a.Inputs[in]; !ok {
 			t.Errorf("input %s missing", in)
 		}
 	}
-	if a.Inputs["fail-level"].Default != "error" || a.Inputs["sarif-file"].Default != "ckptlint.sarif" {
-		t.Errorf("defaults: fail-level %q, sarif-file %q", a.Inputs["fail-level"].Default, a.Inputs["sarif-file"].Default)
+	if a.Inputs["fail-level"].Default != "error" || a.Inputs["sarif-file"].Default != "ckptlint.sarif" || a.Inputs["install-mode"].Default != "auto" {
+		t.Errorf("defaults: fail-level %q, sarif-file %q, install-mode %q", a.Inputs["fail-level"].Default, a.Inputs["sarif-file"].Default,
+			a.Inputs["install-mode"].Default)
 	}
 	for _, out := range []string{"errors", "warnings", "infos", "sarif-file"} {
 		if a.Outputs[out].Value == "" {

@@ -38,7 +38,8 @@ func loadHooks(t *testing.T) map[string]hook {
 // reads it as pre-commit's Python re does).
 func TestHookDefinitions(t *testing.T) {
 	hooks := loadHooks(t)
-	entries := map[string]string{"ckptlint": "ckptlint lint", "ckptlint-fix": "ckptlint fix"}
+	entries := map[string]string{"ckptlint": "ckptlint lint", "ckptlint-fix": "ckptlint fix",
+		"ckptlint-system": "ckptlint lint", "ckptlint-fix-system": "ckptlint fix"}
 	if len(hooks) != len(entries) {
 		t.Errorf("hooks %v, want %v", hooks, entries)
 	}
@@ -67,8 +68,15 @@ func TestHookDefinitions(t *testing.T) {
 			t.Errorf("no hook %s", id)
 			continue
 		}
-		if h.Entry != entry || h.Language != "golang" || h.PassFilenames == nil || !*h.PassFilenames || !h.RequireSerial {
-			t.Errorf("hook %s: %+v; want entry %q, language golang, pass_filenames and require_serial true", id, h, entry)
+		lang := "golang"
+		if strings.HasSuffix(id, "-system") {
+			lang = "system"
+		}
+		if h.Entry != entry || h.Language != lang || h.PassFilenames == nil || !*h.PassFilenames || !h.RequireSerial {
+			t.Errorf("hook %s: %+v; want entry %q, language %s, pass_filenames and require_serial true", id, h, entry, lang)
+		}
+		if h.Files != hooks["ckptlint"].Files {
+			t.Errorf("hook %s: files %q differs from the ckptlint hook's", id, h.Files)
 		}
 		re, err := regexp.Compile(h.Files)
 		if err != nil {
@@ -79,6 +87,51 @@ func TestHookDefinitions(t *testing.T) {
 				t.Errorf("hook %s: files matches %s: %v, want %v", id, name, got, want)
 			}
 		}
+	}
+}
+
+// TestGoInstallInstallsOnlyCkptlint checks what pre-commit's golang hooks
+// get: pre-commit runs `go install ./...` in the hook repository, so the
+// module must have exactly one main package, cmd/ckptlint (helper programs
+// are `//go:build ignore` files run with `go run file.go`).
+func TestGoInstallInstallsOnlyCkptlint(t *testing.T) {
+	r := run(t, root, nil, "go", "list", "-f", `{{if eq .Name "main"}}{{.ImportPath}}{{end}}`, "./...")
+	if r.code != 0 {
+		t.Fatalf("go list: %v", r)
+	}
+	if got := strings.TrimSpace(r.stdout); got != "github.com/ckptlint/ckptlint/cmd/ckptlint" {
+		t.Errorf("main packages that go install ./... installs:\n%s\nwant only github.com/ckptlint/ckptlint/cmd/ckptlint", got)
+	}
+}
+
+// TestPreCommitSystemHook runs the language: system hook with the real
+// pre-commit and the ckptlint TestMain built on PATH: nothing is built, the
+// binary on PATH is what runs.
+func TestPreCommitSystemHook(t *testing.T) {
+	pc := requireTool(t, "pre-commit", "runs .pre-commit-hooks.yaml")
+	hooks := snapshotRepo(t)
+	env := append([]string{"PRE_COMMIT_HOME=" + t.TempDir(), "PATH=" + binDir + string(os.PathListSeparator) + os.Getenv("PATH")}, gitEnv...)
+	dir := t.TempDir()
+	copyTree(t, story("stories", "b-directoryscanner"), dir)
+	gitCommitAll(t, dir)
+	const conf = "flink/flink-conf.yaml"
+	r := run(t, dir, env, pc, "try-repo", "--color", "never", hooks, "ckptlint-system", "--verbose", "--files", conf)
+	if r.code != 1 || !strings.Contains(r.stdout, "flink/flink-conf.yaml:10:1: error:") || !strings.Contains(r.stdout, "[CKPT201 ") {
+		t.Fatalf("pre-commit try-repo ckptlint-system on story b: %v\nwant exit code 1 with the CKPT201 finding", r)
+	}
+	r = run(t, dir, env, pc, "try-repo", "--color", "never", hooks, "ckptlint-fix-system", "--files", conf)
+	if r.code != 1 || !strings.Contains(r.stdout, "files were modified by this hook") {
+		t.Fatalf("pre-commit try-repo ckptlint-fix-system on story b: %v\nwant the file fixed", r)
+	}
+	if got := readFile(t, filepath.Join(dir, conf)); !strings.Contains(got, "execution.checkpointing.timeout: 2 min\n") {
+		t.Errorf("%s after ckptlint-fix-system:\n%s", conf, got)
+	}
+
+	// Without ckptlint on PATH the hook fails and says why.
+	noBin := append([]string{"PRE_COMMIT_HOME=" + t.TempDir(), "PATH=" + filepath.Dir(pc) + string(os.PathListSeparator) + "/usr/bin:/bin"}, gitEnv...)
+	r = run(t, dir, noBin, pc, "try-repo", "--color", "never", hooks, "ckptlint-system", "--files", conf)
+	if r.code == 0 || !strings.Contains(r.stdout, "Executable `ckptlint` not found") {
+		t.Errorf("ckptlint-system without ckptlint on PATH: %v\nwant pre-commit's \"Executable `ckptlint` not found\"", r)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -103,6 +104,7 @@ type runner struct {
 	actionRef  string // github.action_ref
 	workspace  string // GITHUB_WORKSPACE, the default working directory
 	temp       string // RUNNER_TEMP
+	toolCache  string // RUNNER_TOOL_CACHE
 	summary    string // GITHUB_STEP_SUMMARY
 	inputs     map[string]string
 	// stub gives the outputs of run steps not to run, by step id (the
@@ -119,7 +121,7 @@ type runner struct {
 
 func newRunner(t *testing.T, a *action, workspace string, inputs map[string]string) *runner {
 	t.Helper()
-	r := &runner{t: t, a: a, actionPath: root, workspace: workspace, temp: t.TempDir(),
+	r := &runner{t: t, a: a, actionPath: root, workspace: workspace, temp: t.TempDir(), toolCache: t.TempDir(),
 		inputs: map[string]string{}, steps: map[string]map[string]string{}, seen: map[string]bool{}}
 	for k := range inputs {
 		if _, ok := a.Inputs[k]; !ok {
@@ -224,8 +226,10 @@ func (r *runner) run() int {
 			r.define(s.ID)
 			continue
 		}
-		if s.If != "" {
-			r.t.Fatalf("%s: the simulated runner does not evaluate `if:` on run steps", where)
+		if s.If != "" && !r.cond(where+" if", s.If) {
+			// A skipped step defines its id with no outputs.
+			r.define(s.ID)
+			continue
 		}
 		if out, ok := r.stub[s.ID]; ok {
 			r.define(s.ID)
@@ -233,6 +237,11 @@ func (r *runner) run() int {
 			continue
 		}
 		if code = r.runStep(where, s); code != 0 {
+			// Steps after a failure do not run; the outputs that name
+			// them evaluate to empty, as on the real runner.
+			for _, rest := range r.a.Runs.Steps[i+1:] {
+				r.define(rest.ID)
+			}
 			break
 		}
 	}
@@ -241,6 +250,34 @@ func (r *runner) run() int {
 		r.outputs[k] = r.subst("action.yml outputs."+k, o.Value)
 	}
 	return code
+}
+
+var condRE = regexp.MustCompile(`^([\w.-]+)\s*(==|!=)\s*'([^']*)'$`)
+
+// cond evaluates the `if:` of a run step. The simulator knows the one form
+// action.yml uses, comparisons of a context value with a string literal
+// joined by &&; anything else fails the test.
+func (r *runner) cond(where, expr string) bool {
+	r.t.Helper()
+	expr = strings.TrimSpace(expr)
+	if m := exprRE.FindStringSubmatch(expr); m != nil && m[0] == expr {
+		expr = m[1]
+	}
+	for _, part := range strings.Split(expr, "&&") {
+		m := condRE.FindStringSubmatch(strings.TrimSpace(part))
+		if m == nil {
+			r.t.Fatalf("%s: the simulated runner cannot evaluate %q", where, part)
+		}
+		v, err := r.value(m[1])
+		if err != nil {
+			r.t.Fatalf("%s: %v", where, err)
+		}
+		// Expression comparisons of strings ignore case.
+		if strings.EqualFold(v, m[3]) != (m[2] == "==") {
+			return false
+		}
+	}
+	return true
 }
 
 func (r *runner) define(id string) {
@@ -275,7 +312,8 @@ func (r *runner) runStep(where string, s actionStep) int {
 		r.t.Fatal(err)
 	}
 	env := append([]string{
-		"GITHUB_ACTIONS=true", "CI=true", "RUNNER_OS=Linux",
+		"GITHUB_ACTIONS=true", "CI=true", "RUNNER_OS=Linux", "RUNNER_ARCH=" + runnerArch(),
+		"RUNNER_TOOL_CACHE=" + r.toolCache,
 		"GITHUB_WORKSPACE=" + r.workspace,
 		"GITHUB_ACTION_PATH=" + r.actionPath,
 		"RUNNER_TEMP=" + r.temp,
@@ -296,6 +334,21 @@ func (r *runner) runStep(where string, s actionStep) int {
 		r.steps[s.ID] = parseOutputFile(r.t, outFile)
 	}
 	return res.code
+}
+
+// runnerArch is RUNNER_ARCH for this machine, as GitHub's runner names it.
+func runnerArch() string {
+	switch runtime.GOARCH {
+	case "amd64":
+		return "X64"
+	case "arm64":
+		return "ARM64"
+	case "386":
+		return "X86"
+	case "arm":
+		return "ARM"
+	}
+	return runtime.GOARCH
 }
 
 // parseOutputFile reads a GITHUB_OUTPUT file: name=value lines and

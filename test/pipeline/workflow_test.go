@@ -84,6 +84,29 @@ func TestWorkflowActionlint(t *testing.T) {
 	}
 }
 
+// TestReleaseWorkflowActionlint lints .github/workflows/release.yml with
+// actionlint (and the shellcheck it runs on `run:` scripts when shellcheck is
+// installed), and checks that it runs the goreleaser version the tests pin.
+func TestReleaseWorkflowActionlint(t *testing.T) {
+	al := requireActionlint(t)
+	wf := filepath.Join(root, ".github", "workflows", "release.yml")
+	if r := run(t, root, nil, al, "-no-color", wf); r.code != 0 {
+		t.Errorf("actionlint %s: %v", wf, r)
+	}
+	src := readFile(t, wf)
+	_, pinned, _ := strings.Cut(goreleaserModule, "@")
+	for _, want := range []string{"tags: [\"v*\"]", "version: " + pinned, "args: release --clean", "contents: write", "id-token: write"} {
+		if !strings.Contains(src, want) {
+			t.Errorf("%s lacks %q", wf, want)
+		}
+	}
+	for _, m := range regexp.MustCompile(`uses: (\S+)`).FindAllStringSubmatch(src, -1) {
+		if !regexp.MustCompile(`@[0-9a-f]{40}$`).MatchString(m[1]) {
+			t.Errorf("%s: %s is not pinned by commit SHA", wf, m[1])
+		}
+	}
+}
+
 // TestActionlintCatchesMistakes makes sure the local-action check above can
 // fail: a misspelt input and output are reported.
 func TestActionlintCatchesMistakes(t *testing.T) {

@@ -1,5 +1,11 @@
+//go:build ignore
+
 // Command gendocs writes docs/rules/ from the embedded policies' METADATA.
 // Run it with `go generate ./policies` from the repository root.
+//
+// It is a `//go:build ignore` file rather than a main package so that
+// `go install ./...` (what pre-commit's golang hooks run in this repository)
+// installs ckptlint and nothing else.
 package main
 
 import (
@@ -8,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/ckptlint/ckptlint/generate"
 	"github.com/ckptlint/ckptlint/generate/ruledocs"
 	"github.com/ckptlint/ckptlint/lint/engine"
 )
@@ -36,7 +43,7 @@ func run(root string) error {
 		return err
 	}
 	for p, b := range files {
-		if err := os.WriteFile(filepath.Join(root, p), b, 0o644); err != nil {
+		if err := generate.WriteFile(filepath.Join(root, p), b); err != nil {
 			return err
 		}
 	}

@@ -1,4 +1,12 @@
-// Command benchrepo writes the benchmark monorepo: benchrepo [-n 1000] DIR.
+//go:build ignore
+
+// Command gen writes the benchmark monorepo:
+//
+//	go run ./internal/benchrepo/gen.go [-n 1000] DIR
+//
+// It is a `//go:build ignore` file rather than a main package so that
+// `go install ./...` (what pre-commit's golang hooks run in this repository)
+// installs ckptlint and nothing else.
 package main
 
 import (
@@ -13,7 +21,7 @@ func main() {
 	n := flag.Int("n", 1000, "number of config sets")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: benchrepo [-n 1000] DIR")
+		fmt.Fprintln(os.Stderr, "usage: go run ./internal/benchrepo/gen.go [-n 1000] DIR")
 		os.Exit(2)
 	}
 	if err := os.MkdirAll(flag.Arg(0), 0o755); err != nil {

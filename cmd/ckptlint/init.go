@@ -1,0 +1,254 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ckptlint/ckptlint/lint"
+	"github.com/ckptlint/ckptlint/lint/config"
+	"github.com/ckptlint/ckptlint/lint/model"
+)
+
+func newInitCmd(g *globals) *cobra.Command {
+	var toStdout bool
+	cmd := &cobra.Command{
+		Use:   "init [paths...]",
+		Short: "Write a commented .ckptlint.hcl from the configuration found under paths",
+		Long: `init discovers the config sets under paths (default: the current directory) and writes
+.ckptlint.hcl in the current directory: one deployment block per Flink configuration with the
+Hadoop directory it reads, the Flink and Hadoop versions found in the repository and where, and a
+cluster block whose facts are commented placeholders, each saying which rules it changes.
+Nothing is declared that the files do not show: uncomment and fill in what you know.
+
+It refuses to overwrite an existing .ckptlint.hcl; --print writes to standard output instead.`,
+		Example: `  ckptlint init
+  ckptlint init --print jobs/ hadoop/`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !toStdout {
+				if _, err := os.Lstat(config.FileName); err == nil {
+					return usageErr(fmt.Errorf("%s already exists: not overwriting it (ckptlint init --print writes to standard output)", config.FileName))
+				} else if !errors.Is(err, fs.ErrNotExist) {
+					return usageErr(err)
+				}
+			}
+			// Discovery without a .ckptlint.hcl: what the files alone tell.
+			opts := g.options(nil)
+			sets, _, err := lint.Discover(args, opts)
+			if err != nil {
+				return usageErr(err)
+			}
+			if len(sets) == 0 {
+				return usageErr(errors.New("no Flink or Hadoop configuration file found: nothing to describe"))
+			}
+			src := initFile(sets)
+			if toStdout {
+				_, err := g.stdout.Write(src)
+				return err
+			}
+			f, err := os.OpenFile(config.FileName, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+			if err != nil {
+				return usageErr(err)
+			}
+			_, err = f.Write(src)
+			if err = errors.Join(err, f.Sync(), f.Close()); err != nil {
+				_ = os.Remove(config.FileName)
+				return usageErr(err)
+			}
+			fmt.Fprintf(g.stderr, "ckptlint: wrote %s (%d deployment block(s)); review it, then run ckptlint lint\n", config.FileName, countDeployments(sets))
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&toStdout, "print", false, "write the file to standard output instead of .ckptlint.hcl")
+	return cmd
+}
+
+func countDeployments(sets []*model.Set) int {
+	n := 0
+	for _, s := range sets {
+		if s.Flink != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// initFile renders .ckptlint.hcl for the discovered sets. Paths are the
+// display paths, relative to the working directory, which is where the file
+// goes (and what its relative paths are resolved against).
+func initFile(sets []*model.Set) []byte {
+	var b bytes.Buffer
+	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	w("# .ckptlint.hcl written by `ckptlint init` (reference: docs/config.md).\n")
+	w("# Every value below was found in the repository; every commented line is a fact ckptlint\n")
+	w("# cannot read from the files. Uncomment and fill in what you know: a rule that needs a\n")
+	w("# missing fact reports an info naming it instead of a finding.\n\n")
+
+	w("# Facts about the HDFS and Flink cluster the jobs run on.\n")
+	w("cluster \"main\" {\n")
+	for _, f := range clusterFacts {
+		w("  # %s\n  # %s\n", f.what, f.example)
+	}
+	if hv := hadoopVersion(sets); hv != "" {
+		w("  %s\n", hv)
+	}
+	w("}\n")
+
+	names := map[string]int{}
+	for _, s := range sets {
+		if s.Flink == nil {
+			continue
+		}
+		name := blockName(s.Name)
+		names[name]++
+		if n := names[name]; n > 1 {
+			name += "-" + strconv.Itoa(n)
+		}
+		w("\n# Config set %s.\n", s.Name)
+		w("deployment %q {\n", name)
+		w("  flink_conf = %q\n", s.Flink.Path)
+		if dir := hadoopDir(s); dir != "" {
+			w("  hadoop_conf = %q # the core-site.xml / hdfs-site.xml Flink's HDFS client reads (%s)\n", dir, via(s))
+		} else if dirs := hadoopOnly(sets); len(dirs) > 0 {
+			w("  # hadoop_conf = %q # none found for it; the directory HADOOP_CONF_DIR holds at run time. Hadoop directories found: %s\n",
+				dirs[0], strings.Join(dirs, ", "))
+		} else {
+			w("  # hadoop_conf = \"hadoop/conf\" # none found for it: the directory HADOOP_CONF_DIR holds at run time\n")
+		}
+		w("  # cluster_hdfs_site = \"hadoop/cluster/hdfs-site.xml\" # the NameNode/DataNode hdfs-site.xml, if the repository has it (CKPT102, CKPT301-CKPT303)\n")
+		w("  cluster = \"main\"\n")
+		w("  %s\n", versionLine("flink_version", "Flink", s.FlinkVersion, "1.20"))
+		for _, f := range deploymentFacts {
+			w("  # %s\n  # %s\n", f.what, f.example)
+		}
+		w("}\n")
+	}
+	for _, s := range sets {
+		if s.Flink == nil {
+			w("\n# %s: Hadoop files no Flink configuration reads; they are linted on their own.\n", s.Name)
+		}
+	}
+	return b.Bytes()
+}
+
+type fact struct{ what, example string }
+
+// The facts rules ask for (docs/config.md), with the rules they change.
+var clusterFacts = []fact{
+	{"DataNodes in the cluster: CKPT101 (blocks each can schedule), CKPT402 (replication), CKPT403 (replace-datanode on small clusters).", "datanodes = 3"},
+	{"Free space per DataNode: CKPT101 (concurrent checkpoint files at the block size), CKPT105.", "datanode_free_bytes = \"43g\""},
+	{"Block replicas per DataNode: CKPT301 (DirectoryScanner lock stall), CKPT302.", "datanode_blocks = 2000000"},
+	{"TaskManagers and slots: CKPT401 (parallelism above the slots), CKPT502.", "taskmanagers = 3\n  # slots_per_taskmanager = 4"},
+	{"NameNode dfs.namenode.fs-limits.min-block-size, when no cluster hdfs-site.xml says it: CKPT102.", "min_block_size = \"1m\""},
+	{"Worst HDFS write stall observed: CKPT201 (checkpoint timeout), CKPT205, CKPT301.", "write_stall = \"40s\""},
+	{"Other concurrent HDFS writers per DataNode: CKPT101.", "other_writers = 0"},
+}
+
+var deploymentFacts = []fact{
+	{"Jobs sharing the cluster with this configuration (default 1): CKPT101, CKPT503.", "jobs = 4"},
+	{"Stateful operators per job (default 1): CKPT101 (checkpoint files in flight).", "stateful_operators = 5"},
+	{"Job parallelism, when not parallelism.default: CKPT101, CKPT401.", "parallelism = 12"},
+	{"Observed p99 checkpoint duration: CKPT201 (timeout), CKPT205.", "checkpoint_p99 = \"90s\""},
+}
+
+// versionLine is a commented version line saying what the repository
+// shows: a pinned version is read from there already (declaring it only
+// overrides it), a lower bound or nothing is a placeholder.
+func versionLine(attr, product string, r model.Resolved, example string) string {
+	v := r.Raw
+	if v == "" && !r.Version.IsZero() {
+		v = r.Version.String()
+	}
+	switch {
+	case r.Known():
+		return fmt.Sprintf("# %s = %q # found: %s; ckptlint reads it from there, declare it only to override", attr, v, oneLineHCL(r.Where))
+	case r.Source == "evidence":
+		return fmt.Sprintf("# %s = %q # at least %s (%s); the exact %s version decides which keys and defaults apply", attr, example, v, oneLineHCL(r.Why), product)
+	}
+	return fmt.Sprintf("# %s = %q # not found in the repository: without it, version-dependent findings are info and fix holds their edits back", attr, example)
+}
+
+// hadoopVersion is the cluster's hadoop_version line from the first set
+// whose Hadoop version the repository shows, else a placeholder.
+func hadoopVersion(sets []*model.Set) string {
+	for _, s := range sets {
+		if s.HadoopVersion.Known() || s.HadoopVersion.Source == "evidence" {
+			return versionLine("hadoop_version", "Hadoop", s.HadoopVersion, "3.3.6")
+		}
+	}
+	return versionLine("hadoop_version", "Hadoop", model.Resolved{Source: "unknown"}, "3.3.6") + "\n  # (CKPT301: which DirectoryScanner fixes the DataNodes have)"
+}
+
+// hadoopDir is the directory of the client Hadoop files Flink reads last
+// (HADOOP_CONF_DIR), "" when there are none.
+func hadoopDir(s *model.Set) string {
+	for i := len(s.Client) - 1; i >= 0; i-- {
+		if s.Client[i].Via != "cluster" && s.Client[i].Dir != "" {
+			return s.Client[i].Dir
+		}
+	}
+	return ""
+}
+
+// hadoopOnly lists the directories of Hadoop files no Flink file reads:
+// the candidates for a hadoop_conf or cluster_hdfs_site.
+func hadoopOnly(sets []*model.Set) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range sets {
+		if s.Flink != nil {
+			continue
+		}
+		for _, c := range s.Client {
+			if c.Dir != "" && !seen[c.Dir] {
+				seen[c.Dir] = true
+				out = append(out, c.Dir)
+			}
+		}
+	}
+	return out
+}
+
+func via(s *model.Set) string {
+	for i := len(s.Client) - 1; i >= 0; i-- {
+		switch s.Client[i].Via {
+		case "same-dir":
+			return "beside the Flink file"
+		case "fs.hdfs.hadoopconf", "env.hadoop.conf.dir":
+			return "named by " + s.Client[i].Via
+		case "deployment":
+			return "declared"
+		}
+	}
+	return "found"
+}
+
+// blockName turns a set name (a directory) into a block label.
+func blockName(name string) string {
+	name = strings.Trim(path.Clean(strings.ReplaceAll(name, "\\", "/")), "./")
+	if name == "" {
+		return "main"
+	}
+	var b strings.Builder
+	for _, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('-')
+		}
+	}
+	return b.String()
+}
+
+// oneLineHCL keeps a text on one comment line.
+func oneLineHCL(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
