@@ -304,8 +304,7 @@ func applyIgnores(eng *engine.Engine, sets []*model.Set, fs []finding.Finding, o
 		parsed = append(parsed, files[p].f)
 	}
 	rules := []suppress.Rule{{ID: ParseErrorRule, Name: parseErrorName,
-		NotIgnorable: "Flink or Hadoop cannot read the file; fix it, or list it under ignore in .ckptlint.hcl"},
-		{ID: TemplateRule, Name: templateName}}
+		NotIgnorable: "Flink or Hadoop cannot read the file; fix it, or list it under ignore in .ckptlint.hcl"}}
 	for _, r := range eng.Rules() {
 		rules = append(rules, suppress.Rule{ID: r.ID, Name: r.Name})
 	}
@@ -384,7 +383,7 @@ func parseErrors(s *model.Set) []finding.Finding {
 }
 
 func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set, cfg *config.Config) ([]finding.Finding, error) {
-	notes := templateNotes(s)
+	notes := applyRuleBlocks(cfg, templateNotes(s))
 	pe := parseErrors(s)
 	if len(pe) > 0 || slices.ContainsFunc(s.Files(), skippedTemplate) {
 		return append(pe, notes...), nil
@@ -399,17 +398,7 @@ func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set, cfg *config.
 		return nil, err
 	}
 	out := make([]finding.Finding, 0, len(raws)+len(conflicts))
-	for _, f := range conflicts {
-		if rc := cfg.RuleByID(f.RuleID); rc != nil {
-			if rc.Enabled != nil && !*rc.Enabled {
-				continue
-			}
-			if s, err := finding.ParseSeverity(rc.Severity); rc.Severity != "" && err == nil {
-				f.Severity = s
-			}
-		}
-		out = append(out, f)
-	}
+	out = append(out, applyRuleBlocks(cfg, conflicts)...)
 	for _, r := range raws {
 		sev := r.Rule.Severity
 		if rc := cfg.RuleByID(r.Rule.ID); rc != nil {
@@ -441,6 +430,25 @@ func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set, cfg *config.
 		out = append(out, f)
 	}
 	return append(applyTemplates(s, out), notes...), nil
+}
+
+// applyRuleBlocks applies the rule blocks of .ckptlint.hcl to findings the
+// Go code reports: a disabled rule's findings are dropped, a severity is
+// overridden.
+func applyRuleBlocks(cfg *config.Config, fs []finding.Finding) []finding.Finding {
+	out := fs[:0]
+	for _, f := range fs {
+		if rc := cfg.RuleByID(f.RuleID); rc != nil {
+			if rc.Enabled != nil && !*rc.Enabled {
+				continue
+			}
+			if s, err := finding.ParseSeverity(rc.Severity); rc.Severity != "" && err == nil {
+				f.Severity = s
+			}
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // versionConflicts reports each pinned version of another major.minor than
