@@ -59,6 +59,9 @@ type FixResult struct {
 	Held      []Skipped
 	Remaining []finding.Finding // findings of the final re-lint
 	Rounds    int
+	// Files are the OS paths of the configuration files the final lint
+	// read (beside which Writer.Sweep looks for stale staged files).
+	Files []string
 }
 
 // file is one file as the planner holds it in memory.
@@ -126,6 +129,13 @@ func Fix(ctx context.Context, eng *engine.Engine, opts FixOptions) (*FixResult, 
 		p.res.Rounds = round
 	}
 	p.res.Remaining = last.Findings
+	for _, s := range last.Sets {
+		for _, cf := range s.Files() {
+			if abs, err := filepath.Abs(filepath.FromSlash(cf.Path)); err == nil && !slices.Contains(p.res.Files, abs) {
+				p.res.Files = append(p.res.Files, abs)
+			}
+		}
+	}
 	p.res.Skipped = dedupeSkipped(p.res.Skipped)
 	p.res.Held = dedupeSkipped(p.res.Held)
 	for _, f := range p.sortedFiles() {

@@ -12,11 +12,11 @@ import (
 	"testing"
 
 	"github.com/ckptlint/ckptlint/generate"
-	"github.com/ckptlint/ckptlint/generate/diff"
 	"github.com/ckptlint/ckptlint/internal/linttest"
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/finding"
+	"github.com/rogpeppe/go-internal/diff"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -82,7 +82,7 @@ func golden(t *testing.T, path string, got []byte) {
 		t.Fatalf("%v (run go test ./generate -update and review the result)", err)
 	}
 	if !bytes.Equal(want, got) {
-		t.Errorf("%s differs (run go test ./generate -update and review the diff):\n%s", path, diff.Unified("want", "got", want, got))
+		t.Errorf("%s differs (run go test ./generate -update and review the diff):\n%s", path, diff.Diff("want", want, "got", got))
 	}
 }
 
@@ -135,7 +135,7 @@ func TestFixStories(t *testing.T) {
 			slices.SortFunc(res.Changes, func(a, b generate.Change) int { return strings.Compare(a.Path, b.Path) })
 			for _, c := range res.Changes {
 				rel, _ := filepath.Rel(work, c.Path)
-				d.WriteString(diff.Unified("a/"+filepath.ToSlash(rel), "b/"+filepath.ToSlash(rel), c.Old, c.New))
+				d.WriteString(generate.Diff(c, filepath.ToSlash(rel)))
 			}
 			golden(t, filepath.Join(root, name+".fix.diff"), []byte(d.String()))
 			for _, f := range lintHere(t, eng) {

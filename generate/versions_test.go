@@ -256,3 +256,41 @@ func TestFixCorpusHoldsBackVersionDependentEdits(t *testing.T) {
 		t.Error("the corpus has deprecated spellings on files with no version; none was held back")
 	}
 }
+
+// TestFixCheckpointDirBefore15: on Flink 1.4 state.backend.fs.checkpointdir
+// is the only key the filesystem backend reads, so it is left alone; from
+// 1.5 it is the deprecated key of state.checkpoints.dir and is renamed.
+func TestFixCheckpointDirBefore15(t *testing.T) {
+	eng := linttest.Engine(t)
+	for v, want := range map[string]string{"1.4": "", "1.5": "state.backend.fs.checkpointdir->state.checkpoints.dir"} {
+		root := t.TempDir()
+		mustMkdir(t, filepath.Join(root, ".git"))
+		mustWrite(t, filepath.Join(root, "conf", "flink-conf.yaml"), "state.backend: filesystem\nstate.backend.fs.checkpointdir: hdfs://nn:8020/flink/checkpoints\n")
+		t.Chdir(root)
+		res, err := generate.Fix(context.Background(), eng, generate.FixOptions{Lint: lint.Options{Versions: lint.Versions{Flink: v}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		for _, a := range res.Applied {
+			got += a.Key + "->" + a.Op.NewKey + a.Op.Value
+		}
+		if got != want {
+			t.Errorf("Flink %s: applied %q, want %q", v, got, want)
+		}
+	}
+}
+
+// TestVersionFromKubernetesImageOption: native Kubernetes deployments name
+// their image in the Flink configuration itself.
+func TestVersionFromKubernetesImageOption(t *testing.T) {
+	eng := linttest.Engine(t)
+	root := t.TempDir()
+	mustMkdir(t, filepath.Join(root, ".git"))
+	mustWrite(t, filepath.Join(root, "conf", "flink-conf.yaml"), "kubernetes.container.image: flink:1.15.4-scala_2.12\nstate.backend: rocksdb\nstate.checkpoints.dir: hdfs://nn:8020/c\n")
+	t.Chdir(root)
+	res := linttest.Lint(t, eng, ".", lint.Options{})
+	if got, want := res.Sets[0].FlinkVersion.Text("Flink"), "Flink 1.15.4 (kubernetes.container.image flink:1.15.4-scala_2.12, conf/flink-conf.yaml:1)"; got != want {
+		t.Errorf("version %q, want %q", got, want)
+	}
+}

@@ -44,7 +44,16 @@ type found struct {
 	file  *cfgfile.File
 	deps  []flinkyaml.Deployment // manifests
 	perr  *cfgfile.ParseError    // manifests: whole-file error
+	tmpl  *cfgfile.Template      // manifests: the whole file is skipped as a template
 	claim bool                   // a Flink set uses it
+}
+
+// notConfigError is a file named on the command line that is no Flink or
+// Hadoop configuration ckptlint reads.
+type notConfigError struct{ path string }
+
+func (e *notConfigError) Error() string {
+	return e.path + ": not a Flink or Hadoop configuration file ckptlint knows (flink-conf.yaml, config.yaml with Flink keys, a FlinkDeployment manifest, core-site.xml, hdfs-site.xml)"
 }
 
 // discoverer walks paths and classifies files.
@@ -59,7 +68,10 @@ type discoverer struct {
 	bound    *inputfs.Boundary // where files may be read from
 	budget   *inputfs.Budget   // bytes one run may read
 	note     func(string)      // one-line notes for what is not read
-	unread   []string          // paths that could not be read (exit 2)
+	// literal reads template placeholders as literal text
+	// (--placeholders=literal).
+	literal bool
+	unread  []string // paths that could not be read (exit 2)
 	// manifestRefused is a FlinkDeployment manifest refused by a limit
 	// (refuse reports it as a manifest).
 	manifestRefused string
@@ -129,7 +141,15 @@ func (d *discoverer) walk(paths []string) error {
 		}
 		if st == nil || !st.IsDir() {
 			if err := d.add(filepath.Clean(p), true); err != nil {
-				return err
+				var nc *notConfigError
+				if !errors.As(err, &nc) {
+					return err
+				}
+				// pre-commit's filename filter passes every config.yaml: a
+				// file that is no Flink or Hadoop configuration is skipped
+				// with one note, and so are its neighbours.
+				d.notef("%s; skipped", nc.Error())
+				continue
 			}
 			// A file named alone (a pre-commit hook passes the changed
 			// files) is linted with the configuration files beside it, so
@@ -310,7 +330,7 @@ func (d *discoverer) add(path string, explicit bool) error {
 	k, cfg := d.classify(path, disp, src)
 	if k == 0 {
 		if explicit {
-			return fmt.Errorf("%s: not a Flink or Hadoop configuration file ckptlint knows (flink-conf.yaml, config.yaml with Flink keys, a FlinkDeployment manifest, core-site.xml, hdfs-site.xml)", d.displayPath(path))
+			return &notConfigError{path: d.displayPath(path)}
 		}
 		return nil
 	}
@@ -333,6 +353,7 @@ func (d *discoverer) add(path string, explicit bool) error {
 		f.file = &cfgfile.File{Path: f.disp, Format: f.file.Format, Src: src, Err: &cfgfile.ParseError{File: f.disp, Pos: posOne,
 			Msg: fmt.Sprintf("file has %d keys; ckptlint reads configuration files of up to %d keys", len(f.file.Entries), cfgfile.MaxEntries)}}
 	}
+	d.markTemplates(f, src)
 	d.keep(f)
 	return nil
 }
@@ -472,6 +493,36 @@ func unwrapPath(err error) error {
 }
 
 func kindName(m fs.FileMode) string { return inputfs.KindOf(m) }
+
+// markTemplates applies the placeholder recogniser to a parsed file
+// (docs/templates.md), unless placeholders are literal.
+func (d *discoverer) markTemplates(f *found, src []byte) {
+	if d.literal {
+		return
+	}
+	chart, _ := helmChartTemplate(f.path)
+	if chart != "" {
+		chart = d.displayPath(chart)
+	}
+	if f.kind != kindManifest {
+		markTemplates(f.file, chart)
+		return
+	}
+	whole := &cfgfile.File{Path: f.disp, Format: cfgfile.FlinkDeployment, Src: src}
+	if f.perr != nil {
+		whole.Err = f.perr
+	}
+	if chart != "" || f.perr != nil {
+		markTemplates(whole, chart)
+		if skippedTemplate(whole) {
+			f.tmpl, f.deps = whole.Template, nil
+			return
+		}
+	}
+	for i := range f.deps {
+		markTemplates(f.deps[i].Config, "")
+	}
+}
 
 func (d *discoverer) classifyName(base string) kind {
 	switch {

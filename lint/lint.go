@@ -18,6 +18,7 @@ import (
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/placeholder"
 	"github.com/ckptlint/ckptlint/lint/suppress"
 )
 
@@ -44,8 +45,15 @@ func BuiltinRules() []*engine.Rule {
 	return []*engine.Rule{
 		{ID: ParseErrorRule, Name: parseErrorName, Severity: finding.Error, Family: "builtin",
 			Title: "Flink or Hadoop cannot read this file",
-			Description: "The file is one Flink or Hadoop would refuse to load (a YAML or XML syntax error, an unrendered template, a file too large to read). " +
+			Description: "The file is one Flink or Hadoop would refuse to load (a YAML or XML syntax error, a file too large to read; an unrendered template only with --placeholders=literal, see docs/templates.md). " +
 				"Its config set is not evaluated, so no rule judges half a configuration; other config sets are unaffected. Fix the file, or list it under ignore in .ckptlint.hcl."},
+		{ID: TemplateRule, Name: templateName, Severity: finding.Info, Family: "builtin",
+			Title: "The file is a template: its placeholders are unknown until rendered",
+			Description: "The file holds unrendered template placeholders (${VAR}, {{ .Values.x }}, {{ x }}, <%= x %>, @VAR@, %{VAR}, [PLEASE_FILL_IN], ...). " +
+				"A value or key holding one is unknown: no rule reports on it and fix does not touch its line. A file whose structure is templated " +
+				"(control tags, a Helm chart's templates/ directory, YAML or XML that does not parse until rendered) is not linted at all. " +
+				"Lint the rendered output with --placeholders=literal (or placeholders = \"literal\" in .ckptlint.hcl) to judge the values.",
+			Related: []string{"https://github.com/ckptlint/ckptlint/blob/main/docs/templates.md"}},
 		{ID: UnusedIgnoreRule, Name: suppress.UnusedName, Severity: finding.Warning, Family: "builtin",
 			Title:       "A ckptlint:ignore comment matches no finding",
 			Description: "An inline or file-level ignore names a rule that reports nothing on the lines it covers (or in its file): the problem was fixed, or the ignore sits on the wrong line. Remove it, or move it to the end of the finding's line or alone on the line above.",
@@ -75,13 +83,26 @@ type Options struct {
 	NoInlineIgnores bool
 	// Note receives one-line notes about paths that are not read and are
 	// not findings (a FIFO or a directory named like a configuration file,
-	// an unreadable directory). nil drops them.
+	// an unreadable directory, a file named in paths that is no Flink or
+	// Hadoop configuration). nil drops them.
 	Note func(string)
 	// Unbounded reads files wherever they are. By default a run reads only
 	// below the repository of each path it is given (the nearest directory
 	// holding .git, else the path itself) and the paths .ckptlint.hcl names
 	// (docs/security.md).
 	Unbounded bool
+	// Placeholders is PlaceholdersDetect (also "") or PlaceholdersLiteral;
+	// it overrides placeholders in .ckptlint.hcl (docs/templates.md).
+	Placeholders string
+}
+
+// literalPlaceholders reports whether template placeholders are read as
+// literal text.
+func (o Options) literalPlaceholders() bool {
+	if o.Placeholders != "" {
+		return o.Placeholders == PlaceholdersLiteral
+	}
+	return o.Config != nil && o.Config.Placeholders == PlaceholdersLiteral
 }
 
 // Result is what one lint run found.
@@ -113,7 +134,7 @@ func discover(paths []string, opts Options) ([]*model.Set, *discoverer, error) {
 		return nil, nil, fmt.Errorf("working directory: %w", err)
 	}
 	d := &discoverer{cfg: opts.Config, cwd: cwd, files: map[string]*found{}, declared: map[string]bool{}, overlay: opts.Overlay,
-		budget: inputfs.NewBudget(runInputBudget), note: opts.Note}
+		budget: inputfs.NewBudget(runInputBudget), note: opts.Note, literal: opts.literalPlaceholders()}
 	if opts.Config != nil {
 		for _, dep := range opts.Config.Deployments {
 			d.declared[opts.Config.Resolve(dep.FlinkConf)] = true
@@ -270,7 +291,7 @@ func applyIgnores(eng *engine.Engine, sets []*model.Set, fs []finding.Finding, o
 	for _, s := range sets {
 		// A set with an unreadable file is not evaluated (evalSet): its
 		// ignores cannot be checked for use.
-		evaluated := !slices.ContainsFunc(s.Files(), func(f *cfgfile.File) bool { return f.Err != nil })
+		evaluated := !slices.ContainsFunc(s.Files(), func(f *cfgfile.File) bool { return f.Err != nil || skippedTemplate(f) })
 		for _, f := range s.Files() {
 			add(f.Path, func() []byte { return f.Src }, suppress.SyntaxOf(f.Format), s.Name, evaluated)
 			for _, inc := range f.Includes {
@@ -283,7 +304,8 @@ func applyIgnores(eng *engine.Engine, sets []*model.Set, fs []finding.Finding, o
 		parsed = append(parsed, files[p].f)
 	}
 	rules := []suppress.Rule{{ID: ParseErrorRule, Name: parseErrorName,
-		NotIgnorable: "Flink or Hadoop cannot read the file; fix it, or list it under ignore in .ckptlint.hcl"}}
+		NotIgnorable: "Flink or Hadoop cannot read the file; fix it, or list it under ignore in .ckptlint.hcl"},
+		{ID: TemplateRule, Name: templateName}}
 	for _, r := range eng.Rules() {
 		rules = append(rules, suppress.Rule{ID: r.ID, Name: r.Name})
 	}
@@ -335,7 +357,7 @@ func readSource(path string, overlay map[string][]byte) []byte {
 func parseErrors(s *model.Set) []finding.Finding {
 	var out []finding.Finding
 	for _, f := range s.Files() {
-		if f.Err == nil {
+		if f.Err == nil || skippedTemplate(f) {
 			continue
 		}
 		pos := f.Err.Pos
@@ -348,7 +370,7 @@ func parseErrors(s *model.Set) []finding.Finding {
 		}
 		msg := f.Err.Msg
 		line := lineAt(f.Src, pos.Line)
-		if model.IsTemplate(line) {
+		if placeholder.Has(line, placeholder.OptionsFor(f.Format, "")) && f.Template == nil {
 			msg += " (this line holds an unrendered template tag: lint the rendered file, or list the template under ignore in .ckptlint.hcl)"
 		}
 		if strings.Contains(msg, `"--"`) && strings.Contains(strings.ToLower(line), "ckptlint:ignore") {
@@ -365,8 +387,10 @@ func parseErrors(s *model.Set) []finding.Finding {
 }
 
 func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set, cfg *config.Config) ([]finding.Finding, error) {
-	if pe := parseErrors(s); len(pe) > 0 {
-		return pe, nil
+	notes := templateNotes(s)
+	pe := parseErrors(s)
+	if len(pe) > 0 || slices.ContainsFunc(s.Files(), skippedTemplate) {
+		return append(pe, notes...), nil
 	}
 	conflicts := versionConflicts(s)
 	v, err := engine.ToValue(model.Input(s))
@@ -419,7 +443,7 @@ func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set, cfg *config.
 		}
 		out = append(out, f)
 	}
-	return out, nil
+	return append(applyTemplates(s, out), notes...), nil
 }
 
 // versionConflicts reports each pinned version of another major.minor than

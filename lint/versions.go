@@ -9,6 +9,7 @@ import (
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/evidence"
 	"github.com/ckptlint/ckptlint/lint/format/flinkyaml"
+	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/model"
 )
 
@@ -50,6 +51,20 @@ func (a *assembler) versions(s *model.Set, dep *config.Deployment, fd *flinkyaml
 		if p, v, ok := evidence.ImageVersion(fd.Image.Value); ok && p == evidence.Flink {
 			fl = append(fl, model.Evidence{Version: v, Source: "image",
 				What: "spec.image " + fd.Image.Value, File: fd.Config.Path, Line: fd.Image.Span.Start.Line})
+		}
+	}
+	// Flink's own native-Kubernetes image option names the image it runs
+	// (kubernetes.container.image.ref from 1.17, kubernetes.container.image before).
+	if s.Flink != nil {
+		for _, k := range []string{"kubernetes.container.image.ref", "kubernetes.container.image"} {
+			e := s.Flink.Lookup(k)
+			if e == nil {
+				continue
+			}
+			if p, v, ok := evidence.ImageVersion(strings.Trim(e.Value, `"'`)); ok && p == evidence.Flink {
+				fl = append(fl, model.Evidence{Version: v, Source: "image",
+					What: k + " " + e.Value, File: s.Flink.Path, Line: e.KeySpan.Start.Line})
+			}
 		}
 	}
 	hd := a.hadoopDeclared(dep)
@@ -164,11 +179,15 @@ func (a *assembler) evidenceNear(dir string) ([]evidence.Item, []evidence.Note) 
 	}
 	if a.ev == nil {
 		a.ev = evidence.NewFinder(evidence.Limits{})
+		if b := a.d.bound; b != nil {
+			// Only where the run may read at all (lint/inputfs).
+			a.ev.Allow = func(dir string) bool { _, err := b.Check(dir); return err == nil }
+		}
 		a.roots = map[string]string{}
 	}
 	root, ok := a.roots[abs]
 	if !ok {
-		root = evidence.RepoRoot(abs)
+		root = inputfs.RepoRoot(abs)
 		a.roots[abs] = root
 	}
 	return a.ev.Near(abs, root)

@@ -3,14 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ckptlint/ckptlint/generate"
-	"github.com/ckptlint/ckptlint/generate/diff"
+	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/finding"
 )
 
@@ -27,9 +26,10 @@ func newFixCmd(g *globals) *cobra.Command {
 		Short: "Rewrite the configuration files so the fixable findings go away, changing only the bytes that must change",
 		Long: `fix applies the fix operations of every fixable finding in memory, lints the result again,
 repeats until nothing more changes (at most 10 rounds) and then writes every changed file, or
-none: each file is staged beside its original and renamed over it, its mode kept. A file
-that changed on disk since it was read, a non-regular file and a symlink that leads out of
-the repository are refused.
+none: each file is staged beside its original, fsynced and renamed over it, keeping its
+mode, owner and group; a journal at the repository root lets the next run finish or undo a
+run that was killed. A file that changed on disk since it was read, a non-regular file and
+a symlink that leads out of the target's repository are refused. See docs/fix.md.
 
 With --diff it prints a unified diff of what it would write, writes nothing, and exits 1
 when anything would change.`,
@@ -60,18 +60,35 @@ func runFix(cmd *cobra.Command, g *globals, p *fixParams, args []string) error {
 			return usageErr(fmt.Errorf("--rule %s: %s is not auto-fixable", id, r.Name))
 		}
 	}
+	roots, err := fixRoots(args)
+	if err != nil {
+		return usageErr(err)
+	}
+	var w *generate.Writer
+	if p.diff {
+		for _, r := range roots {
+			if j := generate.PendingJournal(r); j != "" {
+				fmt.Fprintf(g.stderr, "ckptlint fix: an interrupted fix left %s; this diff is against the files as they are now; run ckptlint fix to complete it\n", j)
+			}
+		}
+	} else {
+		// Lock the repositories and finish (or undo) an interrupted fix
+		// before reading anything, so the plan starts from whole files.
+		if w, err = generate.Open(roots); err != nil {
+			return usageErr(err)
+		}
+		defer w.Close()
+		writeNotes(g, w)
+	}
 	res, err := generate.Fix(cmd.Context(), eng, generate.FixOptions{Paths: args, Lint: g.options(cfg), Rules: p.rules})
 	if err != nil {
 		return usageErr(err)
 	}
 	if p.diff {
+		// The patch is stdout; what it leaves out, and why, is stderr.
+		writeNotApplied(g.stderr, res)
 		for _, c := range res.Changes {
-			name := filepath.ToSlash(res.Display[c.Path])
-			old := "a/" + name
-			if c.Old == nil {
-				old = "/dev/null"
-			}
-			fmt.Fprint(g.stdout, diff.Unified(old, "b/"+name, c.Old, c.New))
+			fmt.Fprint(g.stdout, generate.Diff(c, filepath.ToSlash(res.Display[c.Path])))
 		}
 		writeHeld(g.stderr, res) // stdout stays a patch
 		if len(res.Changes) > 0 {
@@ -79,19 +96,42 @@ func runFix(cmd *cobra.Command, g *globals, p *fixParams, args []string) error {
 		}
 		return nil
 	}
-	if len(res.Changes) > 0 {
-		root := repoRoot(".")
-		if root == "" {
-			root, _ = os.Getwd()
-		}
-		if err := generate.WriteAll(res.Changes, root); err != nil {
-			return usageErr(err)
-		}
+	if err := w.Write(res.Changes); err != nil {
+		return usageErr(err)
 	}
+	w.Sweep(res.Files)
+	writeNotes(g, w)
 	if !p.quiet {
 		writeFixSummary(g, res)
 	}
 	return nil
+}
+
+// fixRoots are the write boundaries of the paths fix was given (the
+// working directory when none): each path's git work tree, or the path's
+// own tree outside git (lint.RepoRoot) — never the working directory's.
+func fixRoots(args []string) ([]string, error) {
+	if len(args) == 0 {
+		args = []string{"."}
+	}
+	var roots []string
+	for _, a := range args {
+		r, err := lint.RepoRoot(a)
+		if err != nil {
+			return nil, fmt.Errorf("fix: %w", err)
+		}
+		roots = append(roots, r)
+	}
+	return roots, nil
+}
+
+// writeNotes prints the writer's notes (recovered journals, stale staged
+// files) on standard error, once each.
+func writeNotes(g *globals, w *generate.Writer) {
+	for _, n := range w.Notes() {
+		fmt.Fprintf(g.stderr, "ckptlint fix: %s\n", n)
+	}
+	w.ClearNotes()
 }
 
 // writeHeld lists the version-dependent edits fix held back and how to
@@ -150,9 +190,13 @@ func writeFixSummary(g *globals, res *generate.FixResult) {
 		}
 	}
 	writeHeld(g.stdout, res)
+	writeNotApplied(g.stdout, res)
 	skipped := map[string]string{}
 	for _, s := range res.Skipped {
-		skipped[s.Finding.RuleID+"\x00"+s.Finding.Range.File] = s.Reason
+		skipped[s.Finding.RuleID+"\x00"+s.Finding.Range.File+"\x00"+s.Finding.ConfigSet] = opText(s.Op) + ": " + s.Reason
+	}
+	for _, h := range res.Held {
+		skipped[h.Finding.RuleID+"\x00"+h.Finding.Range.File] = "held back: " + h.Reason
 	}
 	var rem []finding.Finding
 	for _, f := range res.Remaining {
@@ -168,10 +212,31 @@ func writeFixSummary(g *globals, res *generate.FixResult) {
 		why := "not auto-fixable: the right value depends on your jobs; see ckptlint explain " + f.RuleID
 		if len(f.Fix) > 0 {
 			why = "its fix could not be applied"
-			if r, ok := skipped[f.RuleID+"\x00"+f.Range.File]; ok {
+			if r, ok := skipped[f.RuleID+"\x00"+f.Range.File+"\x00"+f.ConfigSet]; ok {
 				why += ": " + r
 			}
 		}
 		fmt.Fprintf(g.stdout, "  %s (%s)\n", f, why)
+	}
+}
+
+// opText renders a fix operation for messages: "set k = v", "rename a -> b".
+func opText(op finding.Op) string {
+	switch op.Op {
+	case "set":
+		return fmt.Sprintf("set %s = %s", op.Key, op.Value)
+	case "rename":
+		return fmt.Sprintf("rename %s -> %s", op.Key, op.NewKey)
+	}
+	return op.Op + " " + op.Key
+}
+
+// writeNotApplied names each fix operation that could not be applied: the
+// edit, the finding and config set it belongs to (a FlinkDeployment of a
+// multi-document file among them), and why.
+func writeNotApplied(w io.Writer, res *generate.FixResult) {
+	for _, s := range res.Skipped {
+		fmt.Fprintf(w, "ckptlint fix: not applied: %s for %s at %s:%d (config set %s): %s\n", opText(s.Op), s.Finding.RuleID,
+			s.Finding.Range.File, s.Finding.Range.Start.Line, s.Finding.ConfigSet, s.Reason)
 	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -183,8 +182,8 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	return nil
 }
 
-// writeOutputs renders every format, then writes the files (each to a
-// temporary file renamed into place) and standard output. Text on
+// writeOutputs renders every format, then writes the files (each staged,
+// fsynced and renamed into place by generate.WriteFile) and standard output. Text on
 // standard output is coloured with a snippet on a terminal and followed by
 // a tally on standard error; --quiet drops it.
 func writeOutputs(g *globals, outs []output, rr report.Result, quiet, tty bool) error {
@@ -206,7 +205,7 @@ func writeOutputs(g *globals, outs []output, rr report.Result, quiet, tty bool) 
 			return &exitError{code: exitInternal, err: fmt.Errorf("render %s report: %w", o.name, err)}
 		}
 		if !toStdout {
-			if err := writeFileAtomic(o.path, b.Bytes()); err != nil {
+			if err := generate.WriteFile(o.path, b.Bytes()); err != nil {
 				return usageErr(fmt.Errorf("write %s report: %w", o.name, err))
 			}
 			continue
@@ -219,29 +218,6 @@ func writeOutputs(g *globals, outs []output, rr report.Result, quiet, tty bool) 
 		}
 	}
 	return nil
-}
-
-// writeFileAtomic writes data to a temporary file beside path and renames
-// it over path, so a reader never sees half a report.
-func writeFileAtomic(path string, data []byte) error {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	_, err = tmp.Write(data)
-	err = errors.Join(err, tmp.Chmod(0o644), tmp.Close())
-	if err == nil {
-		err = os.Rename(name, path)
-	}
-	if err != nil {
-		_ = os.Remove(name)
-	}
-	return err
 }
 
 // parseErrorRule describes CKPT000, which is not a Rego rule but is

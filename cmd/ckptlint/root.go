@@ -17,6 +17,8 @@ type globals struct {
 	flinkVersion  string
 	hadoopVersion string
 	policyDirs    []string
+	placeholders  string
+	noted         map[string]bool
 	stdout        io.Writer
 	stderr        io.Writer
 	stdin         io.Reader
@@ -59,6 +61,7 @@ Exit codes: 0 clean, 1 findings at or above --fail-level, 2 usage/config/input e
 	pf.StringVar(&g.flinkVersion, "flink-version", "", "Flink version the configuration runs on, e.g. 1.20 (overrides .ckptlint.hcl)")
 	pf.StringVar(&g.hadoopVersion, "hadoop-version", "", "Hadoop version of the HDFS cluster, e.g. 3.1.0 (overrides .ckptlint.hcl)")
 	pf.StringArrayVar(&g.policyDirs, "policy", nil, "extra Rego policy directory (repeatable)")
+	pf.StringVar(&g.placeholders, "placeholders", "", "template placeholders (${VAR}, {{ .Values.x }}, ...): detect (unknown values, the default) or literal (lint rendered output); overrides .ckptlint.hcl")
 	root.AddCommand(newLintCmd(g), newFixCmd(g), newGenerateCmd(g), newInspectCmd(g), newRulesCmd(g), newExplainCmd(g),
 		newPolicyCmd(g), newVersionCmd(g), newInitCmd(g))
 	registerCompletions(root, g)

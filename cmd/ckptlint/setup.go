@@ -3,35 +3,32 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/engine"
+	"github.com/ckptlint/ckptlint/lint/inputfs"
+	"github.com/ckptlint/ckptlint/lint/model"
 )
 
-// repoRoot is the nearest directory at or above dir holding .git, or "".
-func repoRoot(dir string) string {
-	d, err := filepath.Abs(dir)
-	if err != nil {
-		return ""
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
-			return d
-		}
-		p := filepath.Dir(d)
-		if p == d {
-			return ""
-		}
-		d = p
-	}
-}
+// repoRoot is the nearest directory at or above dir holding .git, or ""
+// (inputfs.RepoRoot).
+func repoRoot(dir string) string { return inputfs.RepoRoot(dir) }
 
 // setup loads .ckptlint.hcl and the policies and checks the one against the
 // other. Problems are usage errors (exit 2), printed with source snippets.
 func (g *globals) setup(ctx context.Context) (*config.Config, *engine.Engine, error) {
+	switch g.placeholders {
+	case "", lint.PlaceholdersDetect, lint.PlaceholdersLiteral:
+	default:
+		return nil, nil, usageErr(fmt.Errorf("--placeholders %q: want detect or literal", g.placeholders))
+	}
+	for _, v := range []struct{ flag, value string }{{"--flink-version", g.flinkVersion}, {"--hadoop-version", g.hadoopVersion}} {
+		if _, err := model.ParseVersion(v.value); v.value != "" && err != nil {
+			return nil, nil, usageErr(fmt.Errorf("%s: %w", v.flag, err))
+		}
+	}
 	path := g.configPath
 	if path == "" {
 		if p, ok := config.Find(".", repoRoot(".")); ok {
@@ -79,7 +76,19 @@ func (g *globals) setup(ctx context.Context) (*config.Config, *engine.Engine, er
 
 func (g *globals) options(cfg *config.Config) lint.Options {
 	return lint.Options{Config: cfg, Versions: lint.Versions{Flink: g.flinkVersion, Hadoop: g.hadoopVersion},
-		Note: func(msg string) { fmt.Fprintf(g.stderr, "ckptlint: note: %s\n", msg) }}
+		Note: g.noteOnce, Placeholders: g.placeholders}
+}
+
+// noteOnce prints a note on stderr, once per run (fix lints the same paths
+// several times).
+func (g *globals) noteOnce(msg string) {
+	if g.noted == nil {
+		g.noted = map[string]bool{}
+	}
+	if !g.noted[msg] {
+		g.noted[msg] = true
+		fmt.Fprintf(g.stderr, "ckptlint: note: %s\n", msg)
+	}
 }
 
 // uniqueDirs drops directories named twice (by --policy and policy_dirs,

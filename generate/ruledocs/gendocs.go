@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/ckptlint/ckptlint/generate"
 	"github.com/ckptlint/ckptlint/generate/ruledocs"
 	"github.com/ckptlint/ckptlint/lint/engine"
 )
@@ -42,7 +43,7 @@ func run(root string) error {
 		return err
 	}
 	for p, b := range files {
-		if err := os.WriteFile(filepath.Join(root, p), b, 0o644); err != nil {
+		if err := generate.WriteFile(filepath.Join(root, p), b); err != nil {
 			return err
 		}
 	}

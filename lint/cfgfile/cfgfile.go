@@ -64,6 +64,10 @@ type Entry struct {
 	Sources []string `json:"sources,omitempty"`
 	// Doc is the index of the YAML document in a multi-document file (0-based).
 	Doc int `json:"doc,omitempty"`
+	// Placeholders are the kinds of the unrendered template placeholders in
+	// the key or the value (lint/placeholder): the entry's real key or value
+	// is unknown until the file is rendered.
+	Placeholders []string `json:"placeholders,omitempty"`
 	// Unknown says why the value the program would use is not known (a
 	// Hadoop value that refers to an external entity ckptlint does not
 	// read); "" otherwise.
@@ -113,6 +117,21 @@ type File struct {
 	Nested bool `json:"nested,omitempty"`
 	// Src is the file's bytes as read.
 	Src []byte `json:"-"`
+	// Template is set when the file holds unrendered template placeholders
+	// (docs/templates.md).
+	Template *Template `json:"template,omitempty"`
+}
+
+// Template describes the placeholders of a file read as a template.
+type Template struct {
+	// Count is the number of placeholders by kind ("${VAR}": 3).
+	Count map[string]int `json:"count"`
+	// First is where the first placeholder is.
+	First span.Pos `json:"first"`
+	// Skipped is set when the file is mostly template and is not read at
+	// all; Reason says why.
+	Skipped bool   `json:"skipped,omitempty"`
+	Reason  string `json:"reason,omitempty"`
 }
 
 // Effective returns the entries as a map from key to the entry that wins:

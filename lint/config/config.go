@@ -32,6 +32,10 @@ type Config struct {
 	// PathMappings maps an absolute directory named inside a Flink config
 	// (for example fs.hdfs.hadoopconf) to a directory relative to Dir.
 	PathMappings map[string]string
+	// Placeholders is "detect" (template placeholders are unknown values,
+	// the default) or "literal" (the files are rendered output); "" when
+	// unset. See docs/templates.md.
+	Placeholders string
 	// Clusters, Deployments and Rules are the blocks in file order,
 	// duplicates included (Validate reports them).
 	Clusters    []Cluster

@@ -14,6 +14,7 @@ func (k *checker) convert(raw *rawConfig, cfg *Config) {
 	cfg.PolicyDirs = k.policyDirs(raw.PolicyDirs)
 	cfg.Ignore = k.ignore(raw.Ignore)
 	cfg.PathMappings = k.pathMappings(raw.PathMappings)
+	cfg.Placeholders = k.placeholders(raw.Placeholders, raw.PlaceholdersRange)
 	for _, rc := range raw.Clusters {
 		cfg.Clusters = append(cfg.Clusters, k.cluster(rc))
 	}
@@ -126,4 +127,18 @@ func (k *checker) pathMappings(expr hcl.Expression) map[string]string {
 // hasDrive reports a Windows drive prefix such as "C:".
 func hasDrive(p string) bool {
 	return len(p) >= 2 && p[1] == ':' && (p[0]|0x20 >= 'a' && p[0]|0x20 <= 'z')
+}
+
+// placeholders checks the placeholders attribute: "detect" or "literal".
+func (k *checker) placeholders(v *string, rng hcl.Range) string {
+	if v == nil {
+		return ""
+	}
+	switch *v {
+	case "detect", "literal":
+		return *v
+	}
+	k.errorf(rng, "Invalid placeholders mode",
+		"placeholders is %q; write \"detect\" (template placeholders are unknown values, the default) or \"literal\" (the files are rendered output).", *v)
+	return ""
 }

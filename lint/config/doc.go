@@ -29,6 +29,11 @@
 //	  "/etc/hadoop/conf" = "hadoop/conf"
 //	}
 //
+//	# Template placeholders (${VAR}, {{ .Values.x }}, <%= x %>, @VAR@, ...):
+//	# "detect" (the default) reads them as unknown values; "literal" reads them
+//	# as text, for rendered output. --placeholders overrides it (docs/templates.md).
+//	placeholders = "detect"
+//
 //	# Facts about a cluster; rules use them for capacity and risk numbers.
 //	cluster "prod" {
 //	  datanodes             = 3

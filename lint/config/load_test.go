@@ -66,6 +66,7 @@ func TestLoadDocExample(t *testing.T) {
 		PolicyDirs:    []string{"policies/custom"},
 		Ignore:        []string{"legacy/**", "**/test/**"},
 		PathMappings:  map[string]string{"/etc/hadoop/conf": "hadoop/conf"},
+		Placeholders:  "detect",
 		Clusters: []Cluster{{
 			Name:                "prod",
 			Datanodes:           ptr(3),
@@ -359,6 +360,11 @@ func TestLoadErrors(t *testing.T) {
 			name: "bad top-level version",
 			src:  "flink_version = \"1.20-SNAPSHOT\"\n",
 			want: []wantDiag{{"Invalid version", 1, `The flink_version "1.20-SNAPSHOT" is not a version`}},
+		},
+		{
+			name: "bad placeholders mode",
+			src:  "placeholders = \"rendered\"\n",
+			want: []wantDiag{{"Invalid placeholders mode", 1, `placeholders is "rendered"; write "detect"`}},
 		},
 		{
 			name: "bad version without minor",

@@ -15,6 +15,8 @@ type rawConfig struct {
 	PolicyDirs         hcl.Expression  `hcl:"policy_dirs,optional"`
 	Ignore             hcl.Expression  `hcl:"ignore,optional"`
 	PathMappings       hcl.Expression  `hcl:"path_mappings,optional"`
+	Placeholders       *string         `hcl:"placeholders,optional"`
+	PlaceholdersRange  hcl.Range       `hcl:"placeholders,attr_value_range"`
 	Clusters           []rawCluster    `hcl:"cluster,block"`
 	Deployments        []rawDeployment `hcl:"deployment,block"`
 	Rules              []rawRule       `hcl:"rule,block"`

@@ -19,6 +19,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/ckptlint/ckptlint/lint/inputfs"
 )
 
 // Product names the software a version belongs to.
@@ -65,6 +67,10 @@ var DefaultLimits = Limits{MaxFiles: 1000, MaxFileBytes: 1 << 20, MaxTotalBytes:
 // Finder searches directories once each and caches what it found. It is
 // not safe for concurrent use.
 type Finder struct {
+	// Allow, when set, is asked before a directory is searched: the run's
+	// read boundary (lint/inputfs). The climb stops at the first directory
+	// it refuses.
+	Allow func(dir string) bool
 	lim   Limits
 	files int
 	bytes int64
@@ -80,25 +86,6 @@ func NewFinder(lim Limits) *Finder {
 	return &Finder{lim: lim, dirs: map[string][]Item{}, notes: map[string][]Note{}}
 }
 
-// RepoRoot is the nearest directory at or above dir that holds .git, or ""
-// outside a git checkout.
-func RepoRoot(dir string) string {
-	d, err := filepath.Abs(dir)
-	if err != nil {
-		return ""
-	}
-	for {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d
-		}
-		p := filepath.Dir(d)
-		if p == d {
-			return ""
-		}
-		d = p
-	}
-}
-
 // Near returns the evidence in dir and its parents up to root (inclusive),
 // ordered by Rank, and the files skipped on the way. An empty root, or a
 // root dir is not under, searches dir alone.
@@ -107,6 +94,9 @@ func (f *Finder) Near(dir, root string) ([]Item, []Note) {
 	var items []Item
 	var notes []Note
 	for dist, d := 0, dir; ; dist++ {
+		if f.Allow != nil && !f.Allow(d) {
+			break
+		}
 		for _, it := range f.scanDir(d) {
 			it.Dist = dist
 			items = append(items, it)
@@ -187,22 +177,15 @@ func (f *Finder) read(dir, path string) ([]byte, bool) {
 		note("not read: the search already read its limit of files")
 		return nil, false
 	}
-	st, err := os.Lstat(path)
-	if err != nil {
-		note("not readable: " + err.Error())
-		return nil, false
-	}
-	if st.Size() > f.lim.MaxFileBytes {
-		note("not read: larger than the limit for one file")
-		return nil, false
-	}
-	if f.bytes+st.Size() > f.lim.MaxTotalBytes {
+	if f.bytes >= f.lim.MaxTotalBytes {
 		note("not read: the search already read its limit of bytes")
 		return nil, false
 	}
-	src, err := os.ReadFile(path)
+	// Non-blocking open, type and size checked on the descriptor: a FIFO or
+	// a file swapped after the directory was listed is refused, not waited on.
+	src, err := inputfs.ReadRegular(path, min(f.lim.MaxFileBytes, f.lim.MaxTotalBytes-f.bytes))
 	if err != nil {
-		note("not readable: " + err.Error())
+		note("not read: " + err.Error())
 		return nil, false
 	}
 	f.files++

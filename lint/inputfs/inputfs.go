@@ -170,15 +170,19 @@ type Boundary struct {
 	lex   []string // the roots as given (absolute, clean) and real
 }
 
-// RepoRoot is the nearest directory at or above dir holding .git (a
-// directory, or a file for worktrees and submodules), or "".
+// RepoRoot is the nearest directory at or above dir holding .git — a
+// directory, or a file starting "gitdir:" as git writes for worktrees and
+// submodules (gitrepository-layout(5)) — or "" outside a git work tree. The
+// walk is lexical (dir made absolute, not resolved) and runs no git. It is
+// the one such walk in ckptlint: lint.RepoRoot (the read/write boundary of a
+// named path), evidence and the command line use it.
 func RepoRoot(dir string) string {
 	d, err := filepath.Abs(dir)
 	if err != nil {
 		return ""
 	}
 	for {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+		if isGitMarker(filepath.Join(d, ".git")) {
 			return d
 		}
 		p := filepath.Dir(d)
@@ -187,6 +191,31 @@ func RepoRoot(dir string) string {
 		}
 		d = p
 	}
+}
+
+// isGitMarker reports whether p is a .git directory or a .git file naming
+// the git directory elsewhere ("gitdir: <path>").
+func isGitMarker(p string) bool {
+	st, err := os.Stat(p)
+	if err != nil {
+		return false
+	}
+	if st.IsDir() {
+		return true
+	}
+	if !st.Mode().IsRegular() {
+		return false
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var head [len("gitdir:")]byte
+	if _, err := io.ReadFull(f, head[:]); err != nil {
+		return false
+	}
+	return string(head[:]) == "gitdir:"
 }
 
 // AddTree adds the tree a path named by the user stands for: the

@@ -77,11 +77,13 @@ func flinkEffective(f *cfgfile.File, v Version) (map[string]*Value, []keyUse) {
 			val.Raw, val.Key, val.Source, val.File, val.Loc = won.Value, wonName.Key, "file", won.File, entryLoc(won)
 			val.Deprecated = !wonName.DeprecatedFrom.IsZero() && v.AtLeast(wonName.DeprecatedFrom)
 			x, err := parseFlink(kd.Type, won, kd.Enum, v)
-			if err != nil && IsTemplate(won.Value) {
-				// An unrendered template placeholder: the value is unknown,
-				// not wrong; rules see the default and the template flag.
+			if len(won.Placeholders) > 0 {
+				// An unrendered template placeholder (docs/templates.md): the
+				// value is unknown, not wrong; rules see the template flag and
+				// the default when the text does not parse.
 				val.Template = true
-				if kd.Default != nil {
+				val.Value = x
+				if err != nil && kd.Default != nil {
 					val.Value = kd.Default(v)
 				}
 			} else if err != nil {
@@ -180,19 +182,4 @@ func hadoopPassthrough(f *cfgfile.File) map[string]*cfgfile.Entry {
 		}
 	}
 	return out
-}
-
-// templateMarkers open a placeholder of a template language that renders
-// configuration files: ERB/JSP (<%= %>), Jinja/Go templates/Helm ({{ }}).
-var templateMarkers = []string{"<%", "{{"}
-
-// IsTemplate reports whether a value is (or holds) an unrendered template
-// placeholder, so its real value is not known until deployment.
-func IsTemplate(s string) bool {
-	for _, m := range templateMarkers {
-		if strings.Contains(s, m) {
-			return true
-		}
-	}
-	return false
 }

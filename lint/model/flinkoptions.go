@@ -53,12 +53,12 @@ func checkedKey(key string) bool {
 
 // unknownKeysInput lists the keys of the Flink file, in the namespaces the
 // option table covers, that the release of version v does not know (when
-// the version is exact and in the table) or that no release of the table
+// the version is known, not a lower bound, and in the table) or that no release of the table
 // knows. Each entry carries the releases that know the key and the nearest
 // known key of the list it was checked against.
 func unknownKeysInput(f *cfgfile.File, v Resolved) []any {
 	idx := -1
-	if v.Source != "assumed" && v.Source != "unknown" && v.Source != "" {
+	if v.Known() { // a lower bound is no exact release (docs/versions.md)
 		idx = releaseIndex(v.Version)
 	}
 	first, last := flinkOptionReleases[0], flinkOptionReleases[len(flinkOptionReleases)-1]

@@ -71,9 +71,13 @@ state.${X}: 1
 		t.Errorf("fs typo: %v", u)
 	}
 	// Without a known version only keys no release knows are listed.
-	got = keys(Resolved{Version: V(1, 18), Source: "assumed"})
+	got = keys(Resolved{Version: V(1, 18), Source: "unknown"})
 	if len(got) != 2 || got["state.backend.incremantal"]["exact"] != false || got["execution.checkpointing.dir"] != nil {
 		t.Errorf("assumed version: got %v", got)
+	}
+	// A lower bound from the files is not a known version.
+	if got := keys(Resolved{Version: V(1, 17), Source: "evidence"}); len(got) != 2 {
+		t.Errorf("evidence: got %v", got)
 	}
 	// A release the table does not cover is checked like an unknown one.
 	if got := keys(Resolved{Version: V(1, 10), Source: "config"}); len(got) != 2 {

@@ -147,8 +147,11 @@ func resolveHadoop(hk hadoopKey, layers []layer) *Value {
 		if won.Unknown != "" {
 			// an external entity: the value Hadoop uses is not known
 			v.Template, v.Unknown, v.Value = true, won.Unknown, hk.Default
-		} else if err != nil && IsTemplate(won.Value) {
-			v.Template, v.Value = true, hk.Default
+		} else if len(won.Placeholders) > 0 {
+			v.Template, v.Value = true, x
+			if err != nil {
+				v.Value = hk.Default
+			}
 		} else if err != nil {
 			v.Error = err.Error()
 			v.Value = hk.Default

@@ -126,6 +126,21 @@ func flinkInput(s *Set, uses []keyUse) map[string]any {
 				mf[k] = map[string]any{"value": f.Value, "loc": f.Loc.toInput()}
 			}
 		}
+		mounts := map[string]any{}
+		for comp, ms := range s.Manifest.Mounts {
+			list := []any{}
+			for _, mt := range ms {
+				modes := []any{}
+				for _, a := range mt.AccessModes {
+					modes = append(modes, a)
+				}
+				list = append(list, map[string]any{"mount_path": mt.MountPath, "sub_path": mt.SubPath, "read_only": mt.ReadOnly,
+					"volume": mt.Volume, "volume_type": mt.VolumeType, "detail": mt.Detail, "class": mt.Class,
+					"access_modes": modes, "template": mt.Template, "loc": mt.Loc.toInput()})
+			}
+			mounts[comp] = list
+		}
+		mf["mounts"] = mounts
 		m["manifest"] = mf
 	}
 	return m

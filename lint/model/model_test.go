@@ -9,9 +9,14 @@ import (
 	"github.com/ckptlint/ckptlint/lint/format/flinkconf"
 	"github.com/ckptlint/ckptlint/lint/format/flinkyaml"
 	"github.com/ckptlint/ckptlint/lint/format/hadoopxml"
+	"github.com/ckptlint/ckptlint/lint/placeholder"
 )
 
-func flink(src string) *cfgfile.File { return flinkconf.Parse("flink-conf.yaml", []byte(src)) }
+func flink(src string) *cfgfile.File {
+	f := flinkconf.Parse("flink-conf.yaml", []byte(src))
+	placeholder.Mark(f)
+	return f
+}
 
 // TestFlinkKeyResolution checks key fallbacks and deprecations per version
 // (domain §1.1-§1.3).
@@ -55,7 +60,7 @@ func TestFlinkKeyResolution(t *testing.T) {
 			if v.Value != tt.want {
 				t.Errorf("value = %#v (%s), want %#v", v.Value, v.Error, tt.want)
 			}
-			if IsTemplate(tt.src) && (v.Error != "" || !v.Template) {
+			if placeholder.Has(tt.src, placeholder.Options{}) && (v.Error != "" || !v.Template) {
 				t.Errorf("template placeholder: error %q, template %v; want no error, template true", v.Error, v.Template)
 			}
 			var got string

@@ -20,6 +20,33 @@ type Manifest struct {
 	TaskManagerReplicas *Field
 	UpgradeMode         *Field
 	Mode                string
+	// Mounts are the volume mounts of the Flink main container per
+	// component ("jobmanager", "taskmanager"), from spec.podTemplate and the
+	// component's own podTemplate, each with the volume it mounts.
+	Mounts map[string][]Mount
+}
+
+// Mount is one volume mount of a FlinkDeployment's Flink container.
+type Mount struct {
+	MountPath, SubPath string
+	ReadOnly           bool
+	Volume             string
+	// VolumeType is the volume source (persistentVolumeClaim, nfs, csi,
+	// emptyDir, hostPath, ...) and Detail what it names.
+	VolumeType, Detail string
+	// Class is what the volume means for files written under the mount:
+	// "shared" (a network file system or claim every pod can mount),
+	// "local" (emptyDir, hostPath, ephemeral: per pod or per node), "node"
+	// (a block device attached to one node at a time), "config" (configMap,
+	// secret, projected, downwardAPI), "missing" (no volume of that name) or
+	// "unknown".
+	Class string
+	// AccessModes are those of a PersistentVolumeClaim declared in the same
+	// file, when it is.
+	AccessModes []string
+	// Template is where the mount is declared (spec.podTemplate, ...).
+	Template string
+	Loc      *Loc
 }
 
 // Resource is one Hadoop XML file with the role it plays for Flink.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agnivade/levenshtein"
+
 	"github.com/ckptlint/ckptlint/internal/buildinfo"
 	"github.com/ckptlint/ckptlint/lint/finding"
 )
@@ -213,11 +215,12 @@ func directiveOf(ig Ignore) string {
 }
 
 // suggest returns `; did you mean "X"?` for the rule id or name closest
-// to w (an edit distance of at most 2, ignoring case), or "".
+// to w (an edit distance of at most 2, ignoring case, by agnivade/levenshtein
+// as everywhere in ckptlint), or "".
 func suggest(w string, ids []string) string {
 	best, bestDist := "", 3
 	for _, id := range ids {
-		if d := editDistance(strings.ToLower(w), strings.ToLower(id)); d < bestDist {
+		if d := levenshtein.ComputeDistance(strings.ToLower(w), strings.ToLower(id)); d < bestDist {
 			best, bestDist = id, d
 		}
 	}
@@ -225,25 +228,4 @@ func suggest(w string, ids []string) string {
 		return ""
 	}
 	return fmt.Sprintf("; did you mean %q?", best)
-}
-
-// editDistance is the Levenshtein distance between a and b in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -42,13 +42,14 @@ candidates := sort_desc({s |
 	_checksum_ok(s)
 })
 
-_checksum_ok(s) if not is_number(checksum.value)
+_checksum_ok(s) if s % _checksum_bytes == 0
 
-_checksum_ok(s) if {
+# _checksum_bytes is dfs.bytes-per-checksum, Hadoop's default 512 when the
+# value is missing or not a positive number (CKPT103/104 report those).
+_checksum_bytes := checksum.value if {
 	is_number(checksum.value)
 	checksum.value > 0
-	s % checksum.value == 0
-}
+} else := 512
 
 sort_desc(xs) := [x | some i in numbers.range(1, count(xs)); x := sorted[count(xs) - i]] if {
 	sorted := sort(xs)

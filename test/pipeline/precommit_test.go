@@ -288,6 +288,31 @@ func TestPreCommitHooks(t *testing.T) {
 		}
 	})
 
+	t.Run("a Spring Boot config.yaml passes the filename filter and is skipped, no exclude needed", func(t *testing.T) {
+		dir := installed(t, "stories-fixed", "b-directoryscanner")
+		spring := filepath.Join(dir, "app", "src", "main", "resources", "config.yaml")
+		if err := os.MkdirAll(filepath.Dir(spring), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		body := "server:\n  port: 8080\nspring:\n  datasource:\n    url: jdbc:postgresql://db:5432/app\nmanagement:\n  endpoints:\n    web:\n      exposure:\n        include: health\n"
+		if err := os.WriteFile(spring, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		before := head(t, dir)
+		r := commit(t, dir, nil)
+		if r.code != 0 || strings.Count(r.stdout, "Passed") != 2 {
+			t.Fatalf("git commit of a Spring Boot config.yaml: %v\nwant it made, both hooks passed", r)
+		}
+		if head(t, dir) == before {
+			t.Error("the commit was not made")
+		}
+		// The skipped line is on stderr; pre-commit shows it with --verbose.
+		v := run(t, dir, append(env, "PRE_COMMIT_COLOR=never"), pc, "run", "ckptlint", "--verbose", "--files", "app/src/main/resources/config.yaml")
+		if v.code != 0 || !strings.Contains(v.stdout+v.stderr, "ckptlint: note: app/src/main/resources/config.yaml: not a Flink or Hadoop configuration") {
+			t.Errorf("pre-commit run --verbose: %v\nwant exit 0 and the skipped line", v)
+		}
+	})
+
 	t.Run("a commit without configuration files skips the hooks", func(t *testing.T) {
 		dir := installed(t, "stories", "b-directoryscanner")
 		r := commit(t, dir, map[string]string{"README.md": "more\n"})

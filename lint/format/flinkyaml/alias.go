@@ -9,17 +9,19 @@ import (
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
-// Aliases. Flink loads config.yaml with snakeyaml-engine
-// (YamlParserUtils: Load with LoadSettings.builder().setSchema(new
-// CoreSchema()), every other setting at its default), which accepts aliases
-// to mappings and sequences up to LoadSettings' maxAliasesForCollections
-// (50) per document and constructs each anchored collection once, so every
-// alias refers to the same Java object. GlobalConfiguration.flatten then
-// walks a mapping reached through an alias like any other, and
-// YamlParserUtils.toYAMLString dumps a list with snakeyaml-engine's
-// Serializer, which gives a collection met twice in one dump an anchor
-// (&id001, numbered as the second encounters come, NumberAnchorGenerator)
-// and writes *id001 for the repeats.
+// Aliases. Flink loads config.yaml with YamlParserUtils.loadYamlFile:
+// SnakeYAML's Yaml with default LoaderOptions apart from duplicate keys in
+// Flink 1.19 (flink-core YamlParserUtils.java), snakeyaml-engine's Load
+// with the core schema and otherwise default LoadSettings later. Both
+// compose aliases to mappings and sequences up to maxAliasesForCollections
+// (default 50) per document, failing with "Number of aliases for non-scalar
+// nodes exceeds the specified max=50", and construct each anchored
+// collection once, so every alias refers to the same Java object.
+// GlobalConfiguration.flatten walks a mapping reached through an alias like
+// any other, and YamlParserUtils.toYAMLString dumps a list with a Serializer
+// that gives a collection met twice in one dump an anchor (&id001, numbered
+// as the second encounters come: NumberAnchorGenerator) and writes *id001
+// for the repeats.
 const (
 	// maxCollectionAliases is snakeyaml-engine's default
 	// LoadSettings.maxAliasesForCollections.

@@ -19,6 +19,8 @@ func TestLooksLikeFlink(t *testing.T) {
 		{"broken but Flink", "jobmanager:\n  rpc: [\nstate.backend.type: rocksdb\n", true},
 		{"duplicate key in a Flink file", "taskmanager.numberOfTaskSlots: 1\ntaskmanager.numberOfTaskSlots: 2\n", true},
 		{"broken and generic", "server: [\n", false},
+		{"Spring Boot 1.x with one security key", "security:\n  basic:\n    enabled: false\nserver:\n  port: 8080\nspring:\n  datasource:\n    url: jdbc:postgresql://db/app\n    username: app\n  jpa:\n    show-sql: true\n", false},
+		{"Flink file with some user keys", "state.backend.type: rocksdb\nexecution.checkpointing.interval: 1 min\nmy.app.setting: 3\n", true},
 		{"manifest", "apiVersion: flink.apache.org/v1beta1\nkind: FlinkDeployment\nspec:\n  flinkConfiguration:\n    state.backend.type: rocksdb\n", false},
 	}
 	for _, tc := range tests {

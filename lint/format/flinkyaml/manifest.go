@@ -53,6 +53,11 @@ type Deployment struct {
 	TaskManagerReplicas *Field // spec.taskManager.replicas
 	UpgradeMode         *Field // spec.job.upgradeMode
 	Mode                *Field // spec.mode (native or standalone)
+	// PodTemplates are spec.podTemplate, spec.jobManager.podTemplate and
+	// spec.taskManager.podTemplate, those present, in that order.
+	PodTemplates []PodTemplate
+	// Claims are the PersistentVolumeClaims declared in the same file.
+	Claims []Claim
 }
 
 // ParseManifests reads a multi-document Kubernetes manifest and returns its
@@ -71,9 +76,13 @@ func ParseManifests(path string, src []byte) ([]Deployment, *cfgfile.ParseError)
 	loc := newLocator(src)
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	var deps []Deployment
+	var claims []Claim
 	for doc := 0; ; doc++ {
 		var n yaml.Node
 		if err := decodeNext(dec, &n); err != nil {
+			for i := range deps {
+				deps[i].Claims = claims
+			}
 			if errors.Is(err, io.EOF) {
 				return deps, nil
 			}
@@ -81,6 +90,8 @@ func ParseManifests(path string, src []byte) ([]Deployment, *cfgfile.ParseError)
 		}
 		if d, ok := readDeployment(path, src, loc, docRoot(&n), doc); ok {
 			deps = append(deps, d)
+		} else if c, ok := readClaim(docRoot(&n)); ok {
+			claims = append(claims, c)
 		}
 	}
 }
@@ -119,6 +130,7 @@ func readDeployment(path string, src []byte, loc *locator, root *yaml.Node, doc 
 	d.UpgradeMode = fl.field(lookup(job, "upgradeMode"))
 	_, tm := lookup(spec, "taskManager")
 	d.TaskManagerReplicas = fl.field(lookup(tm, "replicas"))
+	d.PodTemplates = fl.readPodTemplates(spec)
 
 	ck, cv := lookup(spec, "flinkConfiguration")
 	if ck == nil {

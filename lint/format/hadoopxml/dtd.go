@@ -7,21 +7,24 @@ import (
 	"unicode/utf8"
 )
 
-// Limits on DTD entity expansion. They follow the JDK's secure-processing
-// defaults as tightened by JDK-8343004 (JDK 24,
-// src/java.xml/share/conf/jaxp.properties), which are stricter than the
-// older values (entityExpansionLimit 64000, totalEntitySizeLimit 50000000,
-// entityReplacementLimit 3000000); Hadoop's Woodstox reader would accept
-// more, but a configuration file needs none of it.
+// Limits on DTD entity expansion, at least as strict as the JDK's
+// secure-processing defaults (Oracle's JAXP "Processing Limit Definitions";
+// src/java.xml/share/conf/jaxp.properties). JDK 24 lowered
+// jdk.xml.maxGeneralEntitySizeLimit from unlimited to 100,000 (JDK-8343004)
+// and jdk.xml.totalEntitySizeLimit from 50,000,000 to 100,000 (the JDK 24/25
+// errors JAXP00010003/JAXP00010004 quote both); ckptlint uses those two and
+// a far stricter expansion count than jdk.xml.entityExpansionLimit's 64,000.
+// Hadoop's Woodstox reader would accept more; a configuration file needs
+// none of it.
 const (
-	// maxEntityExpansions is jdk.xml.entityExpansionLimit: how many entity
-	// references one file may expand, nested ones included.
+	// maxEntityExpansions bounds how many entity references one file may
+	// expand, nested ones included (jdk.xml.entityExpansionLimit: 64,000).
 	maxEntityExpansions = 2500
-	// maxEntitySize is jdk.xml.maxGeneralEntitySizeLimit: the largest
-	// replacement text of one general entity, in bytes.
+	// maxEntitySize is jdk.xml.maxGeneralEntitySizeLimit (JDK 24+): the
+	// largest replacement text of one general entity, in bytes.
 	maxEntitySize = 100000
-	// maxTotalEntitySize is jdk.xml.totalEntitySizeLimit: the bytes all
-	// expansions of one file may produce together.
+	// maxTotalEntitySize is jdk.xml.totalEntitySizeLimit (JDK 24+): the
+	// bytes all expansions of one file may produce together.
 	maxTotalEntitySize = 100000
 	// maxEntityDepth bounds nesting of entity references inside entity
 	// values (a cycle is refused earlier).
@@ -41,12 +44,15 @@ type entityDecl struct {
 	name     string
 	value    string // literal value as written (internal entities)
 	external string // SYSTEM literal (external entities); "" for internal
+	param    bool   // a parameter entity (<!ENTITY % name ...>)
 	off      int    // offset of "<!ENTITY" in the file
 }
 
 // dtd holds the general entities of a file's DOCTYPE internal subset.
 type dtd struct {
 	decls      map[string]*entityDecl
+	params     map[string]*entityDecl // parameter entities, never expanded
+	paramRefs  []string               // parameter entity references, in order
 	expansions int
 	total      int
 }
@@ -56,7 +62,7 @@ type dtd struct {
 // off). It keeps general entity declarations and refuses parameter
 // entities, which ckptlint does not expand.
 func parseDoctype(text string, off int) (*dtd, int, string) {
-	d := &dtd{decls: map[string]*entityDecl{}}
+	d := &dtd{decls: map[string]*entityDecl{}, params: map[string]*entityDecl{}}
 	open := strings.IndexByte(text, '[')
 	if open < 0 {
 		return d, 0, ""
@@ -78,12 +84,23 @@ func parseDoctype(text string, off int) (*dtd, int, string) {
 				return nil, off + i, err
 			}
 			decl.off = off + i
-			if _, dup := d.decls[decl.name]; !dup && decl.name != "" { // the first declaration binds (XML 1.0 §4.2)
-				d.decls[decl.name] = decl
+			decls := d.decls
+			if decl.param {
+				decls = d.params
+			}
+			if _, dup := decls[decl.name]; !dup && decl.name != "" { // the first declaration binds (XML 1.0 §4.2)
+				decls[decl.name] = decl
 			}
 			i += n
 		case text[i] == '%':
-			return nil, off + i, "parameter entity reference in the DOCTYPE: ckptlint does not expand parameter entities"
+			// a parameter entity reference between declarations: never
+			// expanded (an external one is never fetched); noted
+			end := strings.IndexByte(text[i:], ';')
+			if end < 0 {
+				return nil, off + i, "parameter entity reference without ';' in the DOCTYPE"
+			}
+			d.paramRefs = append(d.paramRefs, text[i+1:i+end])
+			i += end + 1
 		case text[i] == '<':
 			n, err := skipMarkupDecl(text[i:])
 			if err != "" {
@@ -117,8 +134,6 @@ func skipMarkupDecl(s string) (int, string) {
 			}
 		case c == '"' || c == '\'':
 			q = c
-		case c == '%':
-			return 0, "parameter entity reference in the DOCTYPE: ckptlint does not expand parameter entities"
 		case c == '>':
 			return i + 1, ""
 		}
@@ -155,10 +170,13 @@ func parseEntityDecl(s string) (*entityDecl, int, string) {
 		return v, true
 	}
 	skip()
+	param := false
 	if i < len(s) && s[i] == '%' {
-		return nil, 0, "parameter entity declaration in the DOCTYPE: ckptlint does not expand parameter entities"
+		param = true
+		i++
+		skip()
 	}
-	d := &entityDecl{name: word()}
+	d := &entityDecl{name: word(), param: param}
 	if d.name == "" {
 		return nil, 0, "entity declaration without a name"
 	}
@@ -214,7 +232,7 @@ func (d *dtd) expand(name string, depth int, stack []string) (string, error) {
 	}
 	d.expansions++
 	if d.expansions > maxEntityExpansions {
-		return "", fmt.Errorf("more than %d entity expansions (the JDK's jdk.xml.entityExpansionLimit); refusing a possible entity-expansion bomb", maxEntityExpansions)
+		return "", fmt.Errorf("more than %d entity expansions (a limit stricter than the JDK's jdk.xml.entityExpansionLimit); refusing a possible entity-expansion bomb", maxEntityExpansions)
 	}
 	if decl.external != "" {
 		return externalMark + name + externalEnd, nil

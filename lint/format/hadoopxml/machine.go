@@ -289,11 +289,13 @@ func deref(s *string) string {
 
 // CDATAIgnored reports whether Hadoop release v (major, minor, patch)
 // drops CDATA sections from names and values. Configuration.Parser (the StAX
-// loop of HADOOP-14216, Hadoop 2.9.0 and 3.0.0) first appended only
-// CHARACTERS events; the loop was later changed to append CDATA events too
-// (TestConfiguration.testCDATA), a change carried by 2.10.1, 3.1.4, 3.2.2,
-// 3.3.0 and every later release. Releases before 2.9 parse with DOM and read
-// a CDATA value.
+// loop of HADOOP-14216, committed to trunk and branch-2: 2.9.0 and 3.0.0)
+// first appended only CHARACTERS events (Parser.parseNext in the 3.1.3 and
+// 3.2.1 sources); the loop was later changed to append CDATA events too
+// (TestConfiguration.testCDATA, present in 3.4.1). The first release of
+// each line with the change (2.10.1, 3.1.4, 3.2.2, 3.3.0) follows the
+// backport record and is not checked against release tags. Releases before
+// 2.9 parse with DOM and read a CDATA value.
 func CDATAIgnored(major, minor, patch int) bool {
 	switch {
 	case major == 2:

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/span"
@@ -75,6 +76,7 @@ func (p *parser) parseFile(path string, src []byte, top bool) *cfgfile.ParseErro
 	sc := newScanner(path, src, lines)
 	sc.decoded = tr != nil
 	fp := &fileParser{p: p, path: path, src: src, lines: lines, top: top, sc: sc}
+	defer fp.paramNotice()
 	for {
 		t, perr, eof := fp.sc.next()
 		if perr != nil {
@@ -186,4 +188,28 @@ func newline(src []byte) string {
 		return "\r\n"
 	}
 	return "\n"
+}
+
+// paramNotice notes the parameter entities a DOCTYPE refers to: Hadoop's
+// parser would expand them (fetching an external one), ckptlint never does,
+// so any declaration they hold is unknown to it.
+func (fp *fileParser) paramNotice() {
+	d := fp.sc.dtd
+	if d == nil || len(d.paramRefs) == 0 {
+		return
+	}
+	var what []string
+	for _, n := range d.paramRefs {
+		switch pe := d.params[n]; {
+		case pe == nil:
+			what = append(what, "%"+n+"; (undeclared)")
+		case pe.external != "":
+			what = append(what, "%"+n+"; (Hadoop would read "+pe.external+")")
+		default:
+			what = append(what, "%"+n+"; (declared in the file)")
+		}
+	}
+	fp.notice(NoticeParamEntity, fp.sp(fp.sc.dtdFrom, min(fp.sc.dtdTo, len(fp.src))), "",
+		"the DOCTYPE uses parameter entities %s; ckptlint does not resolve external entities or expand parameter entities, so declarations they hold are unknown to it",
+		strings.Join(what, ", "))
 }

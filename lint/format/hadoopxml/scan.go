@@ -52,8 +52,10 @@ type scanner struct {
 	badCharset string            // encoding label refused by charsetReader
 	decoded    bool              // src was decoded to UTF-8 from the declared encoding
 
-	dtd  *dtd              // entities of the DOCTYPE internal subset; nil without one
-	ents map[string]string // their expanded text, given to encoding/xml
+	dtd     *dtd              // entities of the DOCTYPE internal subset; nil without one
+	ents    map[string]string // their expanded text, given to encoding/xml
+	dtdFrom int               // offsets of the DOCTYPE
+	dtdTo   int
 }
 
 func newScanner(file string, src []byte, lines *span.Lines) *scanner {
@@ -286,7 +288,7 @@ func qname(prefix, local string) string {
 // directive reads a <!DOCTYPE ...> internal subset: internal general
 // entities are expanded (within the JDK's limits, see dtd.go) and handed to
 // encoding/xml; external ones are never opened and stand for an unknown
-// value; parameter entities are refused.
+// value; parameter entities are never expanded (see paramNotice).
 func (s *scanner) directive(t xml.Directive, start int) *cfgfile.ParseError {
 	text := string(t)
 	if !strings.HasPrefix(text, "DOCTYPE") {
@@ -299,6 +301,7 @@ func (s *scanner) directive(t xml.Directive, start int) *cfgfile.ParseError {
 	if msg != "" {
 		return s.errAt(off, "%s", msg)
 	}
+	s.dtdFrom, s.dtdTo = start, start+2+len(text)+1
 	s.dtd, s.ents = d, map[string]string{}
 	names := make([]string, 0, len(d.decls))
 	for n := range d.decls {
@@ -347,7 +350,7 @@ func (s *scanner) countRefs(start, end int) *cfgfile.ParseError {
 		s.dtd.expansions++
 		s.dtd.total += len(v)
 		if s.dtd.expansions > maxEntityExpansions {
-			return s.errAt(start+i, "more than %d entity expansions (the JDK's jdk.xml.entityExpansionLimit); refusing a possible entity-expansion bomb", maxEntityExpansions)
+			return s.errAt(start+i, "more than %d entity expansions (a limit stricter than the JDK's jdk.xml.entityExpansionLimit); refusing a possible entity-expansion bomb", maxEntityExpansions)
 		}
 		if s.dtd.total > maxTotalEntitySize {
 			return s.errAt(start+i, "entity expansions total more than %d bytes (the JDK's jdk.xml.totalEntitySizeLimit); refusing a possible entity-expansion bomb", maxTotalEntitySize)

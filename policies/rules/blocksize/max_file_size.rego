@@ -14,10 +14,12 @@
 #   (hashmap, also the default) a subtask's state lives on the TaskManager heap and
 #   rarely grows that large, so the finding is then an info. The rule reports caps
 #   below 16 GiB per file: the smallest power of two above the 9.8 GiB of 1 MiB blocks,
-#   and far below the 1.2 TiB of the default 128 MiB. Use the smallest block size that
-#   keeps 16 GiB per file (2m with the default limit) if the DataNodes' scheduled-space
-#   headroom allows it, or raise dfs.namenode.fs-limits.max-blocks-per-file on the
-#   NameNode.
+#   and far below the 1.2 TiB of the default 128 MiB. With the DataNode facts declared the
+#   rule proposes the block size CKPT101 and `ckptlint generate` choose (the largest round
+#   size that leaves 10x scheduling headroom) when it keeps 16 GiB per file; without them, the
+#   smallest block size that does (2m with the default limit), if the DataNodes'
+#   scheduled-space headroom allows it; otherwise raise
+#   dfs.namenode.fs-limits.max-blocks-per-file on the NameNode.
 # related_resources:
 #   - ref: https://github.com/apache/hadoop/blob/rel/release-3.4.1/hadoop-hdfs-project/hadoop-hdfs/src/main/java/org/apache/hadoop/hdfs/server/namenode/FSDirWriteFileOp.java
 #     description: the max-blocks-per-file check when a block is added, and its error text
@@ -82,11 +84,13 @@ else := "default (hashmap)"
 # What to do, with CKPT101's scheduled-space arithmetic when the cluster
 # facts are declared: the suggested size must keep at least 2x headroom.
 advice := sprintf(
-	"Set dfs.blocksize to %s (%s per file): each DataNode can still schedule %d blocks at once for the about %d checkpoint files in flight per DataNode (CKPT101); or raise dfs.namenode.fs-limits.max-blocks-per-file to at least %d on the NameNode",
-	[bs.hadoop_size(suggested), units.bytes(suggested * max_blocks.value), scheduled_space.capacity(suggested), scheduled_space.per_dn, needed_blocks],
+	"Set dfs.blocksize to %s (%s per file), the size CKPT101 recommends: each DataNode can still schedule %d blocks at once for the about %d checkpoint files in flight per DataNode; or raise dfs.namenode.fs-limits.max-blocks-per-file to at least %d on the NameNode",
+	[bs.hadoop_size(rec), units.bytes(rec * max_blocks.value), scheduled_space.capacity(rec), scheduled_space.per_dn, needed_blocks],
 ) if {
 	input.cluster.datanode_free_bytes
-	scheduled_space.per_dn * 2 < scheduled_space.capacity(suggested)
+	rec := scheduled_space.proposed
+	rec * max_blocks.value >= limit
+	scheduled_space.per_dn * 2 < scheduled_space.capacity(rec)
 } else := sprintf(
 	"A larger dfs.blocksize would leave too little scheduled space on the DataNodes (at %s each DataNode can schedule %d blocks at once for about %d checkpoint files in flight, CKPT101): raise dfs.namenode.fs-limits.max-blocks-per-file to at least %d on the NameNode instead",
 	[bs.hadoop_size(suggested), scheduled_space.capacity(suggested), scheduled_space.per_dn, needed_blocks],

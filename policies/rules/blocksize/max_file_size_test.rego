@@ -49,8 +49,9 @@ test_declared_cluster_checks_the_headroom_of_the_suggestion if {
 	inp := json.patch(base, [{"op": "replace", "path": "/cluster", "value": {"declared": true, "datanodes": 3, "datanode_free_bytes": 46170898432}}])
 	some f in rule.deny with input as inp
 
-	# 8 files x 3 replicas over 3 DataNodes = 8 per DataNode; at 2 MiB 43 GiB holds 22016 blocks.
-	contains(f.message, "Set dfs.blocksize to 2m (19.5 GiB per file): each DataNode can still schedule 22016 blocks at once for the about 8 checkpoint files in flight per DataNode")
+	# 8 files x 3 replicas over 3 DataNodes = 8 per DataNode; at 128 MiB 43 GiB
+	# still holds 344 blocks, more than 10x: CKPT101's choice, and 1.2 TiB per file.
+	contains(f.message, "Set dfs.blocksize to 128m (1.2 TiB per file), the size CKPT101 recommends: each DataNode can still schedule 344 blocks at once for the about 8 checkpoint files in flight per DataNode")
 }
 
 test_tight_cluster_advises_raising_the_limit if {

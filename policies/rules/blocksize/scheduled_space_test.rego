@@ -34,8 +34,8 @@ test_story_a_fires_with_the_arithmetic if {
 	contains(f.message, "1200 files")
 	contains(f.message, "400 per DataNode")
 	contains(f.message, "could only be written to 0 of the 1 minReplication nodes. There are 3 datanode(s) running")
-	contains(f.message, "can then schedule 44032 blocks")
-	f.fix == [{"op": "set", "target": "hdfs-client", "key": "dfs.blocksize", "value": "1m"}]
+	contains(f.message, "can then schedule 5504 blocks, 13x the about 400 files in flight: 8m is the largest of 128m, 64m, 32m, 16m, 8m, 4m, 2m and 1m that leaves at least 10x")
+	f.fix == [{"op": "set", "target": "hdfs-client", "key": "dfs.blocksize", "value": "8m"}]
 	f.loc.line == 3
 }
 
@@ -89,4 +89,22 @@ error_in(fs) if {
 test_unreadable_block_size_is_left_to_ckpt104 if {
 	inp := json.patch(story_a, [{"op": "add", "path": "/effective/hdfs_client/blocksize/error", "value": "Invalid size prefix"}])
 	count(scheduled_space.deny) == 0 with input as inp
+}
+
+test_no_round_size_with_10x_takes_the_largest_above_2x if {
+	# 1 DataNode with 1 GiB free, 400 files in flight: 1m gives 1024 blocks (2.56x).
+	inp := json.patch(story_a, [
+		{"op": "replace", "path": "/cluster", "value": {"declared": true, "datanodes": 1, "datanode_free_bytes": 1073741824}},
+		{"op": "replace", "path": "/deployment/stateful_operators", "value": 1},
+		{"op": "add", "path": "/effective/hdfs_cluster/max_blocks_per_file", "value": {"value": 10000}},
+	])
+	some f in scheduled_space.deny with input as inp
+	contains(f.message, "no round size leaves 10x, and 1m is the largest that leaves more than 2x")
+	contains(f.message, "it caps one file at 9.8 GiB")
+}
+
+test_namenode_minimum_off_the_ladder_is_a_candidate if {
+	inp := json.patch(story_a, [{"op": "replace", "path": "/effective/hdfs_cluster/min_block_size/value", "value": 3145728}])
+	some f in scheduled_space.deny with input as inp
+	f.fix == [{"op": "set", "target": "hdfs-client", "key": "dfs.blocksize", "value": "8m"}]
 }

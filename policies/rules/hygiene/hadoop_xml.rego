@@ -198,6 +198,15 @@ deny contains f if {
 	f := hygiene.emit(n, msg, [], external_level(n.key))
 }
 
+# A DOCTYPE using parameter entities: never expanded nor fetched.
+deny contains f if {
+	some note in notes
+	n := note[0]
+	n.code == "xml-parameter-entity"
+	msg := sprintf("%s. Hadoop's parser would expand them; write the declarations into the DOCTYPE or the values into the file", [n.message])
+	f := hygiene.emit(n, msg, [], "info")
+}
+
 external_level(key) := "warning" if {
 	hygiene.hadoop_relevant(key)
 } else := "info"

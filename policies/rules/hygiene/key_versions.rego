@@ -100,7 +100,7 @@ deny contains f if {
 	input.versions.flink.declared
 	msg := sprintf(
 		"%s, so this setting silently does nothing (Flink does not reject unknown keys)%s",
-		[u.message, instead(u)],
+		[with_source(u.message), instead(u)],
 	)
 	f := hygiene.emit(u, msg, unread_ops(u), "error")
 }
@@ -116,6 +116,12 @@ deny contains f if {
 	)
 	f := result.info(u, msg)
 }
+
+# with_source puts the version's source into a model message that starts
+# with "Flink <version>".
+with_source(msg) := concat("", [hygiene.version, substring(msg, count(m), -1)]) if {
+	m := regex.find_n(`^Flink [0-9]+\.[0-9]+(\.[0-9]+)?`, msg, 1)[0]
+} else := msg
 
 # instead says what applies in place of an unread key.
 instead(u) := sprintf("; %s is also set (%s) and applies", [u.use, place(u.use)]) if {

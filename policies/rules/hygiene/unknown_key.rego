@@ -9,11 +9,12 @@
 #   and fs.* against the option list of each Flink release from 1.13 to 2.3, generated from
 #   Flink's own ConfigOptions and option tables (lint/model/flinkoptions_gen.go, written by
 #   internal/flinkoptions from the apache/flink release branches; the commits are listed in
-#   the file), and proposes the nearest known key. When the Flink version is declared, from
-#   the FlinkDeployment or inferred from evidence, and the table has that release, a key that
-#   release does not know is a warning that names the releases that do. Without such a version
-#   (assumed, unknown, or a release the table does not cover) only keys that no release of
-#   the table knows are reported, as an info: declaring the version makes the check exact.
+#   the file), and proposes the nearest known key. When the Flink version is known (declared,
+#   or pinned in the repository: FlinkDeployment, image tag, build file, tarball name) and the
+#   table has that release, a key that release does not know is a warning that names the
+#   releases that do. Without such a version (not known, only a lower bound, or a release the
+#   table does not cover) only keys that no release of the table knows are reported, as an
+#   info: declaring the version makes the check exact.
 #   Not checked: fs.<scheme>.* keys (read by that scheme's file system plugin, such as Hadoop
 #   S3A), kubernetes.operator.* keys (read by the Flink Kubernetes Operator), fs.hdfs.* keys
 #   (CKPT605) and keys CKPT604 reports as spellings of a known option.
@@ -34,7 +35,10 @@ import data.ckptlint.lib.result
 
 fv := input.versions.flink
 
-version_text := sprintf("Flink %s (%s)", [fv.value, fv.why]) if fv.value
+# version_text names the version with its source (docs/versions.md).
+version_text := fv.text if is_string(fv.text)
+
+else := sprintf("Flink %s (%s)", [fv.value, fv.why]) if fv.value
 
 else := "the Flink version (unknown)"
 

@@ -203,3 +203,15 @@ deny contains f if {
 		[scanner.version, scanner.fixes, stall_text, timeout_text],
 	))
 }
+
+# Only the version is known: say which facts would let ckptlint judge it.
+deny contains f if {
+	applies
+	affected
+	not blocks
+	not stall
+	f := result.info(at, sprintf(
+		"%s %s; whether a scan stalls checkpoint writes for longer than %s depends on how many block replicas each DataNode holds: declare datanode_blocks (the \"Total blocks\" figure the DataNode logs after each DirectoryScanner run) and, if you measured it, write_stall in the cluster block of .ckptlint.hcl",
+		[scanner.version, scanner.fixes, timeout_text],
+	))
+}

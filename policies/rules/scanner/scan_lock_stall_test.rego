@@ -174,3 +174,15 @@ test_no_stall_partial_fix_stays_info if {
 	some f in scan_lock_stall.deny with input as inp
 	f.severity == "info"
 }
+
+test_version_alone_is_info if {
+	inp := json.patch(story_b, [
+		{"op": "remove", "path": "/cluster/write_stall_ms"},
+		{"op": "remove", "path": "/cluster/datanode_blocks"},
+	])
+	fs := scan_lock_stall.deny with input as inp
+	count(fs) == 1
+	some f in fs
+	f.severity == "info"
+	contains(f.message, "declare datanode_blocks")
+}

@@ -13,10 +13,16 @@
 #   warning when high availability is on or the set is a FlinkDeployment (JobManager and
 #   TaskManagers in separate pods), and an info otherwise. The fix is a shared file system URI
 #   (hdfs://, s3://, ...); a file:// path only works when the same network mount (NFS, a
-#   ReadWriteMany volume) is at that path on every JobManager and TaskManager.
+#   ReadWriteMany volume) is at that path on every JobManager and TaskManager. In a
+#   FlinkDeployment, a path under a volumeMount of the flink-main-container whose volume is a
+#   PersistentVolumeClaim, NFS, CSI or other network file system in both the JobManager and the
+#   TaskManager pod templates is such a mount and is not reported; an emptyDir, hostPath or no
+#   volume stays local, and the finding names the volume it reasoned from.
 # related_resources:
 #   - ref: https://nightlies.apache.org/flink/flink-docs-release-1.20/docs/deployment/config/#execution-checkpointing-dir
 #     description: execution.checkpointing.dir must be accessible from all TaskManagers and JobManagers
+#   - ref: https://kubernetes.io/docs/concepts/storage/volumes/
+#     description: Kubernetes volume types (emptyDir per pod, hostPath per node, persistentVolumeClaim, nfs, csi)
 #   - ref: https://github.com/apache/flink/pull/5928
 #     description: Docs hotfix, use file:// only for local setups
 #   - ref: https://github.com/apache/flink/blob/release-1.20.0/flink-core/src/main/java/org/apache/flink/core/fs/FileSystem.java
@@ -30,6 +36,7 @@ package ckptlint.rules.storage.checkpoint_dir_not_shared
 
 import data.ckptlint.lib.result
 import data.ckptlint.lib.storage
+import data.ckptlint.lib.volumes
 
 dir := storage.dir
 
@@ -61,7 +68,17 @@ implied contains "a FlinkDeployment runs the JobManager and each TaskManager in 
 	input.flink.format == "flink-deployment"
 }
 
-subject := sprintf("checkpoint directory %s (%s at %s) is on the local file system of each process%s", [dir.value, dir.key, storage.origin(dir), storage.scheme_note(dir.value)])
+subject := sprintf("checkpoint directory %s (%s at %s) is on the local file system of each process%s%s", [dir.value, dir.key, storage.origin(dir), storage.scheme_note(dir.value), volumes.note(dir.value, components)])
+
+# components are the pods that read and write the checkpoint directory.
+components := ["jobmanager", "taskmanager"]
+
+# local is true when the directory is on a local file system that no shared
+# volume of the FlinkDeployment covers.
+local if {
+	storage.local(dir.value)
+	not volumes.shared(dir.value, components)
+}
 
 consequence := "each TaskManager writes its checkpoint files under that path on its own disk and the JobManager writes _metadata on its own, so no process sees a complete checkpoint: a task restored elsewhere cannot read its state and the JobManager cannot discard old checkpoints (Flink requires this directory to be accessible from all TaskManagers and JobManagers)"
 
@@ -70,21 +87,34 @@ remedy := "Use a shared file system URI such as hdfs://<namenode>:8020/flink/che
 evidence(set) := concat("; ", sort([s | some s in set]))
 
 deny contains f if {
-	storage.local(dir.value)
+	local
 	count(declared) > 0
 	f := result.finding(dir, sprintf("%s, but %s: %s. %s", [subject, evidence(declared | implied), consequence, remedy]))
 }
 
 deny contains f if {
-	storage.local(dir.value)
+	local
 	count(declared) == 0
 	count(implied) > 0
 	f := result.warning(dir, sprintf("%s, but %s: unless that path is one shared mount, %s. %s", [subject, evidence(implied), consequence, remedy]))
 }
 
 deny contains f if {
-	storage.local(dir.value)
+	local
 	count(declared) == 0
 	count(implied) == 0
 	f := result.info(dir, sprintf("%s: this works only when the JobManager and every TaskManager run on one machine or see the same mount at that path. Declare taskmanagers in a cluster block of .ckptlint.hcl so ckptlint can tell, or use a shared file system URI such as hdfs://<namenode>:8020/flink/checkpoints", [subject]))
+}
+
+# A claim every pod mounts is shared storage, but one declared in the same
+# file as ReadWriteOnce can be mounted only by pods on one node, and
+# ReadWriteOncePod by one pod: the TaskManagers elsewhere cannot start.
+deny contains f if {
+	storage.local(dir.value)
+	volumes.shared(dir.value, components)
+	some m in volumes.single_node_claims(dir.value, components)
+	f := result.info(dir, sprintf(
+		"checkpoint directory %s (%s at %s) is on volume %s (%s) mounted at %s (%s), a claim every pod mounts; its PersistentVolumeClaim in this file allows only %s, so Kubernetes attaches it to one node at a time (ReadWriteOncePod: one pod) and JobManager and TaskManager pods scheduled on other nodes stay Pending. Use a ReadWriteMany claim (NFS, CephFS, EFS, Filestore...) unless the cluster has one node",
+		[dir.value, dir.key, storage.origin(dir), m.volume, volumes.source(m), m.mount_path, volumes.origin(m), concat(", ", m.access_modes)],
+	))
 }

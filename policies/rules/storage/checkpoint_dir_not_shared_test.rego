@@ -77,3 +77,73 @@ test_no_dir_is_silent if {
 	inp := json.patch(three_tms, [{"op": "replace", "path": "/effective/checkpointing/dir", "value": {"value": null, "set": false, "key": "state.checkpoints.dir"}}])
 	count(checkpoint_dir_not_shared.deny) == 0 with input as inp
 }
+
+# FlinkDeployment pod templates: the volume mounted at the directory decides.
+k8s(mounts) := json.patch(base, [
+	{"op": "replace", "path": "/flink/format", "value": "flink-deployment"},
+	{"op": "add", "path": "/flink/manifest", "value": {"mounts": mounts}},
+])
+
+mnt(typ, class, detail) := {
+	"mount_path": "/data", "volume": "flink-volume", "volume_type": typ, "class": class, "detail": detail,
+	"template": "spec.podTemplate", "loc": {"file": "deploy.yaml", "line": 40},
+}
+
+test_pvc_in_both_pods_is_shared if {
+	m := mnt("persistentVolumeClaim", "shared", "claim flink-data")
+	count(checkpoint_dir_not_shared.deny) == 0 with input as k8s({"jobmanager": [m], "taskmanager": [m]})
+}
+
+test_nfs_and_csi_are_shared if {
+	n := mnt("nfs", "shared", "nfs.internal:/exports")
+	c := json.patch(mnt("csi", "shared", "driver efs.csi.aws.com"), [{"op": "replace", "path": "/mount_path", "value": "/"}])
+	count(checkpoint_dir_not_shared.deny) == 0 with input as k8s({"jobmanager": [n], "taskmanager": [c]})
+}
+
+test_emptydir_stays_local_and_is_named if {
+	m := mnt("emptyDir", "local", "")
+	some f in checkpoint_dir_not_shared.deny with input as k8s({"jobmanager": [m], "taskmanager": [m]})
+	f.severity == "warning"
+	contains(f.message, "in the JobManager and TaskManager pods, volume flink-volume (emptyDir) mounted at /data (spec.podTemplate at deploy.yaml:40): an emptyDir lives and dies with its pod")
+}
+
+test_hostpath_stays_local_and_is_named if {
+	m := mnt("hostPath", "local", "node path /mnt/flink")
+	some f in checkpoint_dir_not_shared.deny with input as k8s({"jobmanager": [m], "taskmanager": [m]})
+	contains(f.message, "volume flink-volume (hostPath, node path /mnt/flink)")
+}
+
+test_shared_in_one_pod_only_is_local if {
+	m := mnt("persistentVolumeClaim", "shared", "claim jm")
+	some f in checkpoint_dir_not_shared.deny with input as k8s({"jobmanager": [m], "taskmanager": []})
+	contains(f.message, "in the JobManager pods, volume flink-volume (persistentVolumeClaim, claim jm)")
+	contains(f.message, "in the TaskManager pods, no volume is mounted there")
+}
+
+test_mount_must_hold_the_path if {
+	m := json.patch(mnt("persistentVolumeClaim", "shared", "claim x"), [{"op": "replace", "path": "/mount_path", "value": "/dat"}])
+	some f in checkpoint_dir_not_shared.deny with input as k8s({"jobmanager": [m], "taskmanager": [m]})
+	contains(f.message, "no volume is mounted there")
+}
+
+test_longest_mount_wins if {
+	outer := json.patch(mnt("persistentVolumeClaim", "shared", "claim x"), [{"op": "replace", "path": "/mount_path", "value": "/"}])
+	inner := mnt("emptyDir", "local", "")
+	some f in checkpoint_dir_not_shared.deny with input as k8s({"jobmanager": [outer, inner], "taskmanager": [outer, inner]})
+	contains(f.message, "(emptyDir)")
+}
+
+test_read_write_once_claim_is_info if {
+	m := json.patch(mnt("persistentVolumeClaim", "shared", "claim flink-data"), [{"op": "add", "path": "/access_modes", "value": ["ReadWriteOnce"]}])
+	fs := checkpoint_dir_not_shared.deny with input as k8s({"jobmanager": [m], "taskmanager": [m]})
+	count(fs) == 1
+	some f in fs
+	f.severity == "info"
+	contains(f.message, "allows only ReadWriteOnce")
+	contains(f.message, "volume flink-volume (persistentVolumeClaim, claim flink-data) mounted at /data (spec.podTemplate at deploy.yaml:40)")
+}
+
+test_read_write_many_claim_is_silent if {
+	m := json.patch(mnt("persistentVolumeClaim", "shared", "claim flink-data"), [{"op": "add", "path": "/access_modes", "value": ["ReadWriteMany"]}])
+	count(checkpoint_dir_not_shared.deny) == 0 with input as k8s({"jobmanager": [m], "taskmanager": [m]})
+}

@@ -10,7 +10,10 @@
 #   unset) is a warning: the JobManager that takes over after a failure, on another host or in
 #   a new pod, must read what the failed one wrote there, which a local disk does not give
 #   unless the same shared mount is at that path. Use a durable shared file system such as
-#   hdfs://namenode:8020/flink/ha.
+#   hdfs://namenode:8020/flink/ha. In a FlinkDeployment, a path under a volumeMount of the
+#   JobManager's flink-main-container whose volume is a PersistentVolumeClaim, NFS, CSI or other
+#   network file system is such a mount and is not reported; an emptyDir, hostPath or no volume
+#   stays local, and the finding names the volume it reasoned from.
 # related_resources:
 #   - ref: https://nightlies.apache.org/flink/flink-docs-release-1.20/docs/deployment/ha/zookeeper_ha/
 #     description: ZooKeeper HA, high-availability.storageDir (required)
@@ -27,6 +30,7 @@ package ckptlint.rules.storage.ha_storage_dir
 
 import data.ckptlint.lib.result
 import data.ckptlint.lib.storage
+import data.ckptlint.lib.volumes
 
 ha := input.effective.ha.type
 
@@ -57,8 +61,9 @@ deny contains f if {
 	storage.ha_on
 	has_dir
 	storage.local(sd.value)
+	not volumes.shared(sd.value, ["jobmanager"])
 	f := result.warning(sd, sprintf(
-		"high-availability.storageDir %s (%s at %s) is on the local file system%s while high availability is on (%s): %s, so a failover cannot recover the jobs and their checkpoints. Use a durable shared file system, e.g. hdfs://<namenode>:8020/flink/ha",
-		[sd.value, sd.key, storage.origin(sd), storage.scheme_note(sd.value), ha_text, takeover],
+		"high-availability.storageDir %s (%s at %s) is on the local file system%s%s while high availability is on (%s): %s, so a failover cannot recover the jobs and their checkpoints. Use a durable shared file system, e.g. hdfs://<namenode>:8020/flink/ha",
+		[sd.value, sd.key, storage.origin(sd), storage.scheme_note(sd.value), volumes.note(sd.value, ["jobmanager"]), ha_text, takeover],
 	))
 }

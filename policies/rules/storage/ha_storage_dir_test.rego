@@ -60,3 +60,25 @@ test_custom_factory_without_storage_is_silent if {
 	inp := json.patch(base, [{"op": "replace", "path": "/effective/ha/type/value", "value": "com.example.MyHaFactory"}])
 	count(ha_storage_dir.deny) == 0 with input as inp
 }
+
+# A FlinkDeployment whose JobManager mounts a claim at the directory keeps
+# its HA metadata across pods; an emptyDir does not, and the finding says so.
+in_pod(mounts) := json.patch(with_dir("file:///flink-data/ha"), [
+	{"op": "replace", "path": "/flink/format", "value": "flink-deployment"},
+	{"op": "add", "path": "/flink/manifest", "value": {"mounts": mounts}},
+])
+
+jm_mount(typ, class) := {
+	"mount_path": "/flink-data", "volume": "ha", "volume_type": typ, "class": class, "detail": "",
+	"template": "spec.jobManager.podTemplate", "loc": {"file": "deploy.yaml", "line": 30},
+}
+
+test_pvc_mounted_in_the_jobmanager_is_silent if {
+	count(ha_storage_dir.deny) == 0 with input as in_pod({"jobmanager": [jm_mount("persistentVolumeClaim", "shared")], "taskmanager": []})
+}
+
+test_emptydir_in_the_jobmanager_warns_and_names_it if {
+	some f in ha_storage_dir.deny with input as in_pod({"jobmanager": [jm_mount("emptyDir", "local")], "taskmanager": []})
+	f.severity == "warning"
+	contains(f.message, "in the JobManager pods, volume ha (emptyDir) mounted at /flink-data (spec.jobManager.podTemplate at deploy.yaml:30)")
+}
