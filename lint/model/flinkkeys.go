@@ -141,7 +141,11 @@ var flinkKeys = []keyDef{
 		{Key: "restart-strategy.type", Since: v1_17, Ref: "FLINK-29372 (1.17 release notes)"},
 		{Key: "restart-strategy", Since: v1_0, DeprecatedFrom: v1_17, Ref: "deprecated by FLINK-29372 (1.17)"}}},
 	{Field: "execution.target", Type: tString, Names: []name{{Key: "execution.target", Since: v1_10, Ref: "DeploymentOptions, release-1.10 (FLIP-73)"}}},
-	{Field: "hadoop.conf_dir_option", Type: tString, Names: []name{{Key: "env.hadoop.conf.dir", Since: v1_0}}},
+	// bin/config.sh reads env.hadoop.conf.dir (KEY_ENV_HADOOP_CONF_DIR)
+	// from Flink 1.6.0 (FLINK-6222); the 1.4.2 config.sh has no such key,
+	// and on 2018-07-23 (after 1.5.0) master did not have it yet
+	// (apache/flink pull request 6388).
+	{Field: "hadoop.conf_dir_option", Type: tString, Names: []name{{Key: "env.hadoop.conf.dir", Since: V(1, 6), Ref: "bin/config.sh KEY_ENV_HADOOP_CONF_DIR, release-1.6 (FLINK-6222)"}}},
 	{Field: "hadoop.hadoopconf_option", Type: tString, Names: []name{
 		{Key: "fs.hdfs.hadoopconf", Since: v1_0, Until: v2_0, DeprecatedFrom: v1_5, Ref: "deprecated by FLINK-7967 (1.5); removed by FLINK-34085 (2.0)"}}},
 }
