@@ -86,7 +86,9 @@ var flinkKeys = []keyDef{
 		// Flink 1.5 made state.checkpoints.dir the key of the filesystem
 		// backend's directory, with this one as its deprecated key
 		// (CheckpointingOptions.CHECKPOINTS_DIRECTORY, release-1.5); on 1.4
-		// this key is the only one the backend reads.
+		// this key is the only one the backend reads (1.4.2:
+		// FsStateBackendFactory.CHECKPOINT_DIRECTORY_URI_CONF_KEY; 1.6.0:
+		// CHECKPOINTS_DIRECTORY.withDeprecatedKeys("state.backend.fs.checkpointdir")).
 		{Key: "state.backend.fs.checkpointdir", Since: v1_0, DeprecatedFrom: v1_5, Ref: "CheckpointingOptions.CHECKPOINTS_DIRECTORY, release-1.5 (deprecated key of state.checkpoints.dir)"}}},
 	{Field: "checkpointing.savepoint_dir", Type: tString, Names: []name{
 		{Key: "execution.checkpointing.savepoint-dir", Since: v1_20, Ref: "FLINK-34482 (1.20 release notes)"},
@@ -114,6 +116,11 @@ var flinkKeys = []keyDef{
 	{Field: "checkpointing.claim_mode", Type: tEnum, Enum: []string{"CLAIM", "NO_CLAIM", "LEGACY"}, Default: always("NO_CLAIM"), Names: []name{
 		{Key: "execution.state-recovery.claim-mode", Since: v1_20, Ref: "StateRecoveryOptions, release-1.20"},
 		{Key: "execution.savepoint-restore-mode", Since: v1_15, DeprecatedFrom: v1_20, Ref: "SavepointConfigOptions, release-1.15; deprecated in StateRecoveryOptions, release-1.20"}}},
+	// The .type/.all suffixes (FLINK-29372, apache/flink pull request 20867,
+	// merged 2022-09-21): 1.16.0 still reads only state.backend and
+	// env.java.opts (StateBackendOptions, CoreOptions), the 1.18 sources read
+	// state.backend.type, high-availability.type, restart-strategy.type and
+	// env.java.opts.all with the old keys deprecated, so 1.17 is the first.
 	{Field: "state_backend.type", Type: tString, Default: func(v Version) any {
 		if v.AtLeast(v1_19) {
 			return "hashmap"
