@@ -86,7 +86,9 @@ var flinkKeys = []keyDef{
 		// Flink 1.5 made state.checkpoints.dir the key of the filesystem
 		// backend's directory, with this one as its deprecated key
 		// (CheckpointingOptions.CHECKPOINTS_DIRECTORY, release-1.5); on 1.4
-		// this key is the only one the backend reads.
+		// this key is the only one the backend reads (1.4.2:
+		// FsStateBackendFactory.CHECKPOINT_DIRECTORY_URI_CONF_KEY; 1.6.0:
+		// CHECKPOINTS_DIRECTORY.withDeprecatedKeys("state.backend.fs.checkpointdir")).
 		{Key: "state.backend.fs.checkpointdir", Since: v1_0, DeprecatedFrom: v1_5, Ref: "CheckpointingOptions.CHECKPOINTS_DIRECTORY, release-1.5 (deprecated key of state.checkpoints.dir)"}}},
 	{Field: "checkpointing.savepoint_dir", Type: tString, Names: []name{
 		{Key: "execution.checkpointing.savepoint-dir", Since: v1_20, Ref: "FLINK-34482 (1.20 release notes)"},
@@ -114,6 +116,11 @@ var flinkKeys = []keyDef{
 	{Field: "checkpointing.claim_mode", Type: tEnum, Enum: []string{"CLAIM", "NO_CLAIM", "LEGACY"}, Default: always("NO_CLAIM"), Names: []name{
 		{Key: "execution.state-recovery.claim-mode", Since: v1_20, Ref: "StateRecoveryOptions, release-1.20"},
 		{Key: "execution.savepoint-restore-mode", Since: v1_15, DeprecatedFrom: v1_20, Ref: "SavepointConfigOptions, release-1.15; deprecated in StateRecoveryOptions, release-1.20"}}},
+	// The .type/.all suffixes (FLINK-29372, apache/flink pull request 20867,
+	// merged 2022-09-21): 1.16.0 still reads only state.backend and
+	// env.java.opts (StateBackendOptions, CoreOptions), the 1.18 sources read
+	// state.backend.type, high-availability.type, restart-strategy.type and
+	// env.java.opts.all with the old keys deprecated, so 1.17 is the first.
 	{Field: "state_backend.type", Type: tString, Default: func(v Version) any {
 		if v.AtLeast(v1_19) {
 			return "hashmap"
@@ -141,7 +148,11 @@ var flinkKeys = []keyDef{
 		{Key: "restart-strategy.type", Since: v1_17, Ref: "FLINK-29372 (1.17 release notes)"},
 		{Key: "restart-strategy", Since: v1_0, DeprecatedFrom: v1_17, Ref: "deprecated by FLINK-29372 (1.17)"}}},
 	{Field: "execution.target", Type: tString, Names: []name{{Key: "execution.target", Since: v1_10, Ref: "DeploymentOptions, release-1.10 (FLIP-73)"}}},
-	{Field: "hadoop.conf_dir_option", Type: tString, Names: []name{{Key: "env.hadoop.conf.dir", Since: v1_0}}},
+	// bin/config.sh reads env.hadoop.conf.dir (KEY_ENV_HADOOP_CONF_DIR)
+	// from Flink 1.6.0 (FLINK-6222); the 1.4.2 config.sh has no such key,
+	// and on 2018-07-23 (after 1.5.0) master did not have it yet
+	// (apache/flink pull request 6388).
+	{Field: "hadoop.conf_dir_option", Type: tString, Names: []name{{Key: "env.hadoop.conf.dir", Since: V(1, 6), Ref: "bin/config.sh KEY_ENV_HADOOP_CONF_DIR, release-1.6 (FLINK-6222)"}}},
 	{Field: "hadoop.hadoopconf_option", Type: tString, Names: []name{
 		{Key: "fs.hdfs.hadoopconf", Since: v1_0, Until: v2_0, DeprecatedFrom: v1_5, Ref: "deprecated by FLINK-7967 (1.5); removed by FLINK-34085 (2.0)"}}},
 }

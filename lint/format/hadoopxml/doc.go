@@ -32,8 +32,8 @@
 //
 // CDATA: Hadoop's StAX loop (HADOOP-14216) first appended only CHARACTERS
 // events, so CDATA text was lost on 2.9.0-2.10.0, 3.0.x, 3.1.0-3.1.3 and
-// 3.2.0-3.2.1; later releases append CDATA events too
-// (TestConfiguration.testCDATA). Parse reads CDATA as text (notice
+// 3.2.0-3.2.1; HADOOP-16749 (in 2.10.1, 3.1.4, 3.2.2 and 3.3.0, per the
+// release changelogs) appends CDATA events too (TestConfiguration.testCDATA). Parse reads CDATA as text (notice
 // xml-cdata, giving the other reading); Options.IgnoreCDATA reads as the
 // releases that drop it (notice xml-cdata-ignored; CDATAIgnored says which).
 // ValueSpan covers the CDATA markers either way.

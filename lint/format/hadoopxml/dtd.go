@@ -7,18 +7,23 @@ import (
 	"unicode/utf8"
 )
 
-// Limits on DTD entity expansion, at least as strict as the JDK's
-// secure-processing defaults (Oracle's JAXP "Processing Limit Definitions";
-// src/java.xml/share/conf/jaxp.properties). JDK 24 lowered
-// jdk.xml.maxGeneralEntitySizeLimit from unlimited to 100,000 (JDK-8343004)
-// and jdk.xml.totalEntitySizeLimit from 50,000,000 to 100,000 (the JDK 24/25
-// errors JAXP00010003/JAXP00010004 quote both); ckptlint uses those two and
-// a far stricter expansion count than jdk.xml.entityExpansionLimit's 64,000.
-// Hadoop's Woodstox reader would accept more; a configuration file needs
-// none of it.
+// Limits on DTD entity expansion: the JDK 24+ secure-processing defaults
+// (src/java.xml/share/conf/jaxp.properties after JDK-8343004 "Adjust JAXP
+// limits", CSR JDK-8343006, openjdk/jdk commit 28c8729). JDK 24 lowered
+// jdk.xml.entityExpansionLimit from 64,000 to 2,500,
+// jdk.xml.maxGeneralEntitySizeLimit from unlimited to 100,000 and
+// jdk.xml.totalEntitySizeLimit from 50,000,000 to 100,000; JDK 17 and 21
+// keep 64,000 / unlimited / 50,000,000 (Oracle's JAXP "Processing Limit
+// Definitions"). Hadoop does not use these: since HADOOP-14216 its
+// Configuration parses with Woodstox (WstxInputFactory), whose
+// com.ctc.wstx.api.ReaderConfig defaults allow 100,000 entity expansions
+// nested 500 deep. ckptlint is stricter than Hadoop on purpose; a
+// configuration file needs none of it, and more is refused with an error
+// naming the file and line, never misread.
 const (
 	// maxEntityExpansions bounds how many entity references one file may
-	// expand, nested ones included (jdk.xml.entityExpansionLimit: 64,000).
+	// expand, nested ones included (jdk.xml.entityExpansionLimit, JDK 24+;
+	// 64,000 on earlier JDKs, 100,000 in Hadoop's Woodstox reader).
 	maxEntityExpansions = 2500
 	// maxEntitySize is jdk.xml.maxGeneralEntitySizeLimit (JDK 24+): the
 	// largest replacement text of one general entity, in bytes.
@@ -232,7 +237,7 @@ func (d *dtd) expand(name string, depth int, stack []string) (string, error) {
 	}
 	d.expansions++
 	if d.expansions > maxEntityExpansions {
-		return "", fmt.Errorf("more than %d entity expansions (a limit stricter than the JDK's jdk.xml.entityExpansionLimit); refusing a possible entity-expansion bomb", maxEntityExpansions)
+		return "", fmt.Errorf("more than %d entity expansions (the JDK 24+ default of jdk.xml.entityExpansionLimit); refusing a possible entity-expansion bomb", maxEntityExpansions)
 	}
 	if decl.external != "" {
 		return externalMark + name + externalEnd, nil

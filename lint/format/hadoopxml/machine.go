@@ -291,11 +291,14 @@ func deref(s *string) string {
 // drops CDATA sections from names and values. Configuration.Parser (the StAX
 // loop of HADOOP-14216, committed to trunk and branch-2: 2.9.0 and 3.0.0)
 // first appended only CHARACTERS events (Parser.parseNext in the 3.1.3 and
-// 3.2.1 sources); the loop was later changed to append CDATA events too
-// (TestConfiguration.testCDATA, present in 3.4.1). The first release of
-// each line with the change (2.10.1, 3.1.4, 3.2.2, 3.3.0) follows the
-// backport record and is not checked against release tags. Releases before
-// 2.9 parse with DOM and read a CDATA value.
+// 3.2.1 sources); HADOOP-16749 ("Configuration parsing of CDATA values are
+// blank") made it append CDATA events too (TestConfiguration.testCDATA,
+// present in 3.4.1). Hadoop's release changelogs
+// (hadoop-common-project/hadoop-common/src/site/markdown/release/<v>/CHANGELOG.<v>.md)
+// list HADOOP-16749 in 2.10.1, 3.1.4, 3.2.2 and 3.3.0, the first release of
+// each line with it (3.4.0 was branched from trunk after it); on the 2.9
+// line it is listed only for 2.9.3, which was never released. Releases
+// before 2.9 parse with DOM and read a CDATA value.
 func CDATAIgnored(major, minor, patch int) bool {
 	switch {
 	case major == 2:

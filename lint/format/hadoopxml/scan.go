@@ -350,7 +350,7 @@ func (s *scanner) countRefs(start, end int) *cfgfile.ParseError {
 		s.dtd.expansions++
 		s.dtd.total += len(v)
 		if s.dtd.expansions > maxEntityExpansions {
-			return s.errAt(start+i, "more than %d entity expansions (a limit stricter than the JDK's jdk.xml.entityExpansionLimit); refusing a possible entity-expansion bomb", maxEntityExpansions)
+			return s.errAt(start+i, "more than %d entity expansions (the JDK 24+ default of jdk.xml.entityExpansionLimit); refusing a possible entity-expansion bomb", maxEntityExpansions)
 		}
 		if s.dtd.total > maxTotalEntitySize {
 			return s.errAt(start+i, "entity expansions total more than %d bytes (the JDK's jdk.xml.totalEntitySizeLimit); refusing a possible entity-expansion bomb", maxTotalEntitySize)

@@ -7,7 +7,8 @@
 #   means exactly the text true: TRUE or " true" lock nothing. When a file sets a key twice, the last definition wins and the earlier
 #   one does nothing. Hadoop 2.9.0-2.10.0, 3.0.x, 3.1.0-3.1.3 and 3.2.0-3.2.1 parse the XML with
 #   StAX and append only character events to a value, so on those releases a value written as a CDATA
-#   section is dropped and the key keeps its earlier or default value (later releases read it).
+#   section is dropped and the key keeps its earlier or default value (HADOOP-16749, in 2.10.1,
+#   3.1.4, 3.2.2 and 3.3.0, made later releases read it).
 #   ckptlint never reads an external (SYSTEM or PUBLIC) entity: such a value is unknown. A final key with an empty value is locked to no value. A ${var} expansion deeper than 20
 #   steps throws on every read of the key. Deprecated keys such as dfs.block.size still work:
 #   Hadoop stores their value under the new key (dfs.blocksize) and logs "<old> is deprecated.
@@ -18,6 +19,8 @@
 #   not read (a URL, a file outside the repository, not a regular file) is a warning: Hadoop loads
 #   it at run time, but no rule sees its values.
 # related_resources:
+#   - ref: https://issues.apache.org/jira/browse/HADOOP-16749
+#     description: "HADOOP-16749: Configuration parsing of CDATA values are blank (fixed in 2.10.1, 3.1.4, 3.2.2, 3.3.0 per the release changelogs)"
 #   - ref: https://github.com/apache/hadoop/blob/rel/release-3.4.1/hadoop-common-project/hadoop-common/src/main/java/org/apache/hadoop/conf/Configuration.java
 #     description: Configuration.loadResource (StAX parsing, final, deprecation) and substitution depth
 #   - ref: https://github.com/apache/hadoop/blob/rel/release-3.4.1/hadoop-common-project/hadoop-common/src/test/java/org/apache/hadoop/conf/TestConfiguration.java
@@ -139,7 +142,7 @@ deny contains f if {
 	n := note[0]
 	n.code == "xml-cdata-ignored"
 	msg := sprintf(
-		"%s: its Configuration.Parser appends only character events, never a CDATA section (fixed in 2.10.1, 3.1.4, 3.2.2 and 3.3.0; TestConfiguration.testCDATA), so %s keeps its earlier or default value on %s. Write the text without CDATA (escape < and & as &lt; and &amp;) or upgrade",
+		"%s: its Configuration.Parser appends only character events, never a CDATA section (HADOOP-16749, fixed in 2.10.1, 3.1.4, 3.2.2 and 3.3.0), so %s keeps its earlier or default value on %s. Write the text without CDATA (escape < and & as &lt; and &amp;) or upgrade",
 		[n.message, n.key, hadoop_text],
 	)
 	f := hygiene.emit(n, msg, [], level(n.key, true))

@@ -7,9 +7,10 @@
 #   silently skips those files, so the client-side settings in them (dfs.blocksize, replication,
 #   fs.defaultFS, HA nameservices) no longer apply. On 1.x, Flink loads the fs.hdfs.hadoopconf files
 #   before the HADOOP_CONF_DIR ones, which env.hadoop.conf.dir sets, so with both set every key
-#   present in both comes from the env.hadoop.conf.dir directory. Use env.hadoop.conf.dir (or export
-#   HADOOP_CONF_DIR) instead: it works on every version. A warning on 1.x, an error on a declared
-#   2.x.
+#   present in both comes from the env.hadoop.conf.dir directory. Use env.hadoop.conf.dir (read by
+#   bin/config.sh from Flink 1.6, FLINK-6222) or export HADOOP_CONF_DIR instead; the fix renames
+#   fs.hdfs.hadoopconf only on a Flink version known to be 1.6 or later. A warning on 1.x, an error
+#   on a declared 2.x.
 # related_resources:
 #   - ref: https://github.com/apache/flink/blob/release-1.20/flink-filesystems/flink-hadoop-fs/src/main/java/org/apache/flink/runtime/util/HadoopUtils.java
 #     description: HadoopUtils.getHadoopConfiguration, the order in which Flink 1.x loads Hadoop files
@@ -17,6 +18,8 @@
 #     description: Flink 2.0 HadoopUtils, without fs.hdfs.hadoopconf
 #   - ref: https://issues.apache.org/jira/browse/FLINK-34085
 #     description: "FLINK-34085: remove the deprecated fs.hdfs.* options in Flink 2.0"
+#   - ref: https://github.com/apache/flink/blob/release-1.6/flink-dist/src/main/flink-bin/bin/config.sh
+#     description: "bin/config.sh of Flink 1.6, the first release that reads env.hadoop.conf.dir (FLINK-6222)"
 #   - ref: https://nightlies.apache.org/flink/flink-docs-release-1.20/docs/deployment/config/#env-hadoop-conf-dir
 #     description: env.hadoop.conf.dir, which sets HADOOP_CONF_DIR for the start scripts
 # custom:
@@ -71,7 +74,10 @@ deny contains f if {
 	f := hygiene.emit(e, msg, rename_ops(key), "warning")
 }
 
-advice(key, value) := sprintf("Write env.hadoop.conf.dir: %s instead (or export HADOOP_CONF_DIR=%s): it works on every version", [value, value]) if {
+advice(key, value) := sprintf("Write env.hadoop.conf.dir: %s instead (or export HADOOP_CONF_DIR=%s): Flink reads it from 1.6 through 2.x", [value, value]) if {
+	key == "fs.hdfs.hadoopconf"
+	hygiene.at_least(1, 6)
+} else := sprintf("Export HADOOP_CONF_DIR=%s instead: bin/config.sh reads env.hadoop.conf.dir only from Flink 1.6 (FLINK-6222), so on %s that key would do nothing", [value, hygiene.version]) if {
 	key == "fs.hdfs.hadoopconf"
 } else := file_advice(key)
 
@@ -81,8 +87,11 @@ file_advice("fs.hdfs.hdfssite") := "Put this hdfs-site.xml in a directory with t
 
 file_advice("fs.hdfs.hdfsdefault") := "Move the settings this file changes into the hdfs-site.xml of the env.hadoop.conf.dir directory (or HADOOP_CONF_DIR), where Flink reads only core-site.xml and hdfs-site.xml, and delete this key"
 
+# The rename only where bin/config.sh reads env.hadoop.conf.dir (1.6+):
+# on an older release it would drop the Hadoop files.
 rename_ops(key) := [result.rename("flink", key, "env.hadoop.conf.dir")] if {
 	key == "fs.hdfs.hadoopconf"
+	hygiene.at_least(1, 6)
 	not input.flink.keys["env.hadoop.conf.dir"]
 } else := []
 

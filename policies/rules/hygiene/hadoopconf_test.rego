@@ -46,3 +46,13 @@ test_declared_2_0_is_an_error if {
 test_without_the_key_silent if {
 	count(hadoopconf.deny) == 0 with input as inp("2.0", 2, 0, {"env.hadoop.conf.dir": {"value": "/etc/hadoop/conf", "loc": loc(20)}})
 }
+
+# Flink 1.5's bin/config.sh does not read env.hadoop.conf.dir (it arrived
+# in 1.6, FLINK-6222): no rename there, and the advice is HADOOP_CONF_DIR.
+test_before_1_6_no_rename if {
+	some f in hadoopconf.deny with input as inp("1.5", 1, 5, hconf_key)
+	f.severity == "warning"
+	not f.fix
+	contains(f.message, "Export HADOOP_CONF_DIR=/opt/flink/conf instead")
+	contains(f.message, "only from Flink 1.6")
+}
