@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -238,7 +239,7 @@ func evaluate(ctx context.Context, eng *engine.Engine, sets []*model.Set, opts O
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				fs, err := evalSet(ctx, eng, sets[i], opts.Config)
+				fs, err := safeEvalSet(ctx, eng, sets[i], opts.Config)
 				results[i] = out{fs, err}
 			}
 		}()
@@ -380,6 +381,32 @@ func parseErrors(s *model.Set) []finding.Finding {
 		})
 	}
 	return out
+}
+
+// PanicError is a panic recovered in a goroutine ckptlint started: a bug in
+// ckptlint (or a library it calls), not a problem with the input. A panic in
+// a goroutine other than main cannot be recovered by main's deferred recover
+// and would end the process with the Go runtime's exit code 2 and a stack
+// dump, so every goroutine recovers and hands the panic back as this error.
+// The command prints Value and exits 3; Stack only with CKPTLINT_DEBUG=1.
+type PanicError struct {
+	Value any
+	Stack []byte
+}
+
+func (e *PanicError) Error() string { return fmt.Sprintf("internal error: %v", e.Value) }
+
+// safeEvalSet is evalSet with a panic turned into a *PanicError.
+func safeEvalSet(ctx context.Context, eng *engine.Engine, s *model.Set, cfg *config.Config) (fs []finding.Finding, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			fs, err = nil, &PanicError{Value: r, Stack: debug.Stack()}
+		}
+	}()
+	if os.Getenv("CKPTLINT_TEST_PANIC") == "eval" { // test hook: cmd/ckptlint/testdata/script/internal_error.txtar
+		panic("test hook: panic in an evaluation worker for " + s.Name)
+	}
+	return evalSet(ctx, eng, s, cfg)
 }
 
 func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set, cfg *config.Config) ([]finding.Finding, error) {
