@@ -122,15 +122,30 @@ final_text(n) := sprintf("this one says %s", [m[0][1]]) if {
 	count(m) == 1
 } else := "case and spaces count"
 
-# The same key twice in one file: the earlier one does nothing.
+# The same key twice in one file: the earlier one does nothing. When both
+# hold the same value (lint/format/hadoopxml marks the notice "the same value
+# as this definition") nothing changes whichever wins: info, not warning.
 deny contains f if {
 	some note in notes
 	n := note[0]
 	n.code == "xml-duplicate-key"
 	hygiene.hadoop_relevant(n.key)
+	not same_value(n)
 	msg := sprintf("%s and ignores this definition; delete the one you do not mean", [n.message])
 	f := hygiene.emit(n, msg, [], "warning")
 }
+
+deny contains f if {
+	some note in notes
+	n := note[0]
+	n.code == "xml-duplicate-key"
+	hygiene.hadoop_relevant(n.key)
+	same_value(n)
+	msg := sprintf("%s, so this definition changes nothing; delete one of the two", [n.message])
+	f := hygiene.emit(n, msg, [], "info")
+}
+
+same_value(n) if endswith(n.message, "(the same value as this definition)")
 
 # CDATA on a declared Hadoop release that drops it (2.9.0-2.10.0, 3.0.x,
 # 3.1.0-3.1.3, 3.2.0-3.2.1): ckptlint read the file as that release does.

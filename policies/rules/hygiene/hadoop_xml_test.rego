@@ -131,3 +131,13 @@ test_parameter_entity_is_info if {
 	f.severity == "info"
 	contains(f.message, "Hadoop would read http://h/x.dtd")
 }
+
+test_duplicate_with_the_same_value_is_info if {
+	same := {"code": "xml-duplicate-key", "key": "fs.defaultFS", "loc": loc(509), "message": "\"fs.defaultFS\" is set again on line 519; Hadoop uses the later value \"file:///\" (the same value as this definition)"}
+	some f in hadoop_xml.deny with input as inp([same], unknown)
+	f.severity == "info"
+	contains(f.message, "changes nothing")
+	differ := {"code": "xml-duplicate-key", "key": "fs.defaultFS", "loc": loc(509), "message": "\"fs.defaultFS\" is set again on line 519; Hadoop uses the later value \"file:///\""}
+	some g in hadoop_xml.deny with input as inp([differ], unknown)
+	g.severity == "warning"
+}
