@@ -281,6 +281,43 @@ func TestFixCheckpointDirBefore15(t *testing.T) {
 	}
 }
 
+// TestFixHadoopRenameNeedsHadoopVersion: fs.default.name -> fs.defaultFS
+// is right only from Hadoop 0.23/2.0 on (1.x reads only the old name), so
+// fix holds it back until the Hadoop version is known: declared, pinned by
+// an image beside the set, and not applied on a declared Hadoop 1.2.
+func TestFixHadoopRenameNeedsHadoopVersion(t *testing.T) {
+	eng := linttest.Engine(t)
+	const site = "<configuration>\n<property><name>fs.default.name</name><value>hdfs://nn:8020</value></property>\n</configuration>\n"
+	for _, tc := range []struct {
+		name, declared, compose string
+		applied                 bool
+	}{
+		{name: "unknown"},
+		{name: "declared 1.2", declared: "1.2.1"},
+		{name: "declared 3.3", declared: "3.3.6", applied: true},
+		{name: "pinned by an image", compose: "services:\n  namenode:\n    image: apache/hadoop:3.3.6\n", applied: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			mustMkdir(t, filepath.Join(root, ".git"))
+			mustWrite(t, filepath.Join(root, "conf", "core-site.xml"), site)
+			if tc.compose != "" {
+				mustWrite(t, filepath.Join(root, "docker-compose.yml"), tc.compose)
+			}
+			t.Chdir(root)
+			res, err := generate.Fix(context.Background(), eng, generate.FixOptions{Lint: lint.Options{Versions: lint.Versions{Hadoop: tc.declared}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			renamed := slices.ContainsFunc(res.Applied, func(a generate.Applied) bool { return a.Op.NewKey == "fs.defaultFS" })
+			held := slices.ContainsFunc(res.Held, func(h generate.Skipped) bool { return h.Op.NewKey == "fs.defaultFS" })
+			if renamed != tc.applied || held == tc.applied {
+				t.Errorf("renamed %v, held back %v; want renamed %v", renamed, held, tc.applied)
+			}
+		})
+	}
+}
+
 // TestVersionFromKubernetesImageOption: native Kubernetes deployments name
 // their image in the Flink configuration itself.
 func TestVersionFromKubernetesImageOption(t *testing.T) {

@@ -295,7 +295,22 @@ both_spellings(file, key) if {
 
 rename_advice(file, key) := sprintf("the file also sets %s, so keep one definition under that name", [key]) if {
 	both_spellings(file, key)
-} else := sprintf("rename it to %s", [key])
+} else := sprintf("rename it to %s", [key]) if {
+	new_names_read
+} else := sprintf("rename it to %s once the cluster runs Hadoop 0.23/2.0 or later: Hadoop 1.x reads only the old name (the new names and their deprecation table came with 0.23, hadoop-common DeprecatedProperties), so fix renames it only when the Hadoop version is declared (--hadoop-version, hadoop_version in .ckptlint.hcl) or pinned in the repository (docs/versions.md)", [key])
+
+# The Hadoop version is known (declared or pinned) and reads the new names:
+# 2.0 or later, or 0.23 (1.x is the older 0.20.205 line and does not).
+new_names_read if {
+	input.versions.hadoop.declared
+	input.versions.hadoop.major >= 2
+}
+
+new_names_read if {
+	input.versions.hadoop.declared
+	input.versions.hadoop.major == 0
+	input.versions.hadoop.minor >= 23
+}
 
 rename_ops(file, target, old, key) := [] if {
 	both_spellings(file, key)
