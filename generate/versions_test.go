@@ -193,7 +193,8 @@ func mustWrite(t *testing.T, path, src string) {
 // TestFixCorpusHoldsBackVersionDependentEdits plans `fix --diff` for every
 // file of ../shared/corpus on its own, with no .ckptlint.hcl: where the
 // Flink version is not known (nothing declared or pinned) the plan holds no
-// version-dependent edit (a rename, hashmap, a quoting change) and nothing
+// version-dependent edit (a rename, hashmap, a quoting change), no Hadoop
+// key is renamed without a known Hadoop 0.23/2.0 or later, and nothing
 // version-dependent is above info; where the file itself pins it
 // (FlinkDeployment spec.flinkVersion), every renamed key is one that
 // release reads.
@@ -222,13 +223,18 @@ func TestFixCorpusHoldsBackVersionDependentEdits(t *testing.T) {
 				t.Fatalf("%s/%s: %v", kind, f.Name(), err)
 			}
 			sets, _, _ := lint.Discover(nil, lint.Options{})
-			known := map[string]bool{}
+			known, hadoopNew := map[string]bool{}, map[string]bool{}
 			for _, s := range sets {
 				known[s.Name] = s.FlinkVersion.Known()
+				hadoopNew[s.Name] = lint.HadoopRenamesRead(s)
 			}
 			for _, a := range res.Applied {
 				if !known[a.Finding.ConfigSet] && (lint.NeedsVersion(a.Op) || a.Finding.VersionDependent || a.Op.Value == "hashmap") {
 					t.Errorf("%s/%s: version-dependent edit with no version known: %s %s (%s)", kind, f.Name(), a.Op.Op, a.Key, a.Finding.RuleID)
+				}
+				// Hadoop's new key names are read from 0.23/2.0 on only.
+				if a.Op.Op == "rename" && a.Op.Target != "flink" && !hadoopNew[a.Finding.ConfigSet] {
+					t.Errorf("%s/%s: Hadoop rename with no Hadoop version that reads the new name: %s -> %s (%s)", kind, f.Name(), a.Key, a.Op.NewKey, a.Finding.RuleID)
 				}
 			}
 			for _, s := range sets {
