@@ -2,6 +2,7 @@ package config
 
 import (
 	"cmp"
+	"fmt"
 	"io"
 	"slices"
 
@@ -52,12 +53,31 @@ func (d *Diagnostics) Err() error {
 //
 //	An argument named "datanode" is not expected here. Did you mean
 //	"datanodes"?
+//
+// At most maxWritten diagnostics are rendered, then one line counting the
+// rest: hcl's writer rescans the file for every snippet, so a hostile file
+// with thousands of mistakes would otherwise take seconds to report
+// (docs/security.md).
 func (d *Diagnostics) Write(w io.Writer, color bool) error {
 	if d == nil || len(d.Diags) == 0 {
 		return nil
 	}
-	return hcl.NewDiagnosticTextWriter(w, d.files, wrapWidth, color).WriteDiagnostics(d.Diags)
+	diags := d.Diags
+	if len(diags) > maxWritten {
+		diags = diags[:maxWritten]
+	}
+	if err := hcl.NewDiagnosticTextWriter(w, d.files, wrapWidth, color).WriteDiagnostics(diags); err != nil {
+		return err
+	}
+	if rest := len(d.Diags) - len(diags); rest > 0 {
+		_, err := fmt.Fprintf(w, "... and %d more diagnostic(s) not shown; fix the ones above first.\n", rest)
+		return err
+	}
+	return nil
 }
+
+// maxWritten bounds the diagnostics Write renders.
+const maxWritten = 20
 
 // sortDiagnostics orders diagnostics by file and start offset; diagnostics
 // without a subject (an unreadable file) come first.

@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -560,5 +561,33 @@ func TestParseLimits(t *testing.T) {
 	// A real file with its blocks and lists is well inside the limits.
 	if _, diags := Parse("ok.hcl", []byte("cluster \"a\" {\n  datanodes = 3\n}\nignore = [\"x/**\"]\n")); diags.HasErrors() {
 		t.Errorf("a small file is refused: %v", diags.Diags)
+	}
+}
+
+// TestWriteCapsDiagnostics: a file with hundreds of mistakes renders the
+// first maxWritten with snippets and counts the rest (hcl's writer rescans
+// the file per snippet; docs/security.md).
+func TestWriteCapsDiagnostics(t *testing.T) {
+	p := filepath.Join(t.TempDir(), ".ckptlint.hcl")
+	if err := os.WriteFile(p, []byte(strings.Repeat("cluster \"c\" {\n  datanodes = 3\n}\n", 300)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, diags := Load(p)
+	if c != nil {
+		diags.Append(c.Validate(nil)...)
+	}
+	if len(diags.Diags) <= maxWritten {
+		t.Fatalf("want more than %d diagnostics for 300 duplicate cluster blocks, got %d", maxWritten, len(diags.Diags))
+	}
+	var b strings.Builder
+	if err := diags.Write(&b, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(b.String(), "\nError: ") + strings.Count(b.String()[:min(7, b.Len())], "Error: "); got != maxWritten {
+		t.Errorf("rendered %d diagnostics, want %d", got, maxWritten)
+	}
+	want := "... and " + strconv.Itoa(len(diags.Diags)-maxWritten) + " more diagnostic(s) not shown"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("output lacks %q", want)
 	}
 }
