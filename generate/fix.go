@@ -248,6 +248,12 @@ func (p *planner) apply(s *model.Set, fd finding.Finding, op finding.Op, written
 	if lint.NeedsVersion(op) && !s.FlinkVersion.Known() {
 		return false, &heldBack{reason: "the edit is right only for some Flink releases and the Flink version is not known"}
 	}
+	if lint.NeedsHadoopVersion(op) && !lint.HadoopRenamesRead(s) {
+		if s.HadoopVersion.Known() {
+			return false, &heldBack{reason: s.HadoopVersion.Text("Hadoop") + " reads only the old name; the new one came with Hadoop 0.23/2.0"}
+		}
+		return false, &heldBack{reason: "Hadoop reads the new name only from 0.23/2.0 on (1.x reads only the old one) and the Hadoop version is not known"}
+	}
 	t, err := p.resolve(s, op)
 	if err != nil {
 		return false, err

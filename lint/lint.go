@@ -512,6 +512,23 @@ func unknownVersionNote(f finding.Finding) string {
 	return note + "]"
 }
 
+// NeedsHadoopVersion reports whether a fix operation renames a Hadoop key:
+// the new names (fs.defaultFS, dfs.blocksize, ...) and the deprecation
+// table that maps the old ones came with Hadoop 0.23/2.0 (hadoop-common
+// DeprecatedProperties, first published for 0.23); Hadoop 1.x reads only
+// the old name, so the rename is right only from 0.23 on.
+func NeedsHadoopVersion(op finding.Op) bool {
+	return op.Op == "rename" && op.Target != "flink"
+}
+
+// HadoopRenamesRead reports whether the set's Hadoop version is known to
+// read the new Hadoop key names: 0.23 or 2.0 and later. Hadoop 1.x came
+// from the older 0.20.205 line and does not, although 1 > 0.23.
+func HadoopRenamesRead(s *model.Set) bool {
+	v := s.HadoopVersion.Version
+	return s.HadoopVersion.Known() && (v.Major >= 2 || v.Major == 0 && v.Minor >= 23)
+}
+
 // NeedsVersion reports whether a fix operation is right only for some Flink
 // releases: marked so by its rule, or a rename of a Flink key (a key's new
 // name is read only from the release that introduced it).
