@@ -50,7 +50,41 @@ func TestMessages(t *testing.T) {
 	}
 }
 
-// TestSeeds recognises the stack traces of the three failure stories.
+// TestExcerpts recognises the stack traces of three TaskManager log
+// excerpts written for this repository (testdata/*.log), in the shape
+// Hadoop's DataStreamer and Flink's FsCheckpointStreamFactory log them: a
+// minReplication message wrapped onto a second line, a flush timeout, and a
+// lease expiry followed by the flush failure it causes.
+func TestExcerpts(t *testing.T) {
+	want := map[string][]string{
+		"small-files-taskmanager.log":   {"hdfs-min-replication-fragment"},
+		"flush-timeout-taskmanager.log": {"flink-could-not-flush"},
+		"lease-expired-taskmanager.log": {"flink-could-not-flush", "hdfs-lease-expired"},
+	}
+	for file, ids := range want {
+		f, err := os.Open(filepath.Join("testdata", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms, err := Scan(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]bool{}
+		for _, m := range ms {
+			got[m.Pattern.ID] = true
+		}
+		for _, id := range ids {
+			if !got[id] {
+				t.Errorf("%s: %s not recognised (got %v)", file, id, got)
+			}
+		}
+	}
+}
+
+// TestSeeds recognises the stack traces of the three failure stories in
+// ../shared/seeds (an extra; TestExcerpts covers the same patterns).
 func TestSeeds(t *testing.T) {
 	dir, _ := filepath.Abs("../../../shared/seeds")
 	if _, err := os.Stat(dir); err != nil {
