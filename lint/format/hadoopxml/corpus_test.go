@@ -72,31 +72,7 @@ func TestCorpus(t *testing.T) {
 			if d.Err != nil {
 				t.Fatalf("unexpected error: %v", d.Err)
 			}
-			checkSpansConsistent(t, d)
-			for _, e := range d.Entries {
-				if e.File != d.Path {
-					continue
-				}
-				written := e.Key
-				if e.WrittenKey != "" {
-					written = e.WrittenKey
-				}
-				want := lineNumbers(src, "<name>"+written+"</name>")
-				if len(want) > 0 && !contains(want, e.KeySpan.Start.Line) {
-					t.Errorf("%q: key on line %d, text search finds it on %v", written, e.KeySpan.Start.Line, want)
-				}
-				if got := strings.TrimSpace(string(src[e.KeySpan.Start.Offset:e.KeySpan.End.Offset])); got != written {
-					t.Errorf("%q: key span holds %q", written, got)
-				}
-				raw := e.Value
-				if e.Raw != "" {
-					raw = e.Raw
-				}
-				vtext := string(src[e.ValueSpan.Start.Offset:e.ValueSpan.End.Offset])
-				if !strings.ContainsAny(vtext, "&<\r") && vtext != raw {
-					t.Errorf("%q: value span holds %q, entry has %q", written, vtext, raw)
-				}
-			}
+			checkEntries(t, d, src)
 		})
 	}
 	if seenFailures != len(corpusFailures) {
@@ -187,4 +163,62 @@ func contains(xs []int, x int) bool {
 		}
 	}
 	return false
+}
+
+// checkEntries checks that every entry's key and value spans hold the text
+// the entry was read from and that each key sits on a line where a text
+// search finds it.
+func checkEntries(t *testing.T, d *Doc, src []byte) {
+	t.Helper()
+	checkSpansConsistent(t, d)
+	for _, e := range d.Entries {
+		if e.File != d.Path {
+			continue
+		}
+		written := e.Key
+		if e.WrittenKey != "" {
+			written = e.WrittenKey
+		}
+		want := lineNumbers(src, "<name>"+written+"</name>")
+		if len(want) > 0 && !contains(want, e.KeySpan.Start.Line) {
+			t.Errorf("%q: key on line %d, text search finds it on %v", written, e.KeySpan.Start.Line, want)
+		}
+		if got := strings.TrimSpace(string(src[e.KeySpan.Start.Offset:e.KeySpan.End.Offset])); got != written {
+			t.Errorf("%q: key span holds %q", written, got)
+		}
+		raw := e.Value
+		if e.Raw != "" {
+			raw = e.Raw
+		}
+		vtext := string(src[e.ValueSpan.Start.Offset:e.ValueSpan.End.Offset])
+		if !strings.ContainsAny(vtext, "&<\r") && vtext != raw {
+			t.Errorf("%q: value span holds %q, entry has %q", written, vtext, raw)
+		}
+	}
+}
+
+// TestRealWorldSpans runs the span checks of TestCorpus over the Hadoop XML
+// files of testdata/realworld, written for this repository, so a clone
+// without ../shared checks them too.
+func TestRealWorldSpans(t *testing.T) {
+	paths, err := filepath.Glob("../../../testdata/realworld/*/*.xml")
+	if err != nil || len(paths) < 3 {
+		t.Fatalf("%d Hadoop XML files in testdata/realworld (%v), want at least 3", len(paths), err)
+	}
+	for _, p := range paths {
+		t.Run(filepath.Base(filepath.Dir(p))+"/"+filepath.Base(p), func(t *testing.T) {
+			src, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := ParseDoc(filepath.ToSlash(p), src, Options{})
+			if d.Err != nil {
+				t.Fatalf("unexpected error: %v", d.Err)
+			}
+			if len(d.Entries) < 5 {
+				t.Errorf("%d entries, want the file's properties", len(d.Entries))
+			}
+			checkEntries(t, d, src)
+		})
+	}
 }
