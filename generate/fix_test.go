@@ -154,42 +154,40 @@ func TestFixStories(t *testing.T) {
 // name, as LF and as CRLF): no error, the result still parses, and a second
 // run changes nothing.
 func TestFixCorpus(t *testing.T) {
-	dir, _ := filepath.Abs("../../shared/corpus")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("corpus not found at %s (it lives in ../shared beside the repository)", dir)
-	}
-	names := map[string]string{"flink-conf": "flink-conf.yaml", "flink-config-yaml": "config.yaml",
-		"core-site": "core-site.xml", "hdfs-site": "hdfs-site.xml", "flinkdeployment": "flinkdeployment.yaml"}
+	checkFix(t, sharedCorpusFiles(t))
+}
+
+// TestFixRealWorld runs the same checks over testdata/realworld, so a clone
+// without ../shared runs them too.
+func TestFixRealWorld(t *testing.T) {
+	checkFix(t, realWorldFiles(t))
+}
+
+func checkFix(t *testing.T, files []inputFile) {
 	eng := linttest.Engine(t)
-	for kind, name := range names {
-		files, _ := os.ReadDir(filepath.Join(dir, kind))
-		for _, f := range files {
-			src, err := os.ReadFile(filepath.Join(dir, kind, f.Name()))
-			if err != nil {
-				t.Fatal(err)
+	for _, in := range files {
+		kind, name, src := in.kind, in.name, in.src
+		for _, crlf := range []bool{false, true} {
+			body := src
+			if crlf {
+				body = bytes.ReplaceAll(bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n"))
 			}
-			for _, crlf := range []bool{false, true} {
-				body := src
-				if crlf {
-					body = bytes.ReplaceAll(bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n"))
-				}
-				work := t.TempDir()
-				os.WriteFile(filepath.Join(work, name), body, 0o644)
-				t.Chdir(work)
-				before := lintHere(t, eng)
-				fixHere(t, eng, nil)
-				after := lintHere(t, eng)
-				if countParse(after) > countParse(before) {
-					t.Errorf("%s/%s (crlf=%v): fix produced an unreadable file: %v", kind, f.Name(), crlf, after)
-				}
-				if again := fixHere(t, eng, nil); len(again.Changes) > 0 {
-					t.Errorf("%s/%s (crlf=%v): a second fix changed %d file(s)", kind, f.Name(), crlf, len(again.Changes))
-				}
-				if crlf {
-					for _, c := range []string{name, "hdfs-site.xml", "core-site.xml"} {
-						if b, err := os.ReadFile(filepath.Join(work, c)); err == nil && bytes.Contains(bytes.ReplaceAll(b, []byte("\r\n"), nil), []byte("\n")) {
-							t.Errorf("%s/%s: fix wrote LF line endings into the CRLF file %s", kind, f.Name(), c)
-						}
+			work := t.TempDir()
+			os.WriteFile(filepath.Join(work, name), body, 0o644)
+			t.Chdir(work)
+			before := lintHere(t, eng)
+			fixHere(t, eng, nil)
+			after := lintHere(t, eng)
+			if countParse(after) > countParse(before) {
+				t.Errorf("%s/%s (crlf=%v): fix produced an unreadable file: %v", kind, in.base, crlf, after)
+			}
+			if again := fixHere(t, eng, nil); len(again.Changes) > 0 {
+				t.Errorf("%s/%s (crlf=%v): a second fix changed %d file(s)", kind, in.base, crlf, len(again.Changes))
+			}
+			if crlf {
+				for _, c := range []string{name, "hdfs-site.xml", "core-site.xml"} {
+					if b, err := os.ReadFile(filepath.Join(work, c)); err == nil && bytes.Contains(bytes.ReplaceAll(b, []byte("\r\n"), nil), []byte("\n")) {
+						t.Errorf("%s/%s: fix wrote LF line endings into the CRLF file %s", kind, in.base, c)
 					}
 				}
 			}

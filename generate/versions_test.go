@@ -199,64 +199,62 @@ func mustWrite(t *testing.T, path, src string) {
 // (FlinkDeployment spec.flinkVersion), every renamed key is one that
 // release reads.
 func TestFixCorpusHoldsBackVersionDependentEdits(t *testing.T) {
-	dir, _ := filepath.Abs("../../shared/corpus")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("corpus not found at %s (it lives in ../shared beside the repository)", dir)
-	}
-	names := map[string]string{"flink-conf": "flink-conf.yaml", "flink-config-yaml": "config.yaml",
-		"core-site": "core-site.xml", "hdfs-site": "hdfs-site.xml", "flinkdeployment": "flinkdeployment.yaml"}
+	checkHoldsBack(t, sharedCorpusFiles(t))
+}
+
+// TestFixRealWorldHoldsBackVersionDependentEdits runs the same checks over
+// testdata/realworld, so a clone without ../shared runs them too.
+func TestFixRealWorldHoldsBackVersionDependentEdits(t *testing.T) {
+	checkHoldsBack(t, realWorldFiles(t))
+}
+
+func checkHoldsBack(t *testing.T, files []inputFile) {
 	eng := linttest.Engine(t)
 	held := 0
-	for kind, name := range names {
-		files, _ := os.ReadDir(filepath.Join(dir, kind))
-		for _, f := range files {
-			src, err := os.ReadFile(filepath.Join(dir, kind, f.Name()))
-			if err != nil {
-				t.Fatal(err)
+	for _, in := range files {
+		kind, name, src := in.kind, in.name, in.src
+		work := t.TempDir()
+		mustMkdir(t, filepath.Join(work, ".git"))
+		mustWrite(t, filepath.Join(work, name), string(src))
+		t.Chdir(work)
+		res, err := generate.Fix(context.Background(), eng, generate.FixOptions{})
+		if err != nil {
+			t.Fatalf("%s/%s: %v", kind, in.base, err)
+		}
+		sets, _, _ := lint.Discover(nil, lint.Options{})
+		known, hadoopNew := map[string]bool{}, map[string]bool{}
+		for _, s := range sets {
+			known[s.Name] = s.FlinkVersion.Known()
+			hadoopNew[s.Name] = lint.HadoopRenamesRead(s)
+		}
+		for _, a := range res.Applied {
+			if !known[a.Finding.ConfigSet] && (lint.NeedsVersion(a.Op) || a.Finding.VersionDependent || a.Op.Value == "hashmap") {
+				t.Errorf("%s/%s: version-dependent edit with no version known: %s %s (%s)", kind, in.base, a.Op.Op, a.Key, a.Finding.RuleID)
 			}
-			work := t.TempDir()
-			mustMkdir(t, filepath.Join(work, ".git"))
-			mustWrite(t, filepath.Join(work, name), string(src))
-			t.Chdir(work)
-			res, err := generate.Fix(context.Background(), eng, generate.FixOptions{})
-			if err != nil {
-				t.Fatalf("%s/%s: %v", kind, f.Name(), err)
+			// Hadoop's new key names are read from 0.23/2.0 on only.
+			if a.Op.Op == "rename" && a.Op.Target != "flink" && !hadoopNew[a.Finding.ConfigSet] {
+				t.Errorf("%s/%s: Hadoop rename with no Hadoop version that reads the new name: %s -> %s (%s)", kind, in.base, a.Key, a.Op.NewKey, a.Finding.RuleID)
 			}
-			sets, _, _ := lint.Discover(nil, lint.Options{})
-			known, hadoopNew := map[string]bool{}, map[string]bool{}
-			for _, s := range sets {
-				known[s.Name] = s.FlinkVersion.Known()
-				hadoopNew[s.Name] = lint.HadoopRenamesRead(s)
+		}
+		for _, s := range sets {
+			if !s.FlinkVersion.Known() {
+				continue
 			}
 			for _, a := range res.Applied {
-				if !known[a.Finding.ConfigSet] && (lint.NeedsVersion(a.Op) || a.Finding.VersionDependent || a.Op.Value == "hashmap") {
-					t.Errorf("%s/%s: version-dependent edit with no version known: %s %s (%s)", kind, f.Name(), a.Op.Op, a.Key, a.Finding.RuleID)
-				}
-				// Hadoop's new key names are read from 0.23/2.0 on only.
-				if a.Op.Op == "rename" && a.Op.Target != "flink" && !hadoopNew[a.Finding.ConfigSet] {
-					t.Errorf("%s/%s: Hadoop rename with no Hadoop version that reads the new name: %s -> %s (%s)", kind, f.Name(), a.Key, a.Op.NewKey, a.Finding.RuleID)
-				}
-			}
-			for _, s := range sets {
-				if !s.FlinkVersion.Known() {
+				if a.Finding.ConfigSet != s.Name || a.Op.Op != "rename" {
 					continue
 				}
-				for _, a := range res.Applied {
-					if a.Finding.ConfigSet != s.Name || a.Op.Op != "rename" {
-						continue
-					}
-					if since, ok := model.KeySince(a.Op.NewKey); ok && s.FlinkVersion.Version.Less(since) {
-						t.Errorf("%s/%s: renamed %s to %s, which %s does not read", kind, f.Name(), a.Key, a.Op.NewKey, s.FlinkVersion.Text("Flink"))
-					}
+				if since, ok := model.KeySince(a.Op.NewKey); ok && s.FlinkVersion.Version.Less(since) {
+					t.Errorf("%s/%s: renamed %s to %s, which %s does not read", kind, in.base, a.Key, a.Op.NewKey, s.FlinkVersion.Text("Flink"))
 				}
 			}
-			for _, fd := range res.Remaining {
-				if fd.VersionDependent && !known[fd.ConfigSet] && fd.Severity != finding.Info {
-					t.Errorf("%s/%s: version-dependent %s above info with no version known", kind, f.Name(), fd)
-				}
-			}
-			held += len(res.Held)
 		}
+		for _, fd := range res.Remaining {
+			if fd.VersionDependent && !known[fd.ConfigSet] && fd.Severity != finding.Info {
+				t.Errorf("%s/%s: version-dependent %s above info with no version known", kind, in.base, fd)
+			}
+		}
+		held += len(res.Held)
 	}
 	if held == 0 {
 		t.Error("the corpus has deprecated spellings on files with no version; none was held back")
