@@ -82,3 +82,10 @@ func winningEntries(f *cfgfile.File) []cfgfile.Entry {
 	}
 	return out
 }
+
+// TestEditRealWorld runs the corpus round over the flink-conf.yaml of
+// testdata/realworld, written for this repository, so a clone without
+// ../shared runs it too.
+func TestEditRealWorld(t *testing.T) {
+	edittest.EditCorpus(t, format, []string{"../../../testdata/realworld/playground/flink-conf.yaml"}, corpusRound)
+}

@@ -130,3 +130,11 @@ func corpusRound(t *testing.T, tg target) *edittest.Round {
 	}
 	return &edittest.Round{Ops: ops, Lines: lines}
 }
+
+// TestEditRealWorld runs the corpus rounds over the config.yaml and the
+// FlinkDeployment of testdata/realworld, written for this repository, so a
+// clone without ../shared runs them too.
+func TestEditRealWorld(t *testing.T) {
+	edittest.EditCorpus(t, yamlFormat(-1, false), []string{"../../../testdata/realworld/flink119/config.yaml"}, corpusRound)
+	edittest.EditCorpus(t, yamlFormat(0, false), []string{"../../../testdata/realworld/operator/flinkdeployment.yaml"}, corpusRound)
+}

@@ -1,6 +1,7 @@
 package hadoopxml
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -112,4 +113,15 @@ func corpusRound(t *testing.T, d *Doc) *edittest.Round {
 		return lineOps
 	}
 	return &edittest.Round{Ops: ops, Lines: lines}
+}
+
+// TestEditRealWorld runs the corpus round over the Hadoop XML files of
+// testdata/realworld, written for this repository, so a clone without
+// ../shared runs it too.
+func TestEditRealWorld(t *testing.T) {
+	paths, err := filepath.Glob("../../../testdata/realworld/*/*.xml")
+	if err != nil || len(paths) < 3 {
+		t.Fatalf("%d Hadoop XML files in testdata/realworld (%v), want at least 3", len(paths), err)
+	}
+	edittest.EditCorpus(t, xmlFormat(""), paths, corpusRound)
 }
