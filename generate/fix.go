@@ -70,6 +70,7 @@ type FixResult struct {
 // file is one file as the planner holds it in memory.
 type file struct {
 	abs     string
+	real    string // abs with its symlinks resolved: one file per real path
 	disp    string
 	format  cfgfile.Format
 	orig    []byte // nil for a file the planner creates
@@ -79,15 +80,16 @@ type file struct {
 }
 
 type planner struct {
-	files map[string]*file
-	res   *FixResult
+	files  map[string]*file // by the path each was discovered under
+	byReal map[string]*file // by resolved path
+	res    *FixResult
 }
 
 // Fix lints paths, applies every fix operation of the selected rules in
 // memory, re-lints and repeats until no fixable finding changes anything
 // (at most MaxRounds), and returns the changes to write. Nothing is written.
 func Fix(ctx context.Context, eng *engine.Engine, opts FixOptions) (*FixResult, error) {
-	p := &planner{files: map[string]*file{}, res: &FixResult{Display: map[string]string{}}}
+	p := &planner{files: map[string]*file{}, byReal: map[string]*file{}, res: &FixResult{Display: map[string]string{}}}
 	selected := func(id string) bool { return len(opts.Rules) == 0 || slices.Contains(opts.Rules, id) }
 	var last *lint.Result
 	for round := 1; ; round++ {
@@ -165,7 +167,9 @@ func (p *planner) overlay() map[string][]byte {
 func (p *planner) sortedFiles() []*file {
 	out := make([]*file, 0, len(p.files))
 	for _, f := range p.files {
-		out = append(out, f)
+		if !slices.Contains(out, f) { // a symlink and its target share one *file
+			out = append(out, f)
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].abs < out[j].abs })
 	return out
@@ -180,6 +184,17 @@ func (p *planner) load(cf *cfgfile.File) (*file, error) {
 	if f, ok := p.files[abs]; ok {
 		return f, nil
 	}
+	// An in-repository symlink and its target can both be discovered (two
+	// config sets sharing one hdfs-site.xml): they are one file, planned and
+	// written once, and the overlay serves the edited bytes under both paths.
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, err
+	}
+	if f, ok := p.byReal[real]; ok {
+		p.files[abs] = f
+		return f, nil
+	}
 	st, err := os.Stat(abs)
 	if err != nil {
 		return nil, err
@@ -188,8 +203,9 @@ func (p *planner) load(cf *cfgfile.File) (*file, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &file{abs: abs, disp: cf.Path, format: cf.Format, orig: orig, cur: orig, mode: st.Mode().Perm()}
+	f := &file{abs: abs, real: real, disp: cf.Path, format: cf.Format, orig: orig, cur: orig, mode: st.Mode().Perm()}
 	p.files[abs] = f
+	p.byReal[real] = f
 	return f, nil
 }
 
@@ -203,8 +219,17 @@ func (p *planner) create(dir, disp string, format cfgfile.Format) *file {
 	if f, ok := p.files[abs]; ok {
 		return f
 	}
-	f := &file{abs: abs, disp: strings.TrimPrefix(disp+"/"+name, "./"), format: format, cur: newHadoopFile(), mode: 0o644, created: true}
+	real := abs
+	if d, err := filepath.EvalSymlinks(dir); err == nil {
+		real = filepath.Join(d, name) // a symlinked directory and its target get one new file
+	}
+	if f, ok := p.byReal[real]; ok {
+		p.files[abs] = f
+		return f
+	}
+	f := &file{abs: abs, real: real, disp: strings.TrimPrefix(disp+"/"+name, "./"), format: format, cur: newHadoopFile(), mode: 0o644, created: true}
 	p.files[abs] = f
+	p.byReal[real] = f
 	return f
 }
 
@@ -222,6 +247,12 @@ func (p *planner) apply(s *model.Set, fd finding.Finding, op finding.Op, written
 	}
 	if lint.NeedsVersion(op) && !s.FlinkVersion.Known() {
 		return false, &heldBack{reason: "the edit is right only for some Flink releases and the Flink version is not known"}
+	}
+	if lint.NeedsHadoopVersion(op) && !lint.HadoopRenamesRead(s) {
+		if s.HadoopVersion.Known() {
+			return false, &heldBack{reason: s.HadoopVersion.Text("Hadoop") + " reads only the old name; the new one came with Hadoop 0.23/2.0"}
+		}
+		return false, &heldBack{reason: "Hadoop reads the new name only from 0.23/2.0 on (1.x reads only the old one) and the Hadoop version is not known"}
 	}
 	t, err := p.resolve(s, op)
 	if err != nil {

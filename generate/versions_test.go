@@ -193,7 +193,8 @@ func mustWrite(t *testing.T, path, src string) {
 // TestFixCorpusHoldsBackVersionDependentEdits plans `fix --diff` for every
 // file of ../shared/corpus on its own, with no .ckptlint.hcl: where the
 // Flink version is not known (nothing declared or pinned) the plan holds no
-// version-dependent edit (a rename, hashmap, a quoting change) and nothing
+// version-dependent edit (a rename, hashmap, a quoting change), no Hadoop
+// key is renamed without a known Hadoop 0.23/2.0 or later, and nothing
 // version-dependent is above info; where the file itself pins it
 // (FlinkDeployment spec.flinkVersion), every renamed key is one that
 // release reads.
@@ -222,13 +223,18 @@ func TestFixCorpusHoldsBackVersionDependentEdits(t *testing.T) {
 				t.Fatalf("%s/%s: %v", kind, f.Name(), err)
 			}
 			sets, _, _ := lint.Discover(nil, lint.Options{})
-			known := map[string]bool{}
+			known, hadoopNew := map[string]bool{}, map[string]bool{}
 			for _, s := range sets {
 				known[s.Name] = s.FlinkVersion.Known()
+				hadoopNew[s.Name] = lint.HadoopRenamesRead(s)
 			}
 			for _, a := range res.Applied {
 				if !known[a.Finding.ConfigSet] && (lint.NeedsVersion(a.Op) || a.Finding.VersionDependent || a.Op.Value == "hashmap") {
 					t.Errorf("%s/%s: version-dependent edit with no version known: %s %s (%s)", kind, f.Name(), a.Op.Op, a.Key, a.Finding.RuleID)
+				}
+				// Hadoop's new key names are read from 0.23/2.0 on only.
+				if a.Op.Op == "rename" && a.Op.Target != "flink" && !hadoopNew[a.Finding.ConfigSet] {
+					t.Errorf("%s/%s: Hadoop rename with no Hadoop version that reads the new name: %s -> %s (%s)", kind, f.Name(), a.Key, a.Op.NewKey, a.Finding.RuleID)
 				}
 			}
 			for _, s := range sets {
@@ -278,6 +284,43 @@ func TestFixCheckpointDirBefore15(t *testing.T) {
 		if got != want {
 			t.Errorf("Flink %s: applied %q, want %q", v, got, want)
 		}
+	}
+}
+
+// TestFixHadoopRenameNeedsHadoopVersion: fs.default.name -> fs.defaultFS
+// is right only from Hadoop 0.23/2.0 on (1.x reads only the old name), so
+// fix holds it back until the Hadoop version is known: declared, pinned by
+// an image beside the set, and not applied on a declared Hadoop 1.2.
+func TestFixHadoopRenameNeedsHadoopVersion(t *testing.T) {
+	eng := linttest.Engine(t)
+	const site = "<configuration>\n<property><name>fs.default.name</name><value>hdfs://nn:8020</value></property>\n</configuration>\n"
+	for _, tc := range []struct {
+		name, declared, compose string
+		applied                 bool
+	}{
+		{name: "unknown"},
+		{name: "declared 1.2", declared: "1.2.1"},
+		{name: "declared 3.3", declared: "3.3.6", applied: true},
+		{name: "pinned by an image", compose: "services:\n  namenode:\n    image: apache/hadoop:3.3.6\n", applied: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			mustMkdir(t, filepath.Join(root, ".git"))
+			mustWrite(t, filepath.Join(root, "conf", "core-site.xml"), site)
+			if tc.compose != "" {
+				mustWrite(t, filepath.Join(root, "docker-compose.yml"), tc.compose)
+			}
+			t.Chdir(root)
+			res, err := generate.Fix(context.Background(), eng, generate.FixOptions{Lint: lint.Options{Versions: lint.Versions{Hadoop: tc.declared}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			renamed := slices.ContainsFunc(res.Applied, func(a generate.Applied) bool { return a.Op.NewKey == "fs.defaultFS" })
+			held := slices.ContainsFunc(res.Held, func(h generate.Skipped) bool { return h.Op.NewKey == "fs.defaultFS" })
+			if renamed != tc.applied || held == tc.applied {
+				t.Errorf("renamed %v, held back %v; want renamed %v", renamed, held, tc.applied)
+			}
+		})
 	}
 }
 

@@ -74,6 +74,31 @@ func TestRuleFixtures(t *testing.T) {
 	}
 }
 
+// TestReadmeExample: the finding README.md opens with is, unwrapped, a line
+// of story (a)'s golden output, which TestStories compares with what lint
+// reports, so the README cannot drift from the tool's numbers.
+func TestReadmeExample(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := strings.SplitN(string(readme), "```", 3)
+	if len(parts) < 3 {
+		t.Fatal("README.md has no code block")
+	}
+	example := strings.Join(strings.Fields(parts[1]), " ")
+	want, err := os.ReadFile("../testdata/stories/a-blocksize.want.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(want), "\n") {
+		if strings.Join(strings.Fields(line), " ") == example {
+			return
+		}
+	}
+	t.Errorf("README.md's example finding is not in story (a)'s output:\n%s", example)
+}
+
 // TestStories lints the three failure stories; their golden output names the
 // rules, lines and figures each produces.
 func TestStories(t *testing.T) {

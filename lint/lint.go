@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -238,7 +239,7 @@ func evaluate(ctx context.Context, eng *engine.Engine, sets []*model.Set, opts O
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				fs, err := evalSet(ctx, eng, sets[i], opts.Config)
+				fs, err := safeEvalSet(ctx, eng, sets[i], opts.Config)
 				results[i] = out{fs, err}
 			}
 		}()
@@ -382,6 +383,32 @@ func parseErrors(s *model.Set) []finding.Finding {
 	return out
 }
 
+// PanicError is a panic recovered in a goroutine ckptlint started: a bug in
+// ckptlint (or a library it calls), not a problem with the input. A panic in
+// a goroutine other than main cannot be recovered by main's deferred recover
+// and would end the process with the Go runtime's exit code 2 and a stack
+// dump, so every goroutine recovers and hands the panic back as this error.
+// The command prints Value and exits 3; Stack only with CKPTLINT_DEBUG=1.
+type PanicError struct {
+	Value any
+	Stack []byte
+}
+
+func (e *PanicError) Error() string { return fmt.Sprintf("internal error: %v", e.Value) }
+
+// safeEvalSet is evalSet with a panic turned into a *PanicError.
+func safeEvalSet(ctx context.Context, eng *engine.Engine, s *model.Set, cfg *config.Config) (fs []finding.Finding, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			fs, err = nil, &PanicError{Value: r, Stack: debug.Stack()}
+		}
+	}()
+	if os.Getenv("CKPTLINT_TEST_PANIC") == "eval" { // test hook: cmd/ckptlint/testdata/script/internal_error.txtar
+		panic("test hook: panic in an evaluation worker for " + s.Name)
+	}
+	return evalSet(ctx, eng, s, cfg)
+}
+
 func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set, cfg *config.Config) ([]finding.Finding, error) {
 	notes := applyRuleBlocks(cfg, templateNotes(s))
 	pe := parseErrors(s)
@@ -483,6 +510,23 @@ func unknownVersionNote(f finding.Finding) string {
 		note += " and fix applies the edit it holds back now"
 	}
 	return note + "]"
+}
+
+// NeedsHadoopVersion reports whether a fix operation renames a Hadoop key:
+// the new names (fs.defaultFS, dfs.blocksize, ...) and the deprecation
+// table that maps the old ones came with Hadoop 0.23/2.0 (hadoop-common
+// DeprecatedProperties, first published for 0.23); Hadoop 1.x reads only
+// the old name, so the rename is right only from 0.23 on.
+func NeedsHadoopVersion(op finding.Op) bool {
+	return op.Op == "rename" && op.Target != "flink"
+}
+
+// HadoopRenamesRead reports whether the set's Hadoop version is known to
+// read the new Hadoop key names: 0.23 or 2.0 and later. Hadoop 1.x came
+// from the older 0.20.205 line and does not, although 1 > 0.23.
+func HadoopRenamesRead(s *model.Set) bool {
+	v := s.HadoopVersion.Version
+	return s.HadoopVersion.Known() && (v.Major >= 2 || v.Major == 0 && v.Minor >= 23)
 }
 
 // NeedsVersion reports whether a fix operation is right only for some Flink

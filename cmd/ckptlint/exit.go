@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+
+	"github.com/ckptlint/ckptlint/lint"
 )
 
 // Exit codes, documented once here and in the README.
@@ -37,6 +40,11 @@ func codeOf(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitClean
 	}
+	var pe *lint.PanicError
+	if errors.As(err, &pe) {
+		internalError(stderr, pe.Value, pe.Stack)
+		return exitInternal
+	}
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
@@ -47,4 +55,16 @@ func codeOf(err error, stderr io.Writer) int {
 	// Errors cobra itself returns are flag and argument mistakes.
 	fmt.Fprintf(stderr, "ckptlint: %v\n", err)
 	return exitUsage
+}
+
+// internalError prints a panic ckptlint recovered (in main or in one of its
+// goroutines) as one line and a hint to report it. The stack goes to
+// standard error only with CKPTLINT_DEBUG=1: CI logs are public, and a
+// goroutine dump is noise to the user and no help to anyone without it.
+func internalError(stderr io.Writer, v any, stack []byte) {
+	fmt.Fprintf(stderr, "ckptlint: internal error: %v\n", v)
+	if os.Getenv("CKPTLINT_DEBUG") == "1" && len(stack) > 0 {
+		fmt.Fprintf(stderr, "%s", stack)
+	}
+	fmt.Fprintln(stderr, "ckptlint: this is a bug in ckptlint; please report it at https://github.com/ckptlint/ckptlint/issues with the command and, if you can, the input (CKPTLINT_DEBUG=1 adds a stack trace)")
 }

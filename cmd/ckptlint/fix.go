@@ -146,7 +146,22 @@ func writeHeld(w io.Writer, res *generate.FixResult) {
 	if len(res.Held) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "held back: %d edit(s) that are right only for some Flink releases, because the Flink version is not known\n", len(res.Held))
+	flink, hadoop := false, false
+	for _, h := range res.Held {
+		if lint.NeedsHadoopVersion(h.Op) {
+			hadoop = true
+		} else {
+			flink = true
+		}
+	}
+	switch {
+	case flink && hadoop:
+		fmt.Fprintf(w, "held back: %d edit(s) that are right only for some Flink or Hadoop releases, because the version is not known\n", len(res.Held))
+	case hadoop:
+		fmt.Fprintf(w, "held back: %d edit(s) that are right only for some Hadoop releases, because the Hadoop version is not known\n", len(res.Held))
+	default:
+		fmt.Fprintf(w, "held back: %d edit(s) that are right only for some Flink releases, because the Flink version is not known\n", len(res.Held))
+	}
 	seen := map[string]bool{}
 	for _, h := range res.Held {
 		line := fmt.Sprintf("  %s:%d: %s %s: %s %s", h.Finding.Range.File, h.Finding.Range.Start.Line, h.Finding.RuleID, h.Finding.RuleName, h.Op.Op, h.Op.Key)
@@ -162,7 +177,12 @@ func writeHeld(w io.Writer, res *generate.FixResult) {
 			fmt.Fprintln(w, line)
 		}
 	}
-	fmt.Fprintln(w, "  declare the version the deployment runs (--flink-version 1.17, or flink_version = \"1.17\" in .ckptlint.hcl), or pin it where ckptlint looks (docs/versions.md), and run ckptlint fix again")
+	if flink {
+		fmt.Fprintln(w, "  declare the version the deployment runs (--flink-version 1.17, or flink_version = \"1.17\" in .ckptlint.hcl), or pin it where ckptlint looks (docs/versions.md), and run ckptlint fix again")
+	}
+	if hadoop {
+		fmt.Fprintln(w, "  declare the Hadoop version the cluster runs (--hadoop-version 3.3.6, or hadoop_version = \"3.3.6\" in .ckptlint.hcl), or pin it where ckptlint looks (docs/versions.md), and run ckptlint fix again")
+	}
 }
 
 // writeFixSummary says which files changed, what was fixed, and which

@@ -191,6 +191,9 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 // standard output is coloured with a snippet on a terminal and followed by
 // a tally on standard error; --quiet drops it.
 func writeOutputs(g *globals, outs []output, rr report.Result, quiet, tty bool) error {
+	if os.Getenv("CKPTLINT_TEST_PANIC") == "report" { // test hook: testdata/script/internal_error.txtar
+		panic("test hook: panic while rendering reports")
+	}
 	for _, o := range outs {
 		toStdout := o.path == ""
 		if toStdout && quiet && o.name == "text" {

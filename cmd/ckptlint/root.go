@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"runtime/debug"
 
@@ -28,7 +27,7 @@ type globals struct {
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "ckptlint: internal error: %v\n%s\nPlease report this at https://github.com/ckptlint/ckptlint/issues\n", r, debug.Stack())
+			internalError(stderr, r, debug.Stack())
 			code = exitInternal
 		}
 	}()

@@ -46,8 +46,14 @@ func (p *parser) load() {
 				if it.file != pe.File {
 					where = fmt.Sprintf("at %s:%d", it.file, it.keySpanOr().Start.Line)
 				}
+				same := ""
+				if pe.Kind != cfgfile.KindNull && pe.Value == *it.value {
+					// Both definitions hold the same text: which one wins
+					// changes nothing (Configuration keeps the later one).
+					same = " (" + SameValueMarker + ")"
+				}
 				p.notice(pe.File, NoticeDuplicateKey, pe.KeySpan, it.key,
-					"%q is set again %s; Hadoop uses the later value %q", it.key, where, *it.value)
+					"%q is set again %s; Hadoop uses the later value %q%s", it.key, where, *it.value, same)
 			}
 			idx = p.add(it, *it.value)
 			held[it.key] = idx

@@ -5,6 +5,10 @@ const (
 	// NoticeDuplicateKey marks a definition that a later one in the same
 	// file (or an included file) replaces; Hadoop keeps the last value.
 	NoticeDuplicateKey = "xml-duplicate-key"
+	// SameValueMarker ends a NoticeDuplicateKey message, in parentheses,
+	// when both definitions hold the same value: the override changes
+	// nothing, so the hygiene policy reports it as info, not warning.
+	SameValueMarker = "the same value as this definition"
 	// NoticeFinalOverride marks a definition Hadoop ignores because an
 	// earlier one of the same key was <final>true</final>.
 	NoticeFinalOverride = "xml-final-override"

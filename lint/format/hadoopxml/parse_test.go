@@ -379,6 +379,12 @@ func TestNoticeMessages(t *testing.T) {
 		// domain §3.6 L393-410
 		{name: "deprecation text", src: conf(prop("dfs.replication.min", "1")), code: NoticeDeprecatedKey,
 			want: "dfs.replication.min is deprecated. Instead, use dfs.namenode.replication.min"},
+		// Configuration.loadResource keeps the later definition; equal values are marked so the
+		// hygiene policy reports an override that changes nothing as info.
+		{name: "duplicate text", src: conf(prop("a", "1") + prop("a", "2")), code: NoticeDuplicateKey,
+			want: `"a" is set again on line 4; Hadoop uses the later value "2"`},
+		{name: "duplicate with the same value", src: conf(prop("a", "1") + prop("a", "1")), code: NoticeDuplicateKey,
+			want: `"a" is set again on line 4; Hadoop uses the later value "1" (the same value as this definition)`},
 		{name: "depth text", src: conf(prop("a", "${a1}") + prop("a1", "${a}x")), code: NoticeSubstitutionDepth,
 			want: "Variable substitution depth too large: 20 ${a1}"},
 	}

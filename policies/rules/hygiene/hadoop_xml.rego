@@ -125,15 +125,30 @@ final_text(n) := sprintf("this one says %s", [m[0][1]]) if {
 	count(m) == 1
 } else := "case and spaces count"
 
-# The same key twice in one file: the earlier one does nothing.
+# The same key twice in one file: the earlier one does nothing. When both
+# hold the same value (lint/format/hadoopxml marks the notice "the same value
+# as this definition") nothing changes whichever wins: info, not warning.
 deny contains f if {
 	some note in notes
 	n := note[0]
 	n.code == "xml-duplicate-key"
 	hygiene.hadoop_relevant(n.key)
+	not same_value(n)
 	msg := sprintf("%s and ignores this definition; delete the one you do not mean", [n.message])
 	f := hygiene.emit(n, msg, [], "warning")
 }
+
+deny contains f if {
+	some note in notes
+	n := note[0]
+	n.code == "xml-duplicate-key"
+	hygiene.hadoop_relevant(n.key)
+	same_value(n)
+	msg := sprintf("%s, so this definition changes nothing; delete one of the two", [n.message])
+	f := hygiene.emit(n, msg, [], "info")
+}
+
+same_value(n) if endswith(n.message, "(the same value as this definition)")
 
 # CDATA on a declared Hadoop release that drops it (2.9.0-2.10.0, 3.0.x,
 # 3.1.0-3.1.3, 3.2.0-3.2.1): ckptlint read the file as that release does.
@@ -283,7 +298,22 @@ both_spellings(file, key) if {
 
 rename_advice(file, key) := sprintf("the file also sets %s, so keep one definition under that name", [key]) if {
 	both_spellings(file, key)
-} else := sprintf("rename it to %s", [key])
+} else := sprintf("rename it to %s", [key]) if {
+	new_names_read
+} else := sprintf("rename it to %s once the cluster runs Hadoop 0.23/2.0 or later: Hadoop 1.x reads only the old name (the new names and their deprecation table came with 0.23, hadoop-common DeprecatedProperties), so fix renames it only when the Hadoop version is declared (--hadoop-version, hadoop_version in .ckptlint.hcl) or pinned in the repository (docs/versions.md)", [key])
+
+# The Hadoop version is known (declared or pinned) and reads the new names:
+# 2.0 or later, or 0.23 (1.x is the older 0.20.205 line and does not).
+new_names_read if {
+	input.versions.hadoop.declared
+	input.versions.hadoop.major >= 2
+}
+
+new_names_read if {
+	input.versions.hadoop.declared
+	input.versions.hadoop.major == 0
+	input.versions.hadoop.minor >= 23
+}
 
 rename_ops(file, target, old, key) := [] if {
 	both_spellings(file, key)

@@ -131,3 +131,25 @@ test_parameter_entity_is_info if {
 	f.severity == "info"
 	contains(f.message, "Hadoop would read http://h/x.dtd")
 }
+
+test_duplicate_with_the_same_value_is_info if {
+	same := {"code": "xml-duplicate-key", "key": "fs.defaultFS", "loc": loc(509), "message": "\"fs.defaultFS\" is set again on line 519; Hadoop uses the later value \"file:///\" (the same value as this definition)"}
+	some f in hadoop_xml.deny with input as inp([same], unknown)
+	f.severity == "info"
+	contains(f.message, "changes nothing")
+	differ := {"code": "xml-duplicate-key", "key": "fs.defaultFS", "loc": loc(509), "message": "\"fs.defaultFS\" is set again on line 519; Hadoop uses the later value \"file:///\""}
+	some g in hadoop_xml.deny with input as inp([differ], unknown)
+	g.severity == "warning"
+}
+
+test_deprecated_key_rename_waits_for_a_hadoop_version_that_reads_the_new_name if {
+	n := {"code": "xml-deprecated-key", "key": "fs.defaultFS", "loc": loc(21), "message": "fs.default.name is deprecated. Instead, use fs.defaultFS"}
+	some f in hadoop_xml.deny with input as inp([n], unknown)
+	contains(f.message, "Hadoop 1.x reads only the old name")
+	f.fix[0].op == "rename"
+	some g in hadoop_xml.deny with input as inp([n], {"value": "3.3.6", "major": 3, "minor": 3, "declared": true})
+	not contains(g.message, "Hadoop 1.x")
+	endswith(g.message, "rename it to fs.defaultFS")
+	some h in hadoop_xml.deny with input as inp([n], {"value": "1.2.1", "major": 1, "minor": 2, "declared": true})
+	contains(h.message, "Hadoop 1.x reads only the old name")
+}

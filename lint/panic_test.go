@@ -1,0 +1,39 @@
+package lint_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ckptlint/ckptlint/lint"
+	"github.com/ckptlint/ckptlint/lint/engine"
+)
+
+// TestWorkerPanicIsAnError makes every evaluation worker panic (the
+// CKPTLINT_TEST_PANIC test hook) over several sets and workers: Lint
+// returns a *lint.PanicError carrying the value and the worker's stack
+// instead of the process dying with the Go runtime's exit code.
+func TestWorkerPanicIsAnError(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"a", "b", "c"} {
+		mkfile(t, filepath.Join(dir, d, "flink-conf.yaml"), "execution.checkpointing.interval: 1 min\n")
+	}
+	eng, err := engine.New(context.Background(), engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("CKPTLINT_TEST_PANIC", "eval")
+	_, err = lint.Lint(context.Background(), eng, []string{dir}, lint.Options{Workers: 2})
+	var pe *lint.PanicError
+	if !errors.As(err, &pe) {
+		t.Fatalf("Lint error = %v (%T), want a *lint.PanicError", err, err)
+	}
+	if v, _ := pe.Value.(string); !strings.Contains(v, "panic in an evaluation worker") {
+		t.Errorf("panic value = %v", pe.Value)
+	}
+	if !strings.Contains(string(pe.Stack), "safeEvalSet") {
+		t.Errorf("stack does not name the worker:\n%s", pe.Stack)
+	}
+}
