@@ -142,8 +142,9 @@ func dedupeUses(in []keyUse) []keyUse {
 }
 
 // LowerBound infers a lower bound for the Flink version from the files:
-// config.yaml is read from 1.19 (domain §2.1), and keys that only exist
-// from some version (domain §1.2-§1.3) raise the bound.
+// config.yaml is read from 1.19 (FLINK-33364; Flink 1.20 GlobalConfiguration.java
+// L146-171), and keys that only exist from some version (the Since of their
+// flinkKeys entry) raise the bound.
 func LowerBound(f *cfgfile.File) (Version, string) {
 	if f == nil {
 		return Version{}, ""

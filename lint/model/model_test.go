@@ -19,7 +19,7 @@ func flink(src string) *cfgfile.File {
 }
 
 // TestFlinkKeyResolution checks key fallbacks and deprecations per version
-// (domain §1.1-§1.3).
+// (Flink Configuration.applyWithOption; renames FLINK-29372, FLINK-34482).
 func TestFlinkKeyResolution(t *testing.T) {
 	tests := []struct {
 		name    string
