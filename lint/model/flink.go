@@ -164,9 +164,10 @@ func LowerBound(f *cfgfile.File) (Version, string) {
 }
 
 // hadoopPassthrough returns the flink.hadoop.* entries with the prefix
-// stripped and deprecated Hadoop names mapped to their new ones (domain
-// §1.5: since 1.13 they are set() on the Hadoop configuration, which
-// overrides every resource, <final> ones included).
+// stripped and deprecated Hadoop names mapped to their new ones (Flink
+// 1.20 HadoopUtils.java L120-136, FLINK-16005: since 1.13 they are set() on
+// the Hadoop configuration, whose overlay applies after every resource,
+// <final> ones included; Hadoop 3.4.1 Configuration.getProps).
 func hadoopPassthrough(f *cfgfile.File) map[string]*cfgfile.Entry {
 	out := map[string]*cfgfile.Entry{}
 	if f == nil {
