@@ -339,7 +339,7 @@ func editorFor(t target, src []byte) (edit.Editor, error) {
 	return nil, fmt.Errorf("no editor for %s", t.f.format)
 }
 
-// resolve maps an operation's target to a file and key (design §4 Fix).
+// resolve maps an operation's target to a file and key (docs/fix.md, "Where an operation lands").
 //
 //   - flink: the Flink file the set reads (for a manifest, that deployment's
 //     spec.flinkConfiguration).

@@ -21,11 +21,11 @@ var posOne = span.Pos{Line: 1, Col: 1}
 // Versions are the versions given on the command line ("" when not given).
 type Versions struct{ Flink, Hadoop string }
 
-// assembler groups discovered files into config sets (design §2,
-// "Association"): an explicit deployment block first, then the Hadoop
-// directory named by env.hadoop.conf.dir / fs.hdfs.hadoopconf when it
-// resolves inside the repository, then core-site.xml/hdfs-site.xml beside
-// the Flink file. Hadoop files no Flink file claims form sets of their own.
+// assembler groups discovered files into config sets (docs/architecture.md,
+// "Files beside the Flink configuration"; docs/ci.md): an explicit
+// deployment block first, then the Hadoop directory named by
+// env.hadoop.conf.dir / fs.hdfs.hadoopconf when it resolves inside the
+// repository, then core-site.xml/hdfs-site.xml beside the Flink file. Hadoop files no Flink file claims form sets of their own.
 type assembler struct {
 	d     *discoverer
 	cfg   *config.Config
@@ -46,7 +46,8 @@ func (a *assembler) run() error {
 		}
 	}
 	// Flink files by directory: flink-conf.yaml and config.yaml of one
-	// directory are one set (Flink reads one of them: domain §2.1).
+	// directory are one set (Flink reads one of them: Flink 1.20
+	// GlobalConfiguration.java L146-171).
 	dirs := map[string]bool{}
 	var dirOrder []string
 	for _, p := range a.d.sortedPaths() {
@@ -296,7 +297,8 @@ func (a *assembler) flinkSet(legacy, std *found, dep *config.Deployment, hconf, 
 	if dep != nil {
 		s.Name = dep.Name
 	}
-	// Pick the file this Flink version reads (domain §2.1): with both files,
+	// Pick the file this Flink version reads (Flink 1.20 GlobalConfiguration.java
+	// L146-171): with both files,
 	// 1.19/1.20 read flink-conf.yaml and 2.x reads config.yaml.
 	both := legacy != nil && std != nil
 	pick := func(v model.Version) {
@@ -343,7 +345,8 @@ func (a *assembler) attachHadoop(s *model.Set, dir string, dep *config.Deploymen
 		add(hconf, "deployment")
 		return
 	}
-	// Flink's order (domain §1.5): fs.hdfs.hadoopconf (1.x) is loaded before
+	// Flink's order (Flink 1.20 HadoopUtils.getHadoopConfiguration):
+	// fs.hdfs.hadoopconf (1.x) is loaded before
 	// HADOOP_CONF_DIR, which env.hadoop.conf.dir sets; later wins.
 	resolvedAny := false
 	if s.Flink != nil && s.Flink.Err == nil {

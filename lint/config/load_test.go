@@ -151,19 +151,19 @@ func TestLoadValues(t *testing.T) {
 			want:  Cluster{DatanodeFreeBytes: ptr(int64(1024)), MinBlockSize: ptr(int64(0))},
 		},
 		{
-			// domain §1.4, F1.20 MemorySizeTest L90-96
+			// Flink 1.20 MemorySizeTest L90-96
 			name:  "size 1234 bytes",
 			attrs: `datanode_free_bytes = "1234 bytes"`,
 			want:  Cluster{DatanodeFreeBytes: ptr(int64(1234))},
 		},
 		{
-			// domain §1.4, F1.20 MemorySizeTest L139-145
+			// Flink 1.20 MemorySizeTest L139-145
 			name:  "size upper case 1 K",
 			attrs: `datanode_free_bytes = "1 K"`,
 			want:  Cluster{DatanodeFreeBytes: ptr(int64(1024))},
 		},
 		{
-			// domain §1.4, F1.20 MemorySizeTest L129-136
+			// Flink 1.20 MemorySizeTest L129-136
 			name:  "size 1234567 tb",
 			attrs: `datanode_free_bytes = "1234567 tb"`,
 			want:  Cluster{DatanodeFreeBytes: ptr(int64(1234567) << 40)},
@@ -174,25 +174,25 @@ func TestLoadValues(t *testing.T) {
 			want:  Cluster{DatanodeBlocks: ptr(int64(200000000))},
 		},
 		{
-			// domain §1.4, F1.20 TimeUtilsTest L104-112
+			// Flink 1.20 TimeUtilsTest L104-112
 			name:  "duration upper case 1 MIN",
 			attrs: `write_stall = "1 MIN"`,
 			want:  Cluster{WriteStall: ptr(time.Minute)},
 		},
 		{
-			// domain §1.4, F1.20 TimeUtilsTest L79-85: m is minutes
+			// Flink 1.20 TimeUtilsTest L79-85: m is minutes
 			name:  "duration m is minutes",
 			attrs: `write_stall = "2m"`,
 			want:  Cluster{WriteStall: ptr(2 * time.Minute)},
 		},
 		{
-			// domain §1.4, F1.20 TimeUtilsTest L58-66: no unit is milliseconds
+			// Flink 1.20 TimeUtilsTest L58-66: no unit is milliseconds
 			name:  "duration without unit is milliseconds",
 			attrs: `write_stall = "1234"`,
 			want:  Cluster{WriteStall: ptr(1234 * time.Millisecond)},
 		},
 		{
-			// domain §1.4, F1.20 TimeUtilsTest L115-118
+			// Flink 1.20 TimeUtilsTest L115-118
 			name:  "duration with spaces",
 			attrs: `write_stall = "      155      ms   "`,
 			want:  Cluster{WriteStall: ptr(155 * time.Millisecond)},
@@ -309,13 +309,13 @@ func TestLoadErrors(t *testing.T) {
 			want: []wantDiag{{"Variables not allowed", 2, "Variables may not be used here"}},
 		},
 		{
-			// domain §1.4, F1.20 MemorySizeTest L154-182: "16 gjah" is invalid
+			// Flink 1.20 MemorySizeTest L154-182: "16 gjah" is invalid
 			name: "bad size unit",
 			src:  "cluster \"prod\" {\n  datanode_free_bytes = \"16 gjah\"\n}\n",
 			want: []wantDiag{{"Invalid size", 2, `Cannot read "16 gjah" as the datanode_free_bytes`}},
 		},
 		{
-			// domain §1.4, F1.20 MemorySizeTest L154-182: "-100 bytes" is invalid
+			// Flink 1.20 MemorySizeTest L154-182: "-100 bytes" is invalid
 			name: "negative size string",
 			src:  "cluster \"prod\" {\n  min_block_size = \"-100 bytes\"\n}\n",
 			want: []wantDiag{{"Invalid size", 2, `Cannot read "-100 bytes" as the min_block_size`}},
@@ -341,13 +341,13 @@ func TestLoadErrors(t *testing.T) {
 			want: []wantDiag{{"Unsuitable value type", 2, "got a bool"}},
 		},
 		{
-			// domain §1.4, F1.20 TimeUtils: ISO-8601 is not accepted
+			// Flink 1.20 TimeUtils: ISO-8601 is not accepted
 			name: "bad duration ISO-8601",
 			src:  "deployment \"etl\" {\n  flink_conf = \"c\"\n  checkpoint_p99 = \"PT10M\"\n}\n",
 			want: []wantDiag{{"Invalid duration", 3, `Cannot read "PT10M" as the checkpoint_p99`}},
 		},
 		{
-			// domain §1.4: decimals are not accepted
+			// Flink 1.20 TimeUtils.parseDuration: decimals are not accepted
 			name: "bad duration decimal",
 			src:  "cluster \"prod\" {\n  write_stall = \"1.5 min\"\n}\n",
 			want: []wantDiag{{"Invalid duration", 2, `Cannot read "1.5 min" as the write_stall`}},

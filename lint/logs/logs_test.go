@@ -7,7 +7,9 @@ import (
 	"testing"
 )
 
-// TestMessages checks one line per upstream wording (domain §3.3, §4.1).
+// TestMessages checks one line per upstream wording (Hadoop 3.4.1 and 2.6.5
+// FSNamesystem.java, BlockManager.java; Flink 1.20 CheckpointCoordinator.java,
+// FsCheckpointStreamFactory.java).
 func TestMessages(t *testing.T) {
 	tests := []struct {
 		name, line, want string

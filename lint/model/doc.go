@@ -6,6 +6,7 @@
 //
 // Flink and Hadoop semantics (units, key fallbacks, deprecations per
 // version, defaults, Hadoop <final>, Flink's Hadoop-configuration lookup
-// order) live here; risk judgments live in the Rego policies. Every fact is
-// from ../shared/reference/domain.md, cited by section.
+// order) live here; risk judgments live in the Rego policies. Every fact
+// cites its upstream source: a Flink or Hadoop source file, test, JIRA or
+// release note.
 package model

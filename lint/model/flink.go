@@ -142,8 +142,9 @@ func dedupeUses(in []keyUse) []keyUse {
 }
 
 // LowerBound infers a lower bound for the Flink version from the files:
-// config.yaml is read from 1.19 (domain §2.1), and keys that only exist
-// from some version (domain §1.2-§1.3) raise the bound.
+// config.yaml is read from 1.19 (FLINK-33364; Flink 1.20 GlobalConfiguration.java
+// L146-171), and keys that only exist from some version (the Since of their
+// flinkKeys entry) raise the bound.
 func LowerBound(f *cfgfile.File) (Version, string) {
 	if f == nil {
 		return Version{}, ""
@@ -163,9 +164,10 @@ func LowerBound(f *cfgfile.File) (Version, string) {
 }
 
 // hadoopPassthrough returns the flink.hadoop.* entries with the prefix
-// stripped and deprecated Hadoop names mapped to their new ones (domain
-// §1.5: since 1.13 they are set() on the Hadoop configuration, which
-// overrides every resource, <final> ones included).
+// stripped and deprecated Hadoop names mapped to their new ones (Flink
+// 1.20 HadoopUtils.java L120-136, FLINK-16005: since 1.13 they are set() on
+// the Hadoop configuration, whose overlay applies after every resource,
+// <final> ones included; Hadoop 3.4.1 Configuration.getProps).
 func hadoopPassthrough(f *cfgfile.File) map[string]*cfgfile.Entry {
 	out := map[string]*cfgfile.Entry{}
 	if f == nil {

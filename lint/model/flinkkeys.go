@@ -27,7 +27,8 @@ type name struct {
 
 // keyDef describes one effective Flink setting: where it lands in
 // input.effective, the spellings Flink tries in order (exact key, then
-// fallback and deprecated keys: domain §1.1), its type and its default.
+// fallback and deprecated keys: Flink 1.20 Configuration.applyWithOption
+// and ConfigOption.java L149-157), its type and its default.
 type keyDef struct {
 	Field   string // "<section>.<name>" in input.effective
 	Names   []name
@@ -53,7 +54,8 @@ var (
 
 const minute = 60 * 1000
 
-// flinkKeys is the catalogue of domain §1.2 (citations there). Order of
+// flinkKeys is the catalogue of checkpoint and state keys; each name
+// cites its upstream source in Ref. Order of
 // Names is Flink's lookup order for a version that reads several of them.
 var flinkKeys = []keyDef{
 	{Field: "checkpointing.interval", Type: tDuration, Names: []name{{Key: "execution.checkpointing.interval", Since: v1_10, Ref: "FLINK-14788: ExecutionCheckpointingOptions (1.10)"}}},
@@ -158,7 +160,7 @@ var flinkKeys = []keyDef{
 }
 
 // renamedKeys lists the other renames of FLINK-29372 (1.17) that are not in
-// flinkKeys, so the hygiene rules can name the replacement (domain §1.3).
+// flinkKeys, so the hygiene rules can name the replacement (FLINK-29372).
 var renamedKeys = []name{
 	{Key: "env.java.opts", DeprecatedFrom: v1_17},
 	{Key: "metrics.scope.jm.job", DeprecatedFrom: v1_17},

@@ -9,7 +9,8 @@ import (
 	"github.com/ckptlint/ckptlint/lint/units"
 )
 
-// hadoopType is how Hadoop's Configuration getter reads a key (domain §3.6).
+// hadoopType is how Hadoop's Configuration getter reads a key (Hadoop 3.4.1
+// Configuration.java getInt/getLong/getLongBytes/getBoolean/getTimeDuration).
 type hadoopType int
 
 const (
@@ -32,7 +33,8 @@ type hadoopKey struct {
 	Cluster bool
 }
 
-// hadoopKeys: domain §3.1, §3.2, §3.4, §3.5 (defaults from hdfs-default.xml 3.4.1).
+// hadoopKeys: defaults from Hadoop 3.4.1 hdfs-default.xml; key constants from
+// DFSConfigKeys.java and HdfsClientConfigKeys.java.
 var hadoopKeys = []hadoopKey{
 	{Field: "hdfs_client.blocksize", Key: "dfs.blocksize", Type: hBytes, Default: int64(128 << 20)},
 	{Field: "hdfs_client.bytes_per_checksum", Key: "dfs.bytes-per-checksum", Type: hLong, Default: int64(512)},

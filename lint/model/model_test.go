@@ -19,7 +19,7 @@ func flink(src string) *cfgfile.File {
 }
 
 // TestFlinkKeyResolution checks key fallbacks and deprecations per version
-// (domain §1.1-§1.3).
+// (Flink Configuration.applyWithOption; renames FLINK-29372, FLINK-34482).
 func TestFlinkKeyResolution(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -34,13 +34,13 @@ func TestFlinkKeyResolution(t *testing.T) {
 		{"1.17 does not read the 1.20 key", "execution.checkpointing.dir: hdfs:///a\n", V(1, 17), "checkpointing.dir", nil, "execution.checkpointing.dir", "unread"},
 		{"1.20 still reads the deprecated key", "state.checkpoints.dir: hdfs:///b\n", V(1, 20), "checkpointing.dir", "hdfs:///b", "state.checkpoints.dir", "deprecated"},
 		{"1.17 reads state.checkpoints.dir without deprecation", "state.checkpoints.dir: hdfs:///b\n", V(1, 17), "checkpointing.dir", "hdfs:///b", "state.checkpoints.dir", ""},
-		{"new key wins over the deprecated one (§1.1)", "state.checkpoints.dir: hdfs:///old\nexecution.checkpointing.dir: hdfs:///new\n", V(1, 20), "checkpointing.dir", "hdfs:///new", "state.checkpoints.dir", "shadowed"},
+		{"new key wins over the deprecated one (Flink Configuration.applyWithOption)", "state.checkpoints.dir: hdfs:///old\nexecution.checkpointing.dir: hdfs:///new\n", V(1, 20), "checkpointing.dir", "hdfs:///new", "state.checkpoints.dir", "shadowed"},
 		{"state.backend renamed in 1.17", "state.backend: rocksdb\n", V(1, 17), "state_backend.type", "rocksdb", "state.backend", "deprecated"},
 		{"state.backend plain on 1.16", "state.backend: rocksdb\n", V(1, 16), "state_backend.type", "rocksdb", "state.backend", ""},
 		{"default state backend hashmap from 1.19", "", V(1, 19), "state_backend.type", "hashmap", "", ""},
 		{"no default state backend before 1.19", "", V(1, 18), "state_backend.type", nil, "", ""},
 		{"timeout default 10 min", "", V(1, 20), "checkpointing.timeout", int64(600000), "", ""},
-		{"bare number duration is milliseconds (§1.4)", "execution.checkpointing.timeout: 600\n", V(1, 20), "checkpointing.timeout", int64(600), "", ""},
+		{"bare number duration is milliseconds (Flink TimeUtils.parseDuration)", "execution.checkpointing.timeout: 600\n", V(1, 20), "checkpointing.timeout", int64(600), "", ""},
 		{"m means minutes from 1.15", "execution.checkpointing.interval: 3m\n", V(1, 15), "checkpointing.interval", int64(180000), "", ""},
 		{"m rejected before 1.15 (value unset)", "execution.checkpointing.interval: 3m\n", V(1, 14), "checkpointing.interval", nil, "", ""},
 		{"tolerable failed effective 0 before 1.19", "", V(1, 13), "checkpointing.tolerable_failed", 0, "", ""},
@@ -76,9 +76,10 @@ func TestFlinkKeyResolution(t *testing.T) {
 	}
 }
 
-// TestHadoopLookupOrder checks Flink's Hadoop configuration order (domain
-// §1.5): fs.hdfs.hadoopconf, then HADOOP_CONF_DIR, then flink.hadoop.*,
-// with <final> protecting a value (§3.6).
+// TestHadoopLookupOrder checks Flink's Hadoop configuration order (Flink
+// 1.20 HadoopUtils.getHadoopConfiguration): fs.hdfs.hadoopconf, then
+// HADOOP_CONF_DIR, then flink.hadoop.*, with <final> protecting a value
+// against later resources (Hadoop 3.4.1 Configuration.java L3546-3580).
 func TestHadoopLookupOrder(t *testing.T) {
 	site := func(path, body string) *cfgfile.File {
 		return hadoopxml.Parse(path, []byte("<configuration>"+body+"</configuration>"), hadoopxml.Options{})
@@ -117,7 +118,7 @@ func TestHadoopLookupOrder(t *testing.T) {
 			{File: site("a/hdfs-site.xml", prop("dfs.blocksize", "4m", true)), Via: "fs.hdfs.hadoopconf"},
 		}, "flink.hadoop.dfs.blocksize: 1m\n", V(1, 17), 1 << 20, "flink.hadoop"},
 		{"flink.hadoop.dfs.block.size sets dfs.blocksize (deprecated name)", nil, "flink.hadoop.dfs.block.size: 2m\n", V(1, 17), 2 << 20, "flink.hadoop"},
-		{"deprecated dfs.block.size is read as dfs.blocksize (§3.1)", []Resource{
+		{"deprecated dfs.block.size is read as dfs.blocksize (Hadoop HdfsConfiguration)", []Resource{
 			{File: site("b/hdfs-site.xml", prop("dfs.block.size", "8m", false)), Via: "same-dir"},
 		}, "", V(1, 17), 8 << 20, "file"},
 		{"invalid size keeps the default and says why", []Resource{

@@ -67,7 +67,8 @@ type Set struct {
 	// Hadoop-only set.
 	Flink *cfgfile.File
 	// FlinkIgnored is a second Flink file in the same directory that this
-	// Flink version does not read (domain §2.1).
+	// Flink version does not read (Flink 1.20 GlobalConfiguration.java
+	// L146-171; 2.0 reads only config.yaml, FLINK-33677).
 	FlinkIgnored *cfgfile.File
 	Manifest     *Manifest
 	// Client lists the Hadoop client resources in Flink's load order

@@ -90,7 +90,7 @@ func display(t valueType, x any) string {
 	return fmt.Sprint(x)
 }
 
-// parseFlink reads a Flink value of type t (domain §1.4).
+// parseFlink reads a Flink value of type t (Flink 1.20 TimeUtils.parseDuration, MemorySize.parse, ConfigurationUtils).
 func parseFlink(t valueType, e *cfgfile.Entry, enum []string, v Version) (any, error) {
 	s := e.Value
 	switch t {

@@ -18,21 +18,21 @@ func TestParseFlinkDuration(t *testing.T) {
 		unit     time.Duration // unit as written, for valid input
 		err      string        // substring of the reason, for invalid input
 	}{
-		// domain §1.4, F1.20 TimeUtilsTest testParseDurationNanos L36-43
+		// Flink 1.20 TimeUtilsTest testParseDurationNanos L36-43
 		{name: "TimeUtilsTest nanos ns", in: "424562ns", n: 424562, unit: time.Nanosecond},
 		{name: "TimeUtilsTest nanos nano", in: "424562nano", n: 424562, unit: time.Nanosecond},
 		{name: "TimeUtilsTest nanos nanos", in: "424562nanos", n: 424562, unit: time.Nanosecond},
 		{name: "TimeUtilsTest nanos nanosecond", in: "424562nanosecond", n: 424562, unit: time.Nanosecond},
 		{name: "TimeUtilsTest nanos nanoseconds", in: "424562nanoseconds", n: 424562, unit: time.Nanosecond},
 		{name: "TimeUtilsTest nanos space", in: "424562 ns", n: 424562, unit: time.Nanosecond},
-		// domain §1.4, F1.20 TimeUtilsTest testParseDurationMicros L46-55
+		// Flink 1.20 TimeUtilsTest testParseDurationMicros L46-55
 		{name: "TimeUtilsTest micros µs", in: "565731µs", n: 565731, unit: time.Microsecond},
 		{name: "TimeUtilsTest micros micro", in: "565731micro", n: 565731, unit: time.Microsecond},
 		{name: "TimeUtilsTest micros micros", in: "565731micros", n: 565731, unit: time.Microsecond},
 		{name: "TimeUtilsTest micros microsecond", in: "565731microsecond", n: 565731, unit: time.Microsecond},
 		{name: "TimeUtilsTest micros microseconds", in: "565731microseconds", n: 565731, unit: time.Microsecond},
 		{name: "TimeUtilsTest micros space", in: "565731 µs", n: 565731, unit: time.Microsecond},
-		// domain §1.4, F1.20 TimeUtilsTest testParseDurationMillis L58-66
+		// Flink 1.20 TimeUtilsTest testParseDurationMillis L58-66
 		{name: "TimeUtilsTest millis bare number", in: "1234", n: 1234, unit: time.Millisecond},
 		{name: "TimeUtilsTest millis ms", in: "1234ms", n: 1234, unit: time.Millisecond},
 		{name: "TimeUtilsTest millis milli", in: "1234milli", n: 1234, unit: time.Millisecond},
@@ -40,30 +40,30 @@ func TestParseFlinkDuration(t *testing.T) {
 		{name: "TimeUtilsTest millis millisecond", in: "1234millisecond", n: 1234, unit: time.Millisecond},
 		{name: "TimeUtilsTest millis milliseconds", in: "1234milliseconds", n: 1234, unit: time.Millisecond},
 		{name: "TimeUtilsTest millis space", in: "1234 ms", n: 1234, unit: time.Millisecond},
-		// domain §1.4, F1.20 TimeUtilsTest testParseDurationSeconds L69-76
+		// Flink 1.20 TimeUtilsTest testParseDurationSeconds L69-76
 		{name: "TimeUtilsTest seconds s", in: "667766s", n: 667766, unit: time.Second},
 		{name: "TimeUtilsTest seconds sec", in: "667766sec", n: 667766, unit: time.Second},
 		{name: "TimeUtilsTest seconds secs", in: "667766secs", n: 667766, unit: time.Second},
 		{name: "TimeUtilsTest seconds second", in: "667766second", n: 667766, unit: time.Second},
 		{name: "TimeUtilsTest seconds seconds", in: "667766seconds", n: 667766, unit: time.Second},
 		{name: "TimeUtilsTest seconds space", in: "667766 s", n: 667766, unit: time.Second},
-		// domain §1.4, F1.20 TimeUtilsTest testParseDurationMinutes L79-85 ("m" needs 1.15, FLINK-24886)
+		// Flink 1.20 TimeUtilsTest testParseDurationMinutes L79-85 ("m" needs 1.15, FLINK-24886)
 		{name: "TimeUtilsTest minutes m", in: "7657623m", minutesM: true, n: 7657623, unit: time.Minute},
 		{name: "TimeUtilsTest minutes min", in: "7657623min", n: 7657623, unit: time.Minute},
 		{name: "TimeUtilsTest minutes minute", in: "7657623minute", n: 7657623, unit: time.Minute},
 		{name: "TimeUtilsTest minutes minutes", in: "7657623minutes", n: 7657623, unit: time.Minute},
 		{name: "TimeUtilsTest minutes space", in: "7657623 min", n: 7657623, unit: time.Minute},
-		// domain §1.4, F1.20 TimeUtilsTest testParseDurationHours L88-93
+		// Flink 1.20 TimeUtilsTest testParseDurationHours L88-93
 		{name: "TimeUtilsTest hours h", in: "987654h", n: 987654, unit: time.Hour},
 		{name: "TimeUtilsTest hours hour", in: "987654hour", n: 987654, unit: time.Hour},
 		{name: "TimeUtilsTest hours hours", in: "987654hours", n: 987654, unit: time.Hour},
 		{name: "TimeUtilsTest hours space", in: "987654 h", n: 987654, unit: time.Hour},
-		// domain §1.4, F1.20 TimeUtilsTest testParseDurationDays L96-101 (beyond time.Duration: saturates)
+		// Flink 1.20 TimeUtilsTest testParseDurationDays L96-101 (beyond time.Duration: saturates)
 		{name: "TimeUtilsTest days d", in: "987654d", n: 987654, unit: day},
 		{name: "TimeUtilsTest days day", in: "987654day", n: 987654, unit: day},
 		{name: "TimeUtilsTest days days", in: "987654days", n: 987654, unit: day},
 		{name: "TimeUtilsTest days space", in: "987654 d", n: 987654, unit: day},
-		// domain §1.4, F1.20 TimeUtilsTest testParseDurationUpperCase L104-112
+		// Flink 1.20 TimeUtilsTest testParseDurationUpperCase L104-112
 		{name: "TimeUtilsTest upper NS", in: "1 NS", n: 1, unit: time.Nanosecond},
 		{name: "TimeUtilsTest upper MICRO", in: "1 MICRO", n: 1, unit: time.Microsecond},
 		{name: "TimeUtilsTest upper MS", in: "1 MS", n: 1, unit: time.Millisecond},
@@ -71,20 +71,20 @@ func TestParseFlinkDuration(t *testing.T) {
 		{name: "TimeUtilsTest upper MIN", in: "1 MIN", n: 1, unit: time.Minute},
 		{name: "TimeUtilsTest upper H", in: "1 H", n: 1, unit: time.Hour},
 		{name: "TimeUtilsTest upper D", in: "1 D", n: 1, unit: day},
-		// domain §1.4, F1.20 TimeUtilsTest testParseDurationTrim L115-118
+		// Flink 1.20 TimeUtilsTest testParseDurationTrim L115-118
 		{name: "TimeUtilsTest trim bare", in: "      155      ", n: 155, unit: time.Millisecond},
 		{name: "TimeUtilsTest trim unit", in: "      155      ms   ", n: 155, unit: time.Millisecond},
-		// domain §1.4, F1.20 TimeUtilsTest testParseDurationInvalid L121-149
+		// Flink 1.20 TimeUtilsTest testParseDurationInvalid L121-149
 		{name: "TimeUtilsTest invalid empty", in: "", err: "argument is an empty- or whitespace-only string"},
 		{name: "TimeUtilsTest invalid blank", in: "     ", err: "argument is an empty- or whitespace-only string"},
 		{name: "TimeUtilsTest invalid no number", in: "foobar or fubar or foo bazz", err: "text does not start with a number"},
 		{name: "TimeUtilsTest invalid wrong unit", in: "16 gjah", err: "Time interval unit label 'gjah' does not match any of the recognized units: DAYS: (d | day | days)"},
 		{name: "TimeUtilsTest invalid multiple numbers", in: "16 16 17 18 ms", err: "Time interval unit label '16 17 18 ms'"},
 		{name: "TimeUtilsTest invalid negative", in: "-100 ms", err: "text does not start with a number; Flink durations cannot be negative"},
-		// domain §1.4, F1.20 TimeUtilsTest testParseDurationNumberOverflow L152-155
+		// Flink 1.20 TimeUtilsTest testParseDurationNumberOverflow L152-155
 		{name: "TimeUtilsTest overflow", in: "100000000000000000000000000000000 ms", err: "The value '100000000000000000000000000000000' cannot be re represented as 64bit number (numeric overflow)."},
 
-		// domain §1.4 and §5.17: version and spelling traps
+		// Flink 1.20 TimeUtils.java L175-182 ("m" from 1.15, FLINK-24886): version and spelling traps
 		{name: "m before 1.15", in: "10m", err: `"m" means minutes only from Flink 1.15; use "min"`},
 		{name: "m before 1.15 upper", in: "10 M", err: `"m" means minutes only from Flink 1.15`},
 		{name: "m minutes from 1.15", in: "10m", minutesM: true, n: 10, unit: time.Minute},
@@ -141,7 +141,7 @@ func TestParseFlinkDuration(t *testing.T) {
 }
 
 func TestParseFlinkDurationSaturates(t *testing.T) {
-	// domain §1.4: "987654d" is valid Flink but beyond time.Duration.
+	// Flink 1.20 TimeUtilsTest testParseDurationDays: "987654d" is valid Flink but beyond time.Duration.
 	got, err := ParseFlinkDuration("987654d", false)
 	if err != nil || got != MaxDuration {
 		t.Fatalf("ParseFlinkDuration(987654d) = %v, %v; want MaxDuration", got, err)

@@ -13,50 +13,50 @@ func TestParseFlinkMemorySize(t *testing.T) {
 		want int64
 		err  string
 	}{
-		// domain §1.4, F1.20 MemorySizeTest testParseBytes L90-96
+		// Flink 1.20 MemorySizeTest testParseBytes L90-96
 		{name: "MemorySizeTest bytes bare", in: "1234", want: 1234},
 		{name: "MemorySizeTest bytes b", in: "1234b", want: 1234},
 		{name: "MemorySizeTest bytes space b", in: "1234 b", want: 1234},
 		{name: "MemorySizeTest bytes bytes", in: "1234bytes", want: 1234},
 		{name: "MemorySizeTest bytes space bytes", in: "1234 bytes", want: 1234},
-		// domain §1.4, F1.20 MemorySizeTest testParseKibiBytes L99-106
+		// Flink 1.20 MemorySizeTest testParseKibiBytes L99-106
 		{name: "MemorySizeTest kibi k", in: "667766k", want: 667766 << 10},
 		{name: "MemorySizeTest kibi space k", in: "667766 k", want: 667766 << 10},
 		{name: "MemorySizeTest kibi kb", in: "667766kb", want: 667766 << 10},
 		{name: "MemorySizeTest kibi space kb", in: "667766 kb", want: 667766 << 10},
 		{name: "MemorySizeTest kibi kibibytes", in: "667766kibibytes", want: 667766 << 10},
 		{name: "MemorySizeTest kibi space kibibytes", in: "667766 kibibytes", want: 667766 << 10},
-		// domain §1.4, F1.20 MemorySizeTest testParseMebiBytes L109-116
+		// Flink 1.20 MemorySizeTest testParseMebiBytes L109-116
 		{name: "MemorySizeTest mebi m", in: "7657623m", want: 7657623 << 20},
 		{name: "MemorySizeTest mebi space m", in: "7657623 m", want: 7657623 << 20},
 		{name: "MemorySizeTest mebi mb", in: "7657623mb", want: 7657623 << 20},
 		{name: "MemorySizeTest mebi space mb", in: "7657623 mb", want: 7657623 << 20},
 		{name: "MemorySizeTest mebi mebibytes", in: "7657623mebibytes", want: 7657623 << 20},
 		{name: "MemorySizeTest mebi space mebibytes", in: "7657623 mebibytes", want: 7657623 << 20},
-		// domain §1.4, F1.20 MemorySizeTest testParseGibiBytes L119-126
+		// Flink 1.20 MemorySizeTest testParseGibiBytes L119-126
 		{name: "MemorySizeTest gibi g", in: "987654g", want: 987654 << 30},
 		{name: "MemorySizeTest gibi space g", in: "987654 g", want: 987654 << 30},
 		{name: "MemorySizeTest gibi gb", in: "987654gb", want: 987654 << 30},
 		{name: "MemorySizeTest gibi space gb", in: "987654 gb", want: 987654 << 30},
 		{name: "MemorySizeTest gibi gibibytes", in: "987654gibibytes", want: 987654 << 30},
 		{name: "MemorySizeTest gibi space gibibytes", in: "987654 gibibytes", want: 987654 << 30},
-		// domain §1.4, F1.20 MemorySizeTest testParseTebiBytes L129-136
+		// Flink 1.20 MemorySizeTest testParseTebiBytes L129-136
 		{name: "MemorySizeTest tebi t", in: "1234567t", want: 1234567 << 40},
 		{name: "MemorySizeTest tebi space t", in: "1234567 t", want: 1234567 << 40},
 		{name: "MemorySizeTest tebi tb", in: "1234567tb", want: 1234567 << 40},
 		{name: "MemorySizeTest tebi space tb", in: "1234567 tb", want: 1234567 << 40},
 		{name: "MemorySizeTest tebi tebibytes", in: "1234567tebibytes", want: 1234567 << 40},
 		{name: "MemorySizeTest tebi space tebibytes", in: "1234567 tebibytes", want: 1234567 << 40},
-		// domain §1.4, F1.20 MemorySizeTest testUpperCase L139-145
+		// Flink 1.20 MemorySizeTest testUpperCase L139-145
 		{name: "MemorySizeTest upper B", in: "1 B", want: 1},
 		{name: "MemorySizeTest upper K", in: "1 K", want: 1 << 10},
 		{name: "MemorySizeTest upper M", in: "1 M", want: 1 << 20},
 		{name: "MemorySizeTest upper G", in: "1 G", want: 1 << 30},
 		{name: "MemorySizeTest upper T", in: "1 T", want: 1 << 40},
-		// domain §1.4, F1.20 MemorySizeTest testTrimBeforeParse L148-151
+		// Flink 1.20 MemorySizeTest testTrimBeforeParse L148-151
 		{name: "MemorySizeTest trim bare", in: "      155      ", want: 155},
 		{name: "MemorySizeTest trim unit", in: "      155      bytes   ", want: 155},
-		// domain §1.4, F1.20 MemorySizeTest testParseInvalid L154-182
+		// Flink 1.20 MemorySizeTest testParseInvalid L154-182
 		{name: "MemorySizeTest invalid empty", in: "", err: "argument is an empty- or whitespace-only string"},
 		{name: "MemorySizeTest invalid blank", in: "     ", err: "argument is an empty- or whitespace-only string"},
 		{name: "MemorySizeTest invalid no number", in: "foobar or fubar or foo bazz", err: "text does not start with a number"},
@@ -64,11 +64,11 @@ func TestParseFlinkMemorySize(t *testing.T) {
 		{name: "MemorySizeTest invalid multiple numbers", in: "16 16 17 18 bytes", err: "Memory size unit '16 17 18 bytes'"},
 		{name: "MemorySizeTest invalid negative", in: "-100 bytes", err: "Flink memory sizes cannot be negative"},
 		{name: "MemorySizeTest invalid fraction (master)", in: "1.5g", err: `Flink memory sizes are integers: "1.5g" has a fraction; write "1536m"`},
-		// domain §1.4, F1.20 MemorySizeTest testParseNumberOverflow / testParseNumberTimeUnitOverflow L191-194
+		// Flink 1.20 MemorySizeTest testParseNumberOverflow / testParseNumberTimeUnitOverflow L191-194
 		{name: "MemorySizeTest number overflow", in: "100000000000000000000000000000000 bytes", err: "cannot be re represented as 64bit number (numeric overflow)."},
 		{name: "MemorySizeTest unit overflow", in: "100000000000000 tb", err: "The value '100000000000000 tb' cannot be re represented as 64bit number of bytes (numeric overflow)."},
 
-		// domain §1.4: no p/e; cross-system traps
+		// Flink 1.20 MemorySize.java L267-334: no p/e; cross-system traps
 		{name: "no p unit", in: "10p", err: `Flink memory sizes have no "p" unit; the largest unit is "t"`},
 		{name: "no e unit", in: "1 EB", err: `no "eb" unit`},
 		{name: "MiB is not a Flink unit", in: "1 MiB", err: `Flink does not accept "mib"; use "m" or "mb"`},

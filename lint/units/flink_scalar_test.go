@@ -12,14 +12,14 @@ func TestParseFlinkBool(t *testing.T) {
 		want bool
 		err  bool
 	}{
-		// domain §1.4, F1.20 ConfigurationUtils.convertToBoolean L590-606
+		// Flink 1.20 ConfigurationUtils.convertToBoolean L590-606
 		{name: "true", in: "true", want: true},
 		{name: "TRUE", in: "TRUE", want: true},
 		{name: "False", in: "False", want: false},
 		{name: "long s upper-cases to S as in Java", in: "fal\u017fe", want: false},
 		{name: "not trimmed", in: " true", err: true},
 		{name: "empty", in: "", err: true},
-		// domain §1.4, F1.20 YamlParserUtilsTest L83-95: YAML 1.1 words are strings
+		// Flink 1.20 YamlParserUtilsTest L83-95: YAML 1.1 words are strings
 		{name: "yes", in: "yes", err: true},
 		{name: "on", in: "on", err: true},
 		{name: "y", in: "y", err: true},
@@ -48,7 +48,7 @@ func TestParseFlinkInt(t *testing.T) {
 		want int
 		err  string
 	}{
-		// domain §1.4, F1.20 ConfigurationUtils.convertToInt L562-577 (Integer.parseInt)
+		// Flink 1.20 ConfigurationUtils.convertToInt L562-577 (Integer.parseInt)
 		{name: "plain", in: "4096", want: 4096},
 		{name: "negative", in: "-1", want: -1},
 		{name: "plus sign", in: "+7", want: 7},

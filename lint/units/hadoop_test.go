@@ -14,7 +14,7 @@ func TestParseHadoopBytes(t *testing.T) {
 		want int64
 		err  string // exact reason when it starts with "=", else a substring
 	}{
-		// domain §3.1, H3.4.1 TestStringUtils.testTraditionalBinaryPrefix L162-214
+		// Hadoop 3.4.1 TestStringUtils.testTraditionalBinaryPrefix L162-214
 		{name: "TestStringUtils 0", in: "0", want: 0},
 		{name: "TestStringUtils 1k", in: "1k", want: 1024},
 		{name: "TestStringUtils -1k", in: "-1k", want: -1024},
@@ -33,17 +33,17 @@ func TestParseHadoopBytes(t *testing.T) {
 		{name: "TestStringUtils too large 10e", in: "10e", err: "=10e does not fit in a Long"},
 		{name: "TestStringUtils too small -10e", in: "-10e", err: "=-10e does not fit in a Long"},
 		{name: "TestStringUtils invalid prefix 10kb", in: "10kb", err: "Invalid size prefix 'b' in '10kb'. Allowed prefixes are k, m, g, t, p, e(case insensitive)"},
-		// domain §3.1, H3.4.1 TestConfiguration.testHumanReadableValues L1288-1306
+		// Hadoop 3.4.1 TestConfiguration.testHumanReadableValues L1288-1306
 		{name: "testHumanReadableValues 1m", in: "1m", want: 1048576},
 		{name: "testHumanReadableValues 1M", in: "1M", want: 1048576},
 		{name: "testHumanReadableValues 1MBCDE", in: "1MBCDE", err: `=For input string: "1MBCD"`},
-		// domain §3.1, H3.4.1 TestConfiguration.testIntegerValues L1256-1286 (getLongBytes rows)
+		// Hadoop 3.4.1 TestConfiguration.testIntegerValues L1256-1286 (getLongBytes rows)
 		{name: "testIntegerValues 20", in: "20", want: 20},
 		{name: "testIntegerValues 020 is decimal", in: "020", want: 20},
 		{name: "testIntegerValues -20", in: "-20", want: -20},
 		{name: "testIntegerValues trimmed", in: " -20 ", want: -20},
 
-		// domain §3.1 and §5.18: dfs.blocksize traps
+		// Hadoop 3.4.1 StringUtils.java L906-928 (string2long): dfs.blocksize traps
 		{name: "hdfs-default blocksize", in: "134217728", want: 134217728},
 		{name: "128m", in: "128m", want: 128 << 20},
 		{name: "mb is not a Hadoop suffix", in: "1mb", err: `Invalid size prefix 'b' in '1mb'. Allowed prefixes are k, m, g, t, p, e(case insensitive); Hadoop takes a single letter: write "1m"`},
@@ -82,7 +82,7 @@ func TestParseHadoopDuration(t *testing.T) {
 		want time.Duration
 		err  string
 	}{
-		// domain §3.6, H3.4.1 TestConfiguration.testTimeDuration L1498-1545
+		// Hadoop 3.4.1 TestConfiguration.testTimeDuration L1498-1545
 		{name: "testTimeDuration 7s as MINUTES", in: "7s", unit: time.Minute, want: 0},
 		{name: "testTimeDuration 7s as SECONDS", in: "7s", unit: time.Second, want: 7 * time.Second},
 		{name: "testTimeDuration 7s as MILLISECONDS", in: "7s", unit: time.Millisecond, want: 7000 * time.Millisecond},
@@ -114,7 +114,7 @@ func TestParseHadoopDuration(t *testing.T) {
 		{name: "testTimeDurationWarning 1441m as MINUTES", in: "1441m", unit: time.Minute, want: 1441 * time.Minute},
 		{name: "testTimeDurationWarning 1441m as SECONDS", in: "1441m", unit: time.Second, want: 86460 * time.Second},
 
-		// domain §3.4, §3.6, §5.18: dfs.datanode.directoryscan.interval and friends
+		// Hadoop 3.4.1 hdfs-default.xml L890-939 and Configuration.getTimeDuration: dfs.datanode.directoryscan.interval and friends
 		{name: "directoryscan default", in: "21600", unit: time.Second, want: 6 * time.Hour},
 		{name: "directoryscan 3.1.3 shipped value", in: "21600s", unit: time.Second, want: 6 * time.Hour},
 		{name: "negative disables the scanner", in: "-1", unit: time.Second, want: -time.Second},
@@ -153,13 +153,13 @@ func TestParseHadoopLongAndInt(t *testing.T) {
 		intErr bool   // getInt refuses (range) while getLong accepts
 		err    string // both refuse
 	}{
-		// domain §3.6, H3.4.1 TestConfiguration.testIntegerValues L1256-1286
+		// Hadoop 3.4.1 TestConfiguration.testIntegerValues L1256-1286
 		{name: "testIntegerValues 20", in: "20", want: 20},
 		{name: "testIntegerValues 020", in: "020", want: 20},
 		{name: "testIntegerValues -20", in: "-20", want: -20},
 		{name: "testIntegerValues trimmed", in: " -20 ", want: -20},
 		{name: "testIntegerValues -20xyz", in: " -20xyz ", err: `For input string: "-20xyz"`},
-		// domain §3.6, H3.4.1 TestConfiguration.testHexValues L1224-1254
+		// Hadoop 3.4.1 TestConfiguration.testHexValues L1224-1254
 		{name: "testHexValues 0x10", in: "0x10", want: 16},
 		{name: "testHexValues 0xF", in: "0xF", want: 15},
 		{name: "testHexValues -0x10", in: "-0x10", want: -16},
@@ -205,7 +205,7 @@ func TestParseHadoopBool(t *testing.T) {
 		want   bool
 		wantOK bool
 	}{
-		// domain §3.6, H3.4.1 TestConfiguration.testBooleanValues L1309-1332
+		// Hadoop 3.4.1 TestConfiguration.testBooleanValues L1309-1332
 		{name: "testBooleanValues true", in: "true", want: true, wantOK: true},
 		{name: "testBooleanValues false", in: "false", want: false, wantOK: true},
 		{name: "testBooleanValues spaced true", in: "  true ", want: true, wantOK: true},

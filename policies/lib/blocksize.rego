@@ -166,7 +166,7 @@ else := via
 client_index(file) := max([i | some i, r in input.hadoop.client; r.file == file])
 
 # passthrough_applied is true when flink.hadoop.dfs.blocksize reaches the
-# Hadoop configuration (Flink 1.13 or later: domain §1.5).
+# Hadoop configuration (Flink 1.13 or later: FLINK-16005, HadoopUtils.java).
 passthrough_applied if {
 	input.flink.hadoop_passthrough["dfs.blocksize"]
 	_flink_at_least_1_13

@@ -4,7 +4,8 @@
 package ckptlint.lib.flink
 
 # checkpointing is true when Flink will take periodic checkpoints: an
-# interval is set and positive (domain §1.2: no default, off unless set).
+# interval is set and positive (Flink 1.20 CheckpointingOptions:
+# no default, off unless set).
 checkpointing if {
 	input.flink
 	iv := input.effective.checkpointing.interval

@@ -38,7 +38,7 @@ describe(v) := sprintf("%s %s (%s)", [v.key, v.display, origin(v)])
 brief(v) := sprintf("%s %s (%s)", [trim_prefix(v.key, "execution.checkpointing."), v.display, origin(v)])
 
 # effective_interval is the interval the CheckpointCoordinator schedules
-# with: max(interval, min-pause) (domain §1.2).
+# with: max(interval, min-pause) (Flink 1.20 CheckpointCoordinator.java L316-329).
 effective_interval := max([interval.value, min_pause.value]) if {
 	readable(interval)
 	readable(min_pause)
@@ -86,14 +86,16 @@ _hadoop3 := sprintf(`FileNotFoundException: File does not exist: %s (inode …)`
 
 # lease_error is what the NameNode answers a writer whose file (or its chk-N
 # directory) was deleted, in the wording of the cluster's Hadoop line
-# (domain §3.3); both wordings when the Hadoop version is unknown.
+# (Hadoop 3.4.1 FSNamesystem.java L3174-3188; Hadoop 2.6.5 FSNamesystem.java
+# L3554-3564); both wordings when the Hadoop version is unknown.
 lease_error := sprintf(`"%s" (Hadoop %s)`, [_hadoop2, input.versions.hadoop.value]) if {
 	hadoop_major == 2
 } else := sprintf(`"%s" (Hadoop %s)`, [_hadoop3, input.versions.hadoop.value]) if {
 	hadoop_major >= 3
 } else := sprintf(`"%s" on Hadoop 2, "%s" on Hadoop 3`, [_hadoop2, _hadoop3])
 
-# expired is Flink's log line for a checkpoint aborted by the timeout (domain §4.1).
+# expired is Flink's log line for a checkpoint aborted by the timeout
+# (Flink 1.20 CheckpointCoordinator.java L2327-2352).
 expired := `"Checkpoint N of job <job-id> expired before completing."`
 
 # tolerance_failure is Flink's job failure once tolerable-failed-checkpoints is exceeded.

@@ -22,8 +22,8 @@ type editCase struct {
 	wantErr  error
 }
 
-// legacyFile is the file of testConfigurationWithLegacyYAML (domain §2.2,
-// F1.20 GlobalConfigurationTest L45-85).
+// legacyFile is the file of testConfigurationWithLegacyYAML (Flink 1.20
+// GlobalConfigurationTest L45-85).
 var legacyFile = strings.Join(legacyLines, "\n") + "\n"
 
 var editCases = []editCase{
@@ -34,14 +34,14 @@ var editCases = []editCase{
 	{name: "set changes only the winning duplicate", src: "k: 1\nk: 2\n", op: "set", key: "k", arg: "3", want: "k: 1\nk: 3\n"},
 	{name: "set writes quotes raw", src: "a: x\n", op: "set", key: "a", arg: "'y'", want: "a: 'y'\n"},
 	{name: "set keeps the spacing around key and value", src: "   mykey5    :    myvalue5    \n", op: "set", key: "mykey5", arg: "v", want: "   mykey5    :    v    \n"},
-	// domain §2.2, F1.20 GlobalConfigurationTest L45-85: the value before '#'
-	{name: "domain §2.2 legacy test file: value cut at #", src: legacyFile, op: "set", key: "mykey4", arg: "new",
+	// Flink 1.20 GlobalConfigurationTest L45-85: the value before '#'
+	{name: "legacy test file: value cut at #", src: legacyFile, op: "set", key: "mykey4", arg: "new",
 		want: strings.Replace(legacyFile, "mykey4: myvalue4# some comments", "mykey4: new# some comments", 1)},
-	// domain §2.2: mykey9 set twice, the last wins
-	{name: "domain §2.2 legacy test file: duplicate mykey9", src: legacyFile, op: "set", key: "mykey9", arg: "x",
+	// Flink 1.20 GlobalConfiguration.loadLegacyYAMLResource: mykey9 set twice, the last wins
+	{name: "legacy test file: duplicate mykey9", src: legacyFile, op: "set", key: "mykey9", arg: "x",
 		want: strings.Replace(legacyFile, "mykey9: myvalue10", "mykey9: x", 1)},
-	// domain §2.2: "mykey3:myvalue3" is skipped, so mykey3 is absent and added
-	{name: "domain §2.2 legacy test file: skipped mykey3 is added", src: legacyFile, op: "set", key: "mykey3", arg: "v3",
+	// Flink 1.20 GlobalConfiguration.loadLegacyYAMLResource: "mykey3:myvalue3" is skipped, so mykey3 is absent and added
+	{name: "legacy test file: skipped mykey3 is added", src: legacyFile, op: "set", key: "mykey3", arg: "v3",
 		want: legacyFile + "mykey3: v3\n"},
 
 	// set, new key

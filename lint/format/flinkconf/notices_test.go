@@ -15,7 +15,7 @@ func TestParseNotices(t *testing.T) {
 		notices []note
 		message string // substring of the first notice's message
 	}{
-		// domain §2.2 and §5.14: "key:value" lines are skipped
+		// Flink 1.20 GlobalConfiguration.java L236-241: "key:value" lines are skipped
 		{name: "missing space", src: "state.backend:rocksdb\n", notices: []note{{NoticeMissingSpace, "state.backend"}},
 			message: `write "state.backend: rocksdb"`},
 		{name: "tab is not the space Flink splits at", src: "state.backend:\trocksdb\n", notices: []note{{NoticeMissingSpace, "state.backend"}}},
@@ -26,7 +26,7 @@ func TestParseNotices(t *testing.T) {
 		{name: "header followed by same indentation is an empty value", src: "a:\nb: 1\n", entries: []kv{{"b", "1"}}, notices: []note{{NoticeEmptyValue, "a"}}},
 		{name: "YAML key with colon", src: "a:b:\n", notices: []note{{NoticeEmptyValue, "a:b"}}},
 
-		// domain §2.2: nested YAML is not understood
+		// Flink 1.20 GlobalConfiguration.loadLegacyYAMLResource: nested YAML is not understood
 		{name: "nested YAML", src: "execution:\n  checkpointing:\n    interval: 10s\n    mode: EXACTLY_ONCE\nstate.backend: rocksdb\n",
 			entries: []kv{{"interval", "10s"}, {"mode", "EXACTLY_ONCE"}, {"state.backend", "rocksdb"}},
 			notices: []note{
@@ -56,7 +56,7 @@ func TestParseNotices(t *testing.T) {
 			notices: []note{{NoticeNestedYAML, "execution"}, {NoticeNestedYAML, "execution.checkpointing.interval"}},
 		},
 
-		// domain §2.2: everything after the first '#' is dropped
+		// Flink 1.20 GlobalConfiguration.loadLegacyYAMLResource: everything after the first '#' is dropped
 		{name: "hash inside a word", src: "a: foo#bar\n", entries: []kv{{"a", "foo"}}, notices: []note{{NoticeCommentCut, "a"}},
 			message: `"a" is set to "foo" and "#bar" is dropped`},
 		{name: "hash inside quotes", src: "path: \"hdfs://x/#y\"\n", entries: []kv{{"path", `"hdfs://x/`}}, notices: []note{{NoticeCommentCut, "path"}}},
@@ -67,7 +67,7 @@ func TestParseNotices(t *testing.T) {
 		{name: "real comment after a tab", src: "key: v\t# comment\n", entries: []kv{{"key", "v"}}},
 		{name: "hash in a key", src: "key#1: v\n", notices: []note{{NoticeNoSeparator, ""}, {NoticeCommentCut, ""}}},
 
-		// domain §2.2: quotes are kept
+		// Flink 1.20 GlobalConfiguration.loadLegacyYAMLResource: quotes are kept
 		{name: "double-quoted value", src: "execution.checkpointing.interval: \"10 s\"\n",
 			entries: []kv{{"execution.checkpointing.interval", `"10 s"`}}, notices: []note{{NoticeQuotedValue, "execution.checkpointing.interval"}},
 			message: `set to "10 s", quotes included`},
@@ -76,7 +76,7 @@ func TestParseNotices(t *testing.T) {
 		{name: "mismatched quotes", src: "a: \"x'\n", entries: []kv{{"a", `"x'`}}},
 		{name: "quoted key", src: "\"state.backend\": rocksdb\n", entries: []kv{{`"state.backend"`, "rocksdb"}}, notices: []note{{NoticeQuotedKey, `"state.backend"`}}},
 
-		// domain §1.4 List/Map and §2.2: legacy list syntax
+		// Flink 1.20 ConfigurationUtils.java L437-470: legacy list syntax
 		{name: "flow list", src: "pipeline.jars: [a.jar, b.jar]\n", entries: []kv{{"pipeline.jars", "[a.jar, b.jar]"}}, notices: []note{{NoticeYAMLList, "pipeline.jars"}}},
 		{name: "flow map", src: "m: {k1: v1, k2: v2}\n", entries: []kv{{"m", "{k1: v1, k2: v2}"}}, notices: []note{{NoticeYAMLList, "m"}}},
 		{name: "legacy list and map", src: "list: a;b;c\nmap: a:b,c:d\n", entries: []kv{{"list", "a;b;c"}, {"map", "a:b,c:d"}}},

@@ -32,7 +32,7 @@ func entriesOf(t *testing.T, src string) ([]kv, []note) {
 }
 
 // legacyLines is the file testConfigurationWithLegacyYAML writes, one
-// PrintWriter.println per element (domain §2.2, F1.20 GlobalConfigurationTest
+// PrintWriter.println per element (Flink 1.20 GlobalConfigurationTest
 // L45-85; the same lines in F2.0 ConfigurationFileMigrationUtilsTest L37-77).
 var legacyLines = []string{
 	"###########################",
@@ -55,7 +55,8 @@ var legacyLines = []string{
 }
 
 func TestParseGlobalConfigurationTest(t *testing.T) {
-	// Each row of the domain §2.2 table, as a file of its own.
+	// Each row of Flink 1.20 GlobalConfigurationTest testConfigurationWithLegacyYAML
+	// (L45-85), as a file of its own.
 	tests := []struct {
 		name    string
 		src     string
@@ -78,7 +79,7 @@ func TestParseGlobalConfigurationTest(t *testing.T) {
 		{name: "L45-85 myvalue8 no key skipped", src: ": myvalue8\n", notices: []note{{NoticeEmptyKey, ""}}},
 		{name: "L45-85 mykey9 last wins", src: "mykey9: myvalue9\nmykey9: myvalue10\n",
 			entries: []kv{{"mykey9", "myvalue9"}, {"mykey9", "myvalue10"}}, notices: []note{{NoticeDuplicateKey, "mykey9"}}},
-		// domain §2.2, F1.20 GlobalConfigurationTest testInvalidLegacyYamlFile L159-170
+		// Flink 1.20 GlobalConfigurationTest testInvalidLegacyYamlFile L159-170
 		{name: "L159-170 invalid loads without error", src: "invalid", notices: []note{{NoticeNoSeparator, ""}}},
 	}
 	for _, tt := range tests {
@@ -95,7 +96,7 @@ func TestParseGlobalConfigurationTest(t *testing.T) {
 }
 
 func TestParseGlobalConfigurationTestWholeFile(t *testing.T) {
-	// domain §2.2, F1.20 GlobalConfigurationTest L45-85: "keySet() hasSize(6)"
+	// Flink 1.20 GlobalConfigurationTest L45-85: "keySet() hasSize(6)"
 	src := strings.Join(legacyLines, "\n") + "\n"
 	f := Parse("flink-conf.yaml", []byte(src))
 	checkSpans(t, []byte(src), f)

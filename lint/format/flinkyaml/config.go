@@ -11,8 +11,8 @@ import (
 )
 
 // ParseConfig reads a Flink config.yaml (the standard YAML parser of Flink
-// 1.19 and later, domain §2.3) and returns its flattened entries in file
-// order. The result always has Path, Format and Src set; Err is set when
+// 1.19 and later, Flink 1.20 GlobalConfiguration.java L292-316) and returns
+// its flattened entries in file order. The result always has Path, Format and Src set; Err is set when
 // Flink would refuse the file or ckptlint cannot read it, and Entries then
 // holds what was read before the problem.
 //

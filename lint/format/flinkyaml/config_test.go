@@ -172,13 +172,13 @@ func TestParseConfigNotices(t *testing.T) {
 			want: []noticeAt{{NoticeFlatNestedOverlap, 4}},
 		},
 		{
-			// domain §1.4 Boolean: yes/on/y are strings under YAML 1.2; Flink's boolean parser rejects them
+			// Flink 1.20 YamlParserUtilsTest L83-95: yes/on/y are strings under YAML 1.2; Flink's boolean parser rejects them
 			name: "bool-like plain strings",
 			src:  "a: yes\nb: 'yes'\nc: Off\nd: N\ne: no way\nf: !!str on\n",
 			want: []noticeAt{{NoticeBoolLikeString, 1}, {NoticeBoolLikeString, 3}, {NoticeBoolLikeString, 4}},
 		},
 		{
-			// domain §2.2 last bullet: env.java.home must be written flat
+			// Flink 1.20 bin/bash-java-utils.sh L25-44: env.java.home must be written flat
 			name: "env.java.home nested",
 			src:  "env:\n  java:\n    home: /opt/jdk\n",
 			want: []noticeAt{{NoticeEnvJavaHomeNested, 3}},

@@ -4,7 +4,8 @@
 //
 // go.yaml.in/yaml/v3 is used only to parse and to locate nodes; nothing is
 // ever re-encoded. Typing follows Flink's loader, snakeyaml-engine with the
-// YAML 1.2 core schema (domain §2.3), not yaml.v3's YAML 1.1 style resolver:
+// YAML 1.2 core schema (Flink 1.20 YamlParserUtils.java L83-84), not
+// yaml.v3's YAML 1.1 style resolver:
 // `010` is the int 10, `0o10` is 8, `1_000`, `0b101`, `yes`, `on` and dates
 // stay strings. Nested mappings are flattened with "." the way
 // GlobalConfiguration.flatten does; a list becomes the flow string Flink's

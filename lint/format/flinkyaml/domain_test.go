@@ -33,7 +33,8 @@ const standardYAML = "Key1: \n" +
 	"Key10: {k1: v1, k2: '2', k3: 3}\n" +
 	"Key11: [{k1: v1, k2: '2', k3: 3}, {k4: true}]\n"
 
-// domainVectors are the test vectors of domain §2.3 and §1.4, one row each.
+// domainVectors are the test vectors of Flink 1.20 GlobalConfigurationTest,
+// YamlParserUtilsTest and docs/content/docs/deployment/config.md, one row each.
 var domainVectors = []struct {
 	name string
 	src  string
@@ -47,7 +48,7 @@ var domainVectors = []struct {
 	distinct int
 }{
 	{
-		// domain §2.3, F1.20 GlobalConfigurationTest L88-134 (testConfigurationWithStandardYAML)
+		// Flink 1.20 GlobalConfigurationTest L88-134 (testConfigurationWithStandardYAML)
 		name: "F1.20 GlobalConfigurationTest testConfigurationWithStandardYAML keySet hasSize 12",
 		src:  standardYAML,
 		want: []kv{
@@ -67,13 +68,13 @@ var domainVectors = []struct {
 		distinct: 12,
 	},
 	{
-		// domain §2.3, F1.20 GlobalConfigurationTest L174-192 (testInvalidStandardYamlFile)
+		// Flink 1.20 GlobalConfigurationTest L174-192 (testInvalidStandardYamlFile)
 		name:    "F1.20 GlobalConfigurationTest testInvalidStandardYamlFile scalar root",
 		src:     "invalid\n",
 		errLine: 1,
 	},
 	{
-		// domain §2.3, F1.20 YamlParserUtilsTest L45-74 (testLoadYamlFile)
+		// Flink 1.20 YamlParserUtilsTest L45-74 (testLoadYamlFile)
 		name: "F1.20 YamlParserUtilsTest testLoadYamlFile",
 		src: "key1: value1\nkey2: \n  subKey1: value2\nkey3: [a, b, c]\n" +
 			"key4: {k1: v1, k2: v2, k3: v3}\nkey5: '*'\nkey6: true\nkey7: 'true'\n",
@@ -90,63 +91,63 @@ var domainVectors = []struct {
 		},
 	},
 	{
-		// domain §2.3, F1.20 YamlParserUtilsTest L83-130 (testYaml12Features): Yes, y, on stay strings
+		// Flink 1.20 YamlParserUtilsTest L83-130 (testYaml12Features): Yes, y, on stay strings
 		name: "F1.20 YamlParserUtilsTest testYaml12Features booleans",
 		src:  "key1: Yes\nkey2: y\nkey3: on\n",
 		want: []kv{{"key1", "Yes", kStr}, {"key2", "y", kStr}, {"key3", "on", kStr}},
 	},
 	{
-		// domain §2.3, F1.20 YamlParserUtilsTest L83-130 (testYaml12Features): 1_000 stays a string
+		// Flink 1.20 YamlParserUtilsTest L83-130 (testYaml12Features): 1_000 stays a string
 		name: "F1.20 YamlParserUtilsTest testYaml12Features underline",
 		src:  "key1: 1_000",
 		want: []kv{{"key1", "1_000", kStr}},
 	},
 	{
-		// domain §2.3, F1.20 YamlParserUtilsTest L83-130 (testYaml12Features): 010 is 10
+		// Flink 1.20 YamlParserUtilsTest L83-130 (testYaml12Features): 010 is 10
 		name: "F1.20 YamlParserUtilsTest testYaml12Features octal 010",
 		src:  "octal: 010",
 		want: []kv{{"octal", "10", kInt}},
 	},
 	{
-		// domain §2.3, F1.20 YamlParserUtilsTest L83-130 (testYaml12Features): 0o10 is 8
+		// Flink 1.20 YamlParserUtilsTest L83-130 (testYaml12Features): 0o10 is 8
 		name: "F1.20 YamlParserUtilsTest testYaml12Features octal 0o10",
 		src:  "octal: 0o10",
 		want: []kv{{"octal", "8", kInt}},
 	},
 	{
-		// domain §2.3, F1.20 YamlParserUtilsTest L83-130 (testYaml12Features): 0b101 stays a string
+		// Flink 1.20 YamlParserUtilsTest L83-130 (testYaml12Features): 0b101 stays a string
 		name: "F1.20 YamlParserUtilsTest testYaml12Features binary",
 		src:  "binary: 0b101",
 		want: []kv{{"binary", "0b101", kStr}},
 	},
 	{
-		// domain §2.3, F1.20 YamlParserUtilsTest L83-130 (testYaml12Features): 1:00 stays a string
+		// Flink 1.20 YamlParserUtilsTest L83-130 (testYaml12Features): 1:00 stays a string
 		name: "F1.20 YamlParserUtilsTest testYaml12Features sexagesimal",
 		src:  "sexagesimal: 1:00",
 		want: []kv{{"sexagesimal", "1:00", kStr}},
 	},
 	{
-		// domain §2.3, F1.20 YamlParserUtilsTest L83-130 (testYaml12Features): !!timestamp → YamlEngineException
+		// Flink 1.20 YamlParserUtilsTest L83-130 (testYaml12Features): !!timestamp → YamlEngineException
 		name:    "F1.20 YamlParserUtilsTest testYaml12Features timestamp",
 		src:     "!!timestamp 2001-12-15T02:59:43.1Z",
 		errLine: 1,
 	},
 	{
-		// domain §2.3, same vector as a value
+		// Flink 1.20 YamlParserUtilsTest testYaml12Features, same vector as a value
 		name:    "F1.20 YamlParserUtilsTest testYaml12Features timestamp as a value",
 		src:     "key: value\nts: !!timestamp 2001-12-15T02:59:43.1Z\n",
 		want:    []kv{{"key", "value", kStr}},
 		errLine: 2,
 	},
 	{
-		// domain §2.3, F1.20 YamlParserUtilsTest L141-154 (testLoadYamlFile_InvalidYAMLSyntaxException)
+		// Flink 1.20 YamlParserUtilsTest L141-154 (testLoadYamlFile_InvalidYAMLSyntaxException)
 		name:    "F1.20 YamlParserUtilsTest InvalidYAMLSyntax",
 		src:     "key: value: secret\n",
 		errLine: 1,
 		errNot:  []string{"secret"},
 	},
 	{
-		// domain §2.3, F1.20 YamlParserUtilsTest L157-171 (testLoadYamlFile_DuplicateKeyException)
+		// Flink 1.20 YamlParserUtilsTest L157-171 (testLoadYamlFile_DuplicateKeyException)
 		name:    "F1.20 YamlParserUtilsTest DuplicateKey",
 		src:     "key: secret1\nkey: secret2\n",
 		want:    []kv{{"key", "secret1", kStr}},
@@ -154,37 +155,37 @@ var domainVectors = []struct {
 		errNot:  []string{"secret1", "secret2"},
 	},
 	{
-		// domain §2.3: an empty file gives an empty config (YamlParserUtils L96-101; testLoadEmptyYamlFile)
+		// Flink 1.20: an empty file gives an empty config (YamlParserUtils L96-101; testLoadEmptyYamlFile)
 		name: "F1.20 YamlParserUtils empty file",
 		src:  "",
 	},
 	{
-		// domain §2.3, F1.20 config.md L86-110: null may be written as null, ~ or blank
+		// Flink 1.20 docs/content/docs/deployment/config.md L86-110: null may be written as null, ~ or blank
 		name: "F1.20 config.md null forms",
 		src:  "a: null\nb: ~\nc:\n",
 		want: []kv{{"a", "", kNull}, {"b", "", kNull}, {"c", "", kNull}},
 	},
 	{
-		// domain §2.3, F1.20 config.md L86-110: # starts a comment only at the start of a line or after whitespace
+		// Flink 1.20 docs/content/docs/deployment/config.md L86-110: # starts a comment only at the start of a line or after whitespace
 		name: "F1.20 config.md comments",
 		src:  "# comment\na: foo#bar\nb: foo #bar\n",
 		want: []kv{{"a", "foo#bar", kStr}, {"b", "foo", kStr}},
 	},
 	{
-		// domain §2.3, F1.20 config.md L54-74: flat and nested notation coexist; a flat key with dots is literal
+		// Flink 1.20 docs/content/docs/deployment/config.md L54-74: flat and nested notation coexist; a flat key with dots is literal
 		name: "F1.20 config.md flat and nested coexist",
 		src:  "state.backend.type: rocksdb\nstate:\n  backend:\n    incremental: true\n",
 		want: []kv{{"state.backend.type", "rocksdb", kStr}, {"state.backend.incremental", "true", kBool}},
 	},
 	{
-		// domain §1.4 Boolean, F1.20 YamlParserUtilsTest L83-95: incremental: yes is a string
+		// Flink 1.20 YamlParserUtilsTest L83-95: incremental: yes is a string
 		name: "F1.20 YamlParserUtilsTest yes is a string",
 		src:  "execution.checkpointing.incremental: yes\n",
 		want: []kv{{"execution.checkpointing.incremental", "yes", kStr}},
 	},
 	{
-		// domain §2.3: a List value is turned back into a YAML flow string (GlobalConfiguration L292-316);
-		// rendering from F1.20 YamlParserUtilsTest testToYAMLString (not in domain.md)
+		// Flink 1.20: a List value is turned back into a YAML flow string (GlobalConfiguration L292-316);
+		// rendering from Flink 1.20 YamlParserUtilsTest testToYAMLString
 		name: "F1.20 YamlParserUtilsTest testToYAMLString list",
 		src:  "k: ['*', '123', 'true']\n",
 		want: []kv{{"k", "['*', '123', 'true']", kList}},

@@ -103,22 +103,22 @@ var configEditCases = []editCase{
 	{name: "set new key quoted", src: "a: 1\n", op: "set", key: "*x", arg: "v", want: "a: 1\n'*x': v\n"},
 	{name: "set new key refuses a flow top level", src: "{a: 1}\n", op: "set", key: "b", arg: "2", wantErr: edit.ErrCannotRepresent},
 
-	// domain §2.3, F1.20 GlobalConfigurationTest L88-134 (testConfigurationWithStandardYAML)
-	{name: "domain §2.3 standard YAML: Key4 int", src: standardYAML, op: "set", key: "Key4", arg: "2",
+	// Flink 1.20 GlobalConfigurationTest L88-134 (testConfigurationWithStandardYAML)
+	{name: "standard YAML test file: Key4 int", src: standardYAML, op: "set", key: "Key4", arg: "2",
 		want: strings.Replace(standardYAML, "Key4: 1", "Key4: 2", 1)},
-	{name: "domain §2.3 standard YAML: Key5 '1' stays a string", src: standardYAML, op: "set", key: "Key5", arg: "2",
+	{name: "standard YAML test file: Key5 '1' stays a string", src: standardYAML, op: "set", key: "Key5", arg: "2",
 		want: strings.Replace(standardYAML, "Key5: '1'", "Key5: '2'", 1)},
-	{name: "domain §2.3 standard YAML: Key6 '*'", src: standardYAML, op: "set", key: "Key6", arg: "**",
+	{name: "standard YAML test file: Key6 '*'", src: standardYAML, op: "set", key: "Key6", arg: "**",
 		want: strings.Replace(standardYAML, "Key6: '*'", "Key6: '**'", 1)},
-	{name: "domain §2.3 standard YAML: Key8 'true' stays a string", src: standardYAML, op: "set", key: "Key8", arg: "false",
+	{name: "standard YAML test file: Key8 'true' stays a string", src: standardYAML, op: "set", key: "Key8", arg: "false",
 		want: strings.Replace(standardYAML, "Key8: 'true'", "Key8: 'false'", 1)},
-	{name: "domain §2.3 standard YAML: Key10.k3 in a flow map", src: standardYAML, op: "set", key: "Key10.k3", arg: "4",
+	{name: "standard YAML test file: Key10.k3 in a flow map", src: standardYAML, op: "set", key: "Key10.k3", arg: "4",
 		want: strings.Replace(standardYAML, "k3: 3}\nKey11", "k3: 4}\nKey11", 1)},
-	{name: "domain §2.3 standard YAML: new key under Key1", src: standardYAML, op: "set", key: "Key1.Key12", arg: "v",
+	{name: "standard YAML test file: new key under Key1", src: standardYAML, op: "set", key: "Key1.Key12", arg: "v",
 		want: strings.Replace(standardYAML, "    Key3: 'v2'\n", "    Key3: 'v2'\n    Key12: v\n", 1)},
-	{name: "domain §2.3 standard YAML: delete Key1.Key2", src: standardYAML, op: "delete", key: "Key1.Key2",
+	{name: "standard YAML test file: delete Key1.Key2", src: standardYAML, op: "delete", key: "Key1.Key2",
 		want: strings.Replace(standardYAML, "    Key2: v1\n", "", 1)},
-	{name: "domain §2.3 standard YAML: delete in a flow map refused", src: standardYAML, op: "delete", key: "Key10.k1", wantErr: edit.ErrCannotRepresent},
+	{name: "standard YAML test file: delete in a flow map refused", src: standardYAML, op: "delete", key: "Key10.k1", wantErr: edit.ErrCannotRepresent},
 
 	// delete
 	{name: "delete", src: "a: 1\nb: 2\n", op: "delete", key: "a", want: "b: 2\n"},

@@ -13,7 +13,7 @@ import (
 )
 
 // This file renders the scalars an editor writes: YAML tokens that Flink's
-// loader (YAML 1.2 core schema, domain §2.3) reads back as exactly the
+// loader (YAML 1.2 core schema, Flink 1.20 YamlParserUtils.java L83-84) reads back as exactly the
 // string asked for, and that YAML 1.1 tools such as kubectl read as the
 // same string too.
 

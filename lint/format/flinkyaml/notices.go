@@ -16,11 +16,11 @@ const (
 	NoticeFlatNestedOverlap = "yaml-flat-nested-overlap"
 	// NoticeBoolLikeString: an unquoted yes/no/on/off/y/n (any case). YAML
 	// 1.2 keeps it a string, and Flink's boolean parser accepts only
-	// true/false (domain §1.4 Boolean).
+	// true/false (Flink 1.20 ConfigurationUtils.java L590-606).
 	NoticeBoolLikeString = "yaml-bool-like-string"
 	// NoticeEnvJavaHomeNested: env.java.home written as a nested key. The
 	// start scripts read it with sed from the raw file, so it must be flat
-	// (domain §2.2, last bullet).
+	// (Flink 1.20 bin/bash-java-utils.sh L25-44).
 	NoticeEnvJavaHomeNested = "yaml-env-java-home-nested"
 	// NoticeNullValue: a null leaf in config.yaml. Flink's
 	// Configuration.setValueInternal rejects null values, so loading fails.

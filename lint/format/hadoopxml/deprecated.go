@@ -12,7 +12,7 @@ package hadoopxml
 //     CommonConfigurationKeys(Public);
 //   - hadoop-hdfs-client HdfsConfiguration.addDeprecatedKeys, with the values
 //     of HdfsClientConfigKeys and HdfsClientConfigKeys.DeprecatedKeys
-//     (domain §3.1 cites H3.4.1 HdfsConfiguration.java L129, L143, L147 for
+//     (Hadoop 3.4.1 HdfsConfiguration.java L129, L143, L147 for
 //     dfs.replication.min, dfs.block.size and io.bytes.per.checksum).
 var deprecations = map[string]string{
 	// Configuration.defaultDeprecations
@@ -71,7 +71,7 @@ var deprecations = map[string]string{
 }
 
 // Deprecated reports whether key is a deprecated Hadoop key and, if so, the
-// key Hadoop stores its value under (domain §3.1, §3.6 "Deprecated keys").
+// key Hadoop stores its value under (Hadoop 3.4.1 Configuration.java L3432-3445).
 // The match is exact; callers pass the trimmed key as Hadoop does.
 func Deprecated(key string) (newKey string, ok bool) {
 	newKey, ok = deprecations[key]

@@ -7,12 +7,12 @@ func TestDeprecated(t *testing.T) {
 		name, key, want string
 		ok              bool
 	}{
-		// domain §3.1, H3.4.1 HdfsConfiguration.java L143
-		{name: "dfs.block.size (domain §3.1 HdfsConfiguration L143)", key: "dfs.block.size", want: "dfs.blocksize", ok: true},
-		// domain §3.1, H3.4.1 HdfsConfiguration.java L147
-		{name: "io.bytes.per.checksum (domain §3.1 HdfsConfiguration L147)", key: "io.bytes.per.checksum", want: "dfs.bytes-per-checksum", ok: true},
-		// domain §3.1, H3.4.1 HdfsConfiguration.java L129
-		{name: "dfs.replication.min (domain §3.1 HdfsConfiguration L129)", key: "dfs.replication.min", want: "dfs.namenode.replication.min", ok: true},
+		// Hadoop 3.4.1 HdfsConfiguration.java L143
+		{name: "dfs.block.size (Hadoop 3.4.1 HdfsConfiguration L143)", key: "dfs.block.size", want: "dfs.blocksize", ok: true},
+		// Hadoop 3.4.1 HdfsConfiguration.java L147
+		{name: "io.bytes.per.checksum (Hadoop 3.4.1 HdfsConfiguration L147)", key: "io.bytes.per.checksum", want: "dfs.bytes-per-checksum", ok: true},
+		// Hadoop 3.4.1 HdfsConfiguration.java L129
+		{name: "dfs.replication.min (Hadoop 3.4.1 HdfsConfiguration L129)", key: "dfs.replication.min", want: "dfs.namenode.replication.min", ok: true},
 		// HdfsConfiguration.addDeprecatedKeys, apache/hadoop 3.x
 		{name: "dfs.max.objects", key: "dfs.max.objects", want: "dfs.namenode.max.objects", ok: true},
 		{name: "dfs.replication.interval", key: "dfs.replication.interval", want: "dfs.namenode.redundancy.interval.seconds", ok: true},

@@ -47,8 +47,9 @@
 // (Decoder.InputOffset around every Token call). Internal DTD entities are
 // expanded within the JDK's secure-processing limits (dtd.go); external
 // (SYSTEM/PUBLIC) entities are never read: a value using one is unknown
-// (Entry.Unknown, notice xml-external-entity); parameter entities are
-// refused.
+// (Entry.Unknown, notice xml-external-entity); internal parameter entities
+// are expanded between declarations as Woodstox does (XML 1.0 §4.4.8),
+// external ones are never fetched (notice xml-parameter-entity).
 //
 // Sources: Hadoop 3.4.1 Configuration.java (Parser, loadProperty,
 // checkForOverride) and TestConfiguration.java; docs/input.md.

@@ -2,6 +2,7 @@ package hadoopxml
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -53,42 +54,74 @@ type entityDecl struct {
 	off      int    // offset of "<!ENTITY" in the file
 }
 
-// dtd holds the general entities of a file's DOCTYPE internal subset.
+// dtd holds the entities of a file's DOCTYPE internal subset.
 type dtd struct {
 	decls      map[string]*entityDecl
-	params     map[string]*entityDecl // parameter entities, never expanded
-	paramRefs  []string               // parameter entity references, in order
+	params     map[string]*entityDecl // parameter entities
+	paramRefs  []string               // references to parameter entities not expanded (external or undeclared), described
 	expansions int
 	total      int
 }
 
 // parseDoctype reads the internal subset of a <!DOCTYPE ...> directive
 // (text is the directive without "<!" and ">", starting at file offset
-// off). It keeps general entity declarations and refuses parameter
-// entities, which ckptlint does not expand.
+// off). It keeps general and parameter entity declarations and expands
+// references to internal parameter entities between declarations, as
+// Hadoop's Woodstox reader does (XML 1.0 §4.4.8 "Included as PE"), so the
+// declarations they hold take effect; external parameter entities are never
+// fetched (noted in paramRefs).
 func parseDoctype(text string, off int) (*dtd, int, string) {
 	d := &dtd{decls: map[string]*entityDecl{}, params: map[string]*entityDecl{}}
 	open := strings.IndexByte(text, '[')
 	if open < 0 {
 		return d, 0, ""
 	}
-	i := open + 1
+	closed, errOff, msg := d.subset(text[open+1:], off+open+1, -1, nil)
+	if msg != "" {
+		return nil, errOff, msg
+	}
+	if !closed {
+		return nil, off + len(text), "unterminated internal subset in the DOCTYPE"
+	}
+	return d, 0, ""
+}
+
+// subset reads markup declarations from text. At the top level (at < 0)
+// text starts at file offset base and ends with ']'; inside the replacement
+// text of parameter entity stack[len(stack)-1] every declaration and error
+// is placed at file offset at, the outermost reference. It reports whether
+// the closing ']' was seen.
+func (d *dtd) subset(text string, base, at int, stack []string) (bool, int, string) {
+	pos := func(i int) int {
+		if at >= 0 {
+			return at
+		}
+		return base + i
+	}
+	in := ""
+	if len(stack) > 0 {
+		in = fmt.Sprintf(" (in parameter entity %%%s;)", stack[len(stack)-1])
+	}
+	i := 0
 	for i < len(text) {
 		switch {
 		case text[i] == ']':
-			return d, 0, ""
+			if at >= 0 {
+				return false, pos(i), "unexpected ']'" + in
+			}
+			return true, 0, ""
 		case strings.HasPrefix(text[i:], "<!--"):
 			end := strings.Index(text[i+4:], "-->")
 			if end < 0 {
-				return nil, off + i, "unterminated comment in the DOCTYPE"
+				return false, pos(i), "unterminated comment in the DOCTYPE" + in
 			}
 			i += 4 + end + 3
 		case strings.HasPrefix(text[i:], "<!ENTITY"):
 			decl, n, err := parseEntityDecl(text[i:])
 			if err != "" {
-				return nil, off + i, err
+				return false, pos(i), err + in
 			}
-			decl.off = off + i
+			decl.off = pos(i)
 			decls := d.decls
 			if decl.param {
 				decls = d.params
@@ -98,25 +131,96 @@ func parseDoctype(text string, off int) (*dtd, int, string) {
 			}
 			i += n
 		case text[i] == '%':
-			// a parameter entity reference between declarations: never
-			// expanded (an external one is never fetched); noted
 			end := strings.IndexByte(text[i:], ';')
 			if end < 0 {
-				return nil, off + i, "parameter entity reference without ';' in the DOCTYPE"
+				return false, pos(i), "parameter entity reference without ';' in the DOCTYPE" + in
 			}
-			d.paramRefs = append(d.paramRefs, text[i+1:i+end])
+			name := text[i+1 : i+end]
+			if err := d.includePE(name, pos(i), stack); err != "" {
+				return false, pos(i), err
+			}
 			i += end + 1
 		case text[i] == '<':
 			n, err := skipMarkupDecl(text[i:])
 			if err != "" {
-				return nil, off + i, err
+				return false, pos(i), err + in
 			}
 			i += n
 		default:
 			i++
 		}
 	}
-	return d, off + len(text), "unterminated internal subset in the DOCTYPE"
+	return false, 0, ""
+}
+
+// includePE handles a reference %name; between declarations (file offset
+// at). An internal parameter entity declared before it is expanded and its
+// replacement text read as declarations (XML 1.0 §4.4.8 "Included as PE";
+// Woodstox, which Hadoop's Configuration parses with, does the same), within
+// the same limits as general entities; recursion is refused. An external
+// one is never fetched and an undeclared one is unknown: both are noted.
+func (d *dtd) includePE(name string, at int, stack []string) string {
+	pe := d.params[name]
+	switch {
+	case pe == nil:
+		d.paramRefs = append(d.paramRefs, "%"+name+"; (undeclared)")
+		return ""
+	case pe.external != "":
+		d.paramRefs = append(d.paramRefs, "%"+name+"; (Hadoop would read "+pe.external+")")
+		return ""
+	}
+	if slices.Contains(stack, name) {
+		return fmt.Sprintf("parameter entity %%%s; refers to itself", name)
+	}
+	if len(stack) >= maxEntityDepth {
+		return fmt.Sprintf("parameter entity %%%s; nests more than %d levels", name, maxEntityDepth)
+	}
+	d.expansions++
+	if d.expansions > maxEntityExpansions {
+		return fmt.Sprintf("more than %d entity expansions (the JDK 24+ default of jdk.xml.entityExpansionLimit); refusing a possible entity-expansion bomb", maxEntityExpansions)
+	}
+	repl, err := peText(name, pe.value)
+	if err != "" {
+		return err
+	}
+	if len(repl) > maxEntitySize {
+		return fmt.Sprintf("parameter entity %%%s; expands to more than %d bytes (the JDK's jdk.xml.maxGeneralEntitySizeLimit)", name, maxEntitySize)
+	}
+	d.total += len(repl)
+	if d.total > maxTotalEntitySize {
+		return fmt.Sprintf("entity expansions total more than %d bytes (the JDK's jdk.xml.totalEntitySizeLimit); refusing a possible entity-expansion bomb", maxTotalEntitySize)
+	}
+	_, _, msg := d.subset(repl, at, at, append(slices.Clip(stack), name))
+	return msg
+}
+
+// peText is the replacement text of an internal parameter entity whose
+// literal is v: character references are replaced, general entity
+// references are bypassed (XML 1.0 §4.5; parameter entity references cannot
+// occur in v, see parseEntityDecl).
+func peText(name, v string) (string, string) {
+	if !strings.Contains(v, "&#") {
+		return v, ""
+	}
+	var b strings.Builder
+	for i := 0; i < len(v); {
+		if !strings.HasPrefix(v[i:], "&#") {
+			b.WriteByte(v[i])
+			i++
+			continue
+		}
+		end := strings.IndexByte(v[i:], ';')
+		if end < 0 {
+			return "", fmt.Sprintf("parameter entity %%%s;: '&' without ';'", name)
+		}
+		r, ok := charRef(v[i+2 : i+end])
+		if !ok {
+			return "", fmt.Sprintf("parameter entity %%%s;: invalid character reference %s", name, v[i:i+end+1])
+		}
+		b.WriteRune(r)
+		i += end + 1
+	}
+	return b.String(), ""
 }
 
 // skipMarkupDecl skips <!ELEMENT ...>, <!ATTLIST ...>, <!NOTATION ...> or
@@ -193,7 +297,9 @@ func parseEntityDecl(s string) (*entityDecl, int, string) {
 			return nil, 0, fmt.Sprintf("entity %q: expected a quoted value", d.name)
 		}
 		if strings.Contains(v, "%") {
-			return nil, 0, fmt.Sprintf("entity %q refers to a parameter entity: ckptlint does not expand parameter entities", d.name)
+			// XML 1.0 WFC "PEs in Internal Subset": a parameter entity
+			// reference may not occur within a markup declaration there
+			return nil, 0, fmt.Sprintf("entity %q: '%%' in an entity value (a parameter entity reference inside a declaration of the internal subset is not well-formed, XML 1.0 §2.8; write &#37; for a literal '%%')", d.name)
 		}
 		d.value = v
 	case "SYSTEM", "PUBLIC":

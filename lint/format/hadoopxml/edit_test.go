@@ -45,11 +45,11 @@ var editCases = []editCase{
 	{name: "set fills <value></value>", src: conf(prop("a", "")), op: "set", key: "a", arg: "y", want: conf(prop("a", "y"))},
 	{name: "set adds a missing <value>", src: conf("<property><name>a</name><final>true</final></property>\n"), op: "set", key: "a", arg: "y",
 		want: conf("<property><name>a</name><value>y</value><final>true</final></property>\n")},
-	// domain §3.6, TestConfiguration testCommentsInValue L753-762: the whole content is replaced
-	{name: "domain §3.6 testCommentsInValue", src: conf(prop("my.comment", "this <!--comment here--> contains a comment")), op: "set", key: "my.comment", arg: "plain",
+	// Hadoop 3.4.1 TestConfiguration testCommentsInValue L753-762: the whole content is replaced
+	{name: "Hadoop testCommentsInValue", src: conf(prop("my.comment", "this <!--comment here--> contains a comment")), op: "set", key: "my.comment", arg: "plain",
 		want: conf(prop("my.comment", "plain"))},
-	// domain §3.6, TestConfiguration testCompactFormat L580-600
-	{name: "domain §3.6 testCompactFormat: set a compact value", src: conf(`<property name="a" value="b"/>` + "\n" + `<property name="c" value="d" final="true"/>` + "\n"),
+	// Hadoop 3.4.1 TestConfiguration testCompactFormat L580-600
+	{name: "Hadoop testCompactFormat: set a compact value", src: conf(`<property name="a" value="b"/>` + "\n" + `<property name="c" value="d" final="true"/>` + "\n"),
 		op: "set", key: "c", arg: `x"y'z` + "\t",
 		want: conf(`<property name="a" value="b"/>` + "\n" + `<property name="c" value="x&quot;y&apos;z&#9;" final="true"/>` + "\n")},
 	{name: "set adds a value attribute", src: conf(`<property name='a' final="true"/>` + "\n"), op: "set", key: "a", arg: "v",

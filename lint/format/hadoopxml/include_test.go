@@ -20,7 +20,7 @@ func TestIncludes(t *testing.T) {
 		includes []string
 		codes    []string
 	}{
-		// domain §3.6, TestConfiguration testIncludes L861-897
+		// Hadoop 3.4.1 TestConfiguration testIncludes L861-897
 		{
 			name: "testIncludes",
 			top:  "conf/core-site.xml",
@@ -34,7 +34,7 @@ func TestIncludes(t *testing.T) {
 			files2:   map[string]string{"a": "conf/config2.xml", "e": "conf/core-site.xml"},
 			includes: []string{"conf/config2.xml"},
 		},
-		// domain §3.6, TestConfiguration testIncludesWithFallback L960-1002
+		// Hadoop 3.4.1 TestConfiguration testIncludesWithFallback L960-1002
 		{
 			name: "testIncludesWithFallback",
 			top:  "conf/core-site.xml",
@@ -49,7 +49,7 @@ func TestIncludes(t *testing.T) {
 			files2:   map[string]string{"a": "conf/config2.xml", "i": "conf/core-site.xml"},
 			includes: []string{"conf/config2.xml"},
 		},
-		// domain §3.6 relative includes L1098-1160 (testRelativeIncludes)
+		// Hadoop 3.4.1 TestConfiguration relative includes L1098-1160 (testRelativeIncludes)
 		{
 			name: "testRelativeIncludes",
 			top:  "tmp/test-config.xml",
@@ -60,7 +60,7 @@ func TestIncludes(t *testing.T) {
 			lookup:   map[string]string{"a": "b", "c": "d"},
 			includes: []string{"tmp/test-config2.xml"},
 		},
-		// domain §3.6, TestConfiguration testOrderOfDuplicatePropertiesWithInclude L1070-1096
+		// Hadoop 3.4.1 TestConfiguration testOrderOfDuplicatePropertiesWithInclude L1070-1096
 		{
 			name: "testOrderOfDuplicatePropertiesWithInclude",
 			top:  "core-site.xml",
@@ -213,7 +213,7 @@ func TestIncludeErrors(t *testing.T) {
 		line, col int
 		msg       string
 	}{
-		// domain §3.6 L3398-3406
+		// Hadoop 3.4.1 Configuration.java L3398-3406
 		{
 			name:  "missing include without fallback",
 			top:   "conf/core-site.xml",

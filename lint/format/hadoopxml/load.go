@@ -14,7 +14,7 @@ import (
 //     and is not an entry, unless it is the first final one of its key: then
 //     it becomes a final entry that keeps the value held so far, or a
 //     KindNull entry when there is none (Hadoop: the key is null and every
-//     later definition is ignored; domain §3.6 testFinalParam);
+//     later definition is ignored; Hadoop 3.4.1 TestConfiguration.testFinalParam);
 //   - once a key is final, later definitions are kept as entries after the
 //     final one (Lookup skips them) and noted as xml-final-override when
 //     they would have changed the value;

@@ -33,8 +33,9 @@ const (
 	// (SYSTEM or PUBLIC) DTD entity, which ckptlint never reads: the value
 	// Hadoop would use is unknown.
 	NoticeExternalEntity = "xml-external-entity"
-	// NoticeParamEntity marks a DOCTYPE that uses parameter entities,
-	// which ckptlint never expands (nor fetches).
+	// NoticeParamEntity marks a DOCTYPE that refers to external (never
+	// fetched) or undeclared parameter entities; internal ones are
+	// expanded.
 	NoticeParamEntity = "xml-parameter-entity"
 	// NoticeNoName marks a <property> without a usable name; Hadoop drops
 	// it (or, for a blank name, stores it under the empty key).

@@ -190,26 +190,16 @@ func newline(src []byte) string {
 	return "\n"
 }
 
-// paramNotice notes the parameter entities a DOCTYPE refers to: Hadoop's
-// parser would expand them (fetching an external one), ckptlint never does,
-// so any declaration they hold is unknown to it.
+// paramNotice notes the parameter entity references of a DOCTYPE that
+// ckptlint did not expand: external ones, which Hadoop's parser would fetch
+// and ckptlint never does, and undeclared ones. Declarations they would add
+// are unknown to it. Internal parameter entities are expanded (dtd.go).
 func (fp *fileParser) paramNotice() {
 	d := fp.sc.dtd
 	if d == nil || len(d.paramRefs) == 0 {
 		return
 	}
-	var what []string
-	for _, n := range d.paramRefs {
-		switch pe := d.params[n]; {
-		case pe == nil:
-			what = append(what, "%"+n+"; (undeclared)")
-		case pe.external != "":
-			what = append(what, "%"+n+"; (Hadoop would read "+pe.external+")")
-		default:
-			what = append(what, "%"+n+"; (declared in the file)")
-		}
-	}
 	fp.notice(NoticeParamEntity, fp.sp(fp.sc.dtdFrom, min(fp.sc.dtdTo, len(fp.src))), "",
-		"the DOCTYPE uses parameter entities %s; ckptlint does not resolve external entities or expand parameter entities, so declarations they hold are unknown to it",
-		strings.Join(what, ", "))
+		"the DOCTYPE uses parameter entities %s; ckptlint does not resolve external entities, so declarations they hold are unknown to it",
+		strings.Join(d.paramRefs, ", "))
 }

@@ -20,13 +20,13 @@ func TestParseSemantics(t *testing.T) {
 		lookup map[string]string
 		codes  []string
 	}{
-		// domain §3.6, TestConfiguration testCompactFormat L580-600
+		// Hadoop 3.4.1 TestConfiguration testCompactFormat L580-600
 		{
 			name:   "testCompactFormat",
 			src:    conf(`<property name="a" value="b"/>` + "\n" + `<property name="c" value="d" final="true"/>` + "\n" + `<property name="e" value="f" source="g"/>` + "\n"),
 			lookup: map[string]string{"a": "b", "c": "d", "e": "f"},
 		},
-		// domain §3.6 "name is trimmed" (L3377-3386), TestConfiguration testTrim
+		// Hadoop 3.4.1 Configuration.java, "name is trimmed" (L3377-3386), TestConfiguration testTrim
 		{
 			name:   "testTrim name is trimmed",
 			src:    conf(prop(" \n\tfoo1\t ", "foo1.value")),
@@ -38,7 +38,7 @@ func TestParseSemantics(t *testing.T) {
 			src:    conf(`<property name=" d " value="v"/>`),
 			lookup: map[string]string{" d ": "v", "d": "<nil>"},
 		},
-		// domain §3.6 "value is not trimmed when stored"; corpus hdfs-site.malformed.xml (HDFS-7684)
+		// Hadoop 3.4.1 Configuration.java, "value is not trimmed when stored"; corpus hdfs-site.malformed.xml (HDFS-7684)
 		{
 			name:   "value is kept untrimmed",
 			src:    conf(prop("dfs.namenode.backup.http-address", "  0.0.0.0:50105  ")),
@@ -50,7 +50,7 @@ func TestParseSemantics(t *testing.T) {
 			src:    conf("<property name=\"a\" value=\"v\tw\nz&#10;\"/>"),
 			lookup: map[string]string{"a": "v w z\n"},
 		},
-		// domain §3.6, TestConfiguration testCommentsInValue L753-762
+		// Hadoop 3.4.1 TestConfiguration testCommentsInValue L753-762
 		{
 			name:   "testCommentsInValue",
 			src:    conf(prop("my.comment", "this <!--comment here--> contains a comment")),
@@ -86,7 +86,7 @@ func TestParseSemantics(t *testing.T) {
 			lookup: map[string]string{"b": "pr"},
 			codes:  []string{NoticeCDATAIgnored},
 		},
-		// domain §3.6 "empty <value></value> is no value" (L3382-3385)
+		// Hadoop 3.4.1 Configuration.java, "empty <value></value> is no value" (L3382-3385)
 		{
 			name:   "empty value element",
 			src:    conf(prop("a", "")),
@@ -116,7 +116,7 @@ func TestParseSemantics(t *testing.T) {
 			lookup: map[string]string{"a": "1"},
 			codes:  []string{NoticeEmptyValue},
 		},
-		// domain §3.6, TestConfiguration testFinalParam L558-578 (two
+		// Hadoop 3.4.1 TestConfiguration testFinalParam L558-578 (two
 		// resources in Hadoop's test; the same loadProperty path in one file)
 		{
 			name:   "testFinalParam final with empty value, later value ignored",
@@ -124,7 +124,7 @@ func TestParseSemantics(t *testing.T) {
 			lookup: map[string]string{"my.var": "<null>"},
 			codes:  []string{NoticeEmptyValue, NoticeFinalOverride},
 		},
-		// domain §3.6, TestConfiguration testFinalWarnings L203-245
+		// Hadoop 3.4.1 TestConfiguration testFinalWarnings L203-245
 		{
 			name:   "testFinalWarnings first final wins",
 			src:    conf(finalProp("prop", "A") + finalProp("prop", "BB")),
@@ -149,7 +149,7 @@ func TestParseSemantics(t *testing.T) {
 			lookup: map[string]string{"a": "1"},
 			codes:  []string{NoticeEmptyValue, NoticeFinalOverride},
 		},
-		// domain §3.6 "final only if the text is exactly true" (L3388)
+		// Hadoop 3.4.1 Configuration.java, "final only if the text is exactly true" (L3388)
 		{
 			name:   "final True is not final",
 			src:    conf("<property><name>a</name><value>1</value><final>True</final></property>\n" + prop("a", "2")),
@@ -167,28 +167,28 @@ func TestParseSemantics(t *testing.T) {
 			src:    conf("<property><name>a</name><value>1</value><final>false</final></property>\n"),
 			lookup: map[string]string{"a": "1"},
 		},
-		// domain §3.6 "Resources added later override earlier ones"; corpus ambari hdfs-site duplicates
+		// Hadoop 3.4.1 Configuration.java, "Resources added later override earlier ones"; corpus ambari hdfs-site duplicates
 		{
 			name:   "duplicate non-final key, last wins",
 			src:    conf(prop("dfs.namenode.handler.count", "40") + prop("dfs.namenode.handler.count", "100")),
 			lookup: map[string]string{"dfs.namenode.handler.count": "100"},
 			codes:  []string{NoticeDuplicateKey},
 		},
-		// domain §3.1 / §3.6 deprecated keys (L3432-3445)
+		// Hadoop 3.4.1 Configuration.java deprecated keys (L3432-3445)
 		{
 			name:   "deprecated key stored under the new key",
 			src:    conf(prop("dfs.block.size", "1m")),
 			lookup: map[string]string{"dfs.blocksize": "1m", "dfs.block.size": "<nil>"},
 			codes:  []string{NoticeDeprecatedKey},
 		},
-		// domain §3.6, TestConfigurationDeprecation testDeprecation L128-: aliased both ways, last wins
+		// Hadoop 3.4.1 TestConfigurationDeprecation testDeprecation L128-: aliased both ways, last wins
 		{
 			name:   "testDeprecation last of old and new key wins",
 			src:    conf(prop("dfs.blocksize", "1m") + prop("dfs.block.size", "2m")),
 			lookup: map[string]string{"dfs.blocksize": "2m"},
 			codes:  []string{NoticeDuplicateKey, NoticeDeprecatedKey},
 		},
-		// domain §3.6, TestConfigurationDeprecation testDeprecationForFinalParameters L194-
+		// Hadoop 3.4.1 TestConfigurationDeprecation testDeprecationForFinalParameters L194-
 		{
 			name:   "testDeprecationForFinalParameters final on the old key protects the new",
 			src:    conf(finalProp("dfs.block.size", "1m") + prop("dfs.blocksize", "2m")),
@@ -201,7 +201,7 @@ func TestParseSemantics(t *testing.T) {
 			lookup: map[string]string{"dfs.blocksize": "1m"},
 			codes:  []string{NoticeDeprecatedKey, NoticeFinalOverride},
 		},
-		// domain §3.6 ${var} substitution within the file
+		// Hadoop 3.4.1 Configuration.substituteVars: ${var} substitution within the file
 		{
 			name:   "substitution from another key of the file",
 			src:    conf(prop("my.relfile", "${my.file}${my.suffix}") + prop("my.file", "hello") + prop("my.suffix", ".txt")),
@@ -238,7 +238,7 @@ func TestParseSemantics(t *testing.T) {
 			lookup: map[string]string{"": "e"},
 			codes:  []string{NoticeNoName},
 		},
-		// domain §3.6 recognised children; others ignored
+		// Hadoop 3.4.1 Configuration.java L3246-3257: recognised children; others ignored
 		{
 			name:   "description and tag are ignored",
 			src:    conf("<property><name>a</name><value>1</value><description>x</description><tag>HDFS,REQUIRED</tag><unknown>y</unknown></property>\n"),
@@ -313,7 +313,7 @@ func TestParseEntries(t *testing.T) {
 		want []entryView
 	}{
 		{
-			// domain §3.6, TestConfiguration testCompactFormat L580-600: c final, e has source g
+			// Hadoop 3.4.1 TestConfiguration testCompactFormat L580-600: c final, e has source g
 			name: "testCompactFormat entries",
 			src:  conf(`<property name="a" value="b"/><property name="c" value="d" final="true"/><property name="e" value="f" source="g"/>`),
 			want: []entryView{
@@ -323,7 +323,7 @@ func TestParseEntries(t *testing.T) {
 			},
 		},
 		{
-			// domain §3.6 "<source>" (L3391): every source element is kept
+			// Hadoop 3.4.1 Configuration.java, "<source>" (L3391): every source element is kept
 			name: "source elements",
 			src:  conf("<property><name>a</name><value>1</value><source>s1</source><source>s2</source></property>"),
 			want: []entryView{{Key: "a", Value: "1", File: "core-site.xml", Kind: cfgfile.KindString, Sources: []string{"s1", "s2"}}},
@@ -373,10 +373,10 @@ func TestNoticeMessages(t *testing.T) {
 	tests := []struct {
 		name, src, code, want string
 	}{
-		// domain §3.6 L3546-3580: Hadoop's WARN text, resource name first
+		// Hadoop 3.4.1 Configuration.java L3546-3580: Hadoop's WARN text, resource name first
 		{name: "final override text", src: conf(finalProp("p", "A") + finalProp("p", "BB")), code: NoticeFinalOverride,
 			want: "conf/core-site.xml:an attempt to override final parameter: p;  Ignoring."},
-		// domain §3.6 L393-410
+		// Hadoop 3.4.1 Configuration.java L393-410
 		{name: "deprecation text", src: conf(prop("dfs.replication.min", "1")), code: NoticeDeprecatedKey,
 			want: "dfs.replication.min is deprecated. Instead, use dfs.namenode.replication.min"},
 		// Configuration.loadResource keeps the later definition; equal values are marked so the

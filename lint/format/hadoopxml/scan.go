@@ -288,7 +288,8 @@ func qname(prefix, local string) string {
 // directive reads a <!DOCTYPE ...> internal subset: internal general
 // entities are expanded (within the JDK's limits, see dtd.go) and handed to
 // encoding/xml; external ones are never opened and stand for an unknown
-// value; parameter entities are never expanded (see paramNotice).
+// value; internal parameter entities are expanded between declarations,
+// external ones never fetched (see includePE and paramNotice).
 func (s *scanner) directive(t xml.Directive, start int) *cfgfile.ParseError {
 	text := string(t)
 	if !strings.HasPrefix(text, "DOCTYPE") {

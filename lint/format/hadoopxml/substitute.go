@@ -23,7 +23,7 @@ func (e *SubstitutionDepthError) Error() string {
 }
 
 // Substitute expands ${var} references in value exactly as Hadoop's
-// Configuration.substituteVars does (domain §3.6):
+// Configuration.substituteVars does (Hadoop 3.4.1 Configuration.java L1150-1218):
 //
 //   - the left-most ${var} is replaced first, then the scan restarts; var is
 //     a non-empty run without '}', '$' or space;

@@ -13,7 +13,7 @@ func mapLookup(m map[string]string) func(string) (string, bool) {
 	}
 }
 
-// TestSubstitute holds one row per vector of domain §3.6 (Hadoop 3.4.1
+// TestSubstitute holds one row per Hadoop 3.4.1 vector (Hadoop 3.4.1
 // TestConfiguration testVariableSubstitution L412-448 and testEnvDefault
 // L461-504) plus the substituteVars rules the tests do not cover.
 func TestSubstitute(t *testing.T) {
@@ -39,7 +39,7 @@ func TestSubstitute(t *testing.T) {
 		want   string
 		errMsg string
 	}{
-		// domain §3.6, H3.4.1 TestConfiguration testVariableSubstitution L412-448
+		// Hadoop 3.4.1 TestConfiguration testVariableSubstitution L412-448
 		{name: "testVariableSubstitution my.int ${intvar}", value: "${intvar}", keys: varSubst, env: varEnv, want: "42"},
 		{name: "testVariableSubstitution intvar", value: "42", keys: varSubst, env: varEnv, want: "42"},
 		{name: "testVariableSubstitution my.base /tmp/${user.name}", value: "/tmp/${user.name}", keys: varSubst, env: varEnv, want: "/tmp/hadoop_user"},
@@ -51,7 +51,7 @@ func TestSubstitute(t *testing.T) {
 		// ckptlint has no JVM: without a key of that name, ${user.name} is unbound.
 		{name: "system property user.name is unbound in ckptlint", value: "/tmp/${user.name}", want: "/tmp/${user.name}"},
 
-		// domain §3.6, H3.4.1 TestConfiguration testEnvDefault L461-504
+		// Hadoop 3.4.1 TestConfiguration testEnvDefault L461-504
 		{name: "testEnvDefault null1 ${env.NULL_VALUE}", value: "${env.NULL_VALUE}", env: envDefault, want: "${env.NULL_VALUE}"},
 		{name: "testEnvDefault null2 ${env.NULL_VALUE-a}", value: "${env.NULL_VALUE-a}", env: envDefault, want: "a"},
 		{name: "testEnvDefault null3 ${env.NULL_VALUE:-b}", value: "${env.NULL_VALUE:-b}", env: envDefault, want: "b"},
@@ -67,7 +67,7 @@ func TestSubstitute(t *testing.T) {
 		{name: "testEnvDefault edge4 ${env.NULL_VALUE:-}", value: "${env.NULL_VALUE:-}", env: envDefault, want: ""},
 		{name: "testEnvDefault edge5 ${env.NULL_VALUE:}", value: "${env.NULL_VALUE:}", env: envDefault, want: "${env.NULL_VALUE:}"},
 
-		// domain §3.6 (Configuration.substituteVars L1150-1218): rules without a test vector.
+		// Hadoop 3.4.1 (Configuration.substituteVars L1150-1218): rules without a test vector.
 		{name: "self-reference returns the original", value: "x${a}y", keys: map[string]string{"a": "1${a}"}, want: "x${a}y"},
 		{name: "first unbound variable stops the expansion", value: "${undef}${a}", keys: map[string]string{"a": "1"}, want: "${undef}${a}"},
 		{name: "expansion so far is kept at an unbound variable", value: "${a}${undef}${a}", keys: map[string]string{"a": "1"}, want: "1${undef}${a}"},

@@ -49,7 +49,7 @@ policy_name := upper(policy.value)
 
 # replaces: the policy asks for a replacement for some pipeline failures at
 # this replication (n == 0 or n >= replication never does; DEFAULT needs
-# replication >= 3; domain §3.5).
+# replication >= 3; Hadoop 3.4.1 ReplaceDatanodeOnFailure.java L40-47, L128-136).
 replaces if {
 	policy_name == "ALWAYS"
 	repl.value >= 2

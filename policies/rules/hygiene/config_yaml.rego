@@ -35,7 +35,7 @@ import data.ckptlint.lib.result
 
 notices := [n | some n in input.flink.notices; startswith(n.code, "yaml-")]
 
-# Boolean options of the checkpoint and state catalogue (domain §1.2).
+# Boolean options of the checkpoint and state catalogue (Flink 1.20 CheckpointingOptions.java and the other *Options classes).
 boolean_keys := {
 	"execution.checkpointing.unaligned.enabled",
 	"execution.checkpointing.unaligned",

@@ -126,7 +126,7 @@ test_include_not_followed_is_a_warning_naming_the_href if {
 }
 
 test_parameter_entity_is_info if {
-	n := {"code": "xml-parameter-entity", "key": "", "loc": loc(2), "message": "the DOCTYPE uses parameter entities %p; (Hadoop would read http://h/x.dtd); ckptlint does not resolve external entities or expand parameter entities, so declarations they hold are unknown to it"}
+	n := {"code": "xml-parameter-entity", "key": "", "loc": loc(2), "message": "the DOCTYPE uses parameter entities %p; (Hadoop would read http://h/x.dtd); ckptlint does not resolve external entities, so declarations they hold are unknown to it"}
 	some f in hadoop_xml.deny with input as inp([n], unknown)
 	f.severity == "info"
 	contains(f.message, "Hadoop would read http://h/x.dtd")

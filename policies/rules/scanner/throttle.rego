@@ -50,7 +50,7 @@ read if {
 v := throttle.value
 
 # new_release: Hadoop 3.4.1 or later, where -1 is the default and any value
-# <= 0 means "off" (domain §3.4; HDFS-16347).
+# <= 0 means "off" (Hadoop 3.4.1 DirectoryScanner.java L297-310; HDFS-16347).
 new_release if scanner.ver >= 3004001
 
 behaviour := sprintf("Hadoop %s replaces a value of 1000 or more with -1, logging WARN \"%s set to value above 1000 ms/sec. Assuming default value of -1\", and throttles only values above 0", [input.versions.hadoop.value, key]) if {
