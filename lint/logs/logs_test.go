@@ -63,26 +63,7 @@ func TestExcerpts(t *testing.T) {
 		"flush-timeout-taskmanager.log": {"flink-could-not-flush"},
 		"lease-expired-taskmanager.log": {"flink-could-not-flush", "hdfs-lease-expired"},
 	}
-	for file, ids := range want {
-		f, err := os.Open(filepath.Join("testdata", file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ms, err := Scan(f)
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := map[string]bool{}
-		for _, m := range ms {
-			got[m.Pattern.ID] = true
-		}
-		for _, id := range ids {
-			if !got[id] {
-				t.Errorf("%s: %s not recognised (got %v)", file, id, got)
-			}
-		}
-	}
+	recognises(t, "testdata", want)
 }
 
 // TestSeeds recognises the stack traces of the three failure stories in
@@ -97,6 +78,13 @@ func TestSeeds(t *testing.T) {
 		"story-b-directoryscanner-timeout.txt": {"flink-could-not-flush"},
 		"story-c-lease-expired-tuning.txt":     {"flink-could-not-flush", "hdfs-lease-expired"},
 	}
+	recognises(t, dir, want)
+}
+
+// recognises scans each file of dir and requires the pattern ids listed
+// for it among the matches.
+func recognises(t *testing.T, dir string, want map[string][]string) {
+	t.Helper()
 	for file, ids := range want {
 		f, err := os.Open(filepath.Join(dir, file))
 		if err != nil {
