@@ -103,7 +103,7 @@ func FetchJobManager(ctx context.Context, c *Client, base *url.URL, job string) 
 			return nil, "", fmt.Errorf("%s: %d RUNNING jobs: pick one with --job: %s", name, len(running), strings.Join(running, ", "))
 		}
 	}
-	if !validJobID(job) {
+	if !ValidJobID(job) {
 		return nil, "", fmt.Errorf("--job %q: a Flink job id is 32 hexadecimal digits", job)
 	}
 	if err := get("/jobs/" + job + "/checkpoints"); err != nil {
@@ -115,9 +115,9 @@ func FetchJobManager(ctx context.Context, c *Client, base *url.URL, job string) 
 	return out, job, nil
 }
 
-// validJobID is JobID's hex form (org.apache.flink.api.common.JobID, 16
+// ValidJobID reports whether s is JobID's hex form (org.apache.flink.api.common.JobID, 16
 // bytes).
-func validJobID(s string) bool {
+func ValidJobID(s string) bool {
 	if len(s) != 32 {
 		return false
 	}

@@ -360,3 +360,23 @@ func factsBlocks(depth int, values, running []placed, now time.Time) string {
 	}
 	return b.String()
 }
+
+// BlockNames returns the labels of the top-level blocks of type typ in src,
+// in file order; nil when src does not parse.
+func BlockNames(src []byte, typ string) []string {
+	file, diags := hclsyntax.ParseConfig(src, "", hcl.InitialPos)
+	if diags.HasErrors() {
+		return nil
+	}
+	body, _ := file.Body.(*hclsyntax.Body)
+	if body == nil {
+		return nil
+	}
+	var out []string
+	for _, b := range body.Blocks {
+		if b.Type == typ && len(b.Labels) == 1 {
+			out = append(out, b.Labels[0])
+		}
+	}
+	return out
+}
