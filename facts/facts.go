@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"sort"
 	"strconv"
@@ -59,7 +60,7 @@ func Parse(name string, data []byte) (*Observation, error) {
 	var o *Observation
 	var err error
 	if trimmed[0] == '{' || trimmed[0] == '[' {
-		o, err = parseJSON(name, trimmed)
+		o, err = parseJSON(trimmed)
 	} else if looksLikeDFSAdmin(trimmed) {
 		o, err = parseDFSAdmin(trimmed)
 	} else {
@@ -73,7 +74,7 @@ func Parse(name string, data []byte) (*Observation, error) {
 }
 
 // parseJSON tells the JSON sources apart by their top-level fields.
-func parseJSON(name string, data []byte) (*Observation, error) {
+func parseJSON(data []byte) (*Observation, error) {
 	var top map[string]json.RawMessage
 	if err := decodeJSON(data, &top); err != nil {
 		return nil, err
@@ -126,13 +127,11 @@ func jsonReason(err error, data []byte) string {
 	if errors.As(err, &se) {
 		return fmt.Sprintf("%v at byte %d", se, se.Offset)
 	}
-	if errors.Is(err, errUnexpectedEOF) || strings.Contains(err.Error(), "unexpected EOF") {
+	if errors.Is(err, io.ErrUnexpectedEOF) {
 		return fmt.Sprintf("the document ends after %d bytes, in the middle of a value (truncated?)", len(data))
 	}
 	return err.Error()
 }
-
-var errUnexpectedEOF = errors.New("unexpected EOF")
 
 // clip shortens s for an error message.
 func clip(s string, n int) string {

@@ -3,7 +3,6 @@ package facts
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -287,5 +286,3 @@ func parseDFSAdmin(data []byte) (*Observation, error) {
 	}
 	return o, nil
 }
-
-var _ = json.Number("")

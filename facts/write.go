@@ -169,7 +169,13 @@ func writeBlock(root *hclwrite.Body, typ, name string, values, running []placed,
 			if _, err := nb.BuildTokens(nil).WriteTo(&buf); err != nil {
 				return err
 			}
-			nested = append(nested, buf.String())
+			text := buf.String()
+			if nb.Type() == "facts" && len(labels) == 1 {
+				// Another source's facts block no longer vouches for
+				// what this run wrote: each attribute has one source.
+				text = dropAttrs(text, labels[0], written(values, running))
+			}
+			nested = append(nested, text)
 		default:
 			continue // not ours: left where it is
 		}
@@ -379,4 +385,70 @@ func BlockNames(src []byte, typ string) []string {
 		}
 	}
 	return out
+}
+
+// written is the attribute names a run writes into a block, as facts
+// blocks list them.
+func written(values, running []placed) []string {
+	var out []string
+	for _, p := range values {
+		out = append(out, p.Attr)
+	}
+	if len(running) > 0 {
+		out = append(out, "running_checkpointing")
+	}
+	return out
+}
+
+// dropAttrs rewrites the text of another kind's facts block without the
+// attributes in drop; the block goes when none is left. Text it cannot
+// read is kept as it is.
+func dropAttrs(text, kind string, drop []string) string {
+	file, diags := hclsyntax.ParseConfig([]byte(text), "facts", hcl.InitialPos)
+	if diags.HasErrors() {
+		return text
+	}
+	body := file.Body.(*hclsyntax.Body)
+	if len(body.Blocks) != 1 {
+		return text
+	}
+	attrs := body.Blocks[0].Body.Attributes
+	get := func(name string) (cty.Value, bool) {
+		a, ok := attrs[name]
+		if !ok {
+			return cty.NilVal, false
+		}
+		v, d := a.Expr.Value(nil)
+		return v, !d.HasErrors() && v.IsWhollyKnown() && !v.IsNull()
+	}
+	src, ok1 := get("source")
+	at, ok2 := get("observed_at")
+	list, ok3 := get("attributes")
+	if !ok1 || !ok2 || !ok3 || src.Type() != cty.String || at.Type() != cty.String || !list.CanIterateElements() {
+		return text
+	}
+	var keep []string
+	changed := false
+	for it := list.ElementIterator(); it.Next(); {
+		_, v := it.Element()
+		if v.Type() != cty.String || v.IsNull() {
+			return text
+		}
+		if slices.Contains(drop, v.AsString()) {
+			changed = true
+			continue
+		}
+		keep = append(keep, v.AsString())
+	}
+	switch {
+	case !changed:
+		return text
+	case len(keep) == 0:
+		return ""
+	}
+	t, err := time.Parse(time.RFC3339, at.AsString())
+	if err != nil {
+		return text
+	}
+	return factsBlock(1, kindAttrs{kind: Kind(kind), sources: []string{src.AsString()}, attrs: keep}, t)
 }

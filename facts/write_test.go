@@ -127,3 +127,42 @@ func TestMillis(t *testing.T) {
 		}
 	}
 }
+
+// TestApplyOneSourcePerAttribute: a value written from a new source is
+// taken out of the older source's facts block, which goes when empty.
+func TestApplyOneSourcePerAttribute(t *testing.T) {
+	obs := readObs(t, "namenode-2.10.json")
+	first, err := Apply(nil, "c.hcl", obs, Target{Cluster: "main"}, testNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	later := testNow.Add(24 * time.Hour)
+	got, err := Apply(first, "c.hcl", readObs(t, "dfsadmin-2.10.txt"), Target{Cluster: "main"}, later)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`  facts "namenode" {
+    source      = "namenode-2.10.json"
+    observed_at = "2026-12-01T08:00:00Z"
+    attributes  = ["datanode_blocks", "datanode_blocks_scheduled", "datanode_hadoop_version"]
+  }
+`, `  facts "dfsadmin" {
+    source      = "dfsadmin-2.10.txt"
+    observed_at = "2026-12-02T08:00:00Z"
+    attributes  = ["datanodes", "datanode_free_bytes"]
+  }
+`} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("missing\n%s\nin\n%s", want, got)
+		}
+	}
+	// dfsadmin again, then JMX again: the dfsadmin block is emptied and goes.
+	got, err = Apply(got, "c.hcl", obs, Target{Cluster: "main"}, later)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(got), `facts "dfsadmin"`) || strings.Count(string(got), `facts "namenode"`) != 1 {
+		t.Errorf("stale facts blocks left:\n%s", got)
+	}
+}
