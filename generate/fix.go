@@ -19,6 +19,7 @@ import (
 	"github.com/ckptlint/ckptlint/lint/format/flinkyaml"
 	"github.com/ckptlint/ckptlint/lint/format/hadoopxml"
 	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/versions"
 )
 
 // MaxRounds caps the fix loop: apply, re-lint, apply again.
@@ -245,10 +246,10 @@ func (p *planner) apply(s *model.Set, fd finding.Finding, op finding.Op, written
 	if s == nil {
 		return false, fmt.Errorf("config set %q not found", fd.ConfigSet)
 	}
-	if lint.NeedsVersion(op) && !s.FlinkVersion.Known() {
+	if versions.NeedsVersion(op) && !s.FlinkVersion.Known() {
 		return false, &heldBack{reason: "the edit is right only for some Flink releases and the Flink version is not known"}
 	}
-	if lint.NeedsHadoopVersion(op) && !lint.HadoopRenamesRead(s) {
+	if versions.NeedsHadoopVersion(op) && !versions.HadoopRenamesRead(s) {
 		if s.HadoopVersion.Known() {
 			return false, &heldBack{reason: s.HadoopVersion.Text("Hadoop") + " reads only the old name; the new one came with Hadoop 0.23/2.0"}
 		}

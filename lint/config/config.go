@@ -218,6 +218,21 @@ func (c *Config) ClusterByName(name string) *Cluster {
 	return nil
 }
 
+// ClusterFor is the cluster a deployment runs on: the cluster its block
+// names, else the only cluster block when there is exactly one, else nil.
+func (c *Config) ClusterFor(dep *Deployment) *Cluster {
+	if c == nil {
+		return nil
+	}
+	if dep != nil && dep.Cluster != "" {
+		return c.ClusterByName(dep.Cluster)
+	}
+	if len(c.Clusters) == 1 {
+		return &c.Clusters[0]
+	}
+	return nil
+}
+
 // RuleByID returns the first rule block for id, or nil.
 func (c *Config) RuleByID(id string) *Rule {
 	if c == nil {
