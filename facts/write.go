@@ -31,7 +31,8 @@ type placed struct {
 
 // Apply writes the observations into the .ckptlint.hcl source src (nil or
 // empty for a new file) and returns the new bytes. It updates or creates the
-// named cluster and deployment blocks, each value followed by a comment
+// named cluster block and updates the named deployment block (which must
+// exist: its flink_conf is not a fact a source can tell), each value followed by a comment
 // `# from <kind> <source>, <date>; <note>`, and one `facts "<kind>"` block
 // per source kind in each block it wrote to. Everything else in the file is
 // kept byte for byte: the tokens are written back as parsed, never through
@@ -123,6 +124,10 @@ func checkUnique(src []byte, filename string, t Target) error {
 // writeBlock updates or appends block `typ "name"`.
 func writeBlock(root *hclwrite.Body, typ, name string, values, running []placed, now time.Time) error {
 	blk := root.FirstMatchingBlock(typ, []string{name})
+	if blk == nil && typ == "deployment" {
+		// A deployment block needs its flink_conf, which no source tells.
+		return fmt.Errorf("there is no deployment %q block to write into: add it with its flink_conf first (ckptlint init writes one per Flink configuration), or name an existing one with --deployment", name)
+	}
 	if blk == nil {
 		// A new block, rendered whole, after a blank line.
 		var b strings.Builder

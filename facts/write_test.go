@@ -83,7 +83,11 @@ func TestApplyExisting(t *testing.T) {
 // named blocks.
 func TestApplyNewFile(t *testing.T) {
 	obs := readObs(t, "dfsadmin-3.3.txt", "kubectl-flinkdeployment.yaml")
-	got, err := Apply(nil, ".ckptlint.hcl", obs, Target{Cluster: "prod", Deployment: "orders"}, testNow)
+	if _, err := Apply(nil, ".ckptlint.hcl", obs, Target{Cluster: "prod", Deployment: "orders"}, testNow); err == nil ||
+		!strings.Contains(err.Error(), `no deployment "orders" block`) {
+		t.Fatalf("a deployment block without flink_conf was created: %v", err)
+	}
+	got, err := Apply([]byte("deployment \"orders\" {\n  flink_conf = \"conf\"\n}\n"), ".ckptlint.hcl", obs, Target{Cluster: "prod", Deployment: "orders"}, testNow)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ckptlint/ckptlint/lint/config"
 )
 
 // TestFactsURLMode runs `ckptlint facts --jobmanager URL --ca-file PEM`
@@ -74,6 +76,12 @@ func TestFactsURLMode(t *testing.T) {
 		if !strings.Contains(string(got), want) {
 			t.Errorf("missing %q in\n%s", want, got)
 		}
+	}
+	// The file lint reads it with: the facts schema of docs/config.md.
+	if _, diags := config.Load(".ckptlint.hcl"); diags.HasErrors() {
+		var b strings.Builder
+		_ = diags.Write(&b, false)
+		t.Errorf("the written file does not load:\n%s", b.String())
 	}
 	for _, m := range methods {
 		if m != http.MethodGet {

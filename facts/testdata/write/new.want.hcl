@@ -1,3 +1,14 @@
+deployment "orders" {
+  flink_conf = "conf"
+  flink_version = "1.18" # from kubectl kubectl-flinkdeployment.yaml, 2026-12-01; spec.flinkVersion v1_18
+  parallelism = 8 # from kubectl kubectl-flinkdeployment.yaml, 2026-12-01; spec.job.parallelism
+  facts "kubectl" {
+    source      = "kubectl-flinkdeployment.yaml"
+    observed_at = "2026-12-01T08:00:00Z"
+    attributes  = ["flink_version", "parallelism"]
+  }
+}
+
 cluster "prod" {
   datanodes = 3 # from dfsadmin dfsadmin-3.3.txt, 2026-12-01; in-service DataNodes of 4 live in the Live datanodes section
   datanode_free_bytes = 2048000000 # from dfsadmin dfsadmin-3.3.txt, 2026-12-01; least remaining on 10.0.0.1:9866; min/median/max 1.9 GiB / 3.3 GiB / 5.6 GiB over 3 in-service DataNodes
@@ -13,15 +24,5 @@ cluster "prod" {
     source      = "kubectl-flinkdeployment.yaml"
     observed_at = "2026-12-01T08:00:00Z"
     attributes  = ["slots_per_taskmanager", "taskmanagers"]
-  }
-}
-
-deployment "orders" {
-  flink_version = "1.18" # from kubectl kubectl-flinkdeployment.yaml, 2026-12-01; spec.flinkVersion v1_18
-  parallelism = 8 # from kubectl kubectl-flinkdeployment.yaml, 2026-12-01; spec.job.parallelism
-  facts "kubectl" {
-    source      = "kubectl-flinkdeployment.yaml"
-    observed_at = "2026-12-01T08:00:00Z"
-    attributes  = ["flink_version", "parallelism"]
   }
 }
