@@ -191,7 +191,7 @@ func (c Count) String() string {
 	})
 	var parts []string
 	for _, k := range kinds {
-		parts = append(parts, strconv.Itoa(c[k])+" "+string(k))
+		parts = append(parts, strconv.Itoa(c[k])+" "+k)
 	}
 	return strings.Join(parts, ", ")
 }

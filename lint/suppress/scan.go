@@ -147,7 +147,8 @@ func scanHash(src []byte, syn Syntax) *scanned {
 			line, body = line[3:], 3
 		}
 		line = bytes.TrimSuffix(line, []byte("\r"))
-		at, content := -1, false
+		var at int
+		var content bool
 		if syn == FlinkConf {
 			at = bytes.IndexByte(line, '#')
 			head := line
