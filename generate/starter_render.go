@@ -13,7 +13,7 @@ import (
 
 func (p *plan) flinkHeader(name string) []string {
 	h := []string{
-		fmt.Sprintf("Baseline Flink configuration written by ckptlint generate for %s.", p.where()),
+		fmt.Sprintf("Starter Flink configuration written by ckptlint generate for %s.", p.where()),
 		fmt.Sprintf("%s (%s), %s (%s).", p.flinkText, p.flinkFrom, p.hadoopText, p.hadoopFrom),
 	}
 	if name == "flink-conf.yaml" {

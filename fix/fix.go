@@ -1,4 +1,4 @@
-package generate
+package fix
 
 import (
 	"context"
@@ -18,13 +18,14 @@ import (
 	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/model"
 	"github.com/ckptlint/ckptlint/lint/versions"
+	"github.com/ckptlint/ckptlint/write"
 )
 
 // MaxRounds caps the fix loop: apply, re-lint, apply again.
 const MaxRounds = 10
 
-// FixOptions configure Fix.
-type FixOptions struct {
+// Options configure Fix.
+type Options struct {
 	Paths []string
 	Lint  lint.Options
 	// Rules limits fixing to these rule ids; empty means every fixable rule.
@@ -46,10 +47,10 @@ type Skipped struct {
 	Reason  string
 }
 
-// FixResult is what a fix run plans: the new contents and an account of
+// Result is what a fix run plans: the new contents and an account of
 // what was fixed and what remains.
-type FixResult struct {
-	Changes []Change
+type Result struct {
+	Changes []write.Change
 	Display map[string]string // OS path → display path
 	Applied []Applied
 	Skipped []Skipped
@@ -81,14 +82,14 @@ type file struct {
 type planner struct {
 	files  map[string]*file // by the path each was discovered under
 	byReal map[string]*file // by resolved path
-	res    *FixResult
+	res    *Result
 }
 
-// Fix lints paths, applies every fix operation of the selected rules in
+// Run lints paths, applies every fix operation of the selected rules in
 // memory, re-lints and repeats until no fixable finding changes anything
 // (at most MaxRounds), and returns the changes to write. Nothing is written.
-func Fix(ctx context.Context, eng *engine.Engine, opts FixOptions) (*FixResult, error) {
-	p := &planner{files: map[string]*file{}, byReal: map[string]*file{}, res: &FixResult{Display: map[string]string{}}}
+func Run(ctx context.Context, eng *engine.Engine, opts Options) (*Result, error) {
+	p := &planner{files: map[string]*file{}, byReal: map[string]*file{}, res: &Result{Display: map[string]string{}}}
 	selected := func(id string) bool { return len(opts.Rules) == 0 || slices.Contains(opts.Rules, id) }
 	var last *lint.Result
 	for round := 1; ; round++ {
@@ -147,7 +148,7 @@ func Fix(ctx context.Context, eng *engine.Engine, opts FixOptions) (*FixResult, 
 		if string(f.cur) == string(f.orig) && !f.created {
 			continue
 		}
-		p.res.Changes = append(p.res.Changes, Change{Path: f.abs, Old: f.orig, New: f.cur, Mode: f.mode})
+		p.res.Changes = append(p.res.Changes, write.Change{Path: f.abs, Old: f.orig, New: f.cur, Mode: f.mode})
 		p.res.Display[f.abs] = f.disp
 	}
 	return p.res, nil

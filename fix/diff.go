@@ -1,6 +1,7 @@
-package generate
+package fix
 
 import (
+	"github.com/ckptlint/ckptlint/write"
 	"github.com/rogpeppe/go-internal/diff"
 )
 
@@ -11,7 +12,7 @@ import (
 // so a CRLF file shows as CRLF; a missing final newline is marked as diff(1)
 // marks it. The algorithm is go-internal's anchored (patience) diff, which
 // runs in O(n log n), so a large file cannot make --diff slow.
-func Diff(c Change, name string) string {
+func Diff(c write.Change, name string) string {
 	old := "a/" + name
 	if c.Old == nil {
 		old = "/dev/null"

@@ -1,4 +1,4 @@
-package generate_test
+package fix_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckptlint/ckptlint/generate"
+	"github.com/ckptlint/ckptlint/fix"
 	"github.com/ckptlint/ckptlint/internal/linttest"
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/placeholder"
@@ -22,7 +22,7 @@ func TestFixLeavesTemplatedLines(t *testing.T) {
 	// Flink 1.18 declared, so that the renames of deprecated keys on the
 	// lines without placeholders are applied (they are held back while the
 	// version is unknown).
-	res, err := generate.Fix(context.Background(), eng, generate.FixOptions{Lint: lint.Options{Versions: lint.Versions{Flink: "1.18"}}})
+	res, err := fix.Run(context.Background(), eng, fix.Options{Lint: lint.Options{Versions: lint.Versions{Flink: "1.18"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

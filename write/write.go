@@ -1,4 +1,9 @@
-package generate
+// Package write is how ckptlint changes files: every change of a fix or a
+// generated config set or none (All, Writer: staged, fsynced, renamed,
+// journaled so an interrupted run is finished or undone), and one atomic
+// file for reports and documents (File). docs/fix.md describes the
+// guarantees.
+package write
 
 import (
 	"bytes"
@@ -85,8 +90,8 @@ func (w *Writer) Close() {
 	w.locks = nil
 }
 
-// WriteAll writes every change or none within root (see Writer.Write).
-func WriteAll(changes []Change, root string) error {
+// All writes every change or none within root (see Writer.Write).
+func All(changes []Change, root string) error {
 	w, err := Open([]string{root})
 	if err != nil {
 		return err
@@ -356,12 +361,12 @@ func stageFile(path string, data []byte, mode fs.FileMode, o owner) error {
 	return nil
 }
 
-// WriteFile writes one file ckptlint produces outside fix (a report named
+// File writes one file ckptlint produces outside fix (a report named
 // by --format NAME=PATH, a generated document) atomically: staged beside
 // path, fsynced, renamed over it, the directory fsynced. An existing file
 // keeps its mode, owner and group; a symlink is written through; a path
 // that exists and is not a regular file is refused.
-func WriteFile(path string, data []byte) error {
+func File(path string, data []byte) error {
 	target := path
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		target = real

@@ -1,6 +1,6 @@
 //go:build unix
 
-package generate
+package write
 
 import (
 	"os"
@@ -11,7 +11,7 @@ import (
 
 // TestWriteKeepsOwner runs as root (as the tests do in CI): a 0640 file
 // owned by nobody:nogroup keeps its owner, group and mode through a write,
-// and so does a report written with WriteFile.
+// and so does a report written with File.
 func TestWriteKeepsOwner(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("needs root to give a file to another user")
@@ -24,14 +24,14 @@ func TestWriteKeepsOwner(t *testing.T) {
 	if err := os.Chown(a, uid, gid); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteAll([]Change{{Path: a, Old: []byte("old\n"), New: []byte("new\n"), Mode: 0o640}}, root); err != nil {
+	if err := All([]Change{{Path: a, Old: []byte("old\n"), New: []byte("new\n"), Mode: 0o640}}, root); err != nil {
 		t.Fatal(err)
 	}
 	checkOwner(t, a, uid, gid, 0o640)
 	r := filepath.Join(root, "report.sarif")
 	os.WriteFile(r, []byte("{}"), 0o600)
 	os.Chown(r, uid, gid)
-	if err := WriteFile(r, []byte("{\"runs\":[]}")); err != nil {
+	if err := File(r, []byte("{\"runs\":[]}")); err != nil {
 		t.Fatal(err)
 	}
 	checkOwner(t, r, uid, gid, 0o600)

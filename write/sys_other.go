@@ -1,6 +1,6 @@
 //go:build !unix
 
-package generate
+package write
 
 import "os"
 

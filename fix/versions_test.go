@@ -1,4 +1,4 @@
-package generate_test
+package fix_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckptlint/ckptlint/generate"
+	"github.com/ckptlint/ckptlint/fix"
 	"github.com/ckptlint/ckptlint/internal/linttest"
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/finding"
@@ -84,7 +84,7 @@ func TestFixVersions(t *testing.T) {
 			}
 			t.Chdir(root)
 			opts := lint.Options{Versions: lint.Versions{Flink: c.flag}}
-			res, err := generate.Fix(context.Background(), eng, generate.FixOptions{Lint: opts})
+			res, err := fix.Run(context.Background(), eng, fix.Options{Lint: opts})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -218,7 +218,7 @@ func checkHoldsBack(t *testing.T, files []inputFile) {
 		mustMkdir(t, filepath.Join(work, ".git"))
 		mustWrite(t, filepath.Join(work, name), string(src))
 		t.Chdir(work)
-		res, err := generate.Fix(context.Background(), eng, generate.FixOptions{})
+		res, err := fix.Run(context.Background(), eng, fix.Options{})
 		if err != nil {
 			t.Fatalf("%s/%s: %v", kind, in.base, err)
 		}
@@ -272,7 +272,7 @@ func TestFixCheckpointDirBefore15(t *testing.T) {
 		mustMkdir(t, filepath.Join(root, ".git"))
 		mustWrite(t, filepath.Join(root, "conf", "flink-conf.yaml"), "state.backend: filesystem\nstate.backend.fs.checkpointdir: hdfs://nn:8020/flink/checkpoints\n")
 		t.Chdir(root)
-		res, err := generate.Fix(context.Background(), eng, generate.FixOptions{Lint: lint.Options{Versions: lint.Versions{Flink: v}}})
+		res, err := fix.Run(context.Background(), eng, fix.Options{Lint: lint.Options{Versions: lint.Versions{Flink: v}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -310,12 +310,12 @@ func TestFixHadoopRenameNeedsHadoopVersion(t *testing.T) {
 				mustWrite(t, filepath.Join(root, "docker-compose.yml"), tc.compose)
 			}
 			t.Chdir(root)
-			res, err := generate.Fix(context.Background(), eng, generate.FixOptions{Lint: lint.Options{Versions: lint.Versions{Hadoop: tc.declared}}})
+			res, err := fix.Run(context.Background(), eng, fix.Options{Lint: lint.Options{Versions: lint.Versions{Hadoop: tc.declared}}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			renamed := slices.ContainsFunc(res.Applied, func(a generate.Applied) bool { return a.Op.NewKey == "fs.defaultFS" })
-			held := slices.ContainsFunc(res.Held, func(h generate.Skipped) bool { return h.Op.NewKey == "fs.defaultFS" })
+			renamed := slices.ContainsFunc(res.Applied, func(a fix.Applied) bool { return a.Op.NewKey == "fs.defaultFS" })
+			held := slices.ContainsFunc(res.Held, func(h fix.Skipped) bool { return h.Op.NewKey == "fs.defaultFS" })
 			if renamed != tc.applied || held == tc.applied {
 				t.Errorf("renamed %v, held back %v; want renamed %v", renamed, held, tc.applied)
 			}

@@ -1,4 +1,4 @@
-package generate
+package write
 
 import (
 	"os"
@@ -13,7 +13,7 @@ func TestWriteAllWritesEveryFileAndKeepsModes(t *testing.T) {
 	os.WriteFile(a, []byte("old\n"), 0o600)
 	b := filepath.Join(root, "sub", "hdfs-site.xml")
 	os.MkdirAll(filepath.Dir(b), 0o755)
-	err := WriteAll([]Change{
+	err := All([]Change{
 		{Path: a, Old: []byte("old\n"), New: []byte("new\n"), Mode: 0o600},
 		{Path: b, New: []byte("<configuration/>\n")},
 	}, root)
@@ -72,7 +72,7 @@ func TestWriteAllIsAllOrNothing(t *testing.T) {
 			root := t.TempDir()
 			a := filepath.Join(root, "a.yaml")
 			os.WriteFile(a, []byte("old\n"), 0o644)
-			err := WriteAll([]Change{{Path: a, Old: []byte("old\n"), New: []byte("new\n"), Mode: 0o644}, tt.second(root)}, root)
+			err := All([]Change{{Path: a, Old: []byte("old\n"), New: []byte("new\n"), Mode: 0o644}, tt.second(root)}, root)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want %q", err, tt.want)
 			}
@@ -91,7 +91,7 @@ func TestWriteAllLeavesNoJournal(t *testing.T) {
 	root := t.TempDir()
 	a := filepath.Join(root, "a.yaml")
 	os.WriteFile(a, []byte("old\n"), 0o644)
-	if err := WriteAll([]Change{{Path: a, Old: []byte("old\n"), New: []byte("new\n"), Mode: 0o644}}, root); err != nil {
+	if err := All([]Change{{Path: a, Old: []byte("old\n"), New: []byte("new\n"), Mode: 0o644}}, root); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Lstat(filepath.Join(root, journalName)); err == nil {

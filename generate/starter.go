@@ -9,7 +9,7 @@ import (
 	"github.com/ckptlint/ckptlint/lint/model"
 )
 
-// LatestFlink and LatestHadoop are the versions a baseline is written for
+// LatestFlink and LatestHadoop are the versions a starter config set is written for
 // when neither a flag nor .ckptlint.hcl declares one: the newest releases
 // the rules were checked against.
 var (
@@ -32,29 +32,29 @@ const (
 	timeoutDefault    = 10 * time.Minute
 )
 
-// BaselineOptions select what NewBaseline generates for. Cluster may be
+// StarterOptions select what NewStarter generates for. Cluster may be
 // empty when the deployment names one or the file declares exactly one;
 // the versions override .ckptlint.hcl, as the global flags do in lint.
-type BaselineOptions struct {
+type StarterOptions struct {
 	Config                      *config.Config
 	Cluster, Deployment         string
 	FlinkVersion, HadoopVersion string
 }
 
-// BaselineFile is one generated file, its path relative to the output
+// StarterFile is one generated file, its path relative to the output
 // directory (slash-separated) and what it is for.
-type BaselineFile struct {
+type StarterFile struct {
 	Path    string
 	Role    string
 	Content []byte
 }
 
-// Baseline is a complete generated config set and the notes a person must
+// Starter is a complete generated config set and the notes a person must
 // read before deploying it (assumed versions, compromises, placeholders).
-type Baseline struct {
+type Starter struct {
 	Cluster, Deployment string
 	Flink, Hadoop       string // versions as used, with where they came from
-	Files               []BaselineFile
+	Files               []StarterFile
 	Notes               []string
 }
 
@@ -63,7 +63,7 @@ type setting struct {
 	key, value, tag, why string // tag: YAML tag of a Flink value (!!int, !!bool, !!str)
 }
 
-// plan holds the resolved facts a baseline is computed from.
+// plan holds the resolved facts a starter config set is computed from.
 type plan struct {
 	cl                    *config.Cluster
 	dep                   *config.Deployment
@@ -75,16 +75,16 @@ type plan struct {
 	notes                 []string
 }
 
-// NewBaseline computes a baseline config set for a declared cluster (and
+// NewStarter computes a starter config set for a declared cluster (and
 // optionally deployment): the Flink configuration in the file format the
 // Flink version reads, the hdfs-site.xml for Flink's HDFS client and a
 // DataNode hdfs-site.xml snippet, every value commented with its reason.
-func NewBaseline(opts BaselineOptions) (*Baseline, error) {
+func NewStarter(opts StarterOptions) (*Starter, error) {
 	p, err := newPlan(opts)
 	if err != nil {
 		return nil, err
 	}
-	b := &Baseline{Cluster: p.cl.Name, Flink: p.flinkText + " (" + p.flinkFrom + ")", Hadoop: p.hadoopText + " (" + p.hadoopFrom + ")"}
+	b := &Starter{Cluster: p.cl.Name, Flink: p.flinkText + " (" + p.flinkFrom + ")", Hadoop: p.hadoopText + " (" + p.hadoopFrom + ")"}
 	if p.dep != nil {
 		b.Deployment = p.dep.Name
 	}
@@ -93,7 +93,7 @@ func NewBaseline(opts BaselineOptions) (*Baseline, error) {
 		flinkName, flinkRole = "flink-conf.yaml", "Flink configuration (legacy flat format)"
 	}
 	fs, client, dn := p.flinkSettings(), p.clientSettings(), p.datanodeSettings()
-	b.Files = []BaselineFile{
+	b.Files = []StarterFile{
 		{Path: flinkName, Role: flinkRole, Content: p.flinkFile(flinkName, fs)},
 		{Path: "hdfs-site.xml", Role: "HDFS client settings for Flink (HADOOP_CONF_DIR)", Content: hadoopXML(p.clientHeader(), client)},
 		{Path: "datanode/hdfs-site.xml", Role: "properties to merge into every DataNode's hdfs-site.xml", Content: hadoopXML(p.datanodeHeader(), dn)},
@@ -102,7 +102,7 @@ func NewBaseline(opts BaselineOptions) (*Baseline, error) {
 	return b, nil
 }
 
-func newPlan(opts BaselineOptions) (*plan, error) {
+func newPlan(opts StarterOptions) (*plan, error) {
 	cfg := opts.Config
 	if cfg == nil {
 		cfg = &config.Config{}

@@ -18,12 +18,10 @@ import (
 	"github.com/ckptlint/ckptlint/lint/units"
 )
 
-// updating reports whether the test binary runs with -update (the flag is
-// registered once for the package's tests, in fix_test.go).
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// updating reports whether the test binary runs with -update.
+func updating() bool { return *update }
 
 // storyA is a story-(a)-like cluster: 3 nodes each running a TaskManager and
 // a DataNode with 43 GiB free, 6 jobs x parallelism 24 x 8 stateful
@@ -105,24 +103,24 @@ cluster "prod" {
 }
 `
 
-type baselineCase struct {
+type starterCase struct {
 	name, hcl   string
-	opts        BaselineOptions
+	opts        StarterOptions
 	lintVersion lint.Versions
 	files       []string // expected paths, in order
 	warnings    []string // rule ids allowed (and expected) at warning level
 	notes       []string // substrings expected among the notes
 }
 
-var baselineCases = []baselineCase{
-	{name: "story-a-flink-1.13", hcl: storyA, opts: BaselineOptions{Deployment: "streaming"},
+var starterCases = []starterCase{
+	{name: "story-a-flink-1.13", hcl: storyA, opts: StarterOptions{Deployment: "streaming"},
 		files: []string{"flink-conf.yaml", "hdfs-site.xml", "datanode/hdfs-site.xml"}},
-	{name: "story-a-flink-1.20", hcl: storyA, opts: BaselineOptions{Deployment: "streaming", FlinkVersion: "1.20"},
+	{name: "story-a-flink-1.20", hcl: storyA, opts: StarterOptions{Deployment: "streaming", FlinkVersion: "1.20"},
 		lintVersion: lint.Versions{Flink: "1.20"},
 		files:       []string{"config.yaml", "hdfs-site.xml", "datanode/hdfs-site.xml"}},
-	{name: "story-b-scanner", hcl: storyB, opts: BaselineOptions{Deployment: "etl"},
+	{name: "story-b-scanner", hcl: storyB, opts: StarterOptions{Deployment: "etl"},
 		files: []string{"flink-conf.yaml", "hdfs-site.xml", "datanode/hdfs-site.xml"}},
-	{name: "tight-cluster", hcl: tight, opts: BaselineOptions{Cluster: "small", Deployment: "many"},
+	{name: "tight-cluster", hcl: tight, opts: StarterOptions{Cluster: "small", Deployment: "many"},
 		files:    []string{"config.yaml", "hdfs-site.xml", "datanode/hdfs-site.xml"},
 		warnings: []string{"CKPT105"},
 		notes:    []string{"raise dfs.namenode.fs-limits.max-blocks-per-file on the NameNode to at least 16384"}},
@@ -132,8 +130,8 @@ var baselineCases = []baselineCase{
 }
 
 // generateInto writes the case's .ckptlint.hcl into a new directory and the
-// baseline into out/ below it, and returns the directory and the config.
-func generateInto(t *testing.T, c baselineCase) (string, *config.Config, *Baseline) {
+// starter config set into out/ below it, and returns the directory and the config.
+func generateInto(t *testing.T, c starterCase) (string, *config.Config, *Starter) {
 	t.Helper()
 	dir := t.TempDir()
 	hcl := filepath.Join(dir, config.FileName)
@@ -143,7 +141,7 @@ func generateInto(t *testing.T, c baselineCase) (string, *config.Config, *Baseli
 	cfg := linttest.LoadConfig(t, dir)
 	opts := c.opts
 	opts.Config = cfg
-	b, err := NewBaseline(opts)
+	b, err := NewStarter(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,21 +157,21 @@ func generateInto(t *testing.T, c baselineCase) (string, *config.Config, *Baseli
 	return dir, cfg, b
 }
 
-// TestBaselineGolden checks every generated file byte for byte against
-// testdata/baseline/<case>/, and the notes against notes.txt.
-func TestBaselineGolden(t *testing.T) {
-	for _, c := range baselineCases {
+// TestStarterGolden checks every generated file byte for byte against
+// testdata/starter/<case>/, and the notes against notes.txt.
+func TestStarterGolden(t *testing.T) {
+	for _, c := range starterCases {
 		t.Run(c.name, func(t *testing.T) {
 			_, _, b := generateInto(t, c)
 			var paths []string
 			for _, f := range b.Files {
 				paths = append(paths, f.Path)
-				golden(t, filepath.Join("testdata", "baseline", c.name, filepath.FromSlash(f.Path)), f.Content)
+				golden(t, filepath.Join("testdata", "starter", c.name, filepath.FromSlash(f.Path)), f.Content)
 			}
 			if diff := cmp.Diff(c.files, paths); diff != "" {
 				t.Errorf("files (-want +got):\n%s", diff)
 			}
-			golden(t, filepath.Join("testdata", "baseline", c.name, "notes.txt"), []byte(strings.Join(b.Notes, "\n")+"\n"))
+			golden(t, filepath.Join("testdata", "starter", c.name, "notes.txt"), []byte(strings.Join(b.Notes, "\n")+"\n"))
 			for _, n := range c.notes {
 				if !slices.ContainsFunc(b.Notes, func(s string) bool { return strings.Contains(s, n) }) {
 					t.Errorf("no note contains %q; notes:\n%s", n, strings.Join(b.Notes, "\n"))
@@ -196,20 +194,20 @@ func golden(t *testing.T, path string, got []byte) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test ./generate -run TestBaselineGolden -update)", err)
+		t.Fatalf("%v (run go test ./generate -run TestStarterGolden -update)", err)
 	}
 	if diff := cmp.Diff(string(want), string(got)); diff != "" {
 		t.Errorf("%s (-want +got):\n%s", path, diff)
 	}
 }
 
-// TestBaselineLintsClean generates each case into a directory whose
+// TestStarterLintsClean generates each case into a directory whose
 // .ckptlint.hcl (the same facts generate used) points a deployment at the
 // generated files, lints the directory with the embedded rules and asserts
 // that nothing reaches error, and that only the case's expected rules warn.
-func TestBaselineLintsClean(t *testing.T) {
+func TestStarterLintsClean(t *testing.T) {
 	e := linttest.Engine(t)
-	for _, c := range baselineCases {
+	for _, c := range starterCases {
 		t.Run(c.name, func(t *testing.T) {
 			dir, cfg, b := generateInto(t, c)
 			res := linttest.Lint(t, e, dir, lint.Options{Config: cfg, Versions: c.lintVersion})
@@ -239,12 +237,12 @@ func TestBaselineLintsClean(t *testing.T) {
 	}
 }
 
-// TestBaselineLintsCleanOnEveryVersion generates the story (a) cluster for
+// TestStarterLintsCleanOnEveryVersion generates the story (a) cluster for
 // every Flink line from 1.10 and Hadoop releases on both sides of the
 // DirectoryScanner fixes, and lints each with the version declared: key
 // spellings, file format and values must suit each version (no error, no
 // warning).
-func TestBaselineLintsCleanOnEveryVersion(t *testing.T) {
+func TestStarterLintsCleanOnEveryVersion(t *testing.T) {
 	e := linttest.Engine(t)
 	flinks := []string{"1.10", "1.11", "1.12", "1.13", "1.14", "1.15", "1.16", "1.17", "1.18", "1.19", "1.20", "2.0", "2.1"}
 	hadoops := []string{"2.7.3", "2.10.1", "3.1.0", "3.2.2", "3.3.0", "3.4.1"}
@@ -253,7 +251,7 @@ func TestBaselineLintsCleanOnEveryVersion(t *testing.T) {
 	for _, fv := range flinks {
 		for _, hv := range hadoops {
 			t.Run(fv+"/"+hv, func(t *testing.T) {
-				c := baselineCase{hcl: hcl, opts: BaselineOptions{Deployment: "streaming", FlinkVersion: fv, HadoopVersion: hv}}
+				c := starterCase{hcl: hcl, opts: StarterOptions{Deployment: "streaming", FlinkVersion: fv, HadoopVersion: hv}}
 				dir, cfg, _ := generateInto(t, c)
 				res := linttest.Lint(t, e, dir, lint.Options{Config: cfg, Versions: lint.Versions{Flink: fv, Hadoop: hv}})
 				for _, f := range res.Findings {
@@ -275,28 +273,28 @@ func parse(t *testing.T, hcl string) *config.Config {
 	return cfg
 }
 
-func TestNewBaselineRefuses(t *testing.T) {
+func TestNewStarterRefuses(t *testing.T) {
 	two := storyA + "\ncluster \"other\" {\n  datanodes = 4\n}\n"
 	tests := []struct {
 		name, hcl string
-		opts      BaselineOptions
+		opts      StarterOptions
 		want      string
 	}{
-		{"no cluster block", `flink_version = "1.20"`, BaselineOptions{}, "name the cluster to generate for with --cluster (it declares none)"},
-		{"two clusters, none named", two, BaselineOptions{}, `name the cluster to generate for with --cluster (declared: "test", "other")`},
-		{"unknown cluster", storyA, BaselineOptions{Cluster: "prod"}, `no cluster "prod" in .ckptlint.hcl (declared: "test")`},
-		{"unknown deployment", storyA, BaselineOptions{Deployment: "etl"}, `no deployment "etl" in .ckptlint.hcl (declared: "streaming")`},
-		{"cluster contradicts deployment", two, BaselineOptions{Cluster: "other", Deployment: "streaming"}, `--cluster other, but deployment "streaming" runs on cluster "test"`},
-		{"bad version flag", storyA, BaselineOptions{FlinkVersion: "latest"}, `--flink-version: version "latest" is not major.minor[.patch]`},
-		{"flink too old", storyA, BaselineOptions{FlinkVersion: "1.9"}, "Flink 1.9: ckptlint generate writes configurations for Flink 1.10 to 2.x"},
-		{"flink too new", storyA, BaselineOptions{FlinkVersion: "3.0"}, "Flink 3.0: ckptlint generate writes"},
-		{"hadoop 1", storyA, BaselineOptions{HadoopVersion: "1.2.1"}, "Hadoop 1.2.1: ckptlint generate writes configurations for Hadoop 2.x and 3.x"},
+		{"no cluster block", `flink_version = "1.20"`, StarterOptions{}, "name the cluster to generate for with --cluster (it declares none)"},
+		{"two clusters, none named", two, StarterOptions{}, `name the cluster to generate for with --cluster (declared: "test", "other")`},
+		{"unknown cluster", storyA, StarterOptions{Cluster: "prod"}, `no cluster "prod" in .ckptlint.hcl (declared: "test")`},
+		{"unknown deployment", storyA, StarterOptions{Deployment: "etl"}, `no deployment "etl" in .ckptlint.hcl (declared: "streaming")`},
+		{"cluster contradicts deployment", two, StarterOptions{Cluster: "other", Deployment: "streaming"}, `--cluster other, but deployment "streaming" runs on cluster "test"`},
+		{"bad version flag", storyA, StarterOptions{FlinkVersion: "latest"}, `--flink-version: version "latest" is not major.minor[.patch]`},
+		{"flink too old", storyA, StarterOptions{FlinkVersion: "1.9"}, "Flink 1.9: ckptlint generate writes configurations for Flink 1.10 to 2.x"},
+		{"flink too new", storyA, StarterOptions{FlinkVersion: "3.0"}, "Flink 3.0: ckptlint generate writes"},
+		{"hadoop 1", storyA, StarterOptions{HadoopVersion: "1.2.1"}, "Hadoop 1.2.1: ckptlint generate writes configurations for Hadoop 2.x and 3.x"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := tt.opts
 			opts.Config = parse(t, tt.hcl)
-			_, err := NewBaseline(opts)
+			_, err := NewStarter(opts)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want it to contain %q", err, tt.want)
 			}
@@ -344,7 +342,7 @@ func TestBlocksizeChoice(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			hcl := "flink_version = \"1.20\"\nhadoop_version = \"3.4.1\"\ncluster \"c\" {\n  " + tt.cluster + "\n}\ndeployment \"d\" {\n  flink_conf = \"conf\"\n  " + tt.deployment + "\n}\n"
-			p, err := newPlan(BaselineOptions{Config: parse(t, hcl), Deployment: "d"})
+			p, err := newPlan(StarterOptions{Config: parse(t, hcl), Deployment: "d"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -381,7 +379,7 @@ func TestParallelism(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			hcl := "flink_version = \"1.20\"\nhadoop_version = \"3.4.1\"\ncluster \"c\" {\n  " + tt.cluster + "\n}\ndeployment \"d\" {\n  flink_conf = \"conf\"\n  " + tt.deployment + "\n}\n"
-			p, err := newPlan(BaselineOptions{Config: parse(t, hcl), Deployment: "d"})
+			p, err := newPlan(StarterOptions{Config: parse(t, hcl), Deployment: "d"})
 			if err != nil {
 				t.Fatal(err)
 			}

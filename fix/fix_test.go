@@ -1,4 +1,4 @@
-package generate_test
+package fix_test
 
 import (
 	"bytes"
@@ -11,11 +11,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckptlint/ckptlint/generate"
+	"github.com/ckptlint/ckptlint/fix"
 	"github.com/ckptlint/ckptlint/internal/linttest"
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/finding"
+	"github.com/ckptlint/ckptlint/write"
 	"github.com/rogpeppe/go-internal/diff"
 )
 
@@ -50,14 +51,14 @@ func copyDir(t *testing.T, src string) string {
 
 // fixHere plans a fix of the working directory, writes it and returns the
 // plan.
-func fixHere(t *testing.T, eng *engine.Engine, rules []string) *generate.FixResult {
+func fixHere(t *testing.T, eng *engine.Engine, rules []string) *fix.Result {
 	t.Helper()
-	res, err := generate.Fix(context.Background(), eng, generate.FixOptions{Lint: lint.Options{Config: linttest.LoadConfig(t, ".")}, Rules: rules})
+	res, err := fix.Run(context.Background(), eng, fix.Options{Lint: lint.Options{Config: linttest.LoadConfig(t, ".")}, Rules: rules})
 	if err != nil {
 		t.Fatal(err)
 	}
 	wd, _ := os.Getwd()
-	if err := generate.WriteAll(res.Changes, wd); err != nil {
+	if err := write.All(res.Changes, wd); err != nil {
 		t.Fatal(err)
 	}
 	return res
@@ -79,10 +80,10 @@ func golden(t *testing.T, path string, got []byte) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test ./generate -update and review the result)", err)
+		t.Fatalf("%v (run go test ./fix -update and review the result)", err)
 	}
 	if !bytes.Equal(want, got) {
-		t.Errorf("%s differs (run go test ./generate -update and review the diff):\n%s", path, diff.Diff("want", want, "got", got))
+		t.Errorf("%s differs (run go test ./fix -update and review the diff):\n%s", path, diff.Diff("want", want, "got", got))
 	}
 }
 
@@ -132,10 +133,10 @@ func TestFixStories(t *testing.T) {
 			t.Chdir(work)
 			res := fixHere(t, eng, nil)
 			var d strings.Builder
-			slices.SortFunc(res.Changes, func(a, b generate.Change) int { return strings.Compare(a.Path, b.Path) })
+			slices.SortFunc(res.Changes, func(a, b write.Change) int { return strings.Compare(a.Path, b.Path) })
 			for _, c := range res.Changes {
 				rel, _ := filepath.Rel(work, c.Path)
-				d.WriteString(generate.Diff(c, filepath.ToSlash(rel)))
+				d.WriteString(fix.Diff(c, filepath.ToSlash(rel)))
 			}
 			golden(t, filepath.Join(root, name+".fix.diff"), []byte(d.String()))
 			for _, f := range lintHere(t, eng) {

@@ -1,4 +1,4 @@
-package generate
+package write
 
 import (
 	"os"
@@ -25,7 +25,7 @@ func BenchmarkWriteAll(b *testing.B) {
 		for _, p := range paths {
 			cs = append(cs, Change{Path: p, Old: old, New: next, Mode: 0o644})
 		}
-		if err := WriteAll(cs, root); err != nil {
+		if err := All(cs, root); err != nil {
 			b.Fatal(err)
 		}
 		old, next = next, old

@@ -1,4 +1,4 @@
-package generate
+package fix
 
 import (
 	"github.com/beevik/etree"

@@ -1,4 +1,4 @@
-package generate
+package fix
 
 import (
 	"errors"
@@ -8,25 +8,23 @@ import (
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/model"
-	"github.com/ckptlint/ckptlint/lint/report"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
-// FixEdits computes report.Result.FixEdits for findings (parallel to them): the
-// exact replacements of a finding's fix when every operation targets the
+// Edits sets the Edits of each finding of findings (in place): the exact
+// replacements of a finding's fix when every operation targets the
 // Flink file its config set reads and that file is a flink-conf.yaml or a
 // config.yaml. These are the edits `ckptlint fix` makes for that finding on
 // its own, computed by the same editors. Other fixes (Hadoop files, which
 // fix may have to create or find through Flink's lookup order, and
 // FlinkDeployment manifests) stay operations only.
-func FixEdits(sets []*model.Set, findings []finding.Finding) [][]report.Replacement {
+func Edits(sets []*model.Set, findings []finding.Finding) {
 	flink := map[string]*cfgfile.File{}
 	for _, s := range sets {
 		if s.Flink != nil && s.Manifest == nil && s.Flink.Err == nil {
 			flink[s.Name] = s.Flink
 		}
 	}
-	out := make([][]report.Replacement, len(findings))
 	for i, f := range findings {
 		ff := flink[f.ConfigSet]
 		if len(f.Fix) == 0 || ff == nil {
@@ -49,11 +47,12 @@ func FixEdits(sets []*model.Set, findings []finding.Finding) [][]report.Replacem
 			continue
 		}
 		lines := span.NewLines(ff.Src)
+		reps := make([]finding.Replacement, 0, len(norm))
 		for _, e := range norm {
-			out[i] = append(out[i], report.Replacement{File: ff.Path, Span: lines.Span(e.Start, e.End), Text: e.Text})
+			reps = append(reps, finding.Replacement{File: ff.Path, Span: lines.Span(e.Start, e.End), Text: e.Text})
 		}
+		findings[i].Edits = reps
 	}
-	return out
 }
 
 // flinkEdits lowers ops that all target the Flink file to edits; false when

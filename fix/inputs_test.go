@@ -1,4 +1,4 @@
-package generate_test
+package fix_test
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package generate
+package fix
 
 import (
 	"os"
@@ -6,22 +6,24 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ckptlint/ckptlint/write"
 )
 
 func TestDiffLabels(t *testing.T) {
 	tests := []struct {
 		name string
-		c    Change
+		c    write.Change
 		want string
 	}{
-		{"equal", Change{Old: []byte("a\n"), New: []byte("a\n")}, ""},
-		{"one line changed", Change{Old: []byte("a\nb\nc\n"), New: []byte("a\nB\nc\n")},
+		{"equal", write.Change{Old: []byte("a\n"), New: []byte("a\n")}, ""},
+		{"one line changed", write.Change{Old: []byte("a\nb\nc\n"), New: []byte("a\nB\nc\n")},
 			"diff a/conf/x b/conf/x\n--- a/conf/x\n+++ b/conf/x\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n"},
-		{"new file", Change{New: []byte("a\n")},
+		{"new file", write.Change{New: []byte("a\n")},
 			"diff /dev/null b/conf/x\n--- /dev/null\n+++ b/conf/x\n@@ -0,0 +1,1 @@\n+a\n"},
-		{"missing final newline", Change{Old: []byte("a\nb"), New: []byte("a\nc")},
+		{"missing final newline", write.Change{Old: []byte("a\nb"), New: []byte("a\nc")},
 			"diff a/conf/x b/conf/x\n--- a/conf/x\n+++ b/conf/x\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n"},
-		{"CRLF kept", Change{Old: []byte("a\r\nb\r\n"), New: []byte("a\r\nc\r\n")},
+		{"CRLF kept", write.Change{Old: []byte("a\r\nb\r\n"), New: []byte("a\r\nc\r\n")},
 			"diff a/conf/x b/conf/x\n--- a/conf/x\n+++ b/conf/x\n@@ -1,2 +1,2 @@\n a\r\n-b\r\n+c\r\n"},
 	}
 	for _, tt := range tests {
@@ -55,7 +57,7 @@ func TestDiffPatchApplies(t *testing.T) {
 		}
 	}
 	b = append(b, "tail: 1\n")
-	files := map[string]Change{
+	files := map[string]write.Change{
 		"conf/flink-conf.yaml": {Old: []byte(strings.Join(a, "")), New: []byte(strings.Join(b, ""))},
 		"conf/crlf.yaml":       {Old: []byte("a: 1\r\nb: 2\r\nc: 3\r\n"), New: []byte("a: 1\r\nb: 20\r\nc: 3\r\nd: 4\r\n")},
 		"conf/core-site.xml":   {Old: []byte("<configuration>\n</configuration>"), New: []byte("<configuration>\n  <property/>\n</configuration>")},
