@@ -53,6 +53,9 @@ func input(s *Set) map[string]any {
 		put(f, v)
 	}
 	in["effective"] = eff
+	if d := derivedInput(s, flinkVals); d != nil {
+		in["derived"] = d
+	}
 	in["hadoop"] = hadoopInput(s)
 	in["cluster"] = clusterInput(s.Cluster)
 	in["deployment"] = deploymentInput(s.Deployment)
