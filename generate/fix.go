@@ -15,10 +15,9 @@ import (
 	"github.com/ckptlint/ckptlint/lint/edit"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/finding"
-	"github.com/ckptlint/ckptlint/lint/format/flinkconf"
-	"github.com/ckptlint/ckptlint/lint/format/flinkyaml"
-	"github.com/ckptlint/ckptlint/lint/format/hadoopxml"
+	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/versions"
 )
 
 // MaxRounds caps the fix loop: apply, re-lint, apply again.
@@ -210,11 +209,8 @@ func (p *planner) load(cf *cfgfile.File) (*file, error) {
 }
 
 // create returns the planner's copy of a Hadoop file to create in dir.
-func (p *planner) create(dir, disp string, format cfgfile.Format) *file {
-	name := "hdfs-site.xml"
-	if format == cfgfile.HadoopCoreSite {
-		name = "core-site.xml"
-	}
+func (p *planner) create(dir, disp string, id cfgfile.Format) *file {
+	name := format.Of(id).FileName
 	abs := filepath.Join(dir, name)
 	if f, ok := p.files[abs]; ok {
 		return f
@@ -227,7 +223,7 @@ func (p *planner) create(dir, disp string, format cfgfile.Format) *file {
 		p.files[abs] = f
 		return f
 	}
-	f := &file{abs: abs, real: real, disp: strings.TrimPrefix(disp+"/"+name, "./"), format: format, cur: newHadoopFile(), mode: 0o644, created: true}
+	f := &file{abs: abs, real: real, disp: strings.TrimPrefix(disp+"/"+name, "./"), format: id, cur: newHadoopFile(), mode: 0o644, created: true}
 	p.files[abs] = f
 	p.byReal[real] = f
 	return f
@@ -245,10 +241,10 @@ func (p *planner) apply(s *model.Set, fd finding.Finding, op finding.Op, written
 	if s == nil {
 		return false, fmt.Errorf("config set %q not found", fd.ConfigSet)
 	}
-	if lint.NeedsVersion(op) && !s.FlinkVersion.Known() {
+	if versions.NeedsVersion(op) && !s.FlinkVersion.Known() {
 		return false, &heldBack{reason: "the edit is right only for some Flink releases and the Flink version is not known"}
 	}
-	if lint.NeedsHadoopVersion(op) && !lint.HadoopRenamesRead(s) {
+	if versions.NeedsHadoopVersion(op) && !versions.HadoopRenamesRead(s) {
 		if s.HadoopVersion.Known() {
 			return false, &heldBack{reason: s.HadoopVersion.Text("Hadoop") + " reads only the old name; the new one came with Hadoop 0.23/2.0"}
 		}
@@ -309,34 +305,11 @@ func (p *planner) apply(s *model.Set, fd finding.Finding, op finding.Op, written
 
 // editorFor parses content in its format and returns the editor.
 func editorFor(t target, src []byte) (edit.Editor, error) {
-	switch t.f.format {
-	case cfgfile.FlinkConfLegacy:
-		return flinkconf.NewEditor(flinkconf.Parse(t.f.disp, src)), nil
-	case cfgfile.FlinkConfigYAML:
-		f := flinkyaml.ParseConfig(t.f.disp, src)
-		if f.Err != nil {
-			return nil, f.Err
-		}
-		return flinkyaml.NewConfigEditor(f), nil
-	case cfgfile.FlinkDeployment:
-		deps, perr := flinkyaml.ParseManifests(t.f.disp, src)
-		if perr != nil {
-			return nil, perr
-		}
-		for i := range deps {
-			if deps[i].Name == t.manifest {
-				return flinkyaml.NewDeploymentEditor(&deps[i], src), nil
-			}
-		}
-		return nil, fmt.Errorf("FlinkDeployment %q not found in %s", t.manifest, t.f.disp)
-	case cfgfile.HadoopCoreSite, cfgfile.HadoopHDFSSite:
-		d := hadoopxml.ParseDoc(t.f.disp, src, hadoopxml.Options{})
-		if d.Err != nil {
-			return nil, d.Err
-		}
-		return hadoopxml.NewEditor(d), nil
+	fm := format.Of(t.f.format)
+	if fm == nil {
+		return nil, fmt.Errorf("no editor for %s", t.f.format)
 	}
-	return nil, fmt.Errorf("no editor for %s", t.f.format)
+	return fm.Editor(t.f.disp, src, t.manifest)
 }
 
 // resolve maps an operation's target to a file and key (docs/fix.md, "Where an operation lands").
@@ -367,11 +340,11 @@ func (p *planner) resolve(s *model.Set, op finding.Op) (target, error) {
 		}
 		return t, nil
 	case "hdfs-client", "core-client":
-		format := cfgfile.HadoopHDFSSite
+		id := cfgfile.HadoopHDFSSite
 		if op.Target == "core-client" {
-			format = cfgfile.HadoopCoreSite
+			id = cfgfile.HadoopCoreSite
 		}
-		return p.resolveClient(s, op.Key, format)
+		return p.resolveClient(s, op.Key, id)
 	case "hdfs-cluster":
 		if s.ClusterHDFS != nil {
 			f, err := p.load(s.ClusterHDFS)
@@ -388,11 +361,11 @@ func (p *planner) resolve(s *model.Set, op finding.Op) (target, error) {
 	return target{}, fmt.Errorf("unknown fix target %q", op.Target)
 }
 
-func (p *planner) resolveClient(s *model.Set, key string, format cfgfile.Format) (target, error) {
+func (p *planner) resolveClient(s *model.Set, key string, id cfgfile.Format) (target, error) {
 	// The resource that supplies the value today, in Flink's order.
 	var won *cfgfile.File
 	for _, r := range s.Client {
-		if r.File.Format != format {
+		if r.File.Format != id {
 			continue
 		}
 		if e := r.File.Lookup(key); e != nil && e.Value != "" {
@@ -414,7 +387,7 @@ func (p *planner) resolveClient(s *model.Set, key string, format cfgfile.Format)
 		return target{f: f, key: key}, err
 	}
 	for i := len(s.Client) - 1; i >= 0; i-- {
-		if r := s.Client[i]; r.File.Format == format && r.File.Err == nil {
+		if r := s.Client[i]; r.File.Format == id && r.File.Err == nil {
 			f, err := p.load(r.File)
 			return target{f: f, key: key}, err
 		}
@@ -433,7 +406,7 @@ func (p *planner) resolveClient(s *model.Set, key string, format cfgfile.Format)
 	if dir == "" {
 		return target{}, fmt.Errorf("Flink %s has no flink.hadoop.* pass-through and the directory it reads Hadoop files from is outside the repository: set %s in the hdfs-site.xml of HADOOP_CONF_DIR", s.FlinkVersion.Version, key)
 	}
-	return target{f: p.create(dir, disp, format), key: key}, nil
+	return target{f: p.create(dir, disp, id), key: key}, nil
 }
 
 // heldBack is an operation fix does not apply until the Flink version is

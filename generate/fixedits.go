@@ -6,8 +6,7 @@ import (
 	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/edit"
 	"github.com/ckptlint/ckptlint/lint/finding"
-	"github.com/ckptlint/ckptlint/lint/format/flinkconf"
-	"github.com/ckptlint/ckptlint/lint/format/flinkyaml"
+	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/model"
 	"github.com/ckptlint/ckptlint/lint/report"
 	"github.com/ckptlint/ckptlint/lint/span"
@@ -33,13 +32,12 @@ func FixEdits(sets []*model.Set, findings []finding.Finding) [][]report.Replacem
 		if len(f.Fix) == 0 || ff == nil {
 			continue
 		}
-		var ed edit.Editor
-		switch ff.Format {
-		case cfgfile.FlinkConfLegacy:
-			ed = flinkconf.NewEditor(ff)
-		case cfgfile.FlinkConfigYAML:
-			ed = flinkyaml.NewConfigEditor(ff)
-		default:
+		fm := format.Of(ff.Format)
+		if fm == nil {
+			continue
+		}
+		ed := fm.FileEditor(ff)
+		if ed == nil {
 			continue
 		}
 		edits, ok := flinkEdits(ed, f.Fix)

@@ -13,6 +13,7 @@ import (
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/versions"
 )
 
 // oldKeys is a flink-conf.yaml as repositories pinning Flink 1.4-1.16
@@ -113,7 +114,7 @@ func TestFixVersions(t *testing.T) {
 				t.Errorf("held back %v, want held=%v", res.Held, c.held)
 			}
 			for _, h := range res.Held {
-				if !lint.NeedsVersion(h.Op) {
+				if !versions.NeedsVersion(h.Op) {
 					t.Errorf("held back a version-independent edit: %+v", h.Op)
 				}
 			}
@@ -225,10 +226,10 @@ func checkHoldsBack(t *testing.T, files []inputFile) {
 		known, hadoopNew := map[string]bool{}, map[string]bool{}
 		for _, s := range sets {
 			known[s.Name] = s.FlinkVersion.Known()
-			hadoopNew[s.Name] = lint.HadoopRenamesRead(s)
+			hadoopNew[s.Name] = versions.HadoopRenamesRead(s)
 		}
 		for _, a := range res.Applied {
-			if !known[a.Finding.ConfigSet] && (lint.NeedsVersion(a.Op) || a.Finding.VersionDependent || a.Op.Value == "hashmap") {
+			if !known[a.Finding.ConfigSet] && (versions.NeedsVersion(a.Op) || a.Finding.VersionDependent || a.Op.Value == "hashmap") {
 				t.Errorf("%s/%s: version-dependent edit with no version known: %s %s (%s)", kind, in.base, a.Op.Op, a.Key, a.Finding.RuleID)
 			}
 			// Hadoop's new key names are read from 0.23/2.0 on only.

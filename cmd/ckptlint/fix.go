@@ -11,6 +11,7 @@ import (
 	"github.com/ckptlint/ckptlint/generate"
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/finding"
+	"github.com/ckptlint/ckptlint/lint/versions"
 )
 
 type fixParams struct {
@@ -148,7 +149,7 @@ func writeHeld(w io.Writer, res *generate.FixResult) {
 	}
 	flink, hadoop := false, false
 	for _, h := range res.Held {
-		if lint.NeedsHadoopVersion(h.Op) {
+		if versions.NeedsHadoopVersion(h.Op) {
 			hadoop = true
 		} else {
 			flink = true

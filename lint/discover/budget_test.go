@@ -1,4 +1,4 @@
-package lint
+package discover
 
 import (
 	"os"
@@ -23,7 +23,7 @@ func TestRunInputBudget(t *testing.T) {
 	}
 	defer func(old int64) { runInputBudget = old }(runInputBudget)
 	runInputBudget = 2500
-	sets, d, err := discover([]string{dir}, Options{})
+	d, err := Walk([]string{dir}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,8 +31,8 @@ func TestRunInputBudget(t *testing.T) {
 		t.Fatalf("unread = %v, want c/flink-conf.yaml", d.unread)
 	}
 	var ok, refused int
-	for _, s := range sets {
-		switch f := s.Flink; {
+	for _, p := range d.Paths() {
+		switch f := d.Get(p).File; {
 		case f.Err == nil:
 			ok++
 		case f.Err.Unread && strings.Contains(f.Err.Msg, "input budget of 0 MiB"):

@@ -1,4 +1,4 @@
-package lint
+package assemble
 
 import (
 	"bytes"
@@ -30,7 +30,7 @@ func (a *assembler) cdataReading() {
 			if g, ok := again[f]; ok {
 				return g
 			}
-			g := hadoopxml.Parse(f.Path, f.Src, a.d.hadoopOptions(true))
+			g := hadoopxml.Parse(f.Path, f.Src, a.d.HadoopOptions(true))
 			again[f] = g
 			return g
 		}
@@ -53,10 +53,4 @@ func cdataIgnoredFor(r model.Resolved) bool {
 		return false
 	}
 	return hadoopxml.CDATAIgnored(v.Major, v.Minor, v.Patch)
-}
-
-// hadoopOptions are the options every Hadoop XML file is parsed with: its
-// xi:include targets are read only inside the boundary (readIncluded).
-func (d *discoverer) hadoopOptions(ignoreCDATA bool) hadoopxml.Options {
-	return hadoopxml.Options{ReadFile: d.readIncluded, IgnoreCDATA: ignoreCDATA}
 }

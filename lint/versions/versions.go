@@ -1,4 +1,11 @@
-package lint
+// Package versions resolves the Flink and Hadoop versions of a config set
+// from their sources, strongest first (docs/versions.md): the versions
+// declared on the command line and in .ckptlint.hcl, the FlinkDeployment's
+// spec.flinkVersion and spec.image, Flink's own image option, what the
+// repository pins beside the set or above it (lint/evidence), and a lower
+// bound from the files. It also says which fix operations hold only for
+// some releases (NeedsVersion, NeedsHadoopVersion).
+package versions
 
 import (
 	"fmt"
@@ -8,23 +15,45 @@ import (
 	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/evidence"
+	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/format/flinkyaml"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/model"
 )
 
-// versions resolves the Flink and Hadoop versions of a set whose files lie
+// Declared are the versions given on the command line ("" when not given).
+type Declared struct{ Flink, Hadoop string }
+
+// Resolver resolves the versions of config sets. Evidence is searched
+// once per directory; a Resolver is not safe for concurrent use.
+type Resolver struct {
+	// Declared are the versions given on the command line.
+	Declared Declared
+	// Config is .ckptlint.hcl (nil: none): flink_version, hadoop_version,
+	// deployment and cluster blocks.
+	Config *config.Config
+	// Display renders a path for messages (nil: as it is).
+	Display func(path string) string
+	// Allow reports whether the run may read a directory (the read
+	// boundary, lint/inputfs); nil allows every directory.
+	Allow func(dir string) bool
+
+	ev    *evidence.Finder  // version evidence, searched once per directory
+	roots map[string]string // directory → repository root
+}
+
+// Resolve sets the Flink and Hadoop versions of a set whose files lie
 // in dir, strongest source first (docs/versions.md): --flink-version, then
 // .ckptlint.hcl (deployment block, then top level), then the manifest's
 // spec.flinkVersion and spec.image, then what the repository pins beside
 // the set or above it (images, build files, scripts: lint/evidence), then
 // a lower bound from the files, else not known. Every pin of another
 // major.minor is kept as a conflict (reported as CKPT004).
-func (a *assembler) versions(s *model.Set, dep *config.Deployment, fd *flinkyaml.Deployment, dir string) {
+func (a *Resolver) Resolve(s *model.Set, dep *config.Deployment, fd *flinkyaml.Deployment, dir string) {
 	items, notes := a.evidenceNear(dir)
 	var skipped []string
 	for _, n := range notes {
-		skipped = append(skipped, a.d.displayPath(n.Path)+": "+n.Reason)
+		skipped = append(skipped, a.display(n.Path)+": "+n.Reason)
 	}
 	var manifestPath string
 	if fd != nil && fd.Config != nil {
@@ -33,15 +62,15 @@ func (a *assembler) versions(s *model.Set, dep *config.Deployment, fd *flinkyaml
 
 	// Flink: the declarations, then the repository's pins.
 	var fl []model.Evidence
-	if a.vers.Flink != "" {
-		fl = append(fl, model.Evidence{Version: a.vers.Flink, Source: "flag", What: "--flink-version"})
+	if a.Declared.Flink != "" {
+		fl = append(fl, model.Evidence{Version: a.Declared.Flink, Source: "flag", What: "--flink-version"})
 	}
 	if dep != nil && dep.FlinkVersion != "" {
 		fl = append(fl, model.Evidence{Version: dep.FlinkVersion, Source: "deployment",
 			What: fmt.Sprintf("deployment %q in %s", dep.Name, a.cfgName())})
 	}
-	if a.cfg != nil && a.cfg.FlinkVersion != "" {
-		fl = append(fl, model.Evidence{Version: a.cfg.FlinkVersion, Source: "config", What: "flink_version in " + a.cfgName()})
+	if a.Config != nil && a.Config.FlinkVersion != "" {
+		fl = append(fl, model.Evidence{Version: a.Config.FlinkVersion, Source: "config", What: "flink_version in " + a.cfgName()})
 	}
 	if fd != nil && fd.FlinkVersion != "" {
 		fl = append(fl, model.Evidence{Version: fd.FlinkVersion, Source: "manifest",
@@ -72,7 +101,7 @@ func (a *assembler) versions(s *model.Set, dep *config.Deployment, fd *flinkyaml
 		if it.Path == manifestPath {
 			continue // the manifest's own images: spec.image above, other documents' are theirs
 		}
-		e := model.Evidence{Version: it.Version, Source: it.Kind, What: it.What, File: a.d.displayPath(it.Path), Line: it.Line}
+		e := model.Evidence{Version: it.Version, Source: it.Kind, What: it.What, File: a.display(it.Path), Line: it.Line}
 		switch it.Product {
 		case evidence.Flink:
 			fl = append(fl, e)
@@ -92,21 +121,18 @@ func (a *assembler) versions(s *model.Set, dep *config.Deployment, fd *flinkyaml
 }
 
 // hadoopDeclared lists the Hadoop versions stated by a person.
-func (a *assembler) hadoopDeclared(dep *config.Deployment) []model.Evidence {
+func (a *Resolver) hadoopDeclared(dep *config.Deployment) []model.Evidence {
 	var out []model.Evidence
-	if a.vers.Hadoop != "" {
-		out = append(out, model.Evidence{Version: a.vers.Hadoop, Source: "flag", What: "--hadoop-version"})
+	if a.Declared.Hadoop != "" {
+		out = append(out, model.Evidence{Version: a.Declared.Hadoop, Source: "flag", What: "--hadoop-version"})
 	}
-	cl := a.defaultCluster()
-	if dep != nil && dep.Cluster != "" {
-		cl = a.cfg.ClusterByName(dep.Cluster)
-	}
+	cl := a.Config.ClusterFor(dep)
 	if cl != nil && cl.HadoopVersion != "" {
 		out = append(out, model.Evidence{Version: cl.HadoopVersion, Source: "config",
 			What: fmt.Sprintf("cluster %q in %s", cl.Name, a.cfgName())})
 	}
-	if a.cfg != nil && a.cfg.HadoopVersion != "" {
-		out = append(out, model.Evidence{Version: a.cfg.HadoopVersion, Source: "config", What: "hadoop_version in " + a.cfgName()})
+	if a.Config != nil && a.Config.HadoopVersion != "" {
+		out = append(out, model.Evidence{Version: a.Config.HadoopVersion, Source: "config", What: "hadoop_version in " + a.cfgName()})
 	}
 	return out
 }
@@ -169,7 +195,7 @@ func flinkFallback(f *cfgfile.File, r model.Resolved) model.Resolved {
 
 // evidenceNear searches dir and its parents up to the repository root (the
 // nearest directory holding .git; without one, dir alone).
-func (a *assembler) evidenceNear(dir string) ([]evidence.Item, []evidence.Note) {
+func (a *Resolver) evidenceNear(dir string) ([]evidence.Item, []evidence.Note) {
 	if dir == "" {
 		return nil, nil
 	}
@@ -179,10 +205,8 @@ func (a *assembler) evidenceNear(dir string) ([]evidence.Item, []evidence.Note) 
 	}
 	if a.ev == nil {
 		a.ev = evidence.NewFinder(evidence.Limits{})
-		if b := a.d.bound; b != nil {
-			// Only where the run may read at all (lint/inputfs).
-			a.ev.Allow = func(dir string) bool { _, err := b.Check(dir); return err == nil }
-		}
+		// Only where the run may read at all (lint/inputfs).
+		a.ev.Allow = a.Allow
 		a.roots = map[string]string{}
 	}
 	root, ok := a.roots[abs]
@@ -194,4 +218,36 @@ func (a *assembler) evidenceNear(dir string) ([]evidence.Item, []evidence.Note) 
 }
 
 // cfgName names .ckptlint.hcl in messages.
-func (a *assembler) cfgName() string { return config.FileName }
+func (a *Resolver) cfgName() string { return config.FileName }
+
+// display renders path for messages.
+func (a *Resolver) display(path string) string {
+	if a.Display == nil {
+		return path
+	}
+	return a.Display(path)
+}
+
+// NeedsVersion reports whether a fix operation is right only for some Flink
+// releases: marked so by its rule, or a rename of a Flink key (a key's new
+// name is read only from the release that introduced it).
+func NeedsVersion(op finding.Op) bool {
+	return op.NeedsVersion || op.Op == "rename" && op.Target == "flink"
+}
+
+// NeedsHadoopVersion reports whether a fix operation renames a Hadoop key:
+// the new names (fs.defaultFS, dfs.blocksize, ...) and the deprecation
+// table that maps the old ones came with Hadoop 0.23/2.0 (hadoop-common
+// DeprecatedProperties, first published for 0.23); Hadoop 1.x reads only
+// the old name, so the rename is right only from 0.23 on.
+func NeedsHadoopVersion(op finding.Op) bool {
+	return op.Op == "rename" && op.Target != "flink"
+}
+
+// HadoopRenamesRead reports whether the set's Hadoop version is known to
+// read the new Hadoop key names: 0.23 or 2.0 and later. Hadoop 1.x came
+// from the older 0.20.205 line and does not, although 1 > 0.23.
+func HadoopRenamesRead(s *model.Set) bool {
+	v := s.HadoopVersion.Version
+	return s.HadoopVersion.Known() && (v.Major >= 2 || v.Major == 0 && v.Minor >= 23)
+}

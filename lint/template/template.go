@@ -1,4 +1,10 @@
-package lint
+// Package template handles configuration files that are templates
+// (docs/templates.md): during discovery Mark records the placeholders of
+// a parsed file and whether its structure is templated (then no rule reads
+// it); during evaluation Apply keeps findings and fixes off the values
+// placeholders make unknown and Notes reports each template file (CKPT003).
+// Placeholders themselves are recognised by lint/placeholder.
+package template
 
 import (
 	"bytes"
@@ -11,28 +17,29 @@ import (
 
 	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/finding"
+	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/model"
 	"github.com/ckptlint/ckptlint/lint/placeholder"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
-// TemplateRule is the info finding of a file read as a template
+// Rule is the info finding of a file read as a template
 // (docs/templates.md).
 const (
-	TemplateRule = "CKPT003"
-	templateName = "template-placeholders"
+	Rule = "CKPT003"
+	Name = "template-placeholders"
 )
 
 // Placeholder modes (--placeholders, placeholders in .ckptlint.hcl).
 const (
-	PlaceholdersDetect  = "detect"  // placeholders are unknown values (the default)
-	PlaceholdersLiteral = "literal" // placeholders are literal text: the files are rendered output
+	Detect  = "detect"  // placeholders are unknown values (the default)
+	Literal = "literal" // placeholders are literal text: the files are rendered output
 )
 
-// helmChartTemplate reports whether path lies under the templates/
+// HelmChart reports whether path lies under the templates/
 // directory of a Helm chart (a directory holding Chart.yaml); it returns the
 // chart directory.
-func helmChartTemplate(path string) (string, bool) {
+func HelmChart(path string) (string, bool) {
 	for d := filepath.Dir(path); ; {
 		if filepath.Base(d) == "templates" {
 			chart := filepath.Dir(d)
@@ -53,17 +60,17 @@ func helmChartTemplate(path string) (string, bool) {
 // Go template actions {{ if }} / {{ range }} / {{ with }} / {{ define }}.
 var reControl = regexp.MustCompile(`\{%-?\s*(?:if|for|macro|block|set|include|import|raw)\b|<%-?\s*(?:if|unless|@?\w+\.each|for|end)\b|\{\{-?\s*(?:if|range|with|define|block)\b`)
 
-// markTemplates records the placeholders of f (lint/placeholder): each
+// Mark records the placeholders of f (lint/placeholder): each
 // entry's kinds in Entry.Placeholders and a summary in f.Template. A file
 // whose structure is templated (control tags, a Helm chart's templates/
 // directory, YAML or XML that does not parse until rendered) is marked
 // skipped: no rule reads it. chart is the Helm chart directory when f lies
 // in its templates/.
-func markTemplates(f *cfgfile.File, chart string) {
+func Mark(f *cfgfile.File, chart string) {
 	if f == nil {
 		return
 	}
-	count, first := placeholder.Mark(f)
+	count, first := placeholder.Mark(f, format.PlaceholderOptions(f.Format))
 	reason := ""
 	switch {
 	case chart != "":
@@ -81,7 +88,7 @@ func markTemplates(f *cfgfile.File, chart string) {
 	if reason != "" {
 		c, pos := countSource(f)
 		if c.Total() == 0 {
-			pos = posOne
+			pos = span.Top
 		}
 		f.Template = &cfgfile.Template{Count: c, First: pos, Skipped: true, Reason: reason}
 		return
@@ -96,7 +103,7 @@ func markTemplates(f *cfgfile.File, chart string) {
 func countSource(f *cfgfile.File) (placeholder.Count, span.Pos) {
 	c := placeholder.Count{}
 	var first span.Pos
-	o := placeholder.OptionsFor(f.Format, "")
+	o := format.Of(f.Format).Placeholders("")
 	off := 0
 	for n, line := range strings.SplitAfter(string(f.Src), "\n") {
 		t := strings.TrimSpace(line)
@@ -170,12 +177,12 @@ func mentions(msg, key string) bool {
 	}
 }
 
-// applyTemplates keeps findings off what placeholders make unknown: a
+// Apply keeps findings off what placeholders make unknown: a
 // finding on a templated line is dropped (the value is unknown, not wrong);
 // a fix operation that would touch a templated key is dropped; a finding
 // elsewhere whose message names a templated key reasons from an unknown
 // value, so it becomes info, without its fix, and says so.
-func applyTemplates(s *model.Set, fs []finding.Finding) []finding.Finding {
+func Apply(s *model.Set, fs []finding.Finding) []finding.Finding {
 	ts := templatedEntries(s)
 	if len(ts) == 0 {
 		return fs
@@ -212,9 +219,9 @@ next:
 	return out
 }
 
-// templateNotes returns the info finding of each file of s read as a
+// Notes returns the info finding of each file of s read as a
 // template.
-func templateNotes(s *model.Set) []finding.Finding {
+func Notes(s *model.Set) []finding.Finding {
 	var out []finding.Finding
 	for _, f := range s.Files() {
 		t := f.Template
@@ -236,18 +243,18 @@ func templateNotes(s *model.Set) []finding.Finding {
 		}
 		pos := t.First
 		if pos.Line == 0 {
-			pos = posOne
+			pos = span.Top
 		}
 		out = append(out, finding.Finding{
-			RuleID: TemplateRule, RuleName: templateName, Severity: finding.Info, Message: msg,
-			Range: finding.Range{File: f.Path, Span: spanAt(pos)}, ConfigSet: s.Name,
+			RuleID: Rule, RuleName: Name, Severity: finding.Info, Message: msg,
+			Range: finding.Range{File: f.Path, Span: span.At(pos)}, ConfigSet: s.Name,
 			DocURL: "https://github.com/ckptlint/ckptlint/blob/main/docs/templates.md",
 		})
 	}
 	return out
 }
 
-// skippedTemplate reports whether f is a template no rule reads.
-func skippedTemplate(f *cfgfile.File) bool {
+// Skipped reports whether f is a template no rule reads.
+func Skipped(f *cfgfile.File) bool {
 	return f != nil && f.Template != nil && f.Template.Skipped
 }
