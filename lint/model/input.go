@@ -57,8 +57,9 @@ func input(s *Set) map[string]any {
 		in["derived"] = d
 	}
 	in["hadoop"] = hadoopInput(s)
-	in["cluster"] = clusterInput(s.Cluster)
-	in["deployment"] = deploymentInput(s.Deployment)
+	in["cluster"] = clusterInput(s.Cluster, s.Facts)
+	in["deployment"] = deploymentInput(s.Deployment, s.Facts)
+	in["facts"] = factsClockInput(s.Facts)
 	return in
 }
 
@@ -185,7 +186,7 @@ func hadoopInput(s *Set) map[string]any {
 	return m
 }
 
-func clusterInput(c *config.Cluster) map[string]any {
+func clusterInput(c *config.Cluster, clock FactsClock) map[string]any {
 	m := map[string]any{"declared": c != nil}
 	if c == nil {
 		return m
@@ -208,6 +209,11 @@ func clusterInput(c *config.Cluster) map[string]any {
 	setInt("slots_per_taskmanager", c.SlotsPerTaskManager)
 	setInt64("min_block_size", c.MinBlockSize)
 	setInt("other_writers", c.OtherWriters)
+	setInt64("datanode_blocks_scheduled", c.DatanodeBlocksScheduled)
+	if c.DatanodeHadoopVersion != "" {
+		m["datanode_hadoop_version"] = c.DatanodeHadoopVersion
+	}
+	factsInput(m, c.Facts, clock)
 	if c.WriteStall != nil {
 		m["write_stall_ms"] = c.WriteStall.Milliseconds()
 	}
@@ -217,7 +223,7 @@ func clusterInput(c *config.Cluster) map[string]any {
 	return m
 }
 
-func deploymentInput(d *config.Deployment) map[string]any {
+func deploymentInput(d *config.Deployment, clock FactsClock) map[string]any {
 	m := map[string]any{"declared": d != nil}
 	if d == nil {
 		return m
@@ -231,5 +237,14 @@ func deploymentInput(d *config.Deployment) map[string]any {
 	if d.CheckpointP99 != nil {
 		m["checkpoint_p99_ms"] = d.CheckpointP99.Milliseconds()
 	}
+	for k, p := range map[string]*int64{"checkpoint_size": d.CheckpointSize, "checkpoint_failed": d.CheckpointFailed} {
+		if p != nil {
+			m[k] = *p
+		}
+	}
+	if d.Running != nil {
+		m["running_checkpointing"] = runningInput(d.Running, clock)
+	}
+	factsInput(m, d.Facts, clock)
 	return m
 }
