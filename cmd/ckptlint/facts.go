@@ -14,8 +14,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckptlint/ckptlint/facts"
-	"github.com/ckptlint/ckptlint/generate"
+	"github.com/ckptlint/ckptlint/fix"
 	"github.com/ckptlint/ckptlint/lint/config"
+	"github.com/ckptlint/ckptlint/write"
 )
 
 type factsOptions struct {
@@ -183,10 +184,10 @@ func runFacts(ctx context.Context, g *globals, o factsOptions, args []string) er
 	}
 	if o.dryRun {
 		name := filepath.ToSlash(display)
-		_, err := io.WriteString(g.stdout, generate.Diff(generate.Change{Path: path, Old: old, New: out}, name))
+		_, err := io.WriteString(g.stdout, fix.Diff(write.Change{Path: path, Old: old, New: out}, name))
 		return err
 	}
-	if err := generate.WriteFile(path, out); err != nil {
+	if err := write.File(path, out); err != nil {
 		return usageErr(err)
 	}
 	fmt.Fprintf(g.stderr, "ckptlint: wrote facts from %d source(s) into %s\n", len(obs), display)
