@@ -13,6 +13,7 @@ import (
 	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/discover"
+	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/model"
 	"github.com/ckptlint/ckptlint/lint/versions"
 )
@@ -61,18 +62,18 @@ func (a *assembler) run() error {
 		if claimedFlink[p] {
 			continue
 		}
-		switch f.Kind {
-		case discover.FlinkConf, discover.ConfigYAML:
+		switch f.Format {
+		case cfgfile.FlinkConfLegacy, cfgfile.FlinkConfigYAML:
 			if dir := filepath.Dir(p); !dirs[dir] {
 				dirs[dir] = true
 				dirOrder = append(dirOrder, dir)
 			}
-		case discover.Manifest:
+		case cfgfile.FlinkDeployment:
 			a.manifest(f, nil, "", "")
 		}
 	}
 	for _, dir := range dirOrder {
-		legacy, std := a.d.InDir(dir, discover.FlinkConf), a.d.InDir(dir, discover.ConfigYAML)
+		legacy, std := a.d.InDir(dir, cfgfile.FlinkConfLegacy), a.d.InDir(dir, cfgfile.FlinkConfigYAML)
 		if claimedFlink[pathOf(legacy)] || claimedFlink[pathOf(std)] {
 			continue
 		}
@@ -82,16 +83,16 @@ func (a *assembler) run() error {
 	seen := map[string]bool{}
 	for _, p := range a.d.Paths() {
 		f := a.d.Get(p)
-		if (f.Kind != discover.CoreSite && f.Kind != discover.HDFSSite) || f.Claimed || seen[filepath.Dir(p)] {
+		if (f.Format != cfgfile.HadoopCoreSite && f.Format != cfgfile.HadoopHDFSSite) || f.Claimed || seen[filepath.Dir(p)] {
 			continue
 		}
 		dir := filepath.Dir(p)
 		seen[dir] = true
 		s := &model.Set{Name: a.d.Display(dir) + " (Hadoop)"}
-		if core := a.d.InDir(dir, discover.CoreSite); core != nil && !core.Claimed {
+		if core := a.d.InDir(dir, cfgfile.HadoopCoreSite); core != nil && !core.Claimed {
 			s.Client = append(s.Client, model.Resource{File: core.File, Via: "standalone", Dir: a.d.Display(dir)})
 		}
-		if hdfs := a.d.InDir(dir, discover.HDFSSite); hdfs != nil && !hdfs.Claimed {
+		if hdfs := a.d.InDir(dir, cfgfile.HadoopHDFSSite); hdfs != nil && !hdfs.Claimed {
 			s.Client = append(s.Client, model.Resource{File: hdfs.File, Via: "standalone", Dir: a.d.Display(dir)})
 			s.ClusterHDFS = hdfs.File
 		}
@@ -119,7 +120,7 @@ func (a *assembler) deployment(dep *config.Deployment, claimed map[string]bool) 
 	}
 	var legacy, std, man *discover.Found
 	if st.IsDir() {
-		for _, name := range []string{"flink-conf.yaml", "config.yaml"} {
+		for _, name := range format.FileNames(format.Flink) {
 			if a.d.IsFile(filepath.Join(p, name)) {
 				a.d.Declare(filepath.Join(p, name))
 				if err := a.d.Add(filepath.Join(p, name), true); err != nil {
@@ -127,7 +128,7 @@ func (a *assembler) deployment(dep *config.Deployment, claimed map[string]bool) 
 				}
 			}
 		}
-		legacy, std = a.d.InDir(filepath.Clean(p), discover.FlinkConf), a.d.InDir(filepath.Clean(p), discover.ConfigYAML)
+		legacy, std = a.d.InDir(filepath.Clean(p), cfgfile.FlinkConfLegacy), a.d.InDir(filepath.Clean(p), cfgfile.FlinkConfigYAML)
 		if legacy == nil && std == nil {
 			return fmt.Errorf("%s: deployment %q: no flink-conf.yaml or config.yaml in %s", a.cfg.Path, dep.Name, dep.FlinkConf)
 		}
@@ -138,12 +139,12 @@ func (a *assembler) deployment(dep *config.Deployment, claimed map[string]bool) 
 			return err
 		}
 		f := a.d.Get(p)
-		switch f.Kind {
-		case discover.FlinkConf:
+		switch f.Format {
+		case cfgfile.FlinkConfLegacy:
 			legacy = f
-		case discover.ConfigYAML:
+		case cfgfile.FlinkConfigYAML:
 			std = f
-		case discover.Manifest:
+		case cfgfile.FlinkDeployment:
 			man = f
 		}
 	}
@@ -158,7 +159,7 @@ func (a *assembler) deployment(dep *config.Deployment, claimed map[string]bool) 
 		if st, err := os.Stat(hconf); err != nil || !st.IsDir() {
 			return fmt.Errorf("%s: deployment %q: hadoop_conf %q is not a directory", a.cfg.Path, dep.Name, dep.HadoopConf)
 		}
-		for _, n := range []string{"core-site.xml", "hdfs-site.xml"} {
+		for _, n := range format.FileNames(format.Hadoop) {
 			if a.d.IsFile(filepath.Join(hconf, n)) {
 				if err := a.d.Add(filepath.Join(hconf, n), true); err != nil {
 					return err

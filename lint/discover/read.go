@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/format/hadoopxml"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/span"
@@ -47,7 +48,7 @@ func (d *Tree) notRead(path string, explicit bool, err error) error {
 	case inputfs.IsOutside(err):
 		return d.refuse(path, explicit, "not read: "+d.outsideReason(err), false)
 	case errors.As(err, &tl):
-		if !explicit && d.classifyName(filepath.Base(path)) == 0 {
+		if !explicit && format.ByName(path) == nil {
 			return nil // a large YAML file that is not a configuration file
 		}
 		return d.refuse(path, explicit, tl.Error(), false)
@@ -58,29 +59,29 @@ func (d *Tree) notRead(path string, explicit bool, err error) error {
 }
 
 // refuse records a file that is not linted: a CKPT000 finding when its
-// name tells its kind, else a note. unread marks a file that could not be
+// name tells its format, else a note. unread marks a file that could not be
 // read at all (exit 2).
 func (d *Tree) refuse(path string, explicit bool, msg string, unread bool) error {
 	disp := d.Display(path)
 	if unread {
 		d.unread = append(d.unread, path)
 	}
-	k := d.classifyName(filepath.Base(path))
+	fm := format.ByName(path)
 	perr := &cfgfile.ParseError{File: disp, Pos: span.Top, Msg: msg, Unread: unread}
 	switch {
-	case k != 0:
+	case fm != nil:
 	case d.manifestRefused == path:
-		d.keep(&Found{Path: path, Disp: disp, Kind: Manifest, Err: perr})
+		d.keep(&Found{Path: path, Disp: disp, Format: cfgfile.FlinkDeployment, Err: perr})
 		return nil
-	case filepath.Base(path) == "config.yaml":
-		k = ConfigYAML
+	case format.Conventional(path):
+		fm = format.Of(cfgfile.FlinkConfigYAML) // config.yaml: its content would tell
 	default:
 		if explicit || unread {
 			d.notef("%s: %s", disp, msg)
 		}
 		return nil
 	}
-	f := &Found{Path: path, Disp: disp, Kind: k}
+	f := &Found{Path: path, Disp: disp, Format: fm.ID}
 	f.File = &cfgfile.File{Path: disp, Err: perr}
 	d.keep(f)
 	return nil

@@ -7,6 +7,7 @@ import (
 	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/finding"
+	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/model"
 	"github.com/ckptlint/ckptlint/lint/suppress"
@@ -46,7 +47,7 @@ func Ignores(eng *engine.Engine, sets []*model.Set, fs []finding.Finding, rules 
 		// ignores cannot be checked for use.
 		evaluated := !slices.ContainsFunc(s.Files(), func(f *cfgfile.File) bool { return f.Err != nil || template.Skipped(f) })
 		for _, f := range s.Files() {
-			add(f.Path, func() []byte { return f.Src }, suppress.SyntaxOf(f.Format), s.Name, evaluated)
+			add(f.Path, func() []byte { return f.Src }, format.CommentsOf(f.Format), s.Name, evaluated)
 			for _, inc := range f.Includes {
 				add(inc, func() []byte { return readSource(inc, overlay) }, suppress.SyntaxOfPath(inc), s.Name, evaluated)
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/ckptlint/ckptlint/internal/buildinfo"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/finding"
+	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/model"
 	"github.com/ckptlint/ckptlint/lint/placeholder"
 	"github.com/ckptlint/ckptlint/lint/span"
@@ -54,7 +55,7 @@ func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set, rules RuleSe
 		return append(pe, notes...), nil
 	}
 	conflicts := versionConflicts(s)
-	v, err := engine.ToValue(model.Input(s))
+	v, err := model.Input(s)
 	if err != nil {
 		return nil, fmt.Errorf("convert input: %w", err)
 	}
@@ -127,7 +128,7 @@ func parseErrors(s *model.Set) []finding.Finding {
 		}
 		msg := f.Err.Msg
 		line := lineAt(f.Src, pos.Line)
-		if placeholder.Has(line, placeholder.OptionsFor(f.Format, "")) && f.Template == nil {
+		if placeholder.Has(line, format.Of(f.Format).Placeholders("")) && f.Template == nil {
 			msg += " (this line holds an unrendered template tag: lint the rendered file, or list the template under ignore in .ckptlint.hcl)"
 		}
 		if strings.Contains(msg, `"--"`) && strings.Contains(strings.ToLower(line), "ckptlint:ignore") {

@@ -66,7 +66,7 @@ deployment "etl" {
 			ConfigFile: ".ckptlint.hcl",
 		},
 	}
-	in := Input(s)
+	in := input(s)
 	// Round-trip through JSON, as inspect prints it and as rules see numbers.
 	var got map[string]any
 	b, err := json.Marshal(map[string]any{"cluster": in["cluster"], "deployment": in["deployment"], "facts": in["facts"]})

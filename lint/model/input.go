@@ -3,6 +3,8 @@ package model
 import (
 	"strings"
 
+	"github.com/open-policy-agent/opa/v1/ast"
+
 	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/config"
 )
@@ -11,9 +13,17 @@ import (
 // changes meaning or disappears.
 const SchemaVersion = 1
 
-// Input builds the Rego input document of a config set. The shape is
-// documented in docs/input.md and printed by `ckptlint inspect`.
-func Input(s *Set) map[string]any {
+// Input builds the Rego input document of a config set as the OPA value the
+// policies evaluate. The shape is documented in docs/input.md and printed by
+// `ckptlint inspect` (ast.JSON of this value). The loc objects and effective
+// values, most of the document, are built as OPA values directly; the rest
+// is assembled as Go maps and converted once (ast.InterfaceToValue keeps a
+// value that is already an ast.Value).
+func Input(s *Set) (ast.Value, error) {
+	return ast.InterfaceToValue(input(s))
+}
+
+func input(s *Set) map[string]any {
 	in := map[string]any{
 		"ckptlint": map[string]any{"schema": SchemaVersion},
 		"set":      map[string]any{"name": s.Name},
@@ -43,6 +53,9 @@ func Input(s *Set) map[string]any {
 		put(f, v)
 	}
 	in["effective"] = eff
+	if d := derivedInput(s, flinkVals); d != nil {
+		in["derived"] = d
+	}
 	in["hadoop"] = hadoopInput(s)
 	in["cluster"] = clusterInput(s.Cluster, s.Facts)
 	in["deployment"] = deploymentInput(s.Deployment, s.Facts)

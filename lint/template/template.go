@@ -17,6 +17,7 @@ import (
 
 	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/finding"
+	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/model"
 	"github.com/ckptlint/ckptlint/lint/placeholder"
 	"github.com/ckptlint/ckptlint/lint/span"
@@ -69,7 +70,7 @@ func Mark(f *cfgfile.File, chart string) {
 	if f == nil {
 		return
 	}
-	count, first := placeholder.Mark(f)
+	count, first := placeholder.Mark(f, format.PlaceholderOptions(f.Format))
 	reason := ""
 	switch {
 	case chart != "":
@@ -102,7 +103,7 @@ func Mark(f *cfgfile.File, chart string) {
 func countSource(f *cfgfile.File) (placeholder.Count, span.Pos) {
 	c := placeholder.Count{}
 	var first span.Pos
-	o := placeholder.OptionsFor(f.Format, "")
+	o := format.Of(f.Format).Placeholders("")
 	off := 0
 	for n, line := range strings.SplitAfter(string(f.Src), "\n") {
 		t := strings.TrimSpace(line)
