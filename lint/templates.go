@@ -13,14 +13,15 @@ import (
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/model"
 	"github.com/ckptlint/ckptlint/lint/placeholder"
+	"github.com/ckptlint/ckptlint/lint/rule"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
 // TemplateRule is the info finding of a file read as a template
 // (docs/templates.md).
 const (
-	TemplateRule = "CKPT003"
-	templateName = "template-placeholders"
+	TemplateRule = rule.Template
+	templateName = rule.TemplateName
 )
 
 // Placeholder modes (--placeholders, placeholders in .ckptlint.hcl).

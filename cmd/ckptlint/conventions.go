@@ -13,6 +13,7 @@ import (
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/report"
+	"github.com/ckptlint/ckptlint/lint/rule"
 )
 
 // useColor decides whether text on standard output is coloured (with the
@@ -133,7 +134,7 @@ func completeRuleIDs(g *globals) cobra.CompletionFunc {
 			return nil, cobra.ShellCompDirectiveError
 		}
 		var out []cobra.Completion
-		for _, r := range append(lint.BuiltinRules(), eng.Rules()...) {
+		for _, r := range append(rule.Builtins(), eng.Rules()...) {
 			out = append(out, cobra.CompletionWithDesc(r.ID, r.Name))
 		}
 		return out, cobra.ShellCompDirectiveNoFileComp

@@ -9,9 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/logs"
+	"github.com/ckptlint/ckptlint/lint/rule"
 )
 
 func newRulesCmd(g *globals) *cobra.Command {
@@ -26,7 +26,7 @@ func newRulesCmd(g *globals) *cobra.Command {
 				return err
 			}
 			// The rules the Go code reports (CKPT000-CKPT002) come first.
-			rules := append(lint.BuiltinRules(), eng.Rules()...)
+			rules := append(rule.Builtins(), eng.Rules()...)
 			if asJSON {
 				return writeJSON(g.stdout, rules)
 			}
@@ -75,7 +75,7 @@ when it found nothing it knows.`,
 				return usageErr(fmt.Errorf("explain needs a rule id (e.g. CKPT101) or --log FILE"))
 			}
 			id := strings.ToUpper(args[0])
-			for _, r := range append(lint.BuiltinRules(), eng.Rules()...) {
+			for _, r := range append(rule.Builtins(), eng.Rules()...) {
 				if r.ID == id || r.Name == args[0] {
 					fmt.Fprint(g.stdout, explainText(r))
 					return nil

@@ -10,6 +10,7 @@ import (
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/rule"
 )
 
 // repoRoot is the nearest directory at or above dir holding .git, or ""
@@ -59,7 +60,7 @@ func (g *globals) setup(ctx context.Context) (*config.Config, *engine.Engine, er
 	}
 	if cfg != nil {
 		var ids []string
-		for _, r := range append(lint.BuiltinRules(), eng.Rules()...) {
+		for _, r := range append(rule.Builtins(), eng.Rules()...) {
 			ids = append(ids, r.ID)
 		}
 		if diags := cfg.Validate(ids); diags.HasErrors() {
