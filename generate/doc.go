@@ -1,5 +1,5 @@
-// Package generate holds ckptlint's generators: rule documentation from
-// policy METADATA (ruledocs), and, for `ckptlint fix` and
+// Package generate holds ckptlint's generators: for `ckptlint fix` and
 // `ckptlint generate`, the planning of fix operations into file edits and
-// the generation of baseline config sets.
+// the generation of baseline config sets. (The rule documentation and rule
+// table generated from policy METADATA are internal/ruledocs.)
 package generate

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ckptlint/ckptlint/internal/buildinfo"
 	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/engine"
@@ -411,7 +410,7 @@ func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set, cfg *config.
 		}
 		f := finding.Finding{
 			RuleID: r.Rule.ID, RuleName: r.Rule.Name, Severity: sev, Message: r.Message,
-			Fix: r.Fix, ConfigSet: s.Name, DocURL: docURL(r.Rule), VersionDependent: r.VersionDependent,
+			Fix: r.Fix, ConfigSet: s.Name, DocURL: r.Rule.HelpURI(), VersionDependent: r.VersionDependent,
 		}
 		if f.VersionDependent && !s.FlinkVersion.Known() {
 			f.Severity = min(f.Severity, finding.Info)
@@ -514,18 +513,6 @@ func defaultFile(s *model.Set) string {
 		return fs[0].Path
 	}
 	return s.Name
-}
-
-// docURL is the rule's documentation page, as of this binary's version
-// (the release tag's docs; main for a development build).
-func docURL(r *engine.Rule) string {
-	if r.User {
-		if len(r.Related) > 0 {
-			return r.Related[0]
-		}
-		return ""
-	}
-	return buildinfo.DocURL("docs/rules/" + r.ID + ".md")
 }
 
 // lineAt returns 1-based line n of src, or "".

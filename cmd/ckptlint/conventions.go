@@ -13,7 +13,6 @@ import (
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/report"
-	"github.com/ckptlint/ckptlint/lint/rule"
 )
 
 // useColor decides whether text on standard output is coloured (with the
@@ -129,12 +128,12 @@ func completeRuleIDs(g *globals) cobra.CompletionFunc {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
 		g.stderr = io.Discard // a broken .ckptlint.hcl must not print into the shell
-		_, eng, err := g.setup(cmd.Context())
+		_, rules, err := g.setupRules(cmd.Context())
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveError
 		}
 		var out []cobra.Completion
-		for _, r := range append(rule.Builtins(), eng.Rules()...) {
+		for _, r := range rules {
 			out = append(out, cobra.CompletionWithDesc(r.ID, r.Name))
 		}
 		return out, cobra.ShellCompDirectiveNoFileComp
