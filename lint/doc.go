@@ -1,6 +1,12 @@
-// Package lint is ckptlint's library entry point: it discovers Flink and
-// Hadoop configuration files under the given paths, parses them keeping
-// positions, groups them into config sets (a Flink configuration plus the
-// Hadoop files Flink's HDFS client reads with it), builds each set's Rego
-// input document and evaluates the policies on a bounded worker pool.
+// Package lint is ckptlint's library entry point. A run is three steps,
+// each in its own package and each given only what it reads:
+//
+//	paths ─▶ discover.Walk (lint/discover: walk, classify, read, parse, mark templates)
+//	      ─▶ assemble.Sets (lint/assemble: config sets; lint/versions: each set's versions)
+//	      ─▶ evaluate.Each (lint/evaluate: one set at a time on a worker pool, in set order)
+//	      ─▶ evaluate.Ignores (ckptlint:ignore comments over all sets) ─▶ sorted findings
+//
+// Lint runs all of them; Discover the first two; Evaluate the last. Options
+// carries the CLI's flags and .ckptlint.hcl; the functions here split it
+// into each step's inputs.
 package lint

@@ -33,7 +33,7 @@ func TestWorkerPanicIsAnError(t *testing.T) {
 	if v, _ := pe.Value.(string); !strings.Contains(v, "panic in an evaluation worker") {
 		t.Errorf("panic value = %v", pe.Value)
 	}
-	if !strings.Contains(string(pe.Stack), "safeEvalSet") {
+	if !strings.Contains(string(pe.Stack), "evaluate.Set(") {
 		t.Errorf("stack does not name the worker:\n%s", pe.Stack)
 	}
 }

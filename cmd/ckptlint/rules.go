@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"text/tabwriter"
@@ -88,7 +87,7 @@ when it found nothing it knows.`,
 // explainLog prints each recognised failure once, with the number of
 // further lines that repeat it.
 func explainLog(g *globals, rules []*rule.Rule, path string) error {
-	var r io.Reader = g.stdin
+	r := g.stdin
 	name := "stdin"
 	if path != "-" {
 		f, err := os.Open(path)

@@ -9,6 +9,24 @@ import (
 	"strings"
 )
 
+// IgnoresPath reports whether path (an OS path, absolute or relative to the
+// working directory) lies below the configuration file's directory and
+// matches an ignore pattern (Ignored).
+func (c *Config) IgnoresPath(p string) bool {
+	if c == nil || c.Dir == "" {
+		return false
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(c.Dir, abs)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return false
+	}
+	return c.Ignored(filepath.ToSlash(rel))
+}
+
 // Ignored reports whether rel, a path relative to the configuration file's
 // directory, matches an ignore pattern. Patterns are matched against the
 // whole slash-separated path, segment by segment: each segment is a

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/format/flinkconf"
 	"github.com/ckptlint/ckptlint/lint/format/flinkyaml"
 	"github.com/ckptlint/ckptlint/lint/format/hadoopxml"
@@ -14,7 +15,7 @@ import (
 
 func flink(src string) *cfgfile.File {
 	f := flinkconf.Parse("flink-conf.yaml", []byte(src))
-	placeholder.Mark(f)
+	placeholder.Mark(f, format.PlaceholderOptions(f.Format))
 	return f
 }
 

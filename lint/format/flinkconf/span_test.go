@@ -5,9 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/span"
-	"github.com/google/go-cmp/cmp"
 )
 
 func TestParseSpans(t *testing.T) {

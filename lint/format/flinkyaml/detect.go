@@ -2,8 +2,9 @@ package flinkyaml
 
 import (
 	"bytes"
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"strings"
+
+	"github.com/ckptlint/ckptlint/lint/cfgfile"
 )
 
 // FlinkPrefixes are the key prefixes that mark a config.yaml as Flink's.

@@ -1,6 +1,7 @@
 package flinkyaml
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -165,6 +166,6 @@ func parseCoreFloat(s string) (float64, bool) {
 }
 
 func isRangeErr(err error) bool {
-	ne, ok := err.(*strconv.NumError)
-	return ok && ne.Err == strconv.ErrRange
+	var ne *strconv.NumError
+	return errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange)
 }

@@ -2,7 +2,6 @@ package hadoopxml
 
 import (
 	"io/fs"
-	"strings"
 
 	"github.com/ckptlint/ckptlint/lint/cfgfile"
 )
@@ -78,5 +77,3 @@ func includeWithFallback(href, fallback string) string {
 	return `<xi:include href="` + href + `" xmlns:xi="http://www.w3.org/2001/XInclude"><xi:fallback>` +
 		fallback + "</xi:fallback></xi:include>\n"
 }
-
-func lines(s ...string) string { return strings.Join(s, "\n") }

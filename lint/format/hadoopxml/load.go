@@ -25,7 +25,7 @@ func (p *parser) load() {
 	held := map[string]int{}       // key -> entry holding Hadoop's current value
 	firstFinal := map[string]int{} // key -> first final entry
 	for _, it := range p.items {
-		idx := -1
+		var idx int
 		ff, isFinal := firstFinal[it.key]
 		switch {
 		case it.value == nil:

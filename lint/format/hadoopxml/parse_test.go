@@ -4,8 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/ckptlint/ckptlint/lint/cfgfile"
 )
 
 // TestParseSemantics checks what Lookup returns (what Hadoop's get() would

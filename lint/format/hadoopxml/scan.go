@@ -104,7 +104,7 @@ func (s *scanner) next() (tok, *cfgfile.ParseError, bool) {
 		start := int(s.dec.InputOffset())
 		t, err := s.dec.Token()
 		end := int(s.dec.InputOffset())
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			if !s.rootSeen {
 				return tok{}, s.errAt(len(s.src), "no root element: expected <configuration>"), false
 			}

@@ -122,14 +122,18 @@ units_hadoop(n) := sprintf("%dm", [n / 1048576]) if n % 1048576 == 0
 
 else := sprintf("%d", [n])
 
+# The guards run cheapest first: proposed (a capacity per candidate size)
+# is computed only for a block size that already fails the headroom check.
 deny contains f if {
 	flink.checkpointing
 	flink.on_hdfs
 	input.cluster.datanodes
 	input.cluster.datanode_free_bytes
-	blocksize.value > proposed
 	not blocksize.error
+	is_number(blocksize.value)
+	blocksize.value > 0
 	per_dn >= capacity(blocksize.value)
+	blocksize.value > proposed
 	count(guessed) == 0
 	f := result.fix(at, message(failure), fix)
 }
@@ -142,9 +146,11 @@ deny contains f if {
 	flink.on_hdfs
 	input.cluster.datanodes
 	input.cluster.datanode_free_bytes
-	blocksize.value > proposed
 	not blocksize.error
+	is_number(blocksize.value)
+	blocksize.value > 0
 	per_dn >= capacity(blocksize.value)
+	blocksize.value > proposed
 	count(guessed) > 0
 	dirs := concat(" and ", sort([sprintf("%s: %s", [ref.key, trim_space(ref.value)]) | some ref in guessed]))
 	f := object.union(
@@ -170,10 +176,12 @@ deny contains f if {
 	flink.on_hdfs
 	input.cluster.datanodes
 	input.cluster.datanode_free_bytes
-	blocksize.value > proposed
 	not blocksize.error
+	is_number(blocksize.value)
+	blocksize.value > 0
 	per_dn < capacity(blocksize.value)
 	per_dn * 2 >= capacity(blocksize.value)
+	blocksize.value > proposed
 	f := object.union(
 		result.fix(at, message("less than 2x headroom, and blocksScheduled only rolls over every 10 minutes (leaked counts stay up to 20 minutes, HDFS-15086)"), fix),
 		{"severity": "warning"},

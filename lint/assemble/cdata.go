@@ -1,0 +1,56 @@
+package assemble
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/format/hadoopxml"
+	"github.com/ckptlint/ckptlint/lint/model"
+)
+
+// cdataReading re-reads the Hadoop files of every set whose declared Hadoop
+// release drops CDATA sections (hadoopxml.CDATAIgnored), so that every value
+// a rule sees is the one that release's Configuration.get() returns. Files
+// are parsed during discovery the way current releases read them (CDATA is
+// text); a version that is unknown, only a lower bound inferred from the
+// files, or without the patch level on a line where the patch level decides
+// (2.10, 3.1, 3.2) keeps that reading, and the xml-cdata notice says what
+// declaring the exact version changes.
+func (a *assembler) cdataReading() {
+	again := map[*cfgfile.File]*cfgfile.File{}
+	for _, s := range a.sets {
+		if !cdataIgnoredFor(s.HadoopVersion) {
+			continue
+		}
+		reread := func(f *cfgfile.File) *cfgfile.File {
+			if f == nil || (!bytes.Contains(f.Src, []byte("<![CDATA[")) && len(f.Includes) == 0) {
+				return f
+			}
+			if g, ok := again[f]; ok {
+				return g
+			}
+			g := hadoopxml.Parse(f.Path, f.Src, a.d.HadoopOptions(true))
+			again[f] = g
+			return g
+		}
+		for i := range s.Client {
+			s.Client[i].File = reread(s.Client[i].File)
+		}
+		s.ClusterHDFS = reread(s.ClusterHDFS)
+	}
+}
+
+// cdataIgnoredFor reports whether the declared Hadoop version certainly
+// drops CDATA sections.
+func cdataIgnoredFor(r model.Resolved) bool {
+	v := r.Version
+	if !r.Declared() || v.IsZero() {
+		return false
+	}
+	patchKnown := strings.Count(r.Raw, ".") >= 2
+	if !patchKnown && (v.Major == 2 && v.Minor == 10 || v.Major == 3 && (v.Minor == 1 || v.Minor == 2)) {
+		return false
+	}
+	return hadoopxml.CDATAIgnored(v.Major, v.Minor, v.Patch)
+}

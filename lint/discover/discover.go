@@ -1,0 +1,307 @@
+// Package discover is the first step of a lint run: it walks the paths it
+// is given, tells each file's kind from its name and content, reads it
+// within the run's boundary and input budget (lint/inputfs), parses it
+// keeping positions and marks its template placeholders (lint/template).
+// The result is a Tree: the discovered files by path and by directory, in
+// a stable order, with the paths that could not be read. lint/assemble
+// groups the Tree's files into config sets.
+package discover
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/format"
+	"github.com/ckptlint/ckptlint/lint/format/flinkyaml"
+	"github.com/ckptlint/ckptlint/lint/inputfs"
+)
+
+// skipDirs are never walked.
+var skipDirs = map[string]bool{".git": true, "vendor": true, "node_modules": true}
+
+// Found is a discovered, parsed file.
+type Found struct {
+	Path string // OS path, absolute and clean
+	Disp string // display path: slash-separated, relative to the working dir when below it
+	// Format is the file's format (lint/format has all it implies).
+	Format cfgfile.Format
+	File   *cfgfile.File          // nil for a manifest
+	Deps   []flinkyaml.Deployment // a manifest's FlinkDeployments
+	Err    *cfgfile.ParseError    // a manifest's whole-file error
+	// Template is set when a whole manifest is skipped as a template.
+	Template *cfgfile.Template
+	// Claimed is set by assembly when a Flink set reads this Hadoop file.
+	Claimed bool
+}
+
+// notConfigError is a file named on the command line that is no Flink or
+// Hadoop configuration ckptlint reads.
+type notConfigError struct{ path string }
+
+func (e *notConfigError) Error() string {
+	return e.path + ": not a Flink or Hadoop configuration file ckptlint knows (flink-conf.yaml, config.yaml with Flink keys, a FlinkDeployment manifest, core-site.xml, hdfs-site.xml)"
+}
+
+// Options are what discovery reads besides the paths. The zero value reads
+// below the repository of each path, with the run's input budget
+// (inputfs.MaxRunInput), nothing ignored and placeholders detected.
+type Options struct {
+	// Ignored reports whether a path is listed under ignore in
+	// .ckptlint.hcl ((*config.Config).IgnoresPath); nil ignores nothing.
+	Ignored func(path string) bool
+	// Declared are config.yaml paths .ckptlint.hcl declares as Flink
+	// configuration: read as such whatever keys they hold.
+	Declared []string
+	// Named are files and directories .ckptlint.hcl names (deployment
+	// files, path_mappings targets): readable though outside the
+	// repository (docs/security.md).
+	Named []string
+	// Overlay replaces or adds file contents by absolute path.
+	Overlay map[string][]byte
+	// Note receives one-line notes about paths that are not read and are
+	// not findings; nil drops them.
+	Note func(string)
+	// Unbounded reads files wherever they are.
+	Unbounded bool
+	// Literal reads template placeholders as literal text
+	// (--placeholders=literal).
+	Literal bool
+}
+
+// Tree is what discovery found: the files by path and by directory, in
+// the order they were found, and the paths that could not be read. It
+// reads more files on demand (Add) while config sets are assembled.
+type Tree struct {
+	ignored  func(string) bool
+	cwd      string
+	files    map[string]*Found // by OS path
+	byDir    map[dirKind]*Found
+	order    []string
+	declared map[string]bool // config.yaml paths declared in .ckptlint.hcl
+	overlay  map[string][]byte
+	bound    *inputfs.Boundary // where files may be read from
+	budget   *inputfs.Budget   // bytes one run may read
+	note     func(string)      // one-line notes for what is not read
+	// literal reads template placeholders as literal text
+	// (--placeholders=literal).
+	literal bool
+	unread  []string // paths that could not be read (exit 2)
+	// manifestRefused is a FlinkDeployment manifest refused by a limit
+	// (refuse reports it as a manifest).
+	manifestRefused string
+}
+
+// runInputBudget is inputfs.MaxRunInput; tests lower it.
+var runInputBudget int64 = inputfs.MaxRunInput
+
+// Walk discovers the configuration files below paths ("." when none). A
+// path that names a file is taken whatever its name, as long as its format
+// can be told, together with the configuration files beside it.
+func Walk(paths []string, opts Options) (*Tree, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, fmt.Errorf("working directory: %w", err)
+	}
+	d := &Tree{ignored: opts.Ignored, cwd: cwd, files: map[string]*Found{}, declared: map[string]bool{}, overlay: opts.Overlay,
+		budget: inputfs.NewBudget(runInputBudget), note: opts.Note, literal: opts.Literal}
+	for _, p := range opts.Declared {
+		d.declared[p] = true
+	}
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	if !opts.Unbounded {
+		if d.bound, err = boundary(paths, opts.Named); err != nil {
+			return nil, err
+		}
+	}
+	if err := d.walk(paths); err != nil {
+		return nil, err
+	}
+	if err := d.addOverlay(paths); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// boundary is where a run may read: the repository (or own tree) of every
+// path given, and every path .ckptlint.hcl names.
+func boundary(paths, named []string) (*inputfs.Boundary, error) {
+	b := &inputfs.Boundary{}
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			continue // walk reports it
+		}
+		if err := b.AddTree(p); err != nil {
+			return nil, fmt.Errorf("lint %s: %w", p, err)
+		}
+	}
+	for _, p := range named {
+		b.AddNamed(p)
+	}
+	return b, nil
+}
+
+// notef reports something not read that is not a finding.
+func (d *Tree) notef(format string, args ...any) {
+	if d.note != nil {
+		d.note(fmt.Sprintf(format, args...))
+	}
+}
+
+// looksLikeConfig reports whether a file name is one ckptlint reads.
+func (d *Tree) looksLikeConfig(base string) bool {
+	return format.Conventional(base)
+}
+
+// IsFile reports whether p is a regular file, on disk or in the overlay.
+func (d *Tree) IsFile(p string) bool {
+	if abs, err := filepath.Abs(p); err == nil {
+		if _, ok := d.overlay[abs]; ok {
+			return true
+		}
+	}
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// addOverlay adds overlay files (files `fix` would create) that lie below
+// one of paths and were not walked because they are not on disk yet.
+func (d *Tree) addOverlay(paths []string) error {
+	for p := range d.overlay {
+		if _, ok := d.files[p]; ok {
+			continue
+		}
+		for _, root := range paths {
+			abs, err := filepath.Abs(root)
+			if err != nil {
+				continue
+			}
+			if rel, err := filepath.Rel(abs, p); err == nil && !strings.HasPrefix(rel, "..") {
+				if err := d.Add(p, false); err != nil {
+					return err
+				}
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// Display renders p relative to the working directory, with slashes.
+func (d *Tree) Display(p string) string {
+	if rel, err := filepath.Rel(d.cwd, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(p)
+}
+
+// walk collects the configuration files below each path. A path that names
+// a file is taken whatever its name, as long as its format can be told.
+func (d *Tree) walk(paths []string) error {
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil && !d.inOverlay(p) {
+			return fmt.Errorf("lint %s: %w", p, err)
+		}
+		if st == nil || !st.IsDir() {
+			if err := d.Add(filepath.Clean(p), true); err != nil {
+				var nc *notConfigError
+				if !errors.As(err, &nc) {
+					return err
+				}
+				// pre-commit's filename filter passes every config.yaml: a
+				// file that is no Flink or Hadoop configuration is skipped
+				// with one note, and so are its neighbours.
+				d.notef("%s; skipped", nc.Error())
+				continue
+			}
+			// A file named alone (a pre-commit hook passes the changed
+			// files) is linted with the configuration files beside it, so
+			// a changed hdfs-site.xml is judged with the Flink file that
+			// reads it.
+			for _, sib := range format.FileNames() {
+				sp := filepath.Join(filepath.Dir(p), sib)
+				if sp != filepath.Clean(p) && d.IsFile(sp) && !d.isIgnored(sp) {
+					if err := d.Add(sp, false); err != nil {
+						return err
+					}
+				}
+			}
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, e fs.DirEntry, err error) error {
+			if err != nil {
+				// An unreadable directory does not stop the run: everything
+				// else is linted and the run ends with exit code 2.
+				if e != nil && e.IsDir() && path != p {
+					d.unread = append(d.unread, path)
+					d.notef("%s: directory not read: %v", d.Display(path), unwrapPath(err))
+					return filepath.SkipDir
+				}
+				return fmt.Errorf("walk %s: %w", path, err)
+			}
+			if e.IsDir() {
+				if path != p && (skipDirs[e.Name()] || d.isIgnored(path)) {
+					return filepath.SkipDir
+				}
+				if path != p && d.looksLikeConfig(e.Name()) {
+					d.notef("%s: a directory named like a configuration file; its contents are walked, it is not read as a file", d.Display(path))
+				}
+				return nil
+			}
+			if d.isIgnored(path) {
+				return nil
+			}
+			if e.Type()&fs.ModeSymlink != 0 {
+				// A symlinked configuration file is read through the link
+				// when its target lies inside the repository (add checks the
+				// boundary); links to directories are not followed.
+				st, err := os.Stat(path)
+				if err != nil {
+					if d.looksLikeConfig(e.Name()) {
+						// a dangling link or a loop: add reports it
+						return d.Add(filepath.Clean(path), false)
+					}
+					return nil
+				}
+				if !st.Mode().IsRegular() {
+					if d.looksLikeConfig(e.Name()) {
+						d.notef("%s: a symlink to %s, not a regular file; not read", d.Display(path), kindName(st.Mode()))
+					}
+					return nil
+				}
+			} else if !e.Type().IsRegular() {
+				if d.looksLikeConfig(e.Name()) {
+					d.notef("%s: %s, not a regular file; not read", d.Display(path), kindName(e.Type()))
+				}
+				return nil
+			}
+			return d.Add(filepath.Clean(path), false)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// inOverlay reports whether path is a file of the overlay (standard input
+// linted as a file that need not exist on disk).
+func (d *Tree) inOverlay(path string) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	_, ok := d.overlay[abs]
+	return ok
+}
+
+func (d *Tree) isIgnored(path string) bool {
+	return d.ignored != nil && d.ignored(path)
+}

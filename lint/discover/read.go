@@ -1,0 +1,162 @@
+package discover
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/format"
+	"github.com/ckptlint/ckptlint/lint/format/hadoopxml"
+	"github.com/ckptlint/ckptlint/lint/inputfs"
+	"github.com/ckptlint/ckptlint/lint/span"
+)
+
+// read resolves path once (symlinks included), checks it against the
+// boundary and the run's budget, and reads it when it is a regular file.
+func (d *Tree) read(path string) ([]byte, error) {
+	real, err := d.bound.Check(path)
+	if err != nil {
+		return nil, err
+	}
+	src, err := inputfs.ReadRegular(real, cfgfile.MaxFileSize)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.budget.Take(int64(len(src))); err != nil {
+		return nil, err
+	}
+	return src, nil
+}
+
+// notRead turns a read failure into what the user sees: a path that is not
+// a regular file is a note; one outside the repository or too large is a
+// CKPT000 finding; one that could not be read (permissions, I/O, the
+// run's budget) is a CKPT000 finding and makes the run end with exit 2.
+func (d *Tree) notRead(path string, explicit bool, err error) error {
+	var nr *inputfs.NotRegularError
+	var tl *inputfs.TooLargeError
+	var be *inputfs.BudgetError
+	switch {
+	case errors.As(err, &nr):
+		if explicit || d.looksLikeConfig(filepath.Base(path)) {
+			d.notef("%s: %s, not a regular file; not read", d.Display(path), nr.Kind)
+		}
+		return nil
+	case inputfs.IsOutside(err):
+		return d.refuse(path, explicit, "not read: "+d.outsideReason(err), false)
+	case errors.As(err, &tl):
+		if !explicit && format.ByName(path) == nil {
+			return nil // a large YAML file that is not a configuration file
+		}
+		return d.refuse(path, explicit, tl.Error(), false)
+	case errors.As(err, &be):
+		return d.refuse(path, explicit, be.Error(), true)
+	}
+	return d.refuse(path, explicit, "cannot read the file: "+strings.TrimPrefix(unwrapPath(err).Error(), "EvalSymlinks: "), true)
+}
+
+// refuse records a file that is not linted: a CKPT000 finding when its
+// name tells its format, else a note. unread marks a file that could not be
+// read at all (exit 2).
+func (d *Tree) refuse(path string, explicit bool, msg string, unread bool) error {
+	disp := d.Display(path)
+	if unread {
+		d.unread = append(d.unread, path)
+	}
+	fm := format.ByName(path)
+	perr := &cfgfile.ParseError{File: disp, Pos: span.Top, Msg: msg, Unread: unread}
+	switch {
+	case fm != nil:
+	case d.manifestRefused == path:
+		d.keep(&Found{Path: path, Disp: disp, Format: cfgfile.FlinkDeployment, Err: perr})
+		return nil
+	case format.Conventional(path):
+		fm = format.Of(cfgfile.FlinkConfigYAML) // config.yaml: its content would tell
+	default:
+		if explicit || unread {
+			d.notef("%s: %s", disp, msg)
+		}
+		return nil
+	}
+	f := &Found{Path: path, Disp: disp, Format: fm.ID}
+	f.File = &cfgfile.File{Path: disp, Err: perr}
+	d.keep(f)
+	return nil
+}
+
+// outsideReason says why a path outside the boundary is not read, with
+// paths relative to the working directory where that is shorter.
+func (d *Tree) outsideReason(err error) string {
+	var oe *inputfs.OutsideError
+	if !errors.As(err, &oe) {
+		return err.Error()
+	}
+	roots := make([]string, len(oe.Roots))
+	for i, r := range oe.Roots {
+		roots[i] = filepath.ToSlash(r)
+	}
+	via := ""
+	if abs, _ := filepath.Abs(oe.Path); abs != oe.Resolved {
+		via = " (it resolves to " + filepath.ToSlash(oe.Resolved) + ")"
+	}
+	return fmt.Sprintf("it lies outside the repository%s; ckptlint reads only files inside %s or named on the command line or in .ckptlint.hcl",
+		via, strings.Join(roots, ", "))
+}
+
+// unwrapPath drops the operation and path of an *fs.PathError (the
+// message names the file already).
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func kindName(m fs.FileMode) string { return inputfs.KindOf(m) }
+
+// readIncluded reads an xi:include target, already joined to the including
+// file's directory by the parser. A target outside the boundary, or one
+// that is not a regular file, is refused (the include becomes a
+// xml-include-not-followed notice naming the href and why); only regular
+// files up to the size cap are read, and they count against the run's
+// budget.
+func (d *Tree) readIncluded(p string) ([]byte, error) {
+	real, err := d.bound.Check(p)
+	if err != nil {
+		if inputfs.IsOutside(err) {
+			return nil, refusedInclude{errors.New(d.outsideReason(err))}
+		}
+		return nil, err
+	}
+	src, err := inputfs.ReadRegular(real, cfgfile.MaxFileSize)
+	var nr *inputfs.NotRegularError
+	if errors.As(err, &nr) {
+		return nil, refusedInclude{fmt.Errorf("it is %s, not a regular file", nr.Kind)}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := d.budget.Take(int64(len(src))); err != nil {
+		d.unread = append(d.unread, p)
+		return nil, err
+	}
+	return src, nil
+}
+
+// refusedInclude is an include target ckptlint must not read.
+type refusedInclude struct{ err error }
+
+func (r refusedInclude) Error() string        { return r.err.Error() }
+func (r refusedInclude) Is(target error) bool { return target == hadoopxml.ErrNotFollowed }
+
+// HadoopOptions are the options every Hadoop XML file is parsed with: its
+// xi:include targets are read only inside the boundary (readIncluded).
+// ignoreCDATA drops CDATA sections as some Hadoop releases do
+// (lint/assemble re-reads the files of those sets).
+func (d *Tree) HadoopOptions(ignoreCDATA bool) hadoopxml.Options {
+	return hadoopxml.Options{ReadFile: d.readIncluded, IgnoreCDATA: ignoreCDATA}
+}

@@ -1,0 +1,61 @@
+package discover
+
+import (
+	"path/filepath"
+	"slices"
+
+	"github.com/ckptlint/ckptlint/lint/cfgfile"
+)
+
+// dirKind indexes the first file of a format in a directory.
+type dirKind struct {
+	dir    string
+	format cfgfile.Format
+}
+
+func (d *Tree) keep(f *Found) {
+	d.files[f.Path] = f
+	if d.byDir == nil {
+		d.byDir = map[dirKind]*Found{}
+	}
+	if k := (dirKind{filepath.Dir(f.Path), f.Format}); d.byDir[k] == nil {
+		d.byDir[k] = f
+	}
+	d.order = append(d.order, f.Path)
+}
+
+// InDir returns the discovered file of format k in directory dir, or nil.
+func (d *Tree) InDir(dir string, k cfgfile.Format) *Found {
+	return d.byDir[dirKind{dir, k}]
+}
+
+// Paths returns discovered paths in a stable order.
+func (d *Tree) Paths() []string {
+	out := slices.Clone(d.order)
+	slices.Sort(out)
+	return out
+}
+
+// Get returns the discovered file at path (absolute, clean), or nil.
+func (d *Tree) Get(path string) *Found { return d.files[path] }
+
+// Len is the number of files discovered.
+func (d *Tree) Len() int { return len(d.files) }
+
+// Declare marks a config.yaml path as Flink configuration (a deployment
+// block names it): Add then reads it as such whatever keys it holds.
+func (d *Tree) Declare(path string) { d.declared[path] = true }
+
+// Check resolves p and returns its real path when the run may read it
+// (inputfs.Boundary.Check); every path may be read in an unbounded run.
+func (d *Tree) Check(p string) (string, error) { return d.bound.Check(p) }
+
+// Unread lists the paths that could not be read at all (permissions, I/O
+// errors, the run's input budget), as display paths.
+func (d *Tree) Unread() []string {
+	var out []string
+	for _, p := range d.unread {
+		out = append(out, d.Display(p))
+	}
+	return out
+}

@@ -1,0 +1,124 @@
+// Package evaluate is the last step of a lint run: it evaluates the
+// policies on each assembled config set (Set), on a bounded worker pool
+// that hands results back in the order of the sets (Each), and then applies
+// the ckptlint:ignore comments of all the sets' files at once (Ignores).
+//
+// Set is the unit a result cache can sit on: its findings depend only on
+// the prepared engine, the set (the bytes of the files s.Files() holds,
+// with the xi:include targets each lists in Includes, and the versions and
+// cluster facts assembly resolved) and the rule settings.
+package evaluate
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/ckptlint/ckptlint/lint/config"
+	"github.com/ckptlint/ckptlint/lint/engine"
+	"github.com/ckptlint/ckptlint/lint/finding"
+	"github.com/ckptlint/ckptlint/lint/model"
+)
+
+// RuleSettings looks up the rule block .ckptlint.hcl holds for a rule id:
+// (*config.Config).RuleByID. nil means no rule blocks.
+type RuleSettings func(id string) *config.Rule
+
+func (rs RuleSettings) lookup(id string) *config.Rule {
+	if rs == nil {
+		return nil
+	}
+	return rs(id)
+}
+
+// disabled reports whether a rule block turns the rule off.
+func (rs RuleSettings) disabled(id string) bool {
+	rc := rs.lookup(id)
+	return rc != nil && rc.Enabled != nil && !*rc.Enabled
+}
+
+// apply applies the rule block of f's rule: false when the rule is off,
+// else f with the block's severity.
+func (rs RuleSettings) apply(f *finding.Finding) bool {
+	rc := rs.lookup(f.RuleID)
+	if rc == nil {
+		return true
+	}
+	if rc.Enabled != nil && !*rc.Enabled {
+		return false
+	}
+	if sev, err := finding.ParseSeverity(rc.Severity); rc.Severity != "" && err == nil {
+		f.Severity = sev
+	}
+	return true
+}
+
+// Each evaluates sets on up to workers goroutines (GOMAXPROCS when
+// workers <= 0) and calls yield with each set's findings in the order of
+// sets, as soon as that set and every set before it are done. The first
+// error, from a set or from yield, stops the run and is returned.
+func Each(ctx context.Context, eng *engine.Engine, sets []*model.Set, workers int, rules RuleSettings,
+	yield func(s *model.Set, fs []finding.Finding) error) error {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, max(len(sets), 1))
+	type out struct {
+		fs   []finding.Finding
+		err  error
+		done chan struct{}
+	}
+	results := make([]out, len(sets))
+	for i := range results {
+		results[i].done = make(chan struct{})
+	}
+	jobs := make(chan int)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				results[i].fs, results[i].err = Set(ctx, eng, sets[i], rules)
+				close(results[i].done)
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for i := range sets {
+			select {
+			case jobs <- i:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	defer func() {
+		close(stop)
+		wg.Wait()
+	}()
+	for i, s := range sets {
+		<-results[i].done
+		if err := results[i].err; err != nil {
+			return fmt.Errorf("config set %s: %w", s.Name, err)
+		}
+		if err := yield(s, results[i].fs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// All evaluates sets (Each) and returns their findings, in the order of
+// the sets; they are not sorted and no ignore comment is applied yet.
+func All(ctx context.Context, eng *engine.Engine, sets []*model.Set, workers int, rules RuleSettings) ([]finding.Finding, error) {
+	var all []finding.Finding
+	err := Each(ctx, eng, sets, workers, rules, func(_ *model.Set, fs []finding.Finding) error {
+		all = append(all, fs...)
+		return nil
+	})
+	return all, err
+}
