@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/ckptlint/ckptlint/lint/config"
 )
@@ -66,7 +67,15 @@ deployment "etl" {
 			ConfigFile: ".ckptlint.hcl",
 		},
 	}
-	in := Input(s)
+	v, err := Input(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := ast.JSON(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := doc.(map[string]any)
 	// Round-trip through JSON, as inspect prints it and as rules see numbers.
 	var got map[string]any
 	b, err := json.Marshal(map[string]any{"cluster": in["cluster"], "deployment": in["deployment"], "facts": in["facts"]})
