@@ -11,13 +11,14 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/ckptlint/ckptlint/generate"
+	"github.com/ckptlint/ckptlint/fix"
 	"github.com/ckptlint/ckptlint/internal/buildinfo"
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/report"
+	"github.com/ckptlint/ckptlint/write"
 )
 
 type lintParams struct {
@@ -169,7 +170,7 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	}
 	for _, o := range outs {
 		if o.name == "sarif" {
-			rr.FixEdits = generate.FixEdits(res.Sets, res.Findings)
+			fix.Edits(res.Sets, res.Findings) // exact replacements for SARIF fixes
 		}
 	}
 	if err := writeOutputs(g, outs, rr, p.quiet, tty); err != nil {
@@ -191,7 +192,7 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 }
 
 // writeOutputs renders every format, then writes the files (each staged,
-// fsynced and renamed into place by generate.WriteFile) and standard output. Text on
+// fsynced and renamed into place by write.File) and standard output. Text on
 // standard output is coloured with a snippet on a terminal and followed by
 // a tally on standard error; --quiet drops it.
 func writeOutputs(g *globals, outs []output, rr report.Result, quiet, tty bool) error {
@@ -216,7 +217,7 @@ func writeOutputs(g *globals, outs []output, rr report.Result, quiet, tty bool) 
 			return &exitError{code: exitInternal, err: fmt.Errorf("render %s report: %w", o.name, err)}
 		}
 		if !toStdout {
-			if err := generate.WriteFile(o.path, b.Bytes()); err != nil {
+			if err := write.File(o.path, b.Bytes()); err != nil {
 				return usageErr(fmt.Errorf("write %s report: %w", o.name, err))
 			}
 			continue

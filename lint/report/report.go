@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/ckptlint/ckptlint/lint/finding"
-	"github.com/ckptlint/ckptlint/lint/span"
 )
 
 // Result is what reporters see.
@@ -30,10 +29,6 @@ type Result struct {
 	// FailLevel is the lowest severity that fails the run (JUnit
 	// failures); zero means finding.Error, the --fail-level default.
 	FailLevel finding.Severity
-	// FixEdits holds, parallel to Findings, the exact replacements of a
-	// finding's fix when they could be computed (SARIF fixes); a nil or
-	// missing entry means the fix is only known as its operations.
-	FixEdits [][]Replacement
 	// RepoDir is the working directory relative to the repository root,
 	// slash-separated ("" at the root or outside a repository). GitHub
 	// resolves SARIF URIs and annotation paths against the repository
@@ -53,14 +48,6 @@ type Rule struct {
 	HelpURI     string // the rule's documentation
 	User        bool   // loaded from a user policy directory
 	Disabled    bool   // enabled = false in .ckptlint.hcl
-}
-
-// Replacement is one exact byte replacement a fix makes: the bytes of Span
-// in File are replaced by Text (an empty span inserts).
-type Replacement struct {
-	File string
-	Span span.Span
-	Text string
 }
 
 // Reporter renders a result.
@@ -148,12 +135,4 @@ func (r Result) failLevel() finding.Severity {
 		return finding.Error
 	}
 	return r.FailLevel
-}
-
-// fixEdits returns the exact replacements of finding i, or nil.
-func (r Result) fixEdits(i int) []Replacement {
-	if i < len(r.FixEdits) {
-		return r.FixEdits[i]
-	}
-	return nil
 }

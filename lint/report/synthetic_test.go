@@ -84,15 +84,13 @@ func syntheticResult() report.Result {
 		{ID: "CKPT607", Name: "disabled-rule", Severity: finding.Warning, Family: "hygiene", Title: "A disabled rule",
 			HelpURI: docURL("CKPT607"), Disabled: true},
 	}
-	fixEdits := [][]report.Replacement{
-		{{File: flink, Span: span.Span{Start: pos(2, 16, 46), End: pos(2, 26, 56)}, Text: "hashmap"}},
-		{{File: flink, Span: span.Span{Start: pos(5, 1, 108), End: pos(5, 1, 108)},
-			Text: "execution.checkpointing.tolerable-failed-checkpoints: 3\n"}},
-		nil, // a fix with a Hadoop operation: operations only
-	}
+	fs[0].Edits = []finding.Replacement{{File: flink, Span: span.Span{Start: pos(2, 16, 46), End: pos(2, 26, 56)}, Text: "hashmap"}}
+	fs[1].Edits = []finding.Replacement{{File: flink, Span: span.Span{Start: pos(5, 1, 108), End: pos(5, 1, 108)},
+		Text: "execution.checkpointing.tolerable-failed-checkpoints: 3\n"}}
+	// fs[2]: a fix with a Hadoop operation: operations only
 	return report.Result{Version: "test", Findings: fs, Suppressed: sup, Sets: 2, ConfigSets: []string{"jobs", "batch"},
 		Files: 2, Sources: map[string][]byte{flink: []byte(synthFlink), hdfs: []byte(synthHDFS)}, Rules: rules,
-		FailLevel: finding.Warning, FixEdits: fixEdits, RepoDir: "deploy"}
+		FailLevel: finding.Warning, RepoDir: "deploy"}
 }
 
 // TestGoldenSynthetic renders the synthetic result in every format.
