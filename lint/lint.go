@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ckptlint/ckptlint/lint/assemble"
+	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/discover"
 	"github.com/ckptlint/ckptlint/lint/engine"
@@ -63,6 +64,14 @@ type Options struct {
 	Overlay map[string][]byte
 	// NoInlineIgnores disregards `ckptlint:ignore` comments in the files.
 	NoInlineIgnores bool
+	// Release frees each file's parsed entries and notices as soon as every
+	// config set reading it is evaluated, so a run does not hold the parsed
+	// form of every set until it ends (docs/performance.md). Result.Sets
+	// then keep, for each file, what ignores and reporters read: path,
+	// format, bytes, includes, parse error and template mark. `ckptlint
+	// lint` sets it unless SARIF output needs the exact fix edits (which
+	// re-read the entries); `fix` does not.
+	Release bool
 	// Note receives one-line notes about paths that are not read and are
 	// not findings (a FIFO or a directory named like a configuration file,
 	// an unreadable directory, a file named in paths that is no Flink or
@@ -200,7 +209,18 @@ func discoverOptions(opts Options) discover.Options {
 // ignore comments; both lists are sorted.
 func evaluateSets(ctx context.Context, eng *engine.Engine, sets []*model.Set, opts Options) (fs, suppressed []finding.Finding, err error) {
 	rules := evaluate.RuleSettings(opts.Config.RuleByID)
-	all, err := evaluate.All(ctx, eng, sets, opts.Workers, rules)
+	var release func(*model.Set)
+	if opts.Release {
+		release = releaser(sets)
+	}
+	var all []finding.Finding
+	err = evaluate.Each(ctx, eng, sets, opts.Workers, rules, func(s *model.Set, fs []finding.Finding) error {
+		all = append(all, fs...)
+		if release != nil {
+			release(s)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -209,4 +229,25 @@ func evaluateSets(ctx context.Context, eng *engine.Engine, sets []*model.Set, op
 	}
 	kept, suppressed := evaluate.Ignores(eng, sets, all, rules, opts.Overlay)
 	return finding.Sort(kept), finding.Sort(suppressed), nil
+}
+
+// releaser returns the function Options.Release calls with each evaluated
+// set: a file's entries and notices are dropped when the last set reading
+// it (a Hadoop file can serve several sets) has been evaluated. evaluate.Each
+// yields a set only after its evaluation is done, so no worker still reads
+// a file released here.
+func releaser(sets []*model.Set) func(*model.Set) {
+	users := map[*cfgfile.File]int{}
+	for _, s := range sets {
+		for _, f := range s.Files() {
+			users[f]++
+		}
+	}
+	return func(s *model.Set) {
+		for _, f := range s.Files() {
+			if users[f]--; users[f] == 0 {
+				f.Entries, f.Notices = nil, nil
+			}
+		}
+	}
 }
