@@ -2,6 +2,8 @@ package lint
 
 import (
 	"context"
+	"path/filepath"
+	"time"
 
 	"github.com/ckptlint/ckptlint/lint/assemble"
 	"github.com/ckptlint/ckptlint/lint/config"
@@ -106,6 +108,9 @@ type Options struct {
 	// Placeholders is PlaceholdersDetect (also "") or PlaceholdersLiteral;
 	// it overrides placeholders in .ckptlint.hcl (docs/templates.md).
 	Placeholders string
+	// Now is the time facts blocks' ages are measured at (CKPT609); zero
+	// means the clock.
+	Now time.Time
 }
 
 // Result is what one lint run found.
@@ -172,7 +177,28 @@ func assembleSets(paths []string, opts Options) ([]*model.Set, *discover.Tree, e
 	if err != nil {
 		return nil, nil, err
 	}
+	clock := factsClock(opts, t)
+	for _, s := range sets {
+		s.Facts = clock
+	}
 	return sets, t, nil
+}
+
+// factsClock is what the ages of .ckptlint.hcl's facts blocks are measured
+// against in this run.
+func factsClock(opts Options, t *discover.Tree) model.FactsClock {
+	c := model.FactsClock{Now: opts.Now, MaxAge: opts.Config.MaxFactsAge()}
+	if c.Now.IsZero() {
+		c.Now = time.Now()
+	}
+	if opts.Config != nil && opts.Config.Path != "" {
+		p := opts.Config.Path
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		c.ConfigFile = t.Display(p)
+	}
+	return c
 }
 
 // discoverOptions is the part of opts and .ckptlint.hcl discovery reads.

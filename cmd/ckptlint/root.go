@@ -62,7 +62,7 @@ Exit codes: 0 clean, 1 findings at or above --fail-level, 2 usage/config/input e
 	pf.StringArrayVar(&g.policyDirs, "policy", nil, "extra Rego policy directory (repeatable)")
 	pf.StringVar(&g.placeholders, "placeholders", "", "template placeholders (${VAR}, {{ .Values.x }}, ...): detect (unknown values, the default) or literal (lint rendered output); overrides .ckptlint.hcl")
 	root.AddCommand(newLintCmd(g), newFixCmd(g), newGenerateCmd(g), newInspectCmd(g), newRulesCmd(g), newExplainCmd(g),
-		newPolicyCmd(g), newVersionCmd(g), newInitCmd(g))
+		newPolicyCmd(g), newVersionCmd(g), newInitCmd(g), newFactsCmd(g))
 	registerCompletions(root, g)
 	return root
 }

@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/config"
@@ -76,7 +78,22 @@ func (g *globals) setup(ctx context.Context) (*config.Config, *engine.Engine, er
 
 func (g *globals) options(cfg *config.Config) lint.Options {
 	return lint.Options{Config: cfg, Versions: lint.Versions{Flink: g.flinkVersion, Hadoop: g.hadoopVersion},
-		Note: g.noteOnce, Placeholders: g.placeholders}
+		Note: g.noteOnce, Placeholders: g.placeholders, Now: g.now()}
+}
+
+// now is the time facts' ages are measured at: CKPTLINT_NOW (RFC 3339), for
+// reproducible runs and tests, else the clock (docs/config.md).
+func (g *globals) now() time.Time {
+	v := os.Getenv("CKPTLINT_NOW")
+	if v == "" {
+		return time.Now()
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		g.noteOnce(fmt.Sprintf("CKPTLINT_NOW=%q is not an RFC 3339 time such as 2026-12-01T08:00:00Z; facts' ages use the clock", v))
+		return time.Now()
+	}
+	return t
 }
 
 // noteOnce prints a note on stderr, once per run (fix lints the same paths

@@ -14,9 +14,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/ckptlint/ckptlint/generate"
 	"github.com/ckptlint/ckptlint/generate/ruledocs"
 	"github.com/ckptlint/ckptlint/lint/engine"
+	"github.com/ckptlint/ckptlint/write"
 )
 
 func main() {
@@ -43,7 +43,7 @@ func run(root string) error {
 		return err
 	}
 	for p, b := range files {
-		if err := generate.WriteFile(filepath.Join(root, p), b); err != nil {
+		if err := write.File(filepath.Join(root, p), b); err != nil {
 			return err
 		}
 	}

@@ -111,8 +111,13 @@
 //     syntax: digits and a unit ns, µs, ms, s, min or m (minutes), h, d. A
 //     string without a unit means milliseconds, as in Flink; a bare number is
 //     refused.
-//   - Counts must be at least 1, except datanode_blocks and other_writers,
+//   - Counts must be at least 1, except datanode_blocks, other_writers,
+//     datanode_blocks_scheduled, checkpoint_failed and tolerable_failures,
 //     which may be 0.
+//   - A facts "KIND" block (KIND namenode, dfsadmin, jobmanager or kubectl)
+//     names the source, the RFC 3339 observed_at time and the attributes of
+//     the enclosing block it supplied; each must be set in that block and
+//     listed by one facts block only (docs/config.md).
 //   - path_mappings keys are absolute; values are relative directories.
 //
 // # Errors

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -89,10 +91,55 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	}
 	slices.SortFunc(e.rules, func(a, b *Rule) int { return strings.Compare(a.ID, b.ID) })
 
+	// The embedded bundle alone skips the compiler's check-only stages: its
+	// own tests compile it with every check (TestEmbeddedBundleFullChecks,
+	// policies.TestRego). User policies always get every check.
+	trusted := opts.Bundle == nil && len(opts.PolicyDirs) == 0
+	pq, err := compile(ctx, mods, caps, trusted)
+	if err != nil {
+		return nil, err
+	}
+	e.pq = pq
+	return e, nil
+}
+
+// checkOnlyStages are the compiler stages that only report errors and leave
+// the compiled policies unchanged (OPA v1 ast/compile.go: each returns
+// errors and rewrites nothing; CheckSafetyRuleBodies is not among them, it
+// reorders body expressions). CheckTypes is most of the compile time.
+var checkOnlyStages = []ast.StageID{
+	ast.StageCheckUnusedImports,
+	ast.StageCheckKeywordOverrides,
+	ast.StageCheckDuplicateImports,
+	ast.StageCheckVoidCalls,
+	ast.StageCheckRuleConflicts,
+	ast.StageCheckUndefinedFuncs,
+	ast.StageCheckRecursion,
+	ast.StageCheckTypes,
+	ast.StageCheckUnsafeBuiltins,
+	ast.StageCheckDeprecatedBuiltins,
+	ast.StageBuildRequiredCapabilities,
+}
+
+// gcMu serialises compilations that switch the garbage collector off, so
+// two concurrent New calls cannot restore each other's setting.
+var gcMu sync.Mutex
+
+// compile compiles the modules and prepares the query. Compilation allocates
+// about 30 MB of short-lived objects that all stay reachable until it ends,
+// so collecting during it only costs time: the collector is off meanwhile.
+// skipChecks drops the check-only stages.
+func compile(ctx context.Context, mods []*ast.Module, caps *ast.Capabilities, skipChecks bool) (rego.PreparedEvalQuery, error) {
+	gcMu.Lock()
+	defer gcMu.Unlock()
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	c := ast.NewCompiler().WithCapabilities(caps).WithDefaultRegoVersion(ast.RegoV1)
+	if skipChecks {
+		c = c.WithSkipStages(checkOnlyStages...)
+	}
 	c.Compile(moduleMap(mods))
 	if c.Failed() {
-		return nil, compileError(c.Errors)
+		return rego.PreparedEvalQuery{}, compileError(c.Errors)
 	}
 	pq, err := rego.New(
 		rego.Compiler(c),
@@ -100,10 +147,9 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 		rego.StrictBuiltinErrors(true),
 	).PrepareForEval(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("prepare policy query: %w", err)
+		return rego.PreparedEvalQuery{}, fmt.Errorf("prepare policy query: %w", err)
 	}
-	e.pq = pq
-	return e, nil
+	return pq, nil
 }
 
 func moduleMap(mods []*ast.Module) map[string]*ast.Module {

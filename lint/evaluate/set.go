@@ -55,7 +55,7 @@ func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set, rules RuleSe
 		return append(pe, notes...), nil
 	}
 	conflicts := versionConflicts(s)
-	v, err := engine.ToValue(model.Input(s))
+	v, err := model.Input(s)
 	if err != nil {
 		return nil, fmt.Errorf("convert input: %w", err)
 	}

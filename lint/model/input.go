@@ -3,6 +3,8 @@ package model
 import (
 	"strings"
 
+	"github.com/open-policy-agent/opa/v1/ast"
+
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/span"
@@ -12,9 +14,17 @@ import (
 // changes meaning or disappears.
 const SchemaVersion = 1
 
-// Input builds the Rego input document of a config set. The shape is
-// documented in docs/input.md and printed by `ckptlint inspect`.
-func Input(s *Set) map[string]any {
+// Input builds the Rego input document of a config set as the OPA value the
+// policies evaluate. The shape is documented in docs/input.md and printed by
+// `ckptlint inspect` (ast.JSON of this value). The loc objects and effective
+// values, most of the document, are built as OPA values directly; the rest
+// is assembled as Go maps and converted once (ast.InterfaceToValue keeps a
+// value that is already an ast.Value).
+func Input(s *Set) (ast.Value, error) {
+	return ast.InterfaceToValue(input(s))
+}
+
+func input(s *Set) map[string]any {
 	in := map[string]any{
 		"ckptlint": map[string]any{"schema": SchemaVersion},
 		"set":      map[string]any{"name": s.Name},
@@ -44,9 +54,13 @@ func Input(s *Set) map[string]any {
 		put(f, v)
 	}
 	in["effective"] = eff
+	if d := derivedInput(s, flinkVals); d != nil {
+		in["derived"] = d
+	}
 	in["hadoop"] = hadoopInput(s)
-	in["cluster"] = clusterInput(s.Cluster)
-	in["deployment"] = deploymentInput(s.Deployment)
+	in["cluster"] = clusterInput(s.Cluster, s.Facts)
+	in["deployment"] = deploymentInput(s.Deployment, s.Facts)
+	in["facts"] = factsClockInput(s.Facts)
 	return in
 }
 
@@ -173,7 +187,7 @@ func hadoopInput(s *Set) map[string]any {
 	return m
 }
 
-func clusterInput(c *config.Cluster) map[string]any {
+func clusterInput(c *config.Cluster, clock FactsClock) map[string]any {
 	m := map[string]any{"declared": c != nil}
 	if c == nil {
 		return m
@@ -196,6 +210,11 @@ func clusterInput(c *config.Cluster) map[string]any {
 	setInt("slots_per_taskmanager", c.SlotsPerTaskManager)
 	setInt64("min_block_size", c.MinBlockSize)
 	setInt("other_writers", c.OtherWriters)
+	setInt64("datanode_blocks_scheduled", c.DatanodeBlocksScheduled)
+	if c.DatanodeHadoopVersion != "" {
+		m["datanode_hadoop_version"] = c.DatanodeHadoopVersion
+	}
+	factsInput(m, c.Facts, clock)
 	if c.WriteStall != nil {
 		m["write_stall_ms"] = c.WriteStall.Milliseconds()
 	}
@@ -205,7 +224,7 @@ func clusterInput(c *config.Cluster) map[string]any {
 	return m
 }
 
-func deploymentInput(d *config.Deployment) map[string]any {
+func deploymentInput(d *config.Deployment, clock FactsClock) map[string]any {
 	m := map[string]any{"declared": d != nil}
 	if d == nil {
 		return m
@@ -219,5 +238,14 @@ func deploymentInput(d *config.Deployment) map[string]any {
 	if d.CheckpointP99 != nil {
 		m["checkpoint_p99_ms"] = d.CheckpointP99.Milliseconds()
 	}
+	for k, p := range map[string]*int64{"checkpoint_size": d.CheckpointSize, "checkpoint_failed": d.CheckpointFailed} {
+		if p != nil {
+			m[k] = *p
+		}
+	}
+	if d.Running != nil {
+		m["running_checkpointing"] = runningInput(d.Running, clock)
+	}
+	factsInput(m, d.Facts, clock)
 	return m
 }

@@ -1,6 +1,8 @@
 package model
 
 import (
+	"time"
+
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/parsed"
 )
@@ -84,6 +86,20 @@ type Set struct {
 	HadoopVersion Resolved
 	Cluster       *config.Cluster
 	Deployment    *config.Deployment
+
+	// Facts says how old facts blocks are judged (docs/input.md "facts").
+	Facts FactsClock
+}
+
+// FactsClock is what staleness of the facts blocks of .ckptlint.hcl is
+// measured against.
+type FactsClock struct {
+	// Now is the time of the run; zero leaves ages out of the input.
+	Now time.Time
+	// MaxAge is facts_max_age (config.DefaultFactsMaxAge when unset).
+	MaxAge time.Duration
+	// ConfigFile is .ckptlint.hcl as displayed in messages, "" when none.
+	ConfigFile string
 }
 
 // ConfRef is a Flink option naming a Hadoop configuration directory.

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/open-policy-agent/opa/v1/ast"
+
 	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/units"
 )
@@ -33,43 +35,41 @@ type Value struct {
 	Unknown string
 }
 
-func (v *Value) toInput() map[string]any {
-	m := map[string]any{
-		"value":  v.Value,
-		"set":    v.Source != "default" && v.Source != "unset",
-		"source": v.Source,
+// toInput builds the effective value object directly as an OPA value.
+func (v *Value) toInput() ast.Value {
+	val, err := ast.InterfaceToValue(v.Value)
+	if err != nil { // Value holds only int64, int, bool, string or nil
+		val = ast.NullValue
 	}
-	if v.Display != "" {
-		m["display"] = v.Display
+	kv := make([][2]*ast.Term, 0, 8)
+	kv = append(kv,
+		ast.Item(ast.InternedTerm("value"), ast.NewTerm(val)),
+		ast.Item(ast.InternedTerm("set"), ast.InternedTerm(v.Source != "default" && v.Source != "unset")),
+		ast.Item(ast.InternedTerm("source"), ast.InternedTerm(v.Source)),
+	)
+	str := func(k, s string) {
+		if s != "" {
+			kv = append(kv, ast.Item(ast.InternedTerm(k), ast.StringTerm(s)))
+		}
 	}
-	if v.Raw != "" {
-		m["raw"] = v.Raw
+	flag := func(k string, b bool) {
+		if b {
+			kv = append(kv, ast.Item(ast.InternedTerm(k), ast.InternedTerm(true)))
+		}
 	}
-	if v.Key != "" {
-		m["key"] = v.Key
-	}
-	if v.File != "" {
-		m["file"] = v.File
-	}
+	str("display", v.Display)
+	str("raw", v.Raw)
+	str("key", v.Key)
+	str("file", v.File)
 	if v.Loc != nil {
-		m["loc"] = v.Loc.toInput()
+		kv = append(kv, ast.Item(ast.InternedTerm("loc"), ast.NewTerm(v.Loc.toInput())))
 	}
-	if v.Error != "" {
-		m["error"] = v.Error
-	}
-	if v.Deprecated {
-		m["deprecated"] = true
-	}
-	if v.Final {
-		m["final"] = true
-	}
-	if v.Template {
-		m["template"] = true
-	}
-	if v.Unknown != "" {
-		m["unknown"] = v.Unknown
-	}
-	return m
+	str("error", v.Error)
+	flag("deprecated", v.Deprecated)
+	flag("final", v.Final)
+	flag("template", v.Template)
+	str("unknown", v.Unknown)
+	return ast.NewObject(kv...)
 }
 
 // display renders a typed value for messages.

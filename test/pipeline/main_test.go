@@ -35,7 +35,7 @@ func testMain(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	defer os.RemoveAll(tmp)
+	defer func() { _ = os.RemoveAll(tmp) }() // best effort: a temporary directory
 	binDir = filepath.Join(tmp, "bin")
 	ckptlint = filepath.Join(binDir, "ckptlint")
 	// -trimpath as in action.yml's build step, so that both builds share
