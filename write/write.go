@@ -16,7 +16,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/ckptlint/ckptlint/lint"
+	"github.com/ckptlint/ckptlint/lint/inputfs"
 )
 
 // Change is the new content of one file.
@@ -269,7 +269,7 @@ func (w *Writer) checkTarget(c Change) (string, string, error) {
 	}
 	root := ""
 	for _, r := range w.roots {
-		if lint.Within(target, r) && (root == "" || len(r) < len(root)) {
+		if inputfs.Within(target, r) && (root == "" || len(r) < len(root)) {
 			root = r
 		}
 	}

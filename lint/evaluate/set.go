@@ -91,7 +91,7 @@ func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set, rules RuleSe
 		if loc := model.LocFromInput(r.Loc); loc != nil && loc.File != "" {
 			f.Range = finding.Range{File: loc.File, Span: loc.Span}
 		} else {
-			f.Range = finding.Range{File: defaultFile(s), Span: span.At(span.Top)}
+			f.Range = finding.Range{File: defaultFile(s), Span: span.At(span.Top())}
 		}
 		out = append(out, f)
 	}
@@ -120,7 +120,7 @@ func parseErrors(s *model.Set) []finding.Finding {
 		}
 		pos := f.Err.Pos
 		if pos.Line == 0 {
-			pos = span.Top
+			pos = span.Top()
 		}
 		file := f.Err.File
 		if file == "" {
@@ -159,7 +159,7 @@ func versionConflicts(s *model.Set) []finding.Finding {
 				RuleID: VersionConflictRule, RuleName: VersionConflictName, Severity: finding.Info,
 				Message: fmt.Sprintf("%s versions disagree: ckptlint goes by %s, but %s pins %s %s. If %s %s is what runs with this configuration, declare it with --%s-version or %s_version in .ckptlint.hcl",
 					pv.product, pv.r.Text(pv.product), c.Place(), pv.product, c.Version, pv.product, c.Version, lower, lower),
-				Range:     finding.Range{File: defaultFile(s), Span: span.At(span.Top)},
+				Range:     finding.Range{File: defaultFile(s), Span: span.At(span.Top())},
 				ConfigSet: s.Name,
 				DocURL:    "https://github.com/ckptlint/ckptlint/blob/main/docs/versions.md",
 			})

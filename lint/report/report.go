@@ -53,9 +53,33 @@ type Options struct {
 	Snippet bool // source line with a caret under the span (only on a TTY)
 }
 
+// reporters are the output formats, in the order help lists them: adding
+// one is a line here and its file (docs/output.md documents each).
+var reporters = []struct {
+	name string
+	new  func(Options) Reporter
+}{
+	{"text", func(o Options) Reporter { return func(w io.Writer, r Result) error { return Text(w, r, o) } }},
+	{"json", always(JSON)},
+	{"sarif", always(SARIF)},
+	{"github", always(GitHub)},
+	{"junit", always(JUnit)},
+	{"markdown", always(Markdown)},
+	{"codeclimate", always(CodeClimate)},
+}
+
+// always is a reporter that takes no Options.
+func always(rep Reporter) func(Options) Reporter { return func(Options) Reporter { return rep } }
+
 // Formats lists the reporter names, for flag validation and help. Get
 // resolves each of them.
-var Formats = []string{"text", "json", "sarif", "github", "junit", "markdown", "codeclimate"}
+var Formats = func() []string {
+	out := make([]string, len(reporters))
+	for i, r := range reporters {
+		out[i] = r.name
+	}
+	return out
+}()
 
 // Get returns the reporter for name. Every reporter renders the findings
 // with their messages clipped (finding.Bounded): values quoted from
@@ -72,21 +96,10 @@ func Get(name string, opts Options) (Reporter, error) {
 }
 
 func get(name string, opts Options) (Reporter, error) {
-	switch name {
-	case "text":
-		return func(w io.Writer, r Result) error { return Text(w, r, opts) }, nil
-	case "json":
-		return JSON, nil
-	case "sarif":
-		return SARIF, nil
-	case "github":
-		return GitHub, nil
-	case "junit":
-		return JUnit, nil
-	case "markdown":
-		return Markdown, nil
-	case "codeclimate":
-		return CodeClimate, nil
+	for _, r := range reporters {
+		if r.name == name {
+			return r.new(opts), nil
+		}
 	}
 	return nil, fmt.Errorf("unknown format %q (want one of %s)", name, strings.Join(Formats, ", "))
 }

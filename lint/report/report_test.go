@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -112,8 +113,9 @@ func golden(t *testing.T, path, got string) {
 	}
 }
 
-// goldenFormats are the formats with a golden file per story.
-var goldenFormats = []string{"text", "text-tty", "json", "sarif", "github", "junit", "markdown", "codeclimate"}
+// goldenFormats are the formats with a golden file per story: every
+// format, and text as a terminal shows it.
+var goldenFormats = append(slices.Clone(report.Formats), "text-tty")
 
 // TestGolden renders every story in every format and compares the output
 // with testdata/<format>/<story>.golden.
