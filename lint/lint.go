@@ -6,13 +6,13 @@ import (
 	"time"
 
 	"github.com/ckptlint/ckptlint/lint/assemble"
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/discover"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/evaluate"
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/suppress"
 	"github.com/ckptlint/ckptlint/lint/template"
 	"github.com/ckptlint/ckptlint/lint/versions"
@@ -237,7 +237,7 @@ func evaluateSets(ctx context.Context, eng *engine.Engine, sets []*model.Set, op
 // yields a set only after its evaluation is done, so no worker still reads
 // a file released here.
 func releaser(sets []*model.Set) func(*model.Set) {
-	users := map[*cfgfile.File]int{}
+	users := map[*parsed.File]int{}
 	for _, s := range sets {
 		for _, f := range s.Files() {
 			users[f]++
