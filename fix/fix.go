@@ -1,3 +1,8 @@
+// Package fix plans what `ckptlint fix` changes: Run applies the fix
+// operations of the findings in memory, re-lints and repeats until nothing
+// more changes, and returns the changes (package write writes them); Edits
+// attaches the exact replacements of a finding's fix for SARIF, and Diff
+// renders a change for `fix --diff`.
 package fix
 
 import (

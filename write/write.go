@@ -195,7 +195,7 @@ func (w *Writer) Write(changes []Change) error {
 	for i, s := range ss {
 		if err := os.Rename(s.tmp, s.target); err != nil {
 			rerr := restore(ss[:i])
-			abort(nil)
+			_ = abort(nil) // cleanup only: the rename and restore errors are the ones returned
 			if rerr != nil {
 				return fmt.Errorf("write %s: %w; restoring the files written before it failed too: %v", s.c.Path, err, rerr)
 			}

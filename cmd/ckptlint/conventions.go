@@ -128,12 +128,12 @@ func completeRuleIDs(g *globals) cobra.CompletionFunc {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
 		g.stderr = io.Discard // a broken .ckptlint.hcl must not print into the shell
-		_, eng, err := g.setup(cmd.Context())
+		_, rules, err := g.setupRules(cmd.Context())
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveError
 		}
 		var out []cobra.Completion
-		for _, r := range append(lint.BuiltinRules(), eng.Rules()...) {
+		for _, r := range rules {
 			out = append(out, cobra.CompletionWithDesc(r.ID, r.Name))
 		}
 		return out, cobra.ShellCompDirectiveNoFileComp

@@ -109,6 +109,15 @@ func runFacts(ctx context.Context, g *globals, o factsOptions, args []string) er
 		return usageErr(err)
 	}
 
+	// Only a valid file is edited (config.Parse also bounds its size and
+	// nesting before hcl/v2's recursive parser sees it).
+	if old != nil {
+		if _, diags := config.Parse(path, old); diags.HasErrors() {
+			_ = diags.Write(g.stderr, false)
+			return usageErr(fmt.Errorf("%s is not valid: ckptlint facts edits only a file lint accepts", display))
+		}
+	}
+
 	// Read every source before touching anything: one bad source changes
 	// nothing.
 	var obs []*facts.Observation
@@ -163,6 +172,11 @@ func runFacts(ctx context.Context, g *globals, o factsOptions, args []string) er
 	out, err := facts.Apply(old, display, obs, target, now)
 	if err != nil {
 		return usageErr(err)
+	}
+	// Never write a file lint would refuse.
+	if _, diags := config.Parse(path, out); diags.HasErrors() {
+		_ = diags.Write(g.stderr, false)
+		return usageErr(fmt.Errorf("the facts would make %s invalid; nothing written", display))
 	}
 	if bytes.Equal(out, old) {
 		fmt.Fprintf(g.stderr, "ckptlint: %s already holds these facts\n", display)

@@ -9,26 +9,26 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ckptlint/ckptlint/internal/buildinfo"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/model"
 	"github.com/ckptlint/ckptlint/lint/placeholder"
+	"github.com/ckptlint/ckptlint/lint/rule"
 	"github.com/ckptlint/ckptlint/lint/span"
 	"github.com/ckptlint/ckptlint/lint/template"
 	"github.com/ckptlint/ckptlint/lint/versions"
 )
 
-// The rules the evaluation itself reports rather than a policy:
-// ParseErrorRule is the id of the finding every unreadable file produces;
-// VersionConflictRule reports version evidence that disagrees with the
-// version ckptlint goes by (docs/versions.md).
+// The rules the evaluation itself reports rather than a policy, declared
+// in lint/rule: ParseErrorRule is the id of the finding every unreadable
+// file produces; VersionConflictRule reports version evidence that
+// disagrees with the version ckptlint goes by (docs/versions.md).
 const (
-	ParseErrorRule      = "CKPT000"
-	ParseErrorName      = "parse-error"
-	VersionConflictRule = "CKPT004"
-	VersionConflictName = "version-evidence-conflict"
+	ParseErrorRule      = rule.ParseError
+	ParseErrorName      = rule.ParseErrorName
+	VersionConflictRule = rule.VersionConflict
+	VersionConflictName = rule.VersionConflictName
 )
 
 // Set evaluates the policies on one assembled config set with the
@@ -82,7 +82,7 @@ func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set, rules RuleSe
 		}
 		f := finding.Finding{
 			RuleID: r.Rule.ID, RuleName: r.Rule.Name, Severity: sev, Message: r.Message,
-			Fix: r.Fix, ConfigSet: s.Name, DocURL: docURL(r.Rule), VersionDependent: r.VersionDependent,
+			Fix: r.Fix, ConfigSet: s.Name, DocURL: r.Rule.HelpURI(), VersionDependent: r.VersionDependent,
 		}
 		if f.VersionDependent && !s.FlinkVersion.Known() {
 			f.Severity = min(f.Severity, finding.Info)
@@ -188,18 +188,6 @@ func defaultFile(s *model.Set) string {
 		return fs[0].Path
 	}
 	return s.Name
-}
-
-// docURL is the rule's documentation page, as of this binary's version
-// (the release tag's docs; main for a development build).
-func docURL(r *engine.Rule) string {
-	if r.User {
-		if len(r.Related) > 0 {
-			return r.Related[0]
-		}
-		return ""
-	}
-	return buildinfo.DocURL("docs/rules/" + r.ID + ".md")
 }
 
 // lineAt returns 1-based line n of src, or "".

@@ -20,14 +20,15 @@ import (
 	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/model"
 	"github.com/ckptlint/ckptlint/lint/placeholder"
+	"github.com/ckptlint/ckptlint/lint/rule"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
 // Rule is the info finding of a file read as a template
 // (docs/templates.md).
 const (
-	Rule = "CKPT003"
-	Name = "template-placeholders"
+	Rule = rule.Template
+	Name = rule.TemplateName
 )
 
 // Placeholder modes (--placeholders, placeholders in .ckptlint.hcl).

@@ -26,6 +26,7 @@
 package ckptlint.rules.blocksize.scheduled_space
 
 import data.ckptlint.lib.blocksize as bs
+import data.ckptlint.lib.facts
 import data.ckptlint.lib.flink
 import data.ckptlint.lib.result
 import data.ckptlint.lib.units
@@ -46,7 +47,13 @@ files := ((flink.jobs.value * flink.parallelism.value) * flink.operators.value) 
 
 other := object.get(input.cluster, "other_writers", 0)
 
-per_dn := ceil((files * replicas) / input.cluster.datanodes) + other
+# scheduled is the largest number of blocks already scheduled on one
+# DataNode (NameNodeInfo LiveNodes "blockScheduled", observed by `ckptlint
+# facts`): the NameNode counts them against the same remaining space
+# (DatanodeDescriptor.chooseStorage4Block adds getBlocksScheduled).
+scheduled := object.get(input.cluster, "datanode_blocks_scheduled", 0)
+
+per_dn := (ceil((files * replicas) / input.cluster.datanodes) + other) + scheduled
 
 # proposed is the largest round block size (128m, 64m, ... 1m; never below
 # the NameNode's minimum, a multiple of dfs.bytes-per-checksum) at which each
@@ -101,15 +108,29 @@ arith := sprintf(
 	],
 )
 
-sprintf_other := sprintf(" (including %d other writers)", [other]) if other > 0
+sprintf_other := sprintf(" (including %s)", [concat(" and ", extra)]) if count(extra) > 0
 
 else := ""
 
+# extra lists what per_dn adds to the checkpoint files, in order.
+extra := [e | some e in [other_text, scheduled_text]; e != ""]
+
+other_text := sprintf("%d other writers", [other]) if other > 0
+
+else := ""
+
+scheduled_text := sprintf("%d blocks already scheduled on the busiest DataNode, datanode_blocks_scheduled", [scheduled]) if scheduled > 0
+
+else := ""
+
+# facts_used names the observed cluster facts the message relies on.
+facts_used := facts.observed_note(input.cluster, ["datanodes", "datanode_free_bytes", "datanode_blocks_scheduled", "other_writers"])
+
 message(level) := sprintf(
-	"dfs.blocksize %s (from %s) lets each DataNode schedule only %d blocks at once (%s free / %s - %d); checkpoints keep about %d files in flight per DataNode (%s)%s: %s. Set dfs.blocksize to %s where Flink's HDFS client reads it: each DataNode can then schedule %s",
+	"dfs.blocksize %s (from %s) lets each DataNode schedule only %d blocks at once (%s free / %s - %d); checkpoints keep about %d files in flight per DataNode (%s)%s%s: %s. Set dfs.blocksize to %s where Flink's HDFS client reads it: each DataNode can then schedule %s",
 	[
 		blocksize.display, source, capacity(blocksize.value), units.bytes(input.cluster.datanode_free_bytes),
-		blocksize.display, min_for_write, per_dn, arith, assumed, level,
+		blocksize.display, min_for_write, per_dn, arith, facts_used, assumed, level,
 		units.bytes(proposed), why_proposed,
 	],
 )

@@ -53,13 +53,13 @@ v := throttle.value
 # <= 0 means "off" (Hadoop 3.4.1 DirectoryScanner.java L297-310; HDFS-16347).
 new_release if scanner.ver >= 3004001
 
-behaviour := sprintf("Hadoop %s replaces a value of 1000 or more with -1, logging WARN \"%s set to value above 1000 ms/sec. Assuming default value of -1\", and throttles only values above 0", [input.versions.hadoop.value, key]) if {
+behaviour := sprintf("Hadoop %s replaces a value of 1000 or more with -1, logging WARN \"%s set to value above 1000 ms/sec. Assuming default value of -1\", and throttles only values above 0", [scanner.vi.value, key]) if {
 	new_release
 	v >= 1000
-} else := sprintf("Hadoop %s logs an ERROR for a value above 1000 or at most 0 and uses 1000, which turns throttling off", [input.versions.hadoop.value]) if {
+} else := sprintf("Hadoop %s logs an ERROR for a value above 1000 or at most 0 and uses 1000, which turns throttling off", [scanner.vi.value]) if {
 	scanner.known
-	input.versions.hadoop.major == 3
-	input.versions.hadoop.minor == 1
+	scanner.vi.major == 3
+	scanner.vi.minor == 1
 } else := "hdfs-default.xml says only 1 to 1000 are valid and that an invalid value disables the throttle and logs an error"
 
 where := sprintf("%s:%d", [throttle.loc.file, throttle.loc.line])
