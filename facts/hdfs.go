@@ -248,7 +248,7 @@ func parseDFSAdmin(data []byte) (*Observation, error) {
 		switch key {
 		case "Name":
 			flush()
-			cur = &dataNode{name: strings.Fields(val + " ")[0], remaining: -1, blocks: -1, scheduled: -1, inService: true}
+			cur = &dataNode{name: firstField(val), remaining: -1, blocks: -1, scheduled: -1, inService: true}
 		case "Decommission Status":
 			if cur != nil {
 				cur.inService = val == "Normal"
@@ -257,7 +257,7 @@ func parseDFSAdmin(data []byte) (*Observation, error) {
 			if cur == nil {
 				continue
 			}
-			n, err := strconv.ParseInt(strings.Fields(val + " ")[0], 10, 64)
+			n, err := strconv.ParseInt(firstField(val), 10, 64)
 			if err != nil {
 				return nil, fmt.Errorf("line %d: %s %q is not a whole number", line, key, val)
 			}
@@ -285,4 +285,12 @@ func parseDFSAdmin(data []byte) (*Observation, error) {
 		return nil, err
 	}
 	return o, nil
+}
+
+// firstField is the first space-separated word of s, "" when there is none.
+func firstField(s string) string {
+	if f := strings.Fields(s); len(f) > 0 {
+		return f[0]
+	}
+	return ""
 }

@@ -6,21 +6,22 @@ import (
 	"time"
 
 	"github.com/ckptlint/ckptlint/lint/assemble"
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/discover"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/evaluate"
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/suppress"
 	"github.com/ckptlint/ckptlint/lint/template"
 	"github.com/ckptlint/ckptlint/lint/versions"
 )
 
-// The rules the Go code reports rather than a policy: ParseErrorRule is
-// the id of the finding every unreadable file produces; UnusedIgnoreRule
-// and InvalidIgnoreRule report ckptlint:ignore comments (see
+// The rules the Go code reports rather than a policy, declared in
+// lint/rule (whose Builtins lists them): ParseErrorRule is the id of the
+// finding every unreadable file produces; UnusedIgnoreRule and
+// InvalidIgnoreRule report ckptlint:ignore comments (see
 // docs/suppressions.md).
 const (
 	ParseErrorRule    = evaluate.ParseErrorRule
@@ -36,39 +37,6 @@ const (
 	VersionConflictRule = evaluate.VersionConflictRule
 	versionConflictName = evaluate.VersionConflictName
 )
-
-// BuiltinRules describes the rules the Go code reports, for `ckptlint
-// rules`, `.ckptlint.hcl` validation and reporters that list rules. They
-// have no policy file; a rule block in .ckptlint.hcl can turn the ignore
-// rules off or change their severity.
-func BuiltinRules() []*engine.Rule {
-	return []*engine.Rule{
-		{ID: ParseErrorRule, Name: parseErrorName, Severity: finding.Error, Family: "builtin",
-			Title: "Flink or Hadoop cannot read this file",
-			Description: "The file is one Flink or Hadoop would refuse to load (a YAML or XML syntax error; an unrendered template only with --placeholders=literal, see docs/templates.md), or one ckptlint does not read: over a size limit, outside the repository (a symlink leading out), or unreadable (then the run ends with exit code 2). " +
-				"Its config set is not evaluated, so no rule judges half a configuration; other config sets are unaffected. Fix the file, or list it under ignore in .ckptlint.hcl."},
-		{ID: TemplateRule, Name: templateName, Severity: finding.Info, Family: "builtin",
-			Title: "The file is a template: its placeholders are unknown until rendered",
-			Description: "The file holds unrendered template placeholders (${VAR}, {{ .Values.x }}, {{ x }}, <%= x %>, @VAR@, %{VAR}, [PLEASE_FILL_IN], ...). " +
-				"A value or key holding one is unknown: no rule reports on it and fix does not touch its line. A file whose structure is templated " +
-				"(control tags, a Helm chart's templates/ directory, YAML or XML that does not parse until rendered) is not linted at all. " +
-				"Lint the rendered output with --placeholders=literal (or placeholders = \"literal\" in .ckptlint.hcl) to judge the values.",
-			Related: []string{"https://github.com/ckptlint/ckptlint/blob/main/docs/templates.md"}},
-		{ID: UnusedIgnoreRule, Name: suppress.UnusedName, Severity: finding.Warning, Family: "builtin",
-			Title:       "A ckptlint:ignore comment matches no finding",
-			Description: "An inline or file-level ignore names a rule that reports nothing on the lines it covers (or in its file): the problem was fixed, or the ignore sits on the wrong line. Remove it, or move it to the end of the finding's line or alone on the line above.",
-			Related:     []string{suppress.DocURL}},
-		{ID: InvalidIgnoreRule, Name: suppress.InvalidName, Severity: finding.Warning, Family: "builtin",
-			Title:       "A ckptlint:ignore comment is malformed and silences nothing",
-			Description: "The comment looks like an ignore but has no reason, names no rule or a rule that does not exist, is a file-level ignore below the first key, or is spelled otherwise than ckptlint:ignore / ckptlint:ignore-file. It silences nothing until it is fixed.",
-			Related:     []string{suppress.DocURL}},
-		{ID: VersionConflictRule, Name: versionConflictName, Severity: finding.Info, Family: "builtin",
-			Title: "The repository pins different Flink or Hadoop versions",
-			Description: "Two sources of version evidence disagree on the major.minor release: a declaration (--flink-version, .ckptlint.hcl), a FlinkDeployment's spec.flinkVersion or spec.image, an image tag (Dockerfile, docker-compose, Kubernetes, Helm values), a build file (pom.xml, Gradle) or a tarball name in a script. " +
-				"ckptlint goes by the strongest (docs/versions.md) and names both places; if the other one is what runs, declare the version with --flink-version / --hadoop-version or flink_version / hadoop_version in .ckptlint.hcl.",
-			Related: []string{"https://github.com/ckptlint/ckptlint/blob/main/docs/versions.md"}},
-	}
-}
 
 // Placeholder modes (--placeholders, placeholders in .ckptlint.hcl).
 const (
@@ -269,7 +237,7 @@ func evaluateSets(ctx context.Context, eng *engine.Engine, sets []*model.Set, op
 // yields a set only after its evaluation is done, so no worker still reads
 // a file released here.
 func releaser(sets []*model.Set) func(*model.Set) {
-	users := map[*cfgfile.File]int{}
+	users := map[*parsed.File]int{}
 	for _, s := range sets {
 		for _, f := range s.Files() {
 			users[f]++

@@ -12,6 +12,7 @@ import (
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/rule"
 )
 
 // repoRoot is the nearest directory at or above dir holding .git, or ""
@@ -21,14 +22,31 @@ func repoRoot(dir string) string { return inputfs.RepoRoot(dir) }
 // setup loads .ckptlint.hcl and the policies and checks the one against the
 // other. Problems are usage errors (exit 2), printed with source snippets.
 func (g *globals) setup(ctx context.Context) (*config.Config, *engine.Engine, error) {
+	cfg, eng, _, err := g.load(ctx, true)
+	return cfg, eng, err
+}
+
+// setupRules is setup for the commands that only read rule metadata
+// (rules, explain, completion): the builtin and embedded rules come from
+// lint/rule's generated table, so no policy is compiled unless a user
+// policy directory (--policy, policy_dirs) is named.
+func (g *globals) setupRules(ctx context.Context) (*config.Config, []*rule.Rule, error) {
+	cfg, _, rules, err := g.load(ctx, false)
+	return cfg, rules, err
+}
+
+// load is setup; without needEngine it compiles the policies only to
+// learn the rules of user policy directories, and returns a nil engine
+// otherwise. rules is the one rule list with those user rules merged in.
+func (g *globals) load(ctx context.Context, needEngine bool) (cfg *config.Config, eng *engine.Engine, rules []*rule.Rule, err error) {
 	switch g.placeholders {
 	case "", lint.PlaceholdersDetect, lint.PlaceholdersLiteral:
 	default:
-		return nil, nil, usageErr(fmt.Errorf("--placeholders %q: want detect or literal", g.placeholders))
+		return nil, nil, nil, usageErr(fmt.Errorf("--placeholders %q: want detect or literal", g.placeholders))
 	}
 	for _, v := range []struct{ flag, value string }{{"--flink-version", g.flinkVersion}, {"--hadoop-version", g.hadoopVersion}} {
 		if _, err := model.ParseVersion(v.value); v.value != "" && err != nil {
-			return nil, nil, usageErr(fmt.Errorf("%s: %w", v.flag, err))
+			return nil, nil, nil, usageErr(fmt.Errorf("%s: %w", v.flag, err))
 		}
 	}
 	path := g.configPath
@@ -37,13 +55,12 @@ func (g *globals) setup(ctx context.Context) (*config.Config, *engine.Engine, er
 			path = p
 		}
 	}
-	var cfg *config.Config
 	var cdiags *config.Diagnostics
 	if path != "" {
 		c, diags := config.Load(path)
 		if diags.HasErrors() {
 			_ = diags.Write(g.stderr, false)
-			return nil, nil, usageErr(fmt.Errorf("%s is not valid", path))
+			return nil, nil, nil, usageErr(fmt.Errorf("%s is not valid", path))
 		}
 		cfg, cdiags = c, diags
 	}
@@ -53,15 +70,19 @@ func (g *globals) setup(ctx context.Context) (*config.Config, *engine.Engine, er
 			dirs = append(dirs, cfg.Resolve(d))
 		}
 	}
-	eng, err := engine.New(ctx, engine.Options{PolicyDirs: uniqueDirs(dirs)})
-	if err != nil {
-		// A broken user policy is the user's input; a broken embedded one
-		// cannot pass the repository's own tests.
-		return nil, nil, usageErr(err)
+	rules = rule.All()
+	if needEngine || len(dirs) > 0 {
+		eng, err = engine.New(ctx, engine.Options{PolicyDirs: uniqueDirs(dirs)})
+		if err != nil {
+			// A broken user policy is the user's input; a broken embedded one
+			// cannot pass the repository's own tests.
+			return nil, nil, nil, usageErr(err)
+		}
+		rules = rule.With(eng.Rules())
 	}
 	if cfg != nil {
 		var ids []string
-		for _, r := range append(lint.BuiltinRules(), eng.Rules()...) {
+		for _, r := range rules {
 			ids = append(ids, r.ID)
 		}
 		if diags := cfg.Validate(ids); diags.HasErrors() {
@@ -70,10 +91,10 @@ func (g *globals) setup(ctx context.Context) (*config.Config, *engine.Engine, er
 			}
 			cdiags.Append(diags...)
 			_ = cdiags.Write(g.stderr, false)
-			return nil, nil, usageErr(fmt.Errorf("%s is not valid", cfg.Path))
+			return nil, nil, nil, usageErr(fmt.Errorf("%s is not valid", cfg.Path))
 		}
 	}
-	return cfg, eng, nil
+	return cfg, eng, rules, nil
 }
 
 func (g *globals) options(cfg *config.Config) lint.Options {

@@ -6,17 +6,17 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // attachHadoop finds the Hadoop client files Flink reads with s.Flink.
 func (a *assembler) attachHadoop(s *model.Set, dir string, dep *config.Deployment, hconf, csite string) {
 	add := func(d, via string) {
-		for _, k := range []cfgfile.Format{cfgfile.HadoopCoreSite, cfgfile.HadoopHDFSSite} {
+		for _, k := range []parsed.Format{parsed.HadoopCoreSite, parsed.HadoopHDFSSite} {
 			if f := a.d.InDir(d, k); f != nil {
 				f.Claimed = true
 				s.Client = append(s.Client, model.Resource{File: f.File, Via: via, Dir: a.d.Display(d)})

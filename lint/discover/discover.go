@@ -15,10 +15,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/format/flinkyaml"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // skipDirs are never walked.
@@ -29,12 +29,12 @@ type Found struct {
 	Path string // OS path, absolute and clean
 	Disp string // display path: slash-separated, relative to the working dir when below it
 	// Format is the file's format (lint/format has all it implies).
-	Format cfgfile.Format
-	File   *cfgfile.File          // nil for a manifest
+	Format parsed.Format
+	File   *parsed.File           // nil for a manifest
 	Deps   []flinkyaml.Deployment // a manifest's FlinkDeployments
-	Err    *cfgfile.ParseError    // a manifest's whole-file error
+	Err    *parsed.ParseError     // a manifest's whole-file error
 	// Template is set when a whole manifest is skipped as a template.
-	Template *cfgfile.Template
+	Template *parsed.Template
 	// Claimed is set by assembly when a Flink set reads this Hadoop file.
 	Claimed bool
 }

@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/format/hadoopxml"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
@@ -21,7 +21,7 @@ func (d *Tree) read(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, err := inputfs.ReadRegular(real, cfgfile.MaxFileSize)
+	src, err := inputfs.ReadRegular(real, parsed.MaxFileSize)
 	if err != nil {
 		return nil, err
 	}
@@ -67,14 +67,14 @@ func (d *Tree) refuse(path string, explicit bool, msg string, unread bool) error
 		d.unread = append(d.unread, path)
 	}
 	fm := format.ByName(path)
-	perr := &cfgfile.ParseError{File: disp, Pos: span.Top, Msg: msg, Unread: unread}
+	perr := &parsed.ParseError{File: disp, Pos: span.Top(), Msg: msg, Unread: unread}
 	switch {
 	case fm != nil:
 	case d.manifestRefused == path:
-		d.keep(&Found{Path: path, Disp: disp, Format: cfgfile.FlinkDeployment, Err: perr})
+		d.keep(&Found{Path: path, Disp: disp, Format: parsed.FlinkDeployment, Err: perr})
 		return nil
 	case format.Conventional(path):
-		fm = format.Of(cfgfile.FlinkConfigYAML) // config.yaml: its content would tell
+		fm = format.Of(parsed.FlinkConfigYAML) // config.yaml: its content would tell
 	default:
 		if explicit || unread {
 			d.notef("%s: %s", disp, msg)
@@ -82,7 +82,7 @@ func (d *Tree) refuse(path string, explicit bool, msg string, unread bool) error
 		return nil
 	}
 	f := &Found{Path: path, Disp: disp, Format: fm.ID}
-	f.File = &cfgfile.File{Path: disp, Err: perr}
+	f.File = &parsed.File{Path: disp, Err: perr}
 	d.keep(f)
 	return nil
 }
@@ -132,7 +132,7 @@ func (d *Tree) readIncluded(p string) ([]byte, error) {
 		}
 		return nil, err
 	}
-	src, err := inputfs.ReadRegular(real, cfgfile.MaxFileSize)
+	src, err := inputfs.ReadRegular(real, parsed.MaxFileSize)
 	var nr *inputfs.NotRegularError
 	if errors.As(err, &nr) {
 		return nil, refusedInclude{fmt.Errorf("it is %s, not a regular file", nr.Kind)}

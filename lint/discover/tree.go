@@ -4,13 +4,13 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // dirKind indexes the first file of a format in a directory.
 type dirKind struct {
 	dir    string
-	format cfgfile.Format
+	format parsed.Format
 }
 
 func (d *Tree) keep(f *Found) {
@@ -25,7 +25,7 @@ func (d *Tree) keep(f *Found) {
 }
 
 // InDir returns the discovered file of format k in directory dir, or nil.
-func (d *Tree) InDir(dir string, k cfgfile.Format) *Found {
+func (d *Tree) InDir(dir string, k parsed.Format) *Found {
 	return d.byDir[dirKind{dir, k}]
 }
 

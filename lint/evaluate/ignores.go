@@ -4,12 +4,12 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/suppress"
 	"github.com/ckptlint/ckptlint/lint/template"
 )
@@ -45,7 +45,7 @@ func Ignores(eng *engine.Engine, sets []*model.Set, fs []finding.Finding, rules 
 	for _, s := range sets {
 		// A set with an unreadable file is not evaluated (evalSet): its
 		// ignores cannot be checked for use.
-		evaluated := !slices.ContainsFunc(s.Files(), func(f *cfgfile.File) bool { return f.Err != nil || template.Skipped(f) })
+		evaluated := !slices.ContainsFunc(s.Files(), func(f *parsed.File) bool { return f.Err != nil || template.Skipped(f) })
 		for _, f := range s.Files() {
 			add(f.Path, func() []byte { return f.Src }, format.CommentsOf(f.Format), s.Name, evaluated)
 			for _, inc := range f.Includes {
@@ -53,16 +53,16 @@ func Ignores(eng *engine.Engine, sets []*model.Set, fs []finding.Finding, rules 
 			}
 		}
 	}
-	parsed := make([]*suppress.File, 0, len(order))
+	ignoreFiles := make([]*suppress.File, 0, len(order))
 	for _, p := range order {
-		parsed = append(parsed, files[p].f)
+		ignoreFiles = append(ignoreFiles, files[p].f)
 	}
 	known := []suppress.Rule{{ID: ParseErrorRule, Name: ParseErrorName,
 		NotIgnorable: "Flink or Hadoop cannot read the file; fix it, or list it under ignore in .ckptlint.hcl"}}
 	for _, r := range eng.Rules() {
 		known = append(known, suppress.Rule{ID: r.ID, Name: r.Name})
 	}
-	out := suppress.Apply(fs, parsed, suppress.Options{
+	out := suppress.Apply(fs, ignoreFiles, suppress.Options{
 		Rules:     known,
 		Dormant:   rules.disabled,
 		Unchecked: func(path string) bool { return files[path] != nil && files[path].unchecked },
@@ -90,6 +90,6 @@ func readSource(path string, overlay map[string][]byte) []byte {
 			return b
 		}
 	}
-	b, _ := inputfs.ReadRegular(p, cfgfile.MaxFileSize)
+	b, _ := inputfs.ReadRegular(p, parsed.MaxFileSize)
 	return b
 }
