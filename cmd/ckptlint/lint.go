@@ -143,7 +143,7 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	if err != nil {
 		return usageErr(fmt.Errorf("--format: %w", err))
 	}
-	cfg, eng, err := g.setup(cmd.Context())
+	cfg, c, rules, err := g.setupCached(cmd.Context())
 	if err != nil {
 		return err
 	}
@@ -152,20 +152,31 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	if overlay != nil {
 		opts.Overlay = overlay
 	}
-	res, err := lint.Lint(cmd.Context(), eng, args, opts)
+	res, _, err := lint.LintCached(cmd.Context(), c, args, opts)
+	if c.Store != nil {
+		_ = c.Store.Trim() // only after a run that wrote; a failure leaves the cache larger
+	}
 	if err != nil {
 		return usageErr(err)
 	}
 	warnNoFiles(g.stderr, res, args)
 	rr := report.Result{Version: buildinfo.Get().Version, Findings: res.Findings, Suppressed: res.Suppressed,
-		Sets: len(res.Sets), Files: res.Files, Sources: sources(res), Rules: reportRules(eng, cfg),
+		Sets: len(res.Sets), Files: res.Files, Sources: sources(res), Rules: reportRules(rules, cfg),
 		FailLevel: fail, RepoDir: repoDir()}
 	for _, s := range res.Sets {
 		rr.ConfigSets = append(rr.ConfigSets, s.Name)
 	}
 	for _, o := range outs {
 		if o.name == "sarif" {
-			rr.FixEdits = generate.FixEdits(res.Sets, res.Findings)
+			sets := res.Sets
+			if res.Cached {
+				// The exact edits need the parsed files, which a run
+				// answered from the cache did not read.
+				if sets, _, err = lint.Discover(args, opts); err != nil {
+					return usageErr(err)
+				}
+			}
+			rr.FixEdits = generate.FixEdits(sets, res.Findings)
 		}
 	}
 	if err := writeOutputs(g, outs, rr, p.quiet, tty); err != nil {
@@ -241,9 +252,9 @@ var parseErrorRule = report.Rule{
 
 // reportRules is the metadata of every loaded rule for the reporters, with
 // the rules .ckptlint.hcl disables marked.
-func reportRules(eng *engine.Engine, cfg *config.Config) []report.Rule {
+func reportRules(rules []*engine.Rule, cfg *config.Config) []report.Rule {
 	out := []report.Rule{parseErrorRule}
-	for _, r := range eng.Rules() {
+	for _, r := range rules {
 		rr := report.Rule{ID: r.ID, Name: r.Name, Severity: r.Severity, Fixable: r.Fixable, Title: r.Title,
 			Description: r.Description, Family: r.Family, User: r.User}
 		if !r.User {
@@ -279,6 +290,9 @@ func repoDir() string {
 
 // sources maps display paths to file contents for the snippet view.
 func sources(res *lint.Result) map[string][]byte {
+	if res.Sources != nil {
+		return res.Sources
+	}
 	m := map[string][]byte{}
 	for _, s := range res.Sets {
 		for _, f := range s.Files() {

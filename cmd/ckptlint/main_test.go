@@ -15,9 +15,21 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the expected output in testdata/script/*.txtar")
 
-func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
-		"ckptlint": func() { os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+func TestMain(m *testing.M) { os.Exit(testMain(m)) }
+
+func testMain(m *testing.M) int {
+	// The tests never touch the user's result cache: every ckptlint run in
+	// this package, in process or a subprocess, uses a temporary one.
+	if os.Getenv("CKPTLINT_CACHE_DIR") == "" {
+		dir, err := os.MkdirTemp("", "ckptlint-test-cache-")
+		if err != nil {
+			panic(err)
+		}
+		os.Setenv("CKPTLINT_CACHE_DIR", dir)
+		defer os.RemoveAll(dir)
+	}
+	return testscript.RunMain(m, map[string]func() int{
+		"ckptlint": func() int { return run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr) },
 	})
 }
 
@@ -29,11 +41,15 @@ func TestScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// One result cache for every script, never the user's: the scripts run
+	// in parallel and share it as concurrent ckptlint processes would.
+	cacheDir := t.TempDir()
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: *update,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("STORIES", stories)
+			env.Setenv("CKPTLINT_CACHE_DIR", cacheDir)
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"repeat": cmdRepeat},

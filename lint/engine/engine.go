@@ -41,6 +41,23 @@ type Engine struct {
 
 // New loads, checks and compiles the policies and prepares the query.
 func New(ctx context.Context, opts Options) (*Engine, error) {
+	srcs, err := readSources(opts)
+	if err != nil {
+		return nil, err
+	}
+	e, err := load(srcs, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.compile(ctx); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// readSources reads the embedded bundle (or opts.Bundle) and the user
+// policy directories, test files left out.
+func readSources(opts Options) ([]source, error) {
 	bundle := opts.Bundle
 	if bundle == nil {
 		bundle = policies.FS
@@ -56,7 +73,12 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 		}
 		srcs = append(srcs, us...)
 	}
-	srcs = slices.DeleteFunc(srcs, func(s source) bool { return s.test })
+	return slices.DeleteFunc(srcs, func(s source) bool { return s.test }), nil
+}
+
+// load parses the sources and checks them against the policy contract:
+// the rules' metadata, nothing compiled yet.
+func load(srcs []source, opts Options) (*Engine, error) {
 	caps := Capabilities()
 	mods, err := parse(srcs, caps)
 	if err != nil {
@@ -88,11 +110,15 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 		e.byPkg[strings.TrimPrefix(r.Package, "data.ckptlint.rules.")] = r
 	}
 	slices.SortFunc(e.rules, func(a, b *Rule) int { return strings.Compare(a.ID, b.ID) })
+	return e, nil
+}
 
-	c := ast.NewCompiler().WithCapabilities(caps).WithDefaultRegoVersion(ast.RegoV1)
-	c.Compile(moduleMap(mods))
+// compile compiles the loaded modules and prepares the query.
+func (e *Engine) compile(ctx context.Context) error {
+	c := ast.NewCompiler().WithCapabilities(Capabilities()).WithDefaultRegoVersion(ast.RegoV1)
+	c.Compile(moduleMap(e.modules))
 	if c.Failed() {
-		return nil, compileError(c.Errors)
+		return compileError(c.Errors)
 	}
 	pq, err := rego.New(
 		rego.Compiler(c),
@@ -100,10 +126,10 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 		rego.StrictBuiltinErrors(true),
 	).PrepareForEval(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("prepare policy query: %w", err)
+		return fmt.Errorf("prepare policy query: %w", err)
 	}
 	e.pq = pq
-	return e, nil
+	return nil
 }
 
 func moduleMap(mods []*ast.Module) map[string]*ast.Module {
