@@ -189,16 +189,16 @@ func writeTree(t *testing.T, dir string, files map[string]string) {
 // inline-ignore switch must not make it miss, and still apply.
 func TestCacheInvalidation(t *testing.T) {
 	base := map[string]string{
-		".git/HEAD": "ref: refs/heads/main\n",
+		".git/HEAD":  "ref: refs/heads/main\n",
 		"Dockerfile": "FROM flink:1.18.1\n",
 		"conf/flink-conf.yaml": "state.backend.type: rocksdb\nstate.checkpoints.dir: hdfs://nn:8020/flink/checkpoints\n" +
 			"execution.checkpointing.interval: 10 s\nexecution.checkpointing.timeout: 5 s\n",
 		"conf/core-site.xml": "<configuration>\n<property><name>fs.defaultFS</name><value>hdfs://nn:8020</value></property>\n</configuration>\n",
 		"conf/hdfs-site.xml": "<configuration xmlns:xi=\"http://www.w3.org/2001/XInclude\">\n<xi:include href=\"extra.xml\"/>\n" +
 			"<property><name>dfs.replication</name><value>3</value></property>\n</configuration>\n",
-		"conf/extra.xml": "<configuration>\n<property><name>dfs.blocksize</name><value>128m</value></property>\n</configuration>\n",
+		"conf/extra.xml":     "<configuration>\n<property><name>dfs.blocksize</name><value>128m</value></property>\n</configuration>\n",
 		"policy/custom.rego": "package ckptlint.user.helpers\n\nimport rego.v1\n\nx := 1\n",
-		".ckptlint.hcl": "cluster \"prod\" {\n  datanodes = 3\n}\n",
+		".ckptlint.hcl":      "cluster \"prod\" {\n  datanodes = 3\n}\n",
 	}
 	type step struct {
 		name    string
@@ -235,7 +235,9 @@ func TestCacheInvalidation(t *testing.T) {
 		{".ckptlint.hcl rule disabled", reloadConfig("cluster \"prod\" {\n  datanodes = 1\n}\nrule \"CKPT004\" {\n  enabled = false\n}\n"), true},
 		{"--flink-version", func(_ *testing.T, _ string, opts *lint.Options, _ **lint.Cache) { opts.Versions.Flink = "1.20" }, false},
 		{"--hadoop-version", func(_ *testing.T, _ string, opts *lint.Options, _ **lint.Cache) { opts.Versions.Hadoop = "3.3.6" }, false},
-		{"--placeholders", func(_ *testing.T, _ string, opts *lint.Options, _ **lint.Cache) { opts.Placeholders = lint.PlaceholdersLiteral }, false},
+		{"--placeholders", func(_ *testing.T, _ string, opts *lint.Options, _ **lint.Cache) {
+			opts.Placeholders = lint.PlaceholdersLiteral
+		}, false},
 		{"--no-inline-ignores", func(_ *testing.T, _ string, opts *lint.Options, _ **lint.Cache) { opts.NoInlineIgnores = true }, true},
 		{"policy file", func(t *testing.T, dir string, _ *lint.Options, c **lint.Cache) {
 			writeTree(t, dir, map[string]string{"policy/custom.rego": "package ckptlint.user.helpers\n\nimport rego.v1\n\nx := 2\n"})
@@ -245,7 +247,9 @@ func TestCacheInvalidation(t *testing.T) {
 			}
 			*c = &lint.Cache{Store: (*c).Store, Policies: lz}
 		}, false},
-		{"ckptlint version", func(t *testing.T, _ string, _ *lint.Options, _ **lint.Cache) { lint.SetBuildVersionForTest(t, "v9.9.9") }, false},
+		{"ckptlint version", func(t *testing.T, _ string, _ *lint.Options, _ **lint.Cache) {
+			lint.SetBuildVersionForTest(t, "v9.9.9")
+		}, false},
 	}
 	dir := t.TempDir()
 	writeTree(t, dir, base)
