@@ -1,5 +1,5 @@
-// Package generate holds ckptlint's generators: rule documentation from
-// policy METADATA (ruledocs), and, for `ckptlint fix` and
-// `ckptlint generate`, the planning of fix operations into file edits and
-// the generation of baseline config sets.
+// Package generate writes new configuration: a starter config set sized for
+// a cluster (and deployment) declared in .ckptlint.hcl, for `ckptlint
+// generate` (NewStarter; docs/generate.md). Changing existing files is
+// package fix's job; putting either on disk is package write's.
 package generate

@@ -27,7 +27,7 @@ func cachedBench(b *testing.B) (*lint.Cache, lint.Options, string) {
 	}
 	c := &lint.Cache{Store: store, Policies: lz}
 	opts := lint.Options{Config: cfg}
-	if _, _, err := lint.LintCached(context.Background(), c, nil, opts); err != nil {
+	if _, _, err := lint.Cached(context.Background(), c, nil, opts); err != nil {
 		b.Fatal(err)
 	}
 	return c, opts, root
@@ -39,7 +39,7 @@ func cachedBench(b *testing.B) (*lint.Cache, lint.Options, string) {
 func BenchmarkCacheWarm2000(b *testing.B) {
 	c, opts, _ := cachedBench(b)
 	for b.Loop() {
-		_, st, err := lint.LintCached(context.Background(), c, nil, opts)
+		_, st, err := lint.Cached(context.Background(), c, nil, opts)
 		if err != nil || !st.Hit {
 			b.Fatalf("%+v %v", st, err)
 		}
@@ -71,7 +71,7 @@ func BenchmarkCacheOneEdited2000(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		_, st, err := lint.LintCached(context.Background(), c, nil, opts)
+		_, st, err := lint.Cached(context.Background(), c, nil, opts)
 		if err != nil || st.Hit || st.Evaluated != 1 {
 			b.Fatalf("%+v %v", st, err)
 		}

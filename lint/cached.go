@@ -14,13 +14,13 @@ import (
 
 	"github.com/ckptlint/ckptlint/internal/buildinfo"
 	"github.com/ckptlint/ckptlint/lint/cache"
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/evaluate"
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // Cache is the result cache of a run (docs/cache.md). Store nil lints
@@ -67,14 +67,14 @@ type CacheStats struct {
 	Reused, Evaluated int
 }
 
-// LintCached is Lint with the result cache: when nothing the last run with
+// Cached is Lint with the result cache: when nothing the last run with
 // the same key looked at has changed, the findings come from the cache
 // and nothing is parsed or compiled; otherwise the files are discovered
 // and parsed again and only the config sets whose inputs changed are
 // evaluated (compiling the policies then). The rule blocks of .ckptlint.hcl
 // and the inline ignores are applied afresh on every run. Runs with an
 // overlay (fix) do not use the cache. Without a store it is Lint.
-func LintCached(ctx context.Context, c *Cache, paths []string, opts Options) (*Result, CacheStats, error) {
+func Cached(ctx context.Context, c *Cache, paths []string, opts Options) (*Result, CacheStats, error) {
 	if c.Store == nil || opts.Overlay != nil {
 		eng, err := c.Policies.Engine(ctx)
 		if err != nil {
@@ -267,7 +267,7 @@ func fromEntry(c *Cache, e *runEntry, srcs map[string][]byte, opts Options) (*Re
 // readSource reads a file by its display path (relative to the working
 // directory unless absolute); nil when it cannot be read.
 func readSource(path string) []byte {
-	b, _ := inputfs.ReadRegular(filepath.FromSlash(path), cfgfile.MaxFileSize)
+	b, _ := inputfs.ReadRegular(filepath.FromSlash(path), parsed.MaxFileSize)
 	return b
 }
 
@@ -372,17 +372,17 @@ func lintAndStore(ctx context.Context, c *Cache, key, base cache.Key, prev *runE
 // references, the resolved versions and the cluster and deployment facts.
 func fingerprint(base cache.Key, s *model.Set) (string, bool) {
 	type fileDoc struct {
-		Path     string              `json:"path"`
-		Format   cfgfile.Format      `json:"format"`
-		Sum      string              `json:"sum"`
-		Err      *cfgfile.ParseError `json:"err,omitempty"`
-		Template *cfgfile.Template   `json:"template,omitempty"`
-		Includes []string            `json:"includes,omitempty"`
-		Entries  []cfgfile.Entry     `json:"entries,omitempty"`
-		Notices  []cfgfile.Notice    `json:"notices,omitempty"`
-		Nested   bool                `json:"nested,omitempty"`
+		Path     string             `json:"path"`
+		Format   parsed.Format      `json:"format"`
+		Sum      string             `json:"sum"`
+		Err      *parsed.ParseError `json:"err,omitempty"`
+		Template *parsed.Template   `json:"template,omitempty"`
+		Includes []string           `json:"includes,omitempty"`
+		Entries  []parsed.Entry     `json:"entries,omitempty"`
+		Notices  []parsed.Notice    `json:"notices,omitempty"`
+		Nested   bool               `json:"nested,omitempty"`
 	}
-	file := func(f *cfgfile.File) *fileDoc {
+	file := func(f *parsed.File) *fileDoc {
 		if f == nil {
 			return nil
 		}

@@ -68,7 +68,7 @@ func cachedTwice(t *testing.T, name string, store *cache.Store, opts lint.Option
 	}
 	want := resultJSON(t, plain)
 	for run := range 2 {
-		res, st, err := lint.LintCached(context.Background(), c, nil, opts)
+		res, st, err := lint.Cached(context.Background(), c, nil, opts)
 		if err != nil {
 			t.Fatalf("%s: cached run %d: %v", name, run, err)
 		}
@@ -89,7 +89,7 @@ func cachedTwice(t *testing.T, name string, store *cache.Store, opts lint.Option
 			if err != nil {
 				t.Fatal(err)
 			}
-			res2, _, err := lint.LintCached(context.Background(), c, nil, opts2)
+			res2, _, err := lint.Cached(context.Background(), c, nil, opts2)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -274,7 +274,7 @@ func TestCacheInvalidation(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, st, err := lint.LintCached(context.Background(), c, nil, opts)
+		res, st, err := lint.Cached(context.Background(), c, nil, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -310,11 +310,11 @@ func TestCacheSetReuse(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := &lint.Cache{Store: store, Policies: embeddedLazy(t)}
-	if _, st, err := lint.LintCached(context.Background(), c, nil, lint.Options{}); err != nil || st.Evaluated != 4 {
+	if _, st, err := lint.Cached(context.Background(), c, nil, lint.Options{}); err != nil || st.Evaluated != 4 {
 		t.Fatalf("cold run: %+v, %v; want 4 sets evaluated", st, err)
 	}
 	writeTree(t, dir, map[string]string{"c/flink-conf.yaml": "execution.checkpointing.interval: 1 min\n"})
-	_, st, err := lint.LintCached(context.Background(), c, nil, lint.Options{})
+	_, st, err := lint.Cached(context.Background(), c, nil, lint.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -336,7 +336,7 @@ func TestCacheBadEntries(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := &lint.Cache{Store: store, Policies: embeddedLazy(t)}
-	first, _, err := lint.LintCached(context.Background(), c, nil, lint.Options{})
+	first, _, err := lint.Cached(context.Background(), c, nil, lint.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -362,7 +362,7 @@ func TestCacheBadEntries(t *testing.T) {
 		if err := os.WriteFile(entries[0], bad.b, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		res, st, err := lint.LintCached(context.Background(), c, nil, lint.Options{})
+		res, st, err := lint.Cached(context.Background(), c, nil, lint.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", bad.name, err)
 		}

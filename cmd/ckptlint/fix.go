@@ -8,10 +8,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ckptlint/ckptlint/generate"
+	"github.com/ckptlint/ckptlint/fix"
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/versions"
+	"github.com/ckptlint/ckptlint/write"
 )
 
 type fixParams struct {
@@ -65,23 +66,23 @@ func runFix(cmd *cobra.Command, g *globals, p *fixParams, args []string) error {
 	if err != nil {
 		return usageErr(err)
 	}
-	var w *generate.Writer
+	var w *write.Writer
 	if p.diff {
 		for _, r := range roots {
-			if j := generate.PendingJournal(r); j != "" {
+			if j := write.PendingJournal(r); j != "" {
 				fmt.Fprintf(g.stderr, "ckptlint fix: an interrupted fix left %s; this diff is against the files as they are now; run ckptlint fix to complete it\n", j)
 			}
 		}
 	} else {
 		// Lock the repositories and finish (or undo) an interrupted fix
 		// before reading anything, so the plan starts from whole files.
-		if w, err = generate.Open(roots); err != nil {
+		if w, err = write.Open(roots); err != nil {
 			return usageErr(err)
 		}
 		defer w.Close()
 		writeNotes(g, w)
 	}
-	res, err := generate.Fix(cmd.Context(), eng, generate.FixOptions{Paths: args, Lint: g.options(cfg), Rules: p.rules})
+	res, err := fix.Run(cmd.Context(), eng, fix.Options{Paths: args, Lint: g.options(cfg), Rules: p.rules})
 	if err != nil {
 		return usageErr(err)
 	}
@@ -89,7 +90,7 @@ func runFix(cmd *cobra.Command, g *globals, p *fixParams, args []string) error {
 		// The patch is stdout; what it leaves out, and why, is stderr.
 		writeNotApplied(g.stderr, res)
 		for _, c := range res.Changes {
-			fmt.Fprint(g.stdout, generate.Diff(c, filepath.ToSlash(res.Display[c.Path])))
+			fmt.Fprint(g.stdout, fix.Diff(c, filepath.ToSlash(res.Display[c.Path])))
 		}
 		if len(res.Unread) > 0 {
 			return usageErr(fmt.Errorf("%d path(s) could not be read: %s; the diff covers every other file", len(res.Unread), strings.Join(res.Unread, ", ")))
@@ -134,7 +135,7 @@ func fixRoots(args []string) ([]string, error) {
 
 // writeNotes prints the writer's notes (recovered journals, stale staged
 // files) on standard error, once each.
-func writeNotes(g *globals, w *generate.Writer) {
+func writeNotes(g *globals, w *write.Writer) {
 	for _, n := range w.Notes() {
 		fmt.Fprintf(g.stderr, "ckptlint fix: %s\n", n)
 	}
@@ -143,7 +144,7 @@ func writeNotes(g *globals, w *generate.Writer) {
 
 // writeHeld lists the version-dependent edits fix held back and how to
 // declare the version that releases them.
-func writeHeld(w io.Writer, res *generate.FixResult) {
+func writeHeld(w io.Writer, res *fix.Result) {
 	if len(res.Held) == 0 {
 		return
 	}
@@ -188,7 +189,7 @@ func writeHeld(w io.Writer, res *generate.FixResult) {
 
 // writeFixSummary says which files changed, what was fixed, and which
 // findings remain and why they were not fixed.
-func writeFixSummary(g *globals, res *generate.FixResult) {
+func writeFixSummary(g *globals, res *fix.Result) {
 	if len(res.Changes) == 0 {
 		fmt.Fprintln(g.stdout, "ckptlint fix: nothing to change")
 	} else {
@@ -261,7 +262,7 @@ func opText(op finding.Op) string {
 // writeNotApplied names each fix operation that could not be applied: the
 // edit, the finding and config set it belongs to (a FlinkDeployment of a
 // multi-document file among them), and why.
-func writeNotApplied(w io.Writer, res *generate.FixResult) {
+func writeNotApplied(w io.Writer, res *fix.Result) {
 	for _, s := range res.Skipped {
 		fmt.Fprintf(w, "ckptlint fix: not applied: %s for %s at %s:%d (config set %s): %s\n", opText(s.Op), s.Finding.RuleID,
 			s.Finding.Range.File, s.Finding.Range.Start.Line, s.Finding.ConfigSet, s.Reason)

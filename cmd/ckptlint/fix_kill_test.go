@@ -72,12 +72,15 @@ func readTree(t *testing.T, dir string, names []string) (map[string]string, []st
 		got[n] = string(b)
 	}
 	var left []string
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && (strings.Contains(d.Name(), ".ckptlint-") || d.Name() == ".ckptlint-fix.journal") {
 			left = append(left, p)
 		}
 		return nil
 	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	return got, left
 }
 
@@ -194,8 +197,12 @@ func TestFixSurvivesKill(t *testing.T) {
 		conf := filepath.Join(dir, filepath.FromSlash(changed[0]))
 		ours := filepath.Join(filepath.Dir(conf), "."+filepath.Base(conf)+".ckptlint-1234567")
 		theirs := filepath.Join(filepath.Dir(conf), "."+filepath.Base(conf)+".ckptlint-7654321")
-		os.WriteFile(ours, []byte(want[changed[0]]), 0o644) // what a killed older run staged
-		os.WriteFile(theirs, []byte("not ours\n"), 0o644)   // named alike, other content
+		// what a killed older run staged, and a file named alike with other content
+		for name, content := range map[string]string{ours: want[changed[0]], theirs: "not ours\n"} {
+			if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 		_, out := fixProc(t, exe, dir, "")
 		if _, err := os.Lstat(ours); err == nil {
 			t.Errorf("a staged copy of the fixed file was kept\n%s", out)

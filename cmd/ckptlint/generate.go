@@ -12,6 +12,7 @@ import (
 
 	"github.com/ckptlint/ckptlint/generate"
 	"github.com/ckptlint/ckptlint/lint/config"
+	"github.com/ckptlint/ckptlint/write"
 )
 
 type generateParams struct {
@@ -25,8 +26,8 @@ func newGenerateCmd(g *globals) *cobra.Command {
 	p := &generateParams{}
 	cmd := &cobra.Command{
 		Use:   "generate --out DIR [--cluster NAME] [--deployment NAME]",
-		Short: "Write a baseline Flink + HDFS config set sized for a cluster declared in .ckptlint.hcl",
-		Long: `generate writes a complete baseline for the Flink and Hadoop versions of a cluster block of
+		Short: "Write a starter Flink + HDFS config set sized for a cluster declared in .ckptlint.hcl",
+		Long: `generate writes a complete starter config set for the Flink and Hadoop versions of a cluster block of
 .ckptlint.hcl (and, optionally, a deployment block): the Flink configuration in the file the
 Flink version reads (flink-conf.yaml up to 1.18, config.yaml from 1.19), the hdfs-site.xml
 for Flink's HDFS client (dfs.blocksize sized from the DataNodes' free space and the expected
@@ -61,7 +62,7 @@ func runGenerate(cmd *cobra.Command, g *globals, p *generateParams) error {
 	if cfg == nil {
 		return usageErr(errors.New("generate: no .ckptlint.hcl found (use --config): generate needs a cluster block to size the configuration for; see docs/config.md"))
 	}
-	b, err := generate.NewBaseline(generate.BaselineOptions{
+	b, err := generate.NewStarter(generate.StarterOptions{
 		Config: cfg, Cluster: p.cluster, Deployment: p.deployment,
 		FlinkVersion: g.flinkVersion, HadoopVersion: g.hadoopVersion,
 	})
@@ -80,7 +81,7 @@ func runGenerate(cmd *cobra.Command, g *globals, p *generateParams) error {
 	if err != nil {
 		return usageErr(err)
 	}
-	if err := generate.WriteAll(changes, out); err != nil {
+	if err := write.All(changes, out); err != nil {
 		for i := len(made) - 1; i >= 0; i-- {
 			os.Remove(made[i]) // only empty directories go
 		}
@@ -90,14 +91,14 @@ func runGenerate(cmd *cobra.Command, g *globals, p *generateParams) error {
 	return nil
 }
 
-// plannedChanges are the baseline's files under out; an existing file is
+// plannedChanges are the starter config set's files under out; an existing file is
 // refused unless force, and then replaced only if unchanged until written.
-func plannedChanges(b *generate.Baseline, out string, force bool) ([]generate.Change, error) {
-	var changes []generate.Change
+func plannedChanges(b *generate.Starter, out string, force bool) ([]write.Change, error) {
+	var changes []write.Change
 	var exist []string
 	for _, f := range b.Files {
 		path := filepath.Join(out, filepath.FromSlash(f.Path))
-		c := generate.Change{Path: path, New: f.Content, Mode: 0o644}
+		c := write.Change{Path: path, New: f.Content, Mode: 0o644}
 		st, err := os.Lstat(path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
@@ -123,7 +124,7 @@ func plannedChanges(b *generate.Baseline, out string, force bool) ([]generate.Ch
 
 // makeDirs creates the directories the changes need and returns the ones
 // it created, outermost first.
-func makeDirs(changes []generate.Change) ([]string, error) {
+func makeDirs(changes []write.Change) ([]string, error) {
 	var made []string
 	for _, c := range changes {
 		var missing []string
@@ -155,7 +156,7 @@ func displayPath(p string) string {
 
 // writeGenerateSummary says what was written, the notes to act on, and how
 // to lint the files with the same facts.
-func writeGenerateSummary(g *globals, cfg *config.Config, b *generate.Baseline, changes []generate.Change, out string) {
+func writeGenerateSummary(g *globals, cfg *config.Config, b *generate.Starter, changes []write.Change, out string) {
 	what := fmt.Sprintf("cluster %q", b.Cluster)
 	if b.Deployment != "" {
 		what += fmt.Sprintf(", deployment %q", b.Deployment)

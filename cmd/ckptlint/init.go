@@ -13,10 +13,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ckptlint/ckptlint/generate"
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/write"
 )
 
 func newInitCmd(g *globals) *cobra.Command {
@@ -62,7 +62,7 @@ It refuses to overwrite an existing .ckptlint.hcl; --print writes to standard ou
 			if err != nil {
 				return usageErr(err)
 			}
-			if err := generate.WriteAll([]generate.Change{{Path: filepath.Join(wd, config.FileName), New: src, Mode: 0o644}}, wd); err != nil {
+			if err := write.All([]write.Change{{Path: filepath.Join(wd, config.FileName), New: src, Mode: 0o644}}, wd); err != nil {
 				return usageErr(err)
 			}
 			fmt.Fprintf(g.stderr, "ckptlint: wrote %s (%d deployment block(s)); review it, then run ckptlint lint\n", config.FileName, countDeployments(sets))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/spf13/cobra"
 
 	"github.com/ckptlint/ckptlint/lint"
@@ -32,7 +33,15 @@ the versions (and where they came from) and the cluster facts of .ckptlint.hcl.`
 			}
 			docs := make([]any, 0, len(sets))
 			for _, s := range sets {
-				docs = append(docs, model.Input(s))
+				v, err := model.Input(s)
+				if err != nil {
+					return fmt.Errorf("%s: build input: %w", s.Name, err)
+				}
+				doc, err := ast.JSON(v)
+				if err != nil {
+					return fmt.Errorf("%s: build input: %w", s.Name, err)
+				}
+				docs = append(docs, doc)
 			}
 			if len(docs) == 1 {
 				return writeJSON(g.stdout, docs[0])

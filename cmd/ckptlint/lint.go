@@ -5,18 +5,20 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/ckptlint/ckptlint/generate"
+	"github.com/ckptlint/ckptlint/fix"
 	"github.com/ckptlint/ckptlint/internal/buildinfo"
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/config"
-	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/report"
+	"github.com/ckptlint/ckptlint/lint/rule"
+	"github.com/ckptlint/ckptlint/write"
 )
 
 type lintParams struct {
@@ -149,10 +151,13 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	}
 	opts := g.options(cfg)
 	opts.NoInlineIgnores = p.noInlineIgnores
+	// Free each set's parsed entries once it is evaluated, unless SARIF's
+	// exact fix edits (generate.FixEdits) read them after the run.
+	opts.Release = !slices.ContainsFunc(outs, func(o output) bool { return o.name == "sarif" })
 	if overlay != nil {
 		opts.Overlay = overlay
 	}
-	res, _, err := lint.LintCached(cmd.Context(), c, args, opts)
+	res, _, err := lint.Cached(cmd.Context(), c, args, opts)
 	if c.Store != nil {
 		_ = c.Store.Trim() // only after a run that wrote; a failure leaves the cache larger
 	}
@@ -161,7 +166,8 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	}
 	warnNoFiles(g.stderr, res, args)
 	rr := report.Result{Version: buildinfo.Get().Version, Findings: res.Findings, Suppressed: res.Suppressed,
-		Sets: len(res.Sets), Files: res.Files, Sources: sources(res), Rules: reportRules(rules, cfg),
+		Sets: len(res.Sets), Files: res.Files, Sources: sources(res), Rules: rules,
+		Disabled:  disabledRules(rules, cfg),
 		FailLevel: fail, RepoDir: repoDir()}
 	for _, s := range res.Sets {
 		rr.ConfigSets = append(rr.ConfigSets, s.Name)
@@ -176,7 +182,7 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 					return usageErr(err)
 				}
 			}
-			rr.FixEdits = generate.FixEdits(sets, res.Findings)
+			fix.Edits(sets, res.Findings) // exact replacements for SARIF fixes
 		}
 	}
 	if err := writeOutputs(g, outs, rr, p.quiet, tty); err != nil {
@@ -198,7 +204,7 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 }
 
 // writeOutputs renders every format, then writes the files (each staged,
-// fsynced and renamed into place by generate.WriteFile) and standard output. Text on
+// fsynced and renamed into place by write.File) and standard output. Text on
 // standard output is coloured with a snippet on a terminal and followed by
 // a tally on standard error; --quiet drops it.
 func writeOutputs(g *globals, outs []output, rr report.Result, quiet, tty bool) error {
@@ -223,7 +229,7 @@ func writeOutputs(g *globals, outs []output, rr report.Result, quiet, tty bool) 
 			return &exitError{code: exitInternal, err: fmt.Errorf("render %s report: %w", o.name, err)}
 		}
 		if !toStdout {
-			if err := generate.WriteFile(o.path, b.Bytes()); err != nil {
+			if err := write.File(o.path, b.Bytes()); err != nil {
 				return usageErr(fmt.Errorf("write %s report: %w", o.name, err))
 			}
 			continue
@@ -238,34 +244,13 @@ func writeOutputs(g *globals, outs []output, rr report.Result, quiet, tty bool) 
 	return nil
 }
 
-// parseErrorRule describes CKPT000, which is not a Rego rule but is
-// reported like one.
-var parseErrorRule = report.Rule{
-	ID: lint.ParseErrorRule, Name: "parse-error", Severity: finding.Error, Family: "parse",
-	Title: "A configuration file Flink or Hadoop cannot read",
-	Description: "The file does not parse the way Flink or Hadoop reads it (broken YAML or XML, an unrendered " +
-		"template, content before the XML declaration), or ckptlint does not read it (over a size limit, a " +
-		"symlink leading outside the repository, unreadable). Its config set is not evaluated until the file is " +
-		"fixed; other config sets are.",
-	HelpURI: buildinfo.DocURL("README.md#exit-codes"),
-}
-
-// reportRules is the metadata of every loaded rule for the reporters, with
-// the rules .ckptlint.hcl disables marked.
-func reportRules(rules []*engine.Rule, cfg *config.Config) []report.Rule {
-	out := []report.Rule{parseErrorRule}
+// disabledRules holds the ids of the rules .ckptlint.hcl turns off.
+func disabledRules(rules []*rule.Rule, cfg *config.Config) map[string]bool {
+	out := map[string]bool{}
 	for _, r := range rules {
-		rr := report.Rule{ID: r.ID, Name: r.Name, Severity: r.Severity, Fixable: r.Fixable, Title: r.Title,
-			Description: r.Description, Family: r.Family, User: r.User}
-		if !r.User {
-			rr.HelpURI = buildinfo.DocURL("docs/rules/" + r.ID + ".md")
-		} else if len(r.Related) > 0 {
-			rr.HelpURI = r.Related[0]
-		}
 		if rc := cfg.RuleByID(r.ID); rc != nil && rc.Enabled != nil && !*rc.Enabled {
-			rr.Disabled = true
+			out[r.ID] = true
 		}
-		out = append(out, rr)
 	}
 	return out
 }

@@ -15,21 +15,16 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the expected output in testdata/script/*.txtar")
 
-func TestMain(m *testing.M) { os.Exit(testMain(m)) }
-
-func testMain(m *testing.M) int {
+func TestMain(m *testing.M) {
 	// The tests never touch the user's result cache: every ckptlint run in
-	// this package, in process or a subprocess, uses a temporary one.
+	// this package, in process or a subprocess, uses one under the system's
+	// temporary directory (bounded like any cache; its entries check
+	// themselves, so runs of the tests may share it).
 	if os.Getenv("CKPTLINT_CACHE_DIR") == "" {
-		dir, err := os.MkdirTemp("", "ckptlint-test-cache-")
-		if err != nil {
-			panic(err)
-		}
-		os.Setenv("CKPTLINT_CACHE_DIR", dir)
-		defer os.RemoveAll(dir)
+		_ = os.Setenv("CKPTLINT_CACHE_DIR", filepath.Join(os.TempDir(), "ckptlint-test-cache"))
 	}
-	return testscript.RunMain(m, map[string]func() int{
-		"ckptlint": func() int { return run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr) },
+	testscript.Main(m, map[string]func(){
+		"ckptlint": func() { os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }
 
@@ -44,12 +39,17 @@ func TestScript(t *testing.T) {
 	// One result cache for every script, never the user's: the scripts run
 	// in parallel and share it as concurrent ckptlint processes would.
 	cacheDir := t.TempDir()
+	factsData, err := filepath.Abs("../../facts/testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: *update,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("STORIES", stories)
 			env.Setenv("CKPTLINT_CACHE_DIR", cacheDir)
+			env.Setenv("FACTS", factsData)
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"repeat": cmdRepeat},

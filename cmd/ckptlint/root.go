@@ -67,7 +67,7 @@ Exit codes: 0 clean, 1 findings at or above --fail-level, 2 usage/config/input e
 	pf.StringVar(&g.cacheDir, "cache-dir", "", "directory of the result cache (default: $"+cache.EnvDir+", else ckptlint under the user cache directory, e.g. ~/.cache/ckptlint); see docs/cache.md")
 	pf.BoolVar(&g.noCache, "no-cache", false, "lint without the result cache: neither read nor write it")
 	root.AddCommand(newLintCmd(g), newFixCmd(g), newGenerateCmd(g), newInspectCmd(g), newRulesCmd(g), newExplainCmd(g),
-		newPolicyCmd(g), newVersionCmd(g), newInitCmd(g))
+		newPolicyCmd(g), newVersionCmd(g), newInitCmd(g), newFactsCmd(g))
 	registerCompletions(root, g)
 	return root
 }

@@ -2,20 +2,18 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-
-	"github.com/ckptlint/ckptlint/internal/buildinfo"
-	"github.com/ckptlint/ckptlint/lint/cache"
-	"github.com/ckptlint/ckptlint/lint/finding"
+	"time"
 
 	"github.com/ckptlint/ckptlint/lint"
+	"github.com/ckptlint/ckptlint/lint/cache"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/rule"
 )
 
 // repoRoot is the nearest directory at or above dir holding .git, or ""
@@ -25,126 +23,31 @@ func repoRoot(dir string) string { return inputfs.RepoRoot(dir) }
 // setup loads .ckptlint.hcl and the policies and checks the one against the
 // other. Problems are usage errors (exit 2), printed with source snippets.
 func (g *globals) setup(ctx context.Context) (*config.Config, *engine.Engine, error) {
-	cfg, cdiags, err := g.loadConfig()
-	if err != nil {
-		return nil, nil, err
-	}
-	eng, err := engine.New(ctx, g.policyOptions(cfg))
-	if err != nil {
-		// A broken user policy is the user's input; a broken embedded one
-		// cannot pass the repository's own tests.
-		return nil, nil, usageErr(err)
-	}
-	if err := g.validateConfig(cfg, cdiags, eng.Rules()); err != nil {
-		return nil, nil, err
-	}
-	return cfg, eng, nil
+	cfg, eng, _, err := g.load(ctx, true)
+	return cfg, eng, err
 }
 
-// setupCached is setup for a run with the result cache (docs/cache.md):
-// the policies are read and hashed but compiled only when some config set
-// is not in the cache, and their rules' metadata comes from the cache when
-// it holds it for this bundle. The cache is nil with --no-cache, or when
-// the default cache directory cannot be made.
-func (g *globals) setupCached(ctx context.Context) (*config.Config, *lint.Cache, []*engine.Rule, error) {
-	cfg, cdiags, err := g.loadConfig()
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	lazy, err := engine.NewLazy(g.policyOptions(cfg))
-	if err != nil {
-		return nil, nil, nil, usageErr(err)
-	}
-	c := &lint.Cache{Policies: lazy}
-	if c.Store, err = g.openCache(); err != nil {
-		return nil, nil, nil, usageErr(err)
-	}
-	// The rules' metadata is cached under the bundle's hash once the
-	// bundle compiled: a bundle seen before is compiled only when a config
-	// set misses, a new one (a user policy just edited) at once, so a
-	// broken policy is reported whatever the cache holds.
-	var rulesKey cache.Key
-	if c.Store != nil {
-		bi := buildinfo.Get()
-		rulesKey = cache.NewHasher("ckptlint rules").String(bi.Version).String(bi.Commit).String(bi.GoVersion).String(lazy.Hash()).Sum()
-		if b, ok := c.Store.Get(rulesKey); ok {
-			var rules []*engine.Rule
-			if json.Unmarshal(b, &rules) == nil && validRules(rules) {
-				lazy.SetRules(rules)
-			}
-		}
-	}
-	rules, err := lazy.Rules()
-	if err != nil {
-		return nil, nil, nil, usageErr(err)
-	}
-	if !lazy.HasRules() {
-		eng, err := lazy.Engine(ctx)
-		if err != nil {
-			return nil, nil, nil, usageErr(err)
-		}
-		rules = eng.Rules()
-		if c.Store != nil {
-			if b, err := json.Marshal(rules); err == nil {
-				_ = c.Store.Put(rulesKey, b)
-			}
-		}
-	}
-	if err := g.validateConfig(cfg, cdiags, rules); err != nil {
-		return nil, nil, nil, err
-	}
-	return cfg, c, rules, nil
+// setupRules is setup for the commands that only read rule metadata
+// (rules, explain, completion): the builtin and embedded rules come from
+// lint/rule's generated table, so no policy is compiled unless a user
+// policy directory (--policy, policy_dirs) is named.
+func (g *globals) setupRules(ctx context.Context) (*config.Config, []*rule.Rule, error) {
+	cfg, _, rules, err := g.load(ctx, false)
+	return cfg, rules, err
 }
 
-// validRules checks rule metadata read from the cache.
-func validRules(rules []*engine.Rule) bool {
-	if len(rules) == 0 {
-		return false
-	}
-	for _, r := range rules {
-		if r == nil || r.ID == "" || r.Name == "" || r.Severity < finding.Info || r.Severity > finding.Error {
-			return false
-		}
-	}
-	return true
-}
-
-// openCache opens the cache directory: --cache-dir, else
-// $CKPTLINT_CACHE_DIR, else the user cache directory. A directory named by
-// the flag or the variable that cannot be made is an error; the default
-// one only turns the cache off.
-func (g *globals) openCache() (*cache.Store, error) {
-	if g.noCache {
-		return nil, nil
-	}
-	dir, named := g.cacheDir, g.cacheDir != "" || os.Getenv(cache.EnvDir) != ""
-	if dir == "" {
-		var err error
-		if dir, err = cache.DefaultDir(); err != nil {
-			return nil, nil
-		}
-	}
-	s, err := cache.Open(dir, 0)
-	if err != nil && named {
-		return nil, fmt.Errorf("--cache-dir / %s: %w (or pass --no-cache)", cache.EnvDir, err)
-	}
-	if err != nil {
-		return nil, nil
-	}
-	return s, nil
-}
-
-// loadConfig reads .ckptlint.hcl (--config, else found from the working
-// directory) and checks the global flags.
-func (g *globals) loadConfig() (*config.Config, *config.Diagnostics, error) {
+// load is setup; without needEngine it compiles the policies only to
+// learn the rules of user policy directories, and returns a nil engine
+// otherwise. rules is the one rule list with those user rules merged in.
+func (g *globals) load(ctx context.Context, needEngine bool) (cfg *config.Config, eng *engine.Engine, rules []*rule.Rule, err error) {
 	switch g.placeholders {
 	case "", lint.PlaceholdersDetect, lint.PlaceholdersLiteral:
 	default:
-		return nil, nil, usageErr(fmt.Errorf("--placeholders %q: want detect or literal", g.placeholders))
+		return nil, nil, nil, usageErr(fmt.Errorf("--placeholders %q: want detect or literal", g.placeholders))
 	}
 	for _, v := range []struct{ flag, value string }{{"--flink-version", g.flinkVersion}, {"--hadoop-version", g.hadoopVersion}} {
 		if _, err := model.ParseVersion(v.value); v.value != "" && err != nil {
-			return nil, nil, usageErr(fmt.Errorf("%s: %w", v.flag, err))
+			return nil, nil, nil, usageErr(fmt.Errorf("%s: %w", v.flag, err))
 		}
 	}
 	path := g.configPath
@@ -153,54 +56,66 @@ func (g *globals) loadConfig() (*config.Config, *config.Diagnostics, error) {
 			path = p
 		}
 	}
-	var cfg *config.Config
 	var cdiags *config.Diagnostics
 	if path != "" {
 		c, diags := config.Load(path)
 		if diags.HasErrors() {
 			_ = diags.Write(g.stderr, false)
-			return nil, nil, usageErr(fmt.Errorf("%s is not valid", path))
+			return nil, nil, nil, usageErr(fmt.Errorf("%s is not valid", path))
 		}
 		cfg, cdiags = c, diags
 	}
-	return cfg, cdiags, nil
-}
-
-// policyOptions names the policies: the embedded bundle, --policy and
-// policy_dirs.
-func (g *globals) policyOptions(cfg *config.Config) engine.Options {
 	dirs := append([]string(nil), g.policyDirs...)
 	if cfg != nil {
 		for _, d := range cfg.PolicyDirs {
 			dirs = append(dirs, cfg.Resolve(d))
 		}
 	}
-	return engine.Options{PolicyDirs: uniqueDirs(dirs)}
-}
-
-// validateConfig checks .ckptlint.hcl against the rules.
-func (g *globals) validateConfig(cfg *config.Config, cdiags *config.Diagnostics, rules []*engine.Rule) error {
-	if cfg == nil {
-		return nil
-	}
-	var ids []string
-	for _, r := range append(lint.BuiltinRules(), rules...) {
-		ids = append(ids, r.ID)
-	}
-	if diags := cfg.Validate(ids); diags.HasErrors() {
-		if cdiags == nil {
-			cdiags = &config.Diagnostics{}
+	rules = rule.All()
+	if needEngine || len(dirs) > 0 {
+		eng, err = engine.New(ctx, engine.Options{PolicyDirs: uniqueDirs(dirs)})
+		if err != nil {
+			// A broken user policy is the user's input; a broken embedded one
+			// cannot pass the repository's own tests.
+			return nil, nil, nil, usageErr(err)
 		}
-		cdiags.Append(diags...)
-		_ = cdiags.Write(g.stderr, false)
-		return usageErr(fmt.Errorf("%s is not valid", cfg.Path))
+		rules = rule.With(eng.Rules())
 	}
-	return nil
+	if cfg != nil {
+		var ids []string
+		for _, r := range rules {
+			ids = append(ids, r.ID)
+		}
+		if diags := cfg.Validate(ids); diags.HasErrors() {
+			if cdiags == nil {
+				cdiags = &config.Diagnostics{}
+			}
+			cdiags.Append(diags...)
+			_ = cdiags.Write(g.stderr, false)
+			return nil, nil, nil, usageErr(fmt.Errorf("%s is not valid", cfg.Path))
+		}
+	}
+	return cfg, eng, rules, nil
 }
 
 func (g *globals) options(cfg *config.Config) lint.Options {
 	return lint.Options{Config: cfg, Versions: lint.Versions{Flink: g.flinkVersion, Hadoop: g.hadoopVersion},
-		Note: g.noteOnce, Placeholders: g.placeholders}
+		Note: g.noteOnce, Placeholders: g.placeholders, Now: g.now()}
+}
+
+// now is the time facts' ages are measured at: CKPTLINT_NOW (RFC 3339), for
+// reproducible runs and tests, else the clock (docs/config.md).
+func (g *globals) now() time.Time {
+	v := os.Getenv("CKPTLINT_NOW")
+	if v == "" {
+		return time.Now()
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		g.noteOnce(fmt.Sprintf("CKPTLINT_NOW=%q is not an RFC 3339 time such as 2026-12-01T08:00:00Z; facts' ages use the clock", v))
+		return time.Now()
+	}
+	return t
 }
 
 // noteOnce prints a note on stderr, once per run (fix lints the same paths
@@ -231,4 +146,60 @@ func uniqueDirs(dirs []string) []string {
 		}
 	}
 	return out
+}
+
+// setupCached is setup for a run with the result cache (docs/cache.md).
+// With the embedded policies alone, their rules come from lint/rule's
+// generated table and the policies are compiled only when some config set
+// is not in the cache; a user policy directory is compiled at once, so a
+// broken policy is reported whatever the cache holds. The store is nil
+// with --no-cache, or when the default cache directory cannot be made.
+func (g *globals) setupCached(ctx context.Context) (*config.Config, *lint.Cache, []*rule.Rule, error) {
+	cfg, _, rules, err := g.load(ctx, false)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	dirs := append([]string(nil), g.policyDirs...)
+	if cfg != nil {
+		for _, d := range cfg.PolicyDirs {
+			dirs = append(dirs, cfg.Resolve(d))
+		}
+	}
+	lazy, err := engine.NewLazy(engine.Options{PolicyDirs: uniqueDirs(dirs)})
+	if err != nil {
+		return nil, nil, nil, usageErr(err)
+	}
+	if len(dirs) == 0 {
+		lazy.SetRules(rule.Rego())
+	}
+	c := &lint.Cache{Policies: lazy}
+	if c.Store, err = g.openCache(); err != nil {
+		return nil, nil, nil, usageErr(err)
+	}
+	return cfg, c, rules, nil
+}
+
+// openCache opens the cache directory: --cache-dir, else
+// $CKPTLINT_CACHE_DIR, else the user cache directory. A directory named by
+// the flag or the variable that cannot be made is an error; the default
+// one only turns the cache off.
+func (g *globals) openCache() (*cache.Store, error) {
+	if g.noCache {
+		return nil, nil
+	}
+	dir, named := g.cacheDir, g.cacheDir != "" || os.Getenv(cache.EnvDir) != ""
+	if dir == "" {
+		var err error
+		if dir, err = cache.DefaultDir(); err != nil {
+			return nil, nil //nolint:nilerr // no user cache directory: lint without a cache
+		}
+	}
+	s, err := cache.Open(dir, 0)
+	if err != nil && named {
+		return nil, fmt.Errorf("--cache-dir / %s: %w (or pass --no-cache)", cache.EnvDir, err)
+	}
+	if err != nil {
+		return nil, nil //nolint:nilerr // the default directory cannot be made: lint without a cache
+	}
+	return s, nil
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/config"
@@ -53,6 +54,10 @@ func LoadConfig(t testing.TB, dir string) *config.Config {
 	return cfg
 }
 
+// Now is the time Lint runs at unless opts.Now says otherwise, so the ages
+// of facts blocks (CKPT609) in golden output do not depend on the clock.
+var Now = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+
 // Lint lints dir as `ckptlint lint` run inside it would: the test moves
 // into dir (t.Chdir; dir "." is the working directory, where it stays),
 // paths are relative to it, and, when opts.Config is nil, dir's
@@ -64,6 +69,9 @@ func Lint(t *testing.T, eng *engine.Engine, dir string, opts lint.Options) *lint
 	}
 	if opts.Config == nil {
 		opts.Config = LoadConfig(t, ".")
+	}
+	if opts.Now.IsZero() {
+		opts.Now = Now
 	}
 	res, err := lint.Lint(context.Background(), eng, nil, opts)
 	if err != nil {

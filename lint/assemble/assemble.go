@@ -9,10 +9,11 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/discover"
+	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/versions"
 )
 
@@ -60,18 +61,18 @@ func (a *assembler) run() error {
 		if claimedFlink[p] {
 			continue
 		}
-		switch f.Kind {
-		case discover.FlinkConf, discover.ConfigYAML:
+		switch f.Format {
+		case parsed.FlinkConfLegacy, parsed.FlinkConfigYAML:
 			if dir := filepath.Dir(p); !dirs[dir] {
 				dirs[dir] = true
 				dirOrder = append(dirOrder, dir)
 			}
-		case discover.Manifest:
+		case parsed.FlinkDeployment:
 			a.manifest(f, nil, "", "")
 		}
 	}
 	for _, dir := range dirOrder {
-		legacy, std := a.d.InDir(dir, discover.FlinkConf), a.d.InDir(dir, discover.ConfigYAML)
+		legacy, std := a.d.InDir(dir, parsed.FlinkConfLegacy), a.d.InDir(dir, parsed.FlinkConfigYAML)
 		if claimedFlink[pathOf(legacy)] || claimedFlink[pathOf(std)] {
 			continue
 		}
@@ -81,16 +82,16 @@ func (a *assembler) run() error {
 	seen := map[string]bool{}
 	for _, p := range a.d.Paths() {
 		f := a.d.Get(p)
-		if (f.Kind != discover.CoreSite && f.Kind != discover.HDFSSite) || f.Claimed || seen[filepath.Dir(p)] {
+		if (f.Format != parsed.HadoopCoreSite && f.Format != parsed.HadoopHDFSSite) || f.Claimed || seen[filepath.Dir(p)] {
 			continue
 		}
 		dir := filepath.Dir(p)
 		seen[dir] = true
 		s := &model.Set{Name: a.d.Display(dir) + " (Hadoop)"}
-		if core := a.d.InDir(dir, discover.CoreSite); core != nil && !core.Claimed {
+		if core := a.d.InDir(dir, parsed.HadoopCoreSite); core != nil && !core.Claimed {
 			s.Client = append(s.Client, model.Resource{File: core.File, Via: "standalone", Dir: a.d.Display(dir)})
 		}
-		if hdfs := a.d.InDir(dir, discover.HDFSSite); hdfs != nil && !hdfs.Claimed {
+		if hdfs := a.d.InDir(dir, parsed.HadoopHDFSSite); hdfs != nil && !hdfs.Claimed {
 			s.Client = append(s.Client, model.Resource{File: hdfs.File, Via: "standalone", Dir: a.d.Display(dir)})
 			s.ClusterHDFS = hdfs.File
 		}
@@ -118,7 +119,7 @@ func (a *assembler) deployment(dep *config.Deployment, claimed map[string]bool) 
 	}
 	var legacy, std, man *discover.Found
 	if st.IsDir() {
-		for _, name := range []string{"flink-conf.yaml", "config.yaml"} {
+		for _, name := range format.FileNames(format.Flink) {
 			if a.d.IsFile(filepath.Join(p, name)) {
 				a.d.Declare(filepath.Join(p, name))
 				if err := a.d.Add(filepath.Join(p, name), true); err != nil {
@@ -126,7 +127,7 @@ func (a *assembler) deployment(dep *config.Deployment, claimed map[string]bool) 
 				}
 			}
 		}
-		legacy, std = a.d.InDir(filepath.Clean(p), discover.FlinkConf), a.d.InDir(filepath.Clean(p), discover.ConfigYAML)
+		legacy, std = a.d.InDir(filepath.Clean(p), parsed.FlinkConfLegacy), a.d.InDir(filepath.Clean(p), parsed.FlinkConfigYAML)
 		if legacy == nil && std == nil {
 			return fmt.Errorf("%s: deployment %q: no flink-conf.yaml or config.yaml in %s", a.cfg.Path, dep.Name, dep.FlinkConf)
 		}
@@ -137,12 +138,12 @@ func (a *assembler) deployment(dep *config.Deployment, claimed map[string]bool) 
 			return err
 		}
 		f := a.d.Get(p)
-		switch f.Kind {
-		case discover.FlinkConf:
+		switch f.Format {
+		case parsed.FlinkConfLegacy:
 			legacy = f
-		case discover.ConfigYAML:
+		case parsed.FlinkConfigYAML:
 			std = f
-		case discover.Manifest:
+		case parsed.FlinkDeployment:
 			man = f
 		}
 	}
@@ -157,7 +158,7 @@ func (a *assembler) deployment(dep *config.Deployment, claimed map[string]bool) 
 		if st, err := a.d.Stat(hconf); err != nil || !st.IsDir() {
 			return fmt.Errorf("%s: deployment %q: hadoop_conf %q is not a directory", a.cfg.Path, dep.Name, dep.HadoopConf)
 		}
-		for _, n := range []string{"core-site.xml", "hdfs-site.xml"} {
+		for _, n := range format.FileNames(format.Hadoop) {
 			if a.d.IsFile(filepath.Join(hconf, n)) {
 				if err := a.d.Add(filepath.Join(hconf, n), true); err != nil {
 					return err
@@ -183,7 +184,7 @@ func (a *assembler) deployment(dep *config.Deployment, claimed map[string]bool) 
 // manifest makes one set per FlinkDeployment document of a manifest file.
 func (a *assembler) manifest(f *discover.Found, dep *config.Deployment, hconf, csite string) {
 	if f.Err != nil || f.Template != nil {
-		s := &model.Set{Name: f.Disp, Flink: &cfgfile.File{Path: f.Disp, Format: cfgfile.FlinkDeployment, Err: f.Err, Template: f.Template}}
+		s := &model.Set{Name: f.Disp, Flink: &parsed.File{Path: f.Disp, Format: parsed.FlinkDeployment, Err: f.Err, Template: f.Template}}
 		a.vers.Resolve(s, dep, nil, filepath.Dir(f.Path))
 		a.sets = append(a.sets, s)
 		return

@@ -6,15 +6,16 @@ import (
 	"strings"
 
 	"github.com/ckptlint/ckptlint/lint/config"
-	"github.com/ckptlint/ckptlint/lint/discover"
+	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // attachHadoop finds the Hadoop client files Flink reads with s.Flink.
 func (a *assembler) attachHadoop(s *model.Set, dir string, dep *config.Deployment, hconf, csite string) {
 	add := func(d, via string) {
-		for _, k := range []discover.Kind{discover.CoreSite, discover.HDFSSite} {
+		for _, k := range []parsed.Format{parsed.HadoopCoreSite, parsed.HadoopHDFSSite} {
 			if f := a.d.InDir(d, k); f != nil {
 				f.Claimed = true
 				s.Client = append(s.Client, model.Resource{File: f.File, Via: via, Dir: a.d.Display(d)})
@@ -66,7 +67,7 @@ func (a *assembler) attachHadoop(s *model.Set, dir string, dep *config.Deploymen
 // ensureHadoopFiles parses the Hadoop files of a conf dir outside the
 // walked paths.
 func (a *assembler) ensureHadoopFiles(dir string) {
-	for _, n := range []string{"core-site.xml", "hdfs-site.xml"} {
+	for _, n := range format.FileNames(format.Hadoop) {
 		p := filepath.Join(dir, n)
 		if a.d.Get(p) != nil {
 			continue

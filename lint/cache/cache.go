@@ -231,21 +231,22 @@ func (s *Store) Trim() error {
 		mod  time.Time
 	}
 	var entries []entry
+	var stale []string
 	var total int64
 	err := filepath.WalkDir(s.dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			return nil // a directory another process removed
+			return nil //nolint:nilerr // a directory another process removed: skip it, trim the rest
 		}
 		if d.IsDir() || !d.Type().IsRegular() {
 			return nil
 		}
 		info, err := d.Info()
 		if err != nil {
-			return nil
+			return nil //nolint:nilerr // an entry another process removed
 		}
 		if strings.HasPrefix(d.Name(), ".tmp-") {
 			if time.Since(info.ModTime()) > time.Hour {
-				os.Remove(p)
+				stale = append(stale, p)
 			}
 			return nil
 		}
@@ -256,6 +257,9 @@ func (s *Store) Trim() error {
 		total += info.Size()
 		return nil
 	})
+	for _, p := range stale {
+		_ = os.Remove(p) // a temporary file another run may have renamed meanwhile
+	}
 	if err != nil || total <= s.maxSize {
 		return err
 	}

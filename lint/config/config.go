@@ -36,6 +36,9 @@ type Config struct {
 	// the default) or "literal" (the files are rendered output); "" when
 	// unset. See docs/templates.md.
 	Placeholders string
+	// FactsMaxAge is facts_max_age: a facts block observed longer ago is
+	// stale. nil when unset; see MaxFactsAge for the default.
+	FactsMaxAge *time.Duration
 	// Clusters, Deployments and Rules are the blocks in file order,
 	// duplicates included (Validate reports them).
 	Clusters    []Cluster
@@ -68,6 +71,15 @@ type Cluster struct {
 	// OtherWriters is the number of other concurrent HDFS writers (open
 	// blocks) per DataNode.
 	OtherWriters *int
+	// DatanodeBlocksScheduled is the largest number of blocks scheduled for
+	// writing on one in-service DataNode (NameNodeInfo LiveNodes
+	// "blockScheduled", DatanodeDescriptor.getBlocksScheduled).
+	DatanodeBlocksScheduled *int64
+	// DatanodeHadoopVersion is the Hadoop version the DataNodes run, ""
+	// when unset; it can differ from the client's HadoopVersion.
+	DatanodeHadoopVersion string
+	// Facts are the facts blocks: where and when attributes were observed.
+	Facts []Facts
 	// DefRange is the range of the block header, `cluster "name"`.
 	DefRange hcl.Range
 }
@@ -98,11 +110,85 @@ type Deployment struct {
 	Parallelism *int
 	// CheckpointP99 is the observed p99 checkpoint duration.
 	CheckpointP99 *time.Duration
+	// CheckpointSize is the observed p99 checkpointed size in bytes.
+	CheckpointSize *int64
+	// CheckpointFailed is the observed number of failed checkpoints.
+	CheckpointFailed *int64
+	// Running is the checkpoint configuration of the running job, nil when
+	// there is no running_checkpointing block.
+	Running *RunningCheckpointing
+	// Facts are the facts blocks: where and when attributes were observed.
+	Facts []Facts
 	// DefRange is the range of the block header, `deployment "name"`.
 	DefRange hcl.Range
 	// ClusterRange is the range of the cluster attribute's value, for
 	// diagnostics about the reference.
 	ClusterRange hcl.Range
+}
+
+// Facts is one facts "KIND" block: the source and time the listed
+// attributes of the enclosing cluster or deployment block were observed.
+type Facts struct {
+	// Kind is the block label, one of FactKinds.
+	Kind string
+	// Source is the URL or file name the values were read from.
+	Source string
+	// ObservedAt is when they were read, in UTC.
+	ObservedAt time.Time
+	// Attributes names the attributes of the enclosing block the facts
+	// supplied (a nested block such as running_checkpointing by its type).
+	Attributes []string
+	// DefRange is the range of the block header, `facts "kind"`.
+	DefRange hcl.Range
+}
+
+// FactKinds are the facts block labels: the kinds of source `ckptlint
+// facts` reads (docs/facts.md).
+var FactKinds = []string{"namenode", "dfsadmin", "jobmanager", "kubectl"}
+
+// DefaultFactsMaxAge is the age after which facts are stale when
+// facts_max_age is unset.
+const DefaultFactsMaxAge = 30 * 24 * time.Hour
+
+// MaxFactsAge returns facts_max_age, or DefaultFactsMaxAge when unset.
+func (c *Config) MaxFactsAge() time.Duration {
+	if c == nil || c.FactsMaxAge == nil {
+		return DefaultFactsMaxAge
+	}
+	return *c.FactsMaxAge
+}
+
+// RunningCheckpointing is a running_checkpointing block: the checkpoint
+// configuration the running job reports (Flink REST
+// /jobs/:jobid/checkpoints/config, CheckpointConfigInfo). A nil field was
+// not written.
+type RunningCheckpointing struct {
+	// JobID is the job's id, "" when unset.
+	JobID string
+	// Interval, Timeout and MinPause are the checkpoint interval, timeout
+	// and minimum pause between checkpoints.
+	Interval, Timeout, MinPause *time.Duration
+	// MaxConcurrent is the maximum number of concurrent checkpoints.
+	MaxConcurrent *int
+	// TolerableFailures is the number of tolerable checkpoint failures.
+	TolerableFailures *int
+	// Unaligned is whether unaligned checkpoints are enabled.
+	Unaligned *bool
+	// DefRange is the range of the block header.
+	DefRange hcl.Range
+}
+
+// FactsFor returns the facts block that lists attr, or nil. When several
+// do, the last one wins, as the last written.
+func FactsFor(facts []Facts, attr string) *Facts {
+	for i := len(facts) - 1; i >= 0; i-- {
+		for _, a := range facts[i].Attributes {
+			if a == attr {
+				return &facts[i]
+			}
+		}
+	}
+	return nil
 }
 
 // Rule is one rule "ID" block.

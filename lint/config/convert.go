@@ -15,6 +15,7 @@ func (k *checker) convert(raw *rawConfig, cfg *Config) {
 	cfg.Ignore = k.ignore(raw.Ignore)
 	cfg.PathMappings = k.pathMappings(raw.PathMappings)
 	cfg.Placeholders = k.placeholders(raw.Placeholders, raw.PlaceholdersRange)
+	cfg.FactsMaxAge = k.maxAge(raw.FactsMaxAge)
 	for _, rc := range raw.Clusters {
 		cfg.Clusters = append(cfg.Clusters, k.cluster(rc))
 	}
@@ -27,26 +28,38 @@ func (k *checker) convert(raw *rawConfig, cfg *Config) {
 }
 
 func (k *checker) cluster(rc rawCluster) Cluster {
-	return Cluster{
-		Name:                rc.Name,
-		Datanodes:           k.count("datanodes", rc.Datanodes, 1),
-		DatanodeFreeBytes:   k.size("datanode_free_bytes", rc.DatanodeFreeBytes),
-		DatanodeBlocks:      k.count64("datanode_blocks", rc.DatanodeBlocks, 0),
-		TaskManagers:        k.count("taskmanagers", rc.TaskManagers, 1),
-		SlotsPerTaskManager: k.count("slots_per_taskmanager", rc.Slots, 1),
-		HadoopVersion:       k.version("hadoop_version", rc.HadoopVersion, rc.HadoopVersionRange),
-		MinBlockSize:        k.size("min_block_size", rc.MinBlockSize),
-		WriteStall:          k.duration("write_stall", rc.WriteStall),
-		OtherWriters:        k.count("other_writers", rc.OtherWriters, 0),
-		DefRange:            rc.DefRange,
+	c := Cluster{
+		Name:                    rc.Name,
+		Datanodes:               k.count("datanodes", rc.Datanodes, 1),
+		DatanodeFreeBytes:       k.size("datanode_free_bytes", rc.DatanodeFreeBytes),
+		DatanodeBlocks:          k.count64("datanode_blocks", rc.DatanodeBlocks, 0),
+		TaskManagers:            k.count("taskmanagers", rc.TaskManagers, 1),
+		SlotsPerTaskManager:     k.count("slots_per_taskmanager", rc.Slots, 1),
+		HadoopVersion:           k.version("hadoop_version", rc.HadoopVersion, rc.HadoopVersionRange),
+		MinBlockSize:            k.size("min_block_size", rc.MinBlockSize),
+		WriteStall:              k.duration("write_stall", rc.WriteStall),
+		OtherWriters:            k.count("other_writers", rc.OtherWriters, 0),
+		DatanodeBlocksScheduled: k.count64("datanode_blocks_scheduled", rc.BlocksScheduled, 0),
+		DatanodeHadoopVersion:   k.version("datanode_hadoop_version", rc.DNVersion, rc.DNVersionRange),
+		DefRange:                rc.DefRange,
 	}
+	set := map[string]bool{
+		"datanodes": isSet(rc.Datanodes), "datanode_free_bytes": isSet(rc.DatanodeFreeBytes),
+		"datanode_blocks": isSet(rc.DatanodeBlocks), "datanode_blocks_scheduled": isSet(rc.BlocksScheduled),
+		"datanode_hadoop_version": rc.DNVersion != nil, "taskmanagers": isSet(rc.TaskManagers),
+		"slots_per_taskmanager": isSet(rc.Slots), "hadoop_version": rc.HadoopVersion != nil,
+		"min_block_size": isSet(rc.MinBlockSize), "write_stall": isSet(rc.WriteStall),
+		"other_writers": isSet(rc.OtherWriters),
+	}
+	c.Facts = k.facts("cluster", rc.Facts, clusterFactAttrs, set)
+	return c
 }
 
 func (k *checker) deployment(rd rawDeployment) Deployment {
 	if rd.FlinkConfRange != (hcl.Range{}) { // unset: gohcl reports it missing
 		k.str("flink_conf", &rd.FlinkConf, rd.FlinkConfRange)
 	}
-	return Deployment{
+	d := Deployment{
 		Name:              rd.Name,
 		FlinkConf:         rd.FlinkConf,
 		HadoopConf:        k.str("hadoop_conf", rd.HadoopConf, rd.HadoopConfRange),
@@ -57,9 +70,27 @@ func (k *checker) deployment(rd rawDeployment) Deployment {
 		StatefulOperators: k.count("stateful_operators", rd.StatefulOperators, 1),
 		Parallelism:       k.count("parallelism", rd.Parallelism, 1),
 		CheckpointP99:     k.duration("checkpoint_p99", rd.CheckpointP99),
+		CheckpointSize:    k.size("checkpoint_size", rd.CheckpointSize),
+		CheckpointFailed:  k.count64("checkpoint_failed", rd.CheckpointFailed, 0),
 		DefRange:          rd.DefRange,
 		ClusterRange:      rd.ClusterRange,
 	}
+	for i, rr := range rd.Running {
+		if i > 0 {
+			k.errorf(rr.DefRange, "Duplicate running_checkpointing block",
+				"A deployment holds at most one running_checkpointing block; the first is at %s.", rd.Running[0].DefRange.String())
+			continue
+		}
+		d.Running = k.running(rr)
+	}
+	set := map[string]bool{
+		"flink_version": rd.FlinkVersion != nil, "jobs": isSet(rd.Jobs),
+		"stateful_operators": isSet(rd.StatefulOperators), "parallelism": isSet(rd.Parallelism),
+		"checkpoint_p99": isSet(rd.CheckpointP99), "checkpoint_size": isSet(rd.CheckpointSize),
+		"checkpoint_failed": isSet(rd.CheckpointFailed), "running_checkpointing": len(rd.Running) > 0,
+	}
+	d.Facts = k.facts("deployment", rd.Facts, deploymentFactAttrs, set)
+	return d
 }
 
 // severities are the values a rule block's severity may take.

@@ -45,6 +45,15 @@
 //	  min_block_size        = "1m"       # NameNode dfs.namenode.fs-limits.min-block-size
 //	  write_stall           = "40s"      # observed worst HDFS write stall
 //	  other_writers         = 0          # other concurrent HDFS writers per DataNode
+//
+//	  # Observed by `ckptlint facts` (docs/facts.md), or by hand.
+//	  datanode_blocks_scheduled = 312        # most blocks scheduled on one DataNode
+//	  datanode_hadoop_version   = "3.3.6"    # the DataNodes' own version
+//	  facts "namenode" {
+//	    source      = "http://nn:9870/jmx?qry=Hadoop:service=NameNode,name=NameNodeInfo"
+//	    observed_at = "2026-12-01T08:00:00Z" # RFC 3339
+//	    attributes  = ["datanodes", "datanode_free_bytes", "datanode_blocks", "datanode_blocks_scheduled", "datanode_hadoop_version"]
+//	  }
 //	}
 //
 //	# Which files belong together, and how the jobs use them.
@@ -58,7 +67,29 @@
 //	  stateful_operators = 5                              # stateful operators per job
 //	  parallelism        = 12                             # overrides parallelism.default
 //	  checkpoint_p99     = "90s"                          # observed p99 checkpoint duration
+//	  checkpoint_size    = "2g"                           # observed p99 checkpointed size
+//	  checkpoint_failed  = 12                             # observed failed checkpoints
+//
+//	  # The checkpoint settings of the running job (Flink REST
+//	  # /jobs/<id>/checkpoints/config); compared with flink_conf.
+//	  running_checkpointing {
+//	    job_id             = "a1b2c3d4e5f60718293a4b5c6d7e8f90"
+//	    interval           = "3m"
+//	    timeout            = "10m"
+//	    min_pause          = "0s"
+//	    max_concurrent     = 1
+//	    tolerable_failures = 0
+//	    unaligned          = false
+//	  }
+//	  facts "jobmanager" {
+//	    source      = "http://jm:8081/jobs/a1b2c3d4e5f60718293a4b5c6d7e8f90/checkpoints"
+//	    observed_at = "2026-12-01T08:00:00Z"
+//	    attributes  = ["checkpoint_p99", "checkpoint_size", "checkpoint_failed", "running_checkpointing"]
+//	  }
 //	}
+//
+//	# Facts observed longer ago are reported stale (CKPT609); default "30d".
+//	facts_max_age = "30d"
 //
 //	# Rule settings.
 //	rule "CKPT101" {
@@ -80,8 +111,13 @@
 //     syntax: digits and a unit ns, µs, ms, s, min or m (minutes), h, d. A
 //     string without a unit means milliseconds, as in Flink; a bare number is
 //     refused.
-//   - Counts must be at least 1, except datanode_blocks and other_writers,
+//   - Counts must be at least 1, except datanode_blocks, other_writers,
+//     datanode_blocks_scheduled, checkpoint_failed and tolerable_failures,
 //     which may be 0.
+//   - A facts "KIND" block (KIND namenode, dfsadmin, jobmanager or kubectl)
+//     names the source, the RFC 3339 observed_at time and the attributes of
+//     the enclosing block it supplied; each must be set in that block and
+//     listed by one facts block only (docs/config.md).
 //   - path_mappings keys are absolute; values are relative directories.
 //
 // # Errors

@@ -17,6 +17,7 @@ type rawConfig struct {
 	PathMappings       hcl.Expression  `hcl:"path_mappings,optional"`
 	Placeholders       *string         `hcl:"placeholders,optional"`
 	PlaceholdersRange  hcl.Range       `hcl:"placeholders,attr_value_range"`
+	FactsMaxAge        hcl.Expression  `hcl:"facts_max_age,optional"`
 	Clusters           []rawCluster    `hcl:"cluster,block"`
 	Deployments        []rawDeployment `hcl:"deployment,block"`
 	Rules              []rawRule       `hcl:"rule,block"`
@@ -34,6 +35,10 @@ type rawCluster struct {
 	MinBlockSize       hcl.Expression `hcl:"min_block_size,optional"`
 	WriteStall         hcl.Expression `hcl:"write_stall,optional"`
 	OtherWriters       hcl.Expression `hcl:"other_writers,optional"`
+	BlocksScheduled    hcl.Expression `hcl:"datanode_blocks_scheduled,optional"`
+	DNVersion          *string        `hcl:"datanode_hadoop_version,optional"`
+	DNVersionRange     hcl.Range      `hcl:"datanode_hadoop_version,attr_value_range"`
+	Facts              []rawFacts     `hcl:"facts,block"`
 	DefRange           hcl.Range      `hcl:",def_range"`
 }
 
@@ -53,7 +58,38 @@ type rawDeployment struct {
 	StatefulOperators    hcl.Expression `hcl:"stateful_operators,optional"`
 	Parallelism          hcl.Expression `hcl:"parallelism,optional"`
 	CheckpointP99        hcl.Expression `hcl:"checkpoint_p99,optional"`
+	CheckpointSize       hcl.Expression `hcl:"checkpoint_size,optional"`
+	CheckpointFailed     hcl.Expression `hcl:"checkpoint_failed,optional"`
+	Running              []rawRunning   `hcl:"running_checkpointing,block"`
+	Facts                []rawFacts     `hcl:"facts,block"`
 	DefRange             hcl.Range      `hcl:",def_range"`
+}
+
+// rawFacts is a facts "KIND" block: where the values named in attributes
+// were observed, and when (written by `ckptlint facts`).
+type rawFacts struct {
+	Kind            string         `hcl:"kind,label"`
+	KindRange       hcl.Range      `hcl:"kind,label_range"`
+	Source          string         `hcl:"source"`
+	SourceRange     hcl.Range      `hcl:"source,attr_value_range"`
+	ObservedAt      string         `hcl:"observed_at"`
+	ObservedAtRange hcl.Range      `hcl:"observed_at,attr_value_range"`
+	Attributes      hcl.Expression `hcl:"attributes"`
+	DefRange        hcl.Range      `hcl:",def_range"`
+}
+
+// rawRunning is a running_checkpointing block: the checkpoint settings of
+// the running job, as its JobManager reports them.
+type rawRunning struct {
+	JobID             *string        `hcl:"job_id,optional"`
+	JobIDRange        hcl.Range      `hcl:"job_id,attr_value_range"`
+	Interval          hcl.Expression `hcl:"interval,optional"`
+	Timeout           hcl.Expression `hcl:"timeout,optional"`
+	MinPause          hcl.Expression `hcl:"min_pause,optional"`
+	MaxConcurrent     hcl.Expression `hcl:"max_concurrent,optional"`
+	TolerableFailures hcl.Expression `hcl:"tolerable_failures,optional"`
+	Unaligned         *bool          `hcl:"unaligned,optional"`
+	DefRange          hcl.Range      `hcl:",def_range"`
 }
 
 type rawRule struct {

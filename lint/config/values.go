@@ -50,7 +50,7 @@ func (k *checker) version(attr string, v *string, rng hcl.Range) string {
 }
 
 func exampleVersion(attr string) string {
-	if attr == "hadoop_version" {
+	if strings.HasSuffix(attr, "hadoop_version") {
 		return "3.1.0"
 	}
 	return "1.20"

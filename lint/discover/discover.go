@@ -15,40 +15,26 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/format/flinkyaml"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
-
-// siblingNames are the configuration files read together from one
-// directory.
-var siblingNames = []string{"flink-conf.yaml", "config.yaml", "core-site.xml", "hdfs-site.xml"}
 
 // skipDirs are never walked.
 var skipDirs = map[string]bool{".git": true, "vendor": true, "node_modules": true}
-
-// Kind is what a discovered file is.
-type Kind int
-
-// The kinds of file ckptlint reads.
-const (
-	FlinkConf  Kind = iota + 1 // flink-conf.yaml (Flink's legacy line format)
-	ConfigYAML                 // config.yaml (Flink 1.19+ standard YAML)
-	Manifest                   // a Kubernetes manifest holding FlinkDeployments
-	CoreSite                   // core-site.xml
-	HDFSSite                   // hdfs-site.xml
-)
 
 // Found is a discovered, parsed file.
 type Found struct {
 	Path string // OS path, absolute and clean
 	Disp string // display path: slash-separated, relative to the working dir when below it
-	Kind Kind
-	File *cfgfile.File          // nil for a manifest
-	Deps []flinkyaml.Deployment // a manifest's FlinkDeployments
-	Err  *cfgfile.ParseError    // a manifest's whole-file error
+	// Format is the file's format (lint/format has all it implies).
+	Format parsed.Format
+	File   *parsed.File           // nil for a manifest
+	Deps   []flinkyaml.Deployment // a manifest's FlinkDeployments
+	Err    *parsed.ParseError     // a manifest's whole-file error
 	// Template is set when a whole manifest is skipped as a template.
-	Template *cfgfile.Template
+	Template *parsed.Template
 	// Claimed is set by assembly when a Flink set reads this Hadoop file.
 	Claimed bool
 }
@@ -184,7 +170,7 @@ func (d *Tree) notef(format string, args ...any) {
 
 // looksLikeConfig reports whether a file name is one ckptlint reads.
 func (d *Tree) looksLikeConfig(base string) bool {
-	return d.classifyName(base) != 0 || base == "config.yaml"
+	return format.Conventional(base)
 }
 
 // IsFile reports whether p is a regular file, on disk or in the overlay.
@@ -256,7 +242,7 @@ func (d *Tree) walk(paths []string) error {
 			// files) is linted with the configuration files beside it, so
 			// a changed hdfs-site.xml is judged with the Flink file that
 			// reads it.
-			for _, sib := range siblingNames {
+			for _, sib := range format.FileNames() {
 				sp := filepath.Join(filepath.Dir(p), sib)
 				if sp != filepath.Clean(p) && d.IsFile(sp) && !d.isIgnored(sp) {
 					if err := d.Add(sp, false); err != nil {

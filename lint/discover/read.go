@@ -7,9 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/format/hadoopxml"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
@@ -20,8 +21,8 @@ func (d *Tree) read(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, err := inputfs.ReadRegular(real, cfgfile.MaxFileSize)
-	d.obs.Read(real, cfgfile.MaxFileSize, src, err)
+	src, err := inputfs.ReadRegular(real, parsed.MaxFileSize)
+	d.obs.Read(real, parsed.MaxFileSize, src, err)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +49,7 @@ func (d *Tree) notRead(path string, explicit bool, err error) error {
 	case inputfs.IsOutside(err):
 		return d.refuse(path, explicit, "not read: "+d.outsideReason(err), false)
 	case errors.As(err, &tl):
-		if !explicit && d.classifyName(filepath.Base(path)) == 0 {
+		if !explicit && format.ByName(path) == nil {
 			return nil // a large YAML file that is not a configuration file
 		}
 		return d.refuse(path, explicit, tl.Error(), false)
@@ -59,30 +60,30 @@ func (d *Tree) notRead(path string, explicit bool, err error) error {
 }
 
 // refuse records a file that is not linted: a CKPT000 finding when its
-// name tells its kind, else a note. unread marks a file that could not be
+// name tells its format, else a note. unread marks a file that could not be
 // read at all (exit 2).
 func (d *Tree) refuse(path string, explicit bool, msg string, unread bool) error {
 	disp := d.Display(path)
 	if unread {
 		d.unread = append(d.unread, path)
 	}
-	k := d.classifyName(filepath.Base(path))
-	perr := &cfgfile.ParseError{File: disp, Pos: span.Top, Msg: msg, Unread: unread}
+	fm := format.ByName(path)
+	perr := &parsed.ParseError{File: disp, Pos: span.Top(), Msg: msg, Unread: unread}
 	switch {
-	case k != 0:
+	case fm != nil:
 	case d.manifestRefused == path:
-		d.keep(&Found{Path: path, Disp: disp, Kind: Manifest, Err: perr})
+		d.keep(&Found{Path: path, Disp: disp, Format: parsed.FlinkDeployment, Err: perr})
 		return nil
-	case filepath.Base(path) == "config.yaml":
-		k = ConfigYAML
+	case format.Conventional(path):
+		fm = format.Of(parsed.FlinkConfigYAML) // config.yaml: its content would tell
 	default:
 		if explicit || unread {
 			d.notef("%s: %s", disp, msg)
 		}
 		return nil
 	}
-	f := &Found{Path: path, Disp: disp, Kind: k}
-	f.File = &cfgfile.File{Path: disp, Err: perr}
+	f := &Found{Path: path, Disp: disp, Format: fm.ID}
+	f.File = &parsed.File{Path: disp, Err: perr}
 	d.keep(f)
 	return nil
 }
@@ -132,8 +133,8 @@ func (d *Tree) readIncluded(p string) ([]byte, error) {
 		}
 		return nil, err
 	}
-	src, err := inputfs.ReadRegular(real, cfgfile.MaxFileSize)
-	d.obs.Read(real, cfgfile.MaxFileSize, src, err)
+	src, err := inputfs.ReadRegular(real, parsed.MaxFileSize)
+	d.obs.Read(real, parsed.MaxFileSize, src, err)
 	var nr *inputfs.NotRegularError
 	if errors.As(err, &nr) {
 		return nil, refusedInclude{fmt.Errorf("it is %s, not a regular file", nr.Kind)}

@@ -3,12 +3,14 @@ package discover
 import (
 	"path/filepath"
 	"slices"
+
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
-// dirKind indexes the first file of a kind in a directory.
+// dirKind indexes the first file of a format in a directory.
 type dirKind struct {
-	dir  string
-	kind Kind
+	dir    string
+	format parsed.Format
 }
 
 func (d *Tree) keep(f *Found) {
@@ -16,14 +18,14 @@ func (d *Tree) keep(f *Found) {
 	if d.byDir == nil {
 		d.byDir = map[dirKind]*Found{}
 	}
-	if k := (dirKind{filepath.Dir(f.Path), f.Kind}); d.byDir[k] == nil {
+	if k := (dirKind{filepath.Dir(f.Path), f.Format}); d.byDir[k] == nil {
 		d.byDir[k] = f
 	}
 	d.order = append(d.order, f.Path)
 }
 
-// InDir returns the discovered file of kind k in directory dir, or nil.
-func (d *Tree) InDir(dir string, k Kind) *Found {
+// InDir returns the discovered file of format k in directory dir, or nil.
+func (d *Tree) InDir(dir string, k parsed.Format) *Found {
 	return d.byDir[dirKind{dir, k}]
 }
 

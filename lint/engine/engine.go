@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -37,6 +39,7 @@ type Engine struct {
 	pq      rego.PreparedEvalQuery
 	timeout time.Duration
 	modules []*ast.Module
+	trusted bool // the embedded bundle alone: compiled without check-only stages
 }
 
 // New loads, checks and compiles the policies and prepares the query.
@@ -85,6 +88,10 @@ func load(srcs []source, opts Options) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{byPkg: map[string]*Rule{}, timeout: opts.Timeout, modules: mods}
+	// The embedded bundle alone skips the compiler's check-only stages: its
+	// own tests compile it with every check (TestEmbeddedBundleFullChecks,
+	// policies.TestRego). User policies always get every check.
+	e.trusted = opts.Bundle == nil && len(opts.PolicyDirs) == 0
 	if e.timeout <= 0 {
 		e.timeout = 10 * time.Second
 	}
@@ -115,10 +122,51 @@ func load(srcs []source, opts Options) (*Engine, error) {
 
 // compile compiles the loaded modules and prepares the query.
 func (e *Engine) compile(ctx context.Context) error {
-	c := ast.NewCompiler().WithCapabilities(Capabilities()).WithDefaultRegoVersion(ast.RegoV1)
-	c.Compile(moduleMap(e.modules))
+	pq, err := compile(ctx, e.modules, Capabilities(), e.trusted)
+	if err != nil {
+		return err
+	}
+	e.pq = pq
+	return nil
+}
+
+// checkOnlyStages are the compiler stages that only report errors and leave
+// the compiled policies unchanged (OPA v1 ast/compile.go: each returns
+// errors and rewrites nothing; CheckSafetyRuleBodies is not among them, it
+// reorders body expressions). CheckTypes is most of the compile time.
+var checkOnlyStages = []ast.StageID{
+	ast.StageCheckUnusedImports,
+	ast.StageCheckKeywordOverrides,
+	ast.StageCheckDuplicateImports,
+	ast.StageCheckVoidCalls,
+	ast.StageCheckRuleConflicts,
+	ast.StageCheckUndefinedFuncs,
+	ast.StageCheckRecursion,
+	ast.StageCheckTypes,
+	ast.StageCheckUnsafeBuiltins,
+	ast.StageCheckDeprecatedBuiltins,
+	ast.StageBuildRequiredCapabilities,
+}
+
+// gcMu serialises compilations that switch the garbage collector off, so
+// two concurrent New calls cannot restore each other's setting.
+var gcMu sync.Mutex
+
+// compile compiles the modules and prepares the query. Compilation allocates
+// about 30 MB of short-lived objects that all stay reachable until it ends,
+// so collecting during it only costs time: the collector is off meanwhile.
+// skipChecks drops the check-only stages.
+func compile(ctx context.Context, mods []*ast.Module, caps *ast.Capabilities, skipChecks bool) (rego.PreparedEvalQuery, error) {
+	gcMu.Lock()
+	defer gcMu.Unlock()
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	c := ast.NewCompiler().WithCapabilities(caps).WithDefaultRegoVersion(ast.RegoV1)
+	if skipChecks {
+		c = c.WithSkipStages(checkOnlyStages...)
+	}
+	c.Compile(moduleMap(mods))
 	if c.Failed() {
-		return compileError(c.Errors)
+		return rego.PreparedEvalQuery{}, compileError(c.Errors)
 	}
 	pq, err := rego.New(
 		rego.Compiler(c),
@@ -126,10 +174,9 @@ func (e *Engine) compile(ctx context.Context) error {
 		rego.StrictBuiltinErrors(true),
 	).PrepareForEval(ctx)
 	if err != nil {
-		return fmt.Errorf("prepare policy query: %w", err)
+		return rego.PreparedEvalQuery{}, fmt.Errorf("prepare policy query: %w", err)
 	}
-	e.pq = pq
-	return nil
+	return pq, nil
 }
 
 func moduleMap(mods []*ast.Module) map[string]*ast.Module {

@@ -4,9 +4,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ckptlint/ckptlint/policies"
 )
 
 const goodRule = `# METADATA
@@ -48,6 +51,36 @@ func TestEmbeddedBundleCompiles(t *testing.T) {
 		if r.User {
 			t.Errorf("%s marked as a user rule", r.ID)
 		}
+	}
+}
+
+// TestEmbeddedBundleFullChecks compiles the embedded bundle with every
+// compiler stage, including the check-only ones New skips for it
+// (checkOnlyStages): a type error, unused import or unsafe builtin in the
+// bundle fails here.
+func TestEmbeddedBundleFullChecks(t *testing.T) {
+	srcs, err := readFS(policies.FS, ".", "policies", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcs = slices.DeleteFunc(srcs, func(s source) bool { return s.test })
+	mods, err := parse(srcs, Capabilities())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := compile(context.Background(), mods, Capabilities(), false); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestUserPolicyTypeChecked: a user policy with a type error is refused
+// although the embedded bundle alone compiles without the check stages.
+func TestUserPolicyTypeChecked(t *testing.T) {
+	bad := strings.Replace(goodRule, "input.x == 1", "input.x == 1\n\tcount(1) > 0", 1)
+	dir := writePolicy(t, "rule.rego", bad)
+	_, err := New(context.Background(), Options{PolicyDirs: []string{dir}})
+	if err == nil || !strings.Contains(err.Error(), "count") {
+		t.Fatalf("want a type error naming count, got %v", err)
 	}
 }
 

@@ -6,8 +6,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 )
@@ -57,17 +59,33 @@ func readDir(dir string) ([]source, error) {
 	return srcs, nil
 }
 
-// parse parses sources as Rego v1 with METADATA annotations.
+// parse parses sources as Rego v1 with METADATA annotations, on up to
+// GOMAXPROCS goroutines; the result is in the order of srcs, and the error
+// is that of the first source that fails.
 func parse(srcs []source, caps *ast.Capabilities) ([]*ast.Module, error) {
-	mods := make([]*ast.Module, 0, len(srcs))
-	for _, s := range srcs {
-		m, err := ast.ParseModuleWithOpts(s.name, string(s.src), ast.ParserOptions{
-			RegoVersion: ast.RegoV1, ProcessAnnotation: true, Capabilities: caps,
+	mods := make([]*ast.Module, len(srcs))
+	errs := make([]error, len(srcs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(srcs)) {
+		wg.Go(func() {
+			for i := range next {
+				s := srcs[i]
+				mods[i], errs[i] = ast.ParseModuleWithOpts(s.name, string(s.src), ast.ParserOptions{
+					RegoVersion: ast.RegoV1, ProcessAnnotation: true, Capabilities: caps,
+				})
+			}
 		})
+	}
+	for i := range srcs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
 			return nil, fmt.Errorf("parse policy: %w", err)
 		}
-		mods = append(mods, m)
 	}
 	return mods, nil
 }

@@ -105,7 +105,9 @@ func Each(ctx context.Context, eng *engine.Engine, sets []*model.Set, workers in
 		if err := results[i].err; err != nil {
 			return fmt.Errorf("config set %s: %w", s.Name, err)
 		}
-		if err := yield(s, results[i].fs); err != nil {
+		fs := results[i].fs
+		results[i].fs = nil // the caller owns them now: a long run does not keep every set's findings twice
+		if err := yield(s, fs); err != nil {
 			return err
 		}
 	}

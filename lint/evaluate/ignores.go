@@ -4,11 +4,12 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/finding"
+	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/suppress"
 	"github.com/ckptlint/ckptlint/lint/template"
 )
@@ -46,9 +47,9 @@ func Sources(sets []*model.Set, overlay map[string][]byte) []Source {
 	for _, s := range sets {
 		// A set with an unreadable file is not evaluated (evalSet): its
 		// ignores cannot be checked for use.
-		evaluated := !slices.ContainsFunc(s.Files(), func(f *cfgfile.File) bool { return f.Err != nil || template.Skipped(f) })
+		evaluated := !slices.ContainsFunc(s.Files(), func(f *parsed.File) bool { return f.Err != nil || template.Skipped(f) })
 		for _, f := range s.Files() {
-			if syn := suppress.SyntaxOf(f.Format); syn != 0 {
+			if syn := format.CommentsOf(f.Format); syn != 0 {
 				out = append(out, Source{Path: f.Path, Syntax: syn, Src: func() []byte { return f.Src }, Set: s.Name, Evaluated: evaluated})
 			}
 			for _, inc := range f.Includes {
@@ -80,16 +81,16 @@ func IgnoresIn(srcs []Source, policyRules []*engine.Rule, fs []finding.Finding, 
 		}
 		fi.unchecked = fi.unchecked || !src.Evaluated
 	}
-	parsed := make([]*suppress.File, 0, len(order))
+	ignoreFiles := make([]*suppress.File, 0, len(order))
 	for _, p := range order {
-		parsed = append(parsed, files[p].f)
+		ignoreFiles = append(ignoreFiles, files[p].f)
 	}
 	known := []suppress.Rule{{ID: ParseErrorRule, Name: ParseErrorName,
 		NotIgnorable: "Flink or Hadoop cannot read the file; fix it, or list it under ignore in .ckptlint.hcl"}}
 	for _, r := range policyRules {
 		known = append(known, suppress.Rule{ID: r.ID, Name: r.Name})
 	}
-	out := suppress.Apply(fs, parsed, suppress.Options{
+	out := suppress.Apply(fs, ignoreFiles, suppress.Options{
 		Rules:     known,
 		Dormant:   rules.disabled,
 		Unchecked: func(path string) bool { return files[path] != nil && files[path].unchecked },
@@ -117,6 +118,6 @@ func readSource(path string, overlay map[string][]byte) []byte {
 			return b
 		}
 	}
-	b, _ := inputfs.ReadRegular(p, cfgfile.MaxFileSize)
+	b, _ := inputfs.ReadRegular(p, parsed.MaxFileSize)
 	return b
 }

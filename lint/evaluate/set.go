@@ -9,25 +9,26 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ckptlint/ckptlint/internal/buildinfo"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/finding"
+	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/model"
 	"github.com/ckptlint/ckptlint/lint/placeholder"
+	"github.com/ckptlint/ckptlint/lint/rule"
 	"github.com/ckptlint/ckptlint/lint/span"
 	"github.com/ckptlint/ckptlint/lint/template"
 	"github.com/ckptlint/ckptlint/lint/versions"
 )
 
-// The rules the evaluation itself reports rather than a policy:
-// ParseErrorRule is the id of the finding every unreadable file produces;
-// VersionConflictRule reports version evidence that disagrees with the
-// version ckptlint goes by (docs/versions.md).
+// The rules the evaluation itself reports rather than a policy, declared
+// in lint/rule: ParseErrorRule is the id of the finding every unreadable
+// file produces; VersionConflictRule reports version evidence that
+// disagrees with the version ckptlint goes by (docs/versions.md).
 const (
-	ParseErrorRule      = "CKPT000"
-	ParseErrorName      = "parse-error"
-	VersionConflictRule = "CKPT004"
-	VersionConflictName = "version-evidence-conflict"
+	ParseErrorRule      = rule.ParseError
+	ParseErrorName      = rule.ParseErrorName
+	VersionConflictRule = rule.VersionConflict
+	VersionConflictName = rule.VersionConflictName
 )
 
 // Set evaluates the policies on one assembled config set with the
@@ -103,7 +104,7 @@ func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set) ([]Pending, 
 		return append(pending(pe, true), notes...), nil
 	}
 	conflicts := versionConflicts(s)
-	v, err := engine.ToValue(model.Input(s))
+	v, err := model.Input(s)
 	if err != nil {
 		return nil, fmt.Errorf("convert input: %w", err)
 	}
@@ -122,7 +123,7 @@ func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set) ([]Pending, 
 		}
 		f := finding.Finding{
 			RuleID: r.Rule.ID, RuleName: r.Rule.Name, Severity: r.Rule.Severity, Message: r.Message,
-			Fix: r.Fix, ConfigSet: s.Name, DocURL: docURL(r.Rule), VersionDependent: r.VersionDependent,
+			Fix: r.Fix, ConfigSet: s.Name, DocURL: r.Rule.HelpURI(), VersionDependent: r.VersionDependent,
 		}
 		if f.VersionDependent && !s.FlinkVersion.Known() {
 			cp = lowest(cp, finding.Info)
@@ -131,7 +132,7 @@ func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set) ([]Pending, 
 		if loc := model.LocFromInput(r.Loc); loc != nil && loc.File != "" {
 			f.Range = finding.Range{File: loc.File, Span: loc.Span}
 		} else {
-			f.Range = finding.Range{File: defaultFile(s), Span: span.At(span.Top)}
+			f.Range = finding.Range{File: defaultFile(s), Span: span.At(span.Top())}
 		}
 		out = append(out, f)
 		caps = append(caps, cp)
@@ -165,7 +166,7 @@ func parseErrors(s *model.Set) []finding.Finding {
 		}
 		pos := f.Err.Pos
 		if pos.Line == 0 {
-			pos = span.Top
+			pos = span.Top()
 		}
 		file := f.Err.File
 		if file == "" {
@@ -173,7 +174,7 @@ func parseErrors(s *model.Set) []finding.Finding {
 		}
 		msg := f.Err.Msg
 		line := lineAt(f.Src, pos.Line)
-		if placeholder.Has(line, placeholder.OptionsFor(f.Format, "")) && f.Template == nil {
+		if placeholder.Has(line, format.Of(f.Format).Placeholders("")) && f.Template == nil {
 			msg += " (this line holds an unrendered template tag: lint the rendered file, or list the template under ignore in .ckptlint.hcl)"
 		}
 		if strings.Contains(msg, `"--"`) && strings.Contains(strings.ToLower(line), "ckptlint:ignore") {
@@ -204,7 +205,7 @@ func versionConflicts(s *model.Set) []finding.Finding {
 				RuleID: VersionConflictRule, RuleName: VersionConflictName, Severity: finding.Info,
 				Message: fmt.Sprintf("%s versions disagree: ckptlint goes by %s, but %s pins %s %s. If %s %s is what runs with this configuration, declare it with --%s-version or %s_version in .ckptlint.hcl",
 					pv.product, pv.r.Text(pv.product), c.Place(), pv.product, c.Version, pv.product, c.Version, lower, lower),
-				Range:     finding.Range{File: defaultFile(s), Span: span.At(span.Top)},
+				Range:     finding.Range{File: defaultFile(s), Span: span.At(span.Top())},
 				ConfigSet: s.Name,
 				DocURL:    "https://github.com/ckptlint/ckptlint/blob/main/docs/versions.md",
 			})
@@ -233,18 +234,6 @@ func defaultFile(s *model.Set) string {
 		return fs[0].Path
 	}
 	return s.Name
-}
-
-// docURL is the rule's documentation page, as of this binary's version
-// (the release tag's docs; main for a development build).
-func docURL(r *engine.Rule) string {
-	if r.User {
-		if len(r.Related) > 0 {
-			return r.Related[0]
-		}
-		return ""
-	}
-	return buildinfo.DocURL("docs/rules/" + r.ID + ".md")
 }
 
 // lineAt returns 1-based line n of src, or "".

@@ -93,12 +93,24 @@ type Finding struct {
 	// ConfigSet names the config set the finding came from.
 	ConfigSet string `json:"config_set,omitempty"`
 	Fix       []Op   `json:"fix,omitempty"`
+	// Edits are the exact byte replacements Fix makes, when they could be
+	// computed (lint/fix Edits; SARIF fixes); nil when the fix is known
+	// only as its operations. Not part of the JSON output.
+	Edits []Replacement `json:"-"`
 	// VersionDependent marks a finding whose truth depends on the Flink
 	// version; while the version is not known it is at most info and says
 	// what declaring the version changes.
 	VersionDependent bool `json:"version_dependent,omitempty"`
 	// Suppression is set on a finding an inline ignore silenced.
 	Suppression *Suppression `json:"suppression,omitempty"`
+}
+
+// Replacement is one exact byte replacement a fix makes: the bytes of Span
+// in File are replaced by Text (an empty span inserts).
+type Replacement struct {
+	File string
+	Span span.Span
+	Text string
 }
 
 // Suppression records why a finding is not reported.

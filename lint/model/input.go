@@ -3,17 +3,28 @@ package model
 import (
 	"strings"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/open-policy-agent/opa/v1/ast"
+
 	"github.com/ckptlint/ckptlint/lint/config"
+	"github.com/ckptlint/ckptlint/lint/parsed"
+	"github.com/ckptlint/ckptlint/lint/span"
 )
 
 // SchemaVersion is the version of the input document; bump it when a field
 // changes meaning or disappears.
 const SchemaVersion = 1
 
-// Input builds the Rego input document of a config set. The shape is
-// documented in docs/input.md and printed by `ckptlint inspect`.
-func Input(s *Set) map[string]any {
+// Input builds the Rego input document of a config set as the OPA value the
+// policies evaluate. The shape is documented in docs/input.md and printed by
+// `ckptlint inspect` (ast.JSON of this value). The loc objects and effective
+// values, most of the document, are built as OPA values directly; the rest
+// is assembled as Go maps and converted once (ast.InterfaceToValue keeps a
+// value that is already an ast.Value).
+func Input(s *Set) (ast.Value, error) {
+	return ast.InterfaceToValue(input(s))
+}
+
+func input(s *Set) map[string]any {
 	in := map[string]any{
 		"ckptlint": map[string]any{"schema": SchemaVersion},
 		"set":      map[string]any{"name": s.Name},
@@ -43,13 +54,17 @@ func Input(s *Set) map[string]any {
 		put(f, v)
 	}
 	in["effective"] = eff
+	if d := derivedInput(s, flinkVals); d != nil {
+		in["derived"] = d
+	}
 	in["hadoop"] = hadoopInput(s)
-	in["cluster"] = clusterInput(s.Cluster)
-	in["deployment"] = deploymentInput(s.Deployment)
+	in["cluster"] = clusterInput(s.Cluster, s.Facts)
+	in["deployment"] = deploymentInput(s.Deployment, s.Facts)
+	in["facts"] = factsClockInput(s.Facts)
 	return in
 }
 
-func keysInput(f *cfgfile.File, withFinal bool) map[string]any {
+func keysInput(f *parsed.File, withFinal bool) map[string]any {
 	keys := map[string]any{}
 	for k, e := range f.Effective() {
 		m := map[string]any{"value": e.Value, "kind": string(e.Kind), "loc": entryLoc(e).toInput()}
@@ -64,7 +79,7 @@ func keysInput(f *cfgfile.File, withFinal bool) map[string]any {
 	return keys
 }
 
-func noticesInput(f *cfgfile.File) []any {
+func noticesInput(f *parsed.File) []any {
 	out := []any{}
 	for _, n := range f.Notices {
 		out = append(out, noticeInput(n))
@@ -72,14 +87,14 @@ func noticesInput(f *cfgfile.File) []any {
 	return out
 }
 
-func noticeInput(n cfgfile.Notice) map[string]any {
+func noticeInput(n parsed.Notice) map[string]any {
 	return map[string]any{
 		"code": n.Code, "message": n.Message, "key": n.Key,
 		"loc": LocOf(n.File, n.Span).toInput(),
 	}
 }
 
-func fileInput(f *cfgfile.File, withFinal bool) map[string]any {
+func fileInput(f *parsed.File, withFinal bool) map[string]any {
 	m := map[string]any{
 		"file":    f.Path,
 		"format":  string(f.Format),
@@ -88,7 +103,7 @@ func fileInput(f *cfgfile.File, withFinal bool) map[string]any {
 		"nested":  f.Nested,
 	}
 	if f.Err != nil {
-		m["error"] = map[string]any{"message": f.Err.Msg, "loc": LocOf(f.Err.File, span1(f.Err)).toInput()}
+		m["error"] = map[string]any{"message": f.Err.Msg, "loc": LocOf(f.Err.File, f.Err.Span()).toInput()}
 	}
 	return m
 }
@@ -110,7 +125,7 @@ func flinkInput(s *Set, uses []keyUse) map[string]any {
 	m["unknown_keys"] = unknownKeysInput(s.Flink, s.FlinkVersion)
 	if s.FlinkIgnored != nil {
 		m["ignored_file"] = map[string]any{"file": s.FlinkIgnored.Path, "format": string(s.FlinkIgnored.Format),
-			"loc": LocOf(s.FlinkIgnored.Path, span1(nil)).toInput()}
+			"loc": LocOf(s.FlinkIgnored.Path, span.At(span.Top())).toInput()}
 	}
 	pt := map[string]any{}
 	for k, e := range hadoopPassthrough(s.Flink) {
@@ -148,7 +163,7 @@ func flinkInput(s *Set, uses []keyUse) map[string]any {
 
 func hadoopInput(s *Set) map[string]any {
 	client := []any{}
-	var files []*cfgfile.File
+	var files []*parsed.File
 	for _, r := range s.Client {
 		files = append(files, r.File)
 	}
@@ -172,7 +187,7 @@ func hadoopInput(s *Set) map[string]any {
 	return m
 }
 
-func clusterInput(c *config.Cluster) map[string]any {
+func clusterInput(c *config.Cluster, clock FactsClock) map[string]any {
 	m := map[string]any{"declared": c != nil}
 	if c == nil {
 		return m
@@ -195,6 +210,11 @@ func clusterInput(c *config.Cluster) map[string]any {
 	setInt("slots_per_taskmanager", c.SlotsPerTaskManager)
 	setInt64("min_block_size", c.MinBlockSize)
 	setInt("other_writers", c.OtherWriters)
+	setInt64("datanode_blocks_scheduled", c.DatanodeBlocksScheduled)
+	if c.DatanodeHadoopVersion != "" {
+		m["datanode_hadoop_version"] = c.DatanodeHadoopVersion
+	}
+	factsInput(m, c.Facts, clock)
 	if c.WriteStall != nil {
 		m["write_stall_ms"] = c.WriteStall.Milliseconds()
 	}
@@ -204,7 +224,7 @@ func clusterInput(c *config.Cluster) map[string]any {
 	return m
 }
 
-func deploymentInput(d *config.Deployment) map[string]any {
+func deploymentInput(d *config.Deployment, clock FactsClock) map[string]any {
 	m := map[string]any{"declared": d != nil}
 	if d == nil {
 		return m
@@ -218,5 +238,14 @@ func deploymentInput(d *config.Deployment) map[string]any {
 	if d.CheckpointP99 != nil {
 		m["checkpoint_p99_ms"] = d.CheckpointP99.Milliseconds()
 	}
+	for k, p := range map[string]*int64{"checkpoint_size": d.CheckpointSize, "checkpoint_failed": d.CheckpointFailed} {
+		if p != nil {
+			m[k] = *p
+		}
+	}
+	if d.Running != nil {
+		m["running_checkpointing"] = runningInput(d.Running, clock)
+	}
+	factsInput(m, d.Facts, clock)
 	return m
 }

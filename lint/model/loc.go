@@ -1,7 +1,9 @@
 package model
 
 import (
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
@@ -14,14 +16,14 @@ type Loc struct {
 // LocOf returns the location of span s in file.
 func LocOf(file string, s span.Span) *Loc {
 	if s.IsZero() {
-		return &Loc{File: file, Span: span.Span{Start: span.Pos{Line: 1, Col: 1}, End: span.Pos{Line: 1, Col: 1}}}
+		return &Loc{File: file, Span: span.At(span.Top())}
 	}
 	return &Loc{File: file, Span: s}
 }
 
 // entryLoc is the location of an entry: its key through its value, which is
 // what a reader looks at.
-func entryLoc(e *cfgfile.Entry) *Loc {
+func entryLoc(e *parsed.Entry) *Loc {
 	s := e.KeySpan
 	if !e.ValueSpan.IsZero() && e.ValueSpan.End.Offset >= s.End.Offset {
 		s.End = e.ValueSpan.End
@@ -29,19 +31,28 @@ func entryLoc(e *cfgfile.Entry) *Loc {
 	return LocOf(e.File, s)
 }
 
-func (l *Loc) toInput() map[string]any {
+// locKeys are the keys of a loc object, as terms built once.
+var locKeys = [7]*ast.Term{
+	ast.StringTerm("file"), ast.StringTerm("line"), ast.StringTerm("col"), ast.StringTerm("offset"),
+	ast.StringTerm("end_line"), ast.StringTerm("end_col"), ast.StringTerm("end_offset"),
+}
+
+// toInput builds the loc object directly as an OPA value: every key, notice
+// and effective value carries one, so they are most of the input document.
+// A nil Loc is the empty object (what a nil map converted to).
+func (l *Loc) toInput() ast.Value {
 	if l == nil {
-		return nil
+		return ast.NewObject()
 	}
-	return map[string]any{
-		"file":       l.File,
-		"line":       l.Span.Start.Line,
-		"col":        l.Span.Start.Col,
-		"offset":     l.Span.Start.Offset,
-		"end_line":   l.Span.End.Line,
-		"end_col":    l.Span.End.Col,
-		"end_offset": l.Span.End.Offset,
-	}
+	return ast.NewObject(
+		ast.Item(locKeys[0], ast.StringTerm(l.File)),
+		ast.Item(locKeys[1], ast.InternedTerm(l.Span.Start.Line)),
+		ast.Item(locKeys[2], ast.InternedTerm(l.Span.Start.Col)),
+		ast.Item(locKeys[3], ast.InternedTerm(l.Span.Start.Offset)),
+		ast.Item(locKeys[4], ast.InternedTerm(l.Span.End.Line)),
+		ast.Item(locKeys[5], ast.InternedTerm(l.Span.End.Col)),
+		ast.Item(locKeys[6], ast.InternedTerm(l.Span.End.Offset)),
+	)
 }
 
 // LocFromInput reads back a loc object a rule returned.

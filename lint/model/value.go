@@ -6,7 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/units"
 )
 
@@ -33,43 +35,41 @@ type Value struct {
 	Unknown string
 }
 
-func (v *Value) toInput() map[string]any {
-	m := map[string]any{
-		"value":  v.Value,
-		"set":    v.Source != "default" && v.Source != "unset",
-		"source": v.Source,
+// toInput builds the effective value object directly as an OPA value.
+func (v *Value) toInput() ast.Value {
+	val, err := ast.InterfaceToValue(v.Value)
+	if err != nil { // Value holds only int64, int, bool, string or nil
+		val = ast.NullValue
 	}
-	if v.Display != "" {
-		m["display"] = v.Display
+	kv := make([][2]*ast.Term, 0, 8)
+	kv = append(kv,
+		ast.Item(ast.InternedTerm("value"), ast.NewTerm(val)),
+		ast.Item(ast.InternedTerm("set"), ast.InternedTerm(v.Source != "default" && v.Source != "unset")),
+		ast.Item(ast.InternedTerm("source"), ast.InternedTerm(v.Source)),
+	)
+	str := func(k, s string) {
+		if s != "" {
+			kv = append(kv, ast.Item(ast.InternedTerm(k), ast.StringTerm(s)))
+		}
 	}
-	if v.Raw != "" {
-		m["raw"] = v.Raw
+	flag := func(k string, b bool) {
+		if b {
+			kv = append(kv, ast.Item(ast.InternedTerm(k), ast.InternedTerm(true)))
+		}
 	}
-	if v.Key != "" {
-		m["key"] = v.Key
-	}
-	if v.File != "" {
-		m["file"] = v.File
-	}
+	str("display", v.Display)
+	str("raw", v.Raw)
+	str("key", v.Key)
+	str("file", v.File)
 	if v.Loc != nil {
-		m["loc"] = v.Loc.toInput()
+		kv = append(kv, ast.Item(ast.InternedTerm("loc"), ast.NewTerm(v.Loc.toInput())))
 	}
-	if v.Error != "" {
-		m["error"] = v.Error
-	}
-	if v.Deprecated {
-		m["deprecated"] = true
-	}
-	if v.Final {
-		m["final"] = true
-	}
-	if v.Template {
-		m["template"] = true
-	}
-	if v.Unknown != "" {
-		m["unknown"] = v.Unknown
-	}
-	return m
+	str("error", v.Error)
+	flag("deprecated", v.Deprecated)
+	flag("final", v.Final)
+	flag("template", v.Template)
+	str("unknown", v.Unknown)
+	return ast.NewObject(kv...)
 }
 
 // display renders a typed value for messages.
@@ -91,7 +91,7 @@ func display(t valueType, x any) string {
 }
 
 // parseFlink reads a Flink value of type t (Flink 1.20 TimeUtils.parseDuration, MemorySize.parse, ConfigurationUtils).
-func parseFlink(t valueType, e *cfgfile.Entry, enum []string, v Version) (any, error) {
+func parseFlink(t valueType, e *parsed.Entry, enum []string, v Version) (any, error) {
 	s := e.Value
 	switch t {
 	case tDuration:
@@ -101,7 +101,7 @@ func parseFlink(t valueType, e *cfgfile.Entry, enum []string, v Version) (any, e
 	case tMemory:
 		return units.ParseFlinkMemorySize(s)
 	case tInt:
-		if e.Kind == cfgfile.KindInt {
+		if e.Kind == parsed.KindInt {
 			// config.yaml: snakeyaml-engine's core schema gives an Integer,
 			// a Long or a BigInteger; ConfigurationUtils.convertToInt
 			// refuses a Long outside int's range with its own text and
@@ -121,7 +121,7 @@ func parseFlink(t valueType, e *cfgfile.Entry, enum []string, v Version) (any, e
 		}
 		return nil, fmt.Errorf("%q is not one of %s", s, strings.Join(enum, ", "))
 	}
-	if e.Kind == cfgfile.KindNull {
+	if e.Kind == parsed.KindNull {
 		return nil, nil
 	}
 	return s, nil

@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
@@ -191,27 +191,16 @@ func (c Count) String() string {
 	})
 	var parts []string
 	for _, k := range kinds {
-		parts = append(parts, strconv.Itoa(c[k])+" "+string(k))
+		parts = append(parts, strconv.Itoa(c[k])+" "+k)
 	}
 	return strings.Join(parts, ", ")
 }
 
-// OptionsFor are the recogniser's options for an entry of a file of format.
-func OptionsFor(format cfgfile.Format, key string) Options {
-	switch format {
-	case cfgfile.HadoopCoreSite, cfgfile.HadoopHDFSSite:
-		return Options{Hadoop: true}
-	}
-	// Flink's start scripts expand shell variables in the JVM options
-	// (bin/flink-daemon.sh, bin/flink-console.sh: "Evaluate user options
-	// for local variable expansion", FLINK_ENV_JAVA_OPTS=$(eval echo ...)).
-	return Options{ShellExpanded: strings.HasPrefix(key, "env.java.opts")}
-}
-
 // Mark records in Entry.Placeholders the kinds of placeholders in each
 // entry's key or value, and returns their tally and the position of the
-// first one.
-func Mark(f *cfgfile.File) (Count, span.Pos) {
+// first one. opts are the recogniser's options for an entry's key (its
+// file format's: lint/format Format.Placeholders).
+func Mark(f *parsed.File, opts func(key string) Options) (Count, span.Pos) {
 	count := Count{}
 	var first span.Pos
 	if f == nil {
@@ -219,7 +208,7 @@ func Mark(f *cfgfile.File) (Count, span.Pos) {
 	}
 	for i := range f.Entries {
 		e := &f.Entries[i]
-		o := OptionsFor(f.Format, e.Key)
+		o := opts(e.Key)
 		key := e.Key
 		if e.WrittenKey != "" {
 			key = e.WrittenKey

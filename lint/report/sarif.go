@@ -166,11 +166,11 @@ func SARIF(w io.Writer, r Result) error {
 
 	type item struct {
 		f     finding.Finding
-		edits []Replacement
+		edits []finding.Replacement
 	}
 	items := make([]item, 0, len(r.Findings)+len(r.Suppressed))
-	for i, f := range r.Findings {
-		items = append(items, item{f, r.fixEdits(i)})
+	for _, f := range r.Findings {
+		items = append(items, item{f, f.Edits})
 	}
 	for _, f := range r.Suppressed {
 		items = append(items, item{f: f})
@@ -208,7 +208,7 @@ func SARIF(w io.Writer, r Result) error {
 	return enc.Encode(log)
 }
 
-func sarifRuleOf(ru Rule) sarifRule {
+func sarifRuleOf(ru listed) sarifRule {
 	short := ru.Title
 	if short == "" {
 		short = ru.Name
@@ -255,7 +255,7 @@ func (r Result) sarifLocation(cols *columns, file string, s span.Span) sarifLoca
 	}}
 }
 
-func (r Result) sarifFixOf(cols *columns, f finding.Finding, edits []Replacement) sarifFix {
+func (r Result) sarifFixOf(cols *columns, f finding.Finding, edits []finding.Replacement) sarifFix {
 	fx := sarifFix{Description: sarifText{Text: capitalize(fixWords(f.Fix)) + " (ckptlint fix)."}}
 	for _, e := range edits {
 		rg := cols.region(e.File, e.Span)

@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
@@ -26,19 +25,6 @@ const (
 	// instructions.
 	XML
 )
-
-// SyntaxOf returns the comment syntax of a configuration format, or 0.
-func SyntaxOf(f cfgfile.Format) Syntax {
-	switch f {
-	case cfgfile.FlinkConfLegacy:
-		return FlinkConf
-	case cfgfile.FlinkConfigYAML, cfgfile.FlinkDeployment:
-		return YAML
-	case cfgfile.HadoopCoreSite, cfgfile.HadoopHDFSSite:
-		return XML
-	}
-	return 0
-}
 
 // SyntaxOfPath guesses the comment syntax from a file name (for files
 // pulled in through xi:include, which have no format of their own): .xml
@@ -161,7 +147,8 @@ func scanHash(src []byte, syn Syntax) *scanned {
 			line, body = line[3:], 3
 		}
 		line = bytes.TrimSuffix(line, []byte("\r"))
-		at, content := -1, false
+		var at int
+		var content bool
 		if syn == FlinkConf {
 			at = bytes.IndexByte(line, '#')
 			head := line

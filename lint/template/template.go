@@ -15,18 +15,20 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/finding"
+	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/placeholder"
+	"github.com/ckptlint/ckptlint/lint/rule"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
 // Rule is the info finding of a file read as a template
 // (docs/templates.md).
 const (
-	Rule = "CKPT003"
-	Name = "template-placeholders"
+	Rule = rule.Template
+	Name = rule.TemplateName
 )
 
 // Placeholder modes (--placeholders, placeholders in .ckptlint.hcl).
@@ -66,11 +68,11 @@ var reControl = regexp.MustCompile(`\{%-?\s*(?:if|for|macro|block|set|include|im
 // directory, YAML or XML that does not parse until rendered) is marked
 // skipped: no rule reads it. chart is the Helm chart directory when f lies
 // in its templates/.
-func Mark(f *cfgfile.File, chart string) {
+func Mark(f *parsed.File, chart string) {
 	if f == nil {
 		return
 	}
-	count, first := placeholder.Mark(f)
+	count, first := placeholder.Mark(f, format.PlaceholderOptions(f.Format))
 	reason := ""
 	switch {
 	case chart != "":
@@ -88,22 +90,22 @@ func Mark(f *cfgfile.File, chart string) {
 	if reason != "" {
 		c, pos := countSource(f)
 		if c.Total() == 0 {
-			pos = span.Top
+			pos = span.Top()
 		}
-		f.Template = &cfgfile.Template{Count: c, First: pos, Skipped: true, Reason: reason}
+		f.Template = &parsed.Template{Count: c, First: pos, Skipped: true, Reason: reason}
 		return
 	}
 	if count.Total() > 0 {
-		f.Template = &cfgfile.Template{Count: count, First: first}
+		f.Template = &parsed.Template{Count: count, First: first}
 	}
 }
 
 // countSource counts the placeholders on the lines of f that are not
 // comments, for a file that is not read entry by entry.
-func countSource(f *cfgfile.File) (placeholder.Count, span.Pos) {
+func countSource(f *parsed.File) (placeholder.Count, span.Pos) {
 	c := placeholder.Count{}
 	var first span.Pos
-	o := placeholder.OptionsFor(f.Format, "")
+	o := format.Of(f.Format).Placeholders("")
 	off := 0
 	for n, line := range strings.SplitAfter(string(f.Src), "\n") {
 		t := strings.TrimSpace(line)
@@ -263,7 +265,7 @@ func Notes(s *model.Set) []finding.Finding {
 		}
 		pos := t.First
 		if pos.Line == 0 {
-			pos = span.Top
+			pos = span.Top()
 		}
 		out = append(out, finding.Finding{
 			RuleID: Rule, RuleName: Name, Severity: finding.Info, Message: msg,
@@ -275,6 +277,6 @@ func Notes(s *model.Set) []finding.Finding {
 }
 
 // Skipped reports whether f is a template no rule reads.
-func Skipped(f *cfgfile.File) bool {
+func Skipped(f *parsed.File) bool {
 	return f != nil && f.Template != nil && f.Template.Skipped
 }

@@ -63,7 +63,7 @@ func ParseFlinkMemorySize(s string) (int64, error) {
 		}
 		mult = m
 	}
-	hi, lo := bits.Mul64(uint64(value), uint64(mult))
+	hi, lo := bits.Mul64(uint64(value), uint64(mult)) //nolint:gosec // G115: value and mult are non-negative here; overflow is what the next line checks
 	if hi != 0 || lo > math.MaxInt64 {
 		return 0, errorf(s, fmt.Sprintf("The value '%s' cannot be re represented as 64bit number of bytes (numeric overflow).", s))
 	}

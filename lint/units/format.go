@@ -17,9 +17,9 @@ var byteUnits = []struct {
 // reaches: exact multiples as integers ("128 MiB"), others with one decimal
 // ("1.5 GiB"), and values below 1 KiB in bytes ("1000 B").
 func FormatBytes(n int64) string {
-	sign, u := "", uint64(n)
+	sign, u := "", uint64(n) //nolint:gosec // G115: replaced below when n < 0
 	if n < 0 {
-		sign, u = "-", uint64(^n)+1
+		sign, u = "-", uint64(^n)+1 //nolint:gosec // G115: ^n >= 0; the magnitude of MinInt64 fits a uint64
 	}
 	for _, bu := range byteUnits {
 		if u < bu.n {

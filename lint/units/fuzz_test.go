@@ -84,9 +84,10 @@ func FuzzParseHadoopLong(f *testing.F) {
 		if errI == nil && (errL != nil || int64(i) != l) {
 			t.Fatalf("%q: getInt %d but getLong %d, %v", s, i, l, errL)
 		}
-		ParseHadoopBool(s)
-		ParseFlinkBool(s)
-		ParseFlinkInt(s)
+		// These must only not panic.
+		_, _ = ParseHadoopBool(s)
+		_, _ = ParseFlinkBool(s)
+		_, _ = ParseFlinkInt(s)
 	})
 }
 

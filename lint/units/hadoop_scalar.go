@@ -11,7 +11,7 @@ func ParseHadoopLong(s string) (int64, error) { return parseHadoopInt(s, 64) }
 // within the range of a Java int.
 func ParseHadoopInt(s string) (int32, error) {
 	v, err := parseHadoopInt(s, 32)
-	return int32(v), err
+	return int32(v), err //nolint:gosec // G115: parseHadoopInt(s, 32) keeps v within int32
 }
 
 func parseHadoopInt(s string, bits int) (int64, error) {

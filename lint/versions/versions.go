@@ -12,13 +12,13 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/evidence"
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/format/flinkyaml"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // Declared are the versions given on the command line ("" when not given).
@@ -184,7 +184,7 @@ func versionText(s string) string {
 // flinkFallback is the version the files are read with when none is known:
 // a lower bound from the files (config.yaml, keys only later releases
 // have), else model.DefaultFlink; neither makes the version known.
-func flinkFallback(f *cfgfile.File, r model.Resolved) model.Resolved {
+func flinkFallback(f *parsed.File, r model.Resolved) model.Resolved {
 	if v, why := model.LowerBound(f); !v.IsZero() {
 		r.Version, r.Source, r.Why, r.Raw = v, "evidence", why, ""
 		return r

@@ -35,12 +35,12 @@ smallest := round_up(max([1048576, minimum.value]), 1048576) if is_number(minimu
 else := 1048576
 
 # candidates are the ladder sizes the NameNode accepts (CKPT102) and that are
-# a multiple of dfs.bytes-per-checksum (CKPT103), plus the smallest, largest first.
-candidates := sort_desc({s |
-	some s in array.concat(ladder, [smallest])
-	s >= smallest
-	_checksum_ok(s)
-})
+# a multiple of dfs.bytes-per-checksum (CKPT103), plus the smallest, largest
+# first (the ladder is in descending order already, so nothing is sorted).
+candidates := array.concat(
+	[s | some s in ladder; s > smallest; _checksum_ok(s)],
+	[smallest | _checksum_ok(smallest)],
+)
 
 _checksum_ok(s) if s % _checksum_bytes == 0
 

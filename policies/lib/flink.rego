@@ -5,8 +5,13 @@ package ckptlint.lib.flink
 
 # checkpointing is true when Flink will take periodic checkpoints: an
 # interval is set and positive (Flink 1.20 CheckpointingOptions:
-# no default, off unless set).
+# no default, off unless set). ckptlint computes it in Go
+# (input.derived.checkpointing, docs/input.md); the rules below derive the
+# same for inputs without it (the Rego tests' hand-written inputs).
+checkpointing if input.derived.checkpointing
+
 checkpointing if {
+	not input.derived
 	input.flink
 	iv := input.effective.checkpointing.interval
 	iv.set
@@ -21,9 +26,16 @@ dir := input.effective.checkpointing.dir if input.effective.checkpointing.dir.se
 # a scheme-less path while Flink's fs.default-scheme is hdfs:. Flink resolves
 # a path without a scheme with fs.default-scheme, else the local file system
 # (FileSystem.getUnguardedFileSystem); Hadoop's fs.defaultFS plays no part.
-on_hdfs if startswith(lower(dir.value), "hdfs:")
+# Computed in Go as input.derived.checkpoints_on_hdfs, derived here without it.
+on_hdfs if input.derived.checkpoints_on_hdfs
 
 on_hdfs if {
+	not input.derived
+	startswith(lower(dir.value), "hdfs:")
+}
+
+on_hdfs if {
+	not input.derived
 	not contains(dir.value, ":")
 	startswith(lower(input.flink.keys["fs.default-scheme"].value), "hdfs:")
 }

@@ -86,7 +86,7 @@ version := input.versions.flink.text if {
 } else := sprintf("Flink %s (assumed; declare flink_version in .ckptlint.hcl)", [input.versions.flink.value])
 
 # at_least(major, minor) compares the Flink version.
-at_least(major, minor) if input.versions.flink.major > major
+at_least(major, _) if input.versions.flink.major > major
 
 at_least(major, minor) if {
 	input.versions.flink.major == major

@@ -5,18 +5,41 @@ package ckptlint.lib.scanner
 
 import data.ckptlint.lib.units
 
+import data.ckptlint.lib.facts
+
 hv := input.versions.hadoop
 
-# known is true when a person declared the Hadoop version (there is no
-# inferred Hadoop version: it is declared or unknown).
-known if {
+# vi is the Hadoop version the DataNodes run, which decides the scanner's
+# behaviour: datanode_hadoop_version in .ckptlint.hcl (observed by `ckptlint
+# facts` from NameNodeInfo LiveNodes "version") when given, else the declared
+# Hadoop version (the client's, which the DataNodes may not share). Fields:
+# major, minor, patch (0 when not written), value and why (where it came
+# from).
+vi := {"major": dn_parts[0], "minor": dn_parts[1], "patch": dn_patch, "value": dnv, "why": dn_why} if {
+	count(dn_parts) >= 2
+} else := {"major": hv.major, "minor": hv.minor, "patch": object.get(hv, "patch", 0), "value": hv.value, "why": hv.why} if {
 	hv.declared == true
 	is_number(hv.major)
 	is_number(hv.minor)
 }
 
+dnv := input.cluster.datanode_hadoop_version
+
+dn_parts := [to_number(p) | some p in split(dnv, ".")]
+
+dn_patch := dn_parts[2] if count(dn_parts) > 2
+
+else := 0
+
+dn_why := sprintf("the DataNodes' version, datanode_hadoop_version in .ckptlint.hcl%s", [facts.note(input.cluster, "datanode_hadoop_version")])
+
+# known is true when the DataNodes' version is known: given as
+# datanode_hadoop_version, or a person declared the Hadoop version (there is
+# no inferred Hadoop version: it is declared or unknown).
+known if vi
+
 # ver orders versions: 3.2.2 is 3002002.
-ver := ((hv.major * 1000000) + (hv.minor * 1000)) + object.get(hv, "patch", 0) if known
+ver := ((vi.major * 1000000) + (vi.minor * 1000)) + vi.patch if known
 
 # status of the DirectoryScanner lock fixes, from Hadoop's release changelogs
 # (hadoop-common-project/hadoop-common/src/site/markdown/release/<v>/CHANGELOG.<v>.md:
@@ -43,7 +66,7 @@ status := "fixed" if {
 	ver >= 2010001
 } else := "missing" if {
 	known
-	hv.major >= 2
+	vi.major >= 2
 }
 
 # patch_unstated is true when the version reads as x.y.0 on a line where the
@@ -52,15 +75,15 @@ status := "fixed" if {
 # stays a warning.
 patch_unstated if {
 	known
-	hv.patch == 0
-	[hv.major, hv.minor] in {[3, 2], [3, 3], [2, 10]}
+	vi.patch == 0
+	[vi.major, vi.minor] in {[3, 2], [3, 3], [2, 10]}
 }
 
 # version names the declared version and where it was declared.
-version := sprintf("Hadoop %s (%s)", [hv.value, hv.why]) if {
+version := sprintf("Hadoop %s (%s)", [vi.value, vi.why]) if {
 	known
 	not patch_unstated
-} else := sprintf("Hadoop %s (%s; read as %s.0, declare the patch release if it is later)", [hv.value, hv.why, hv.value]) if {
+} else := sprintf("Hadoop %s (%s; read as %s.0, declare the patch release if it is later)", [vi.value, vi.why, vi.value]) if {
 	known
 }
 

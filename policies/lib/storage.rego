@@ -91,7 +91,7 @@ backend_name := lower(trim_space(input.effective.state_backend.type.value)) if {
 # version is the Flink version of the set; at_least(major, minor) compares it.
 version := input.versions.flink
 
-at_least(major, minor) if version.major > major
+at_least(major, _) if version.major > major
 
 at_least(major, minor) if {
 	version.major == major

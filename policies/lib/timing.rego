@@ -39,7 +39,10 @@ brief(v) := sprintf("%s %s (%s)", [trim_prefix(v.key, "execution.checkpointing."
 
 # effective_interval is the interval the CheckpointCoordinator schedules
 # with: max(interval, min-pause) (Flink 1.20 CheckpointCoordinator.java L316-329).
-effective_interval := max([interval.value, min_pause.value]) if {
+# Computed in Go as input.derived.effective_interval, derived here without it.
+effective_interval := input.derived.effective_interval if {
+	input.derived
+} else := max([interval.value, min_pause.value]) if {
 	readable(interval)
 	readable(min_pause)
 } else := interval.value

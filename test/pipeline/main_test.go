@@ -35,7 +35,7 @@ func testMain(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	defer os.RemoveAll(tmp)
+	defer func() { _ = os.RemoveAll(tmp) }() // best effort: a temporary directory
 	// Every ckptlint these tests start uses a temporary result cache, never
 	// the user's (docs/cache.md).
 	os.Setenv("CKPTLINT_CACHE_DIR", filepath.Join(tmp, "cache"))

@@ -41,9 +41,6 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// javaLineBreak is what ends a line for BufferedReader.readLine.
-var javaLineBreak = regexp.MustCompile("\r\n|\r|\n")
-
 // reference is loadLegacyYAMLResource transcribed with string functions, as
 // an oracle independent of Parse's offset arithmetic.
 func reference(src string) map[string]string {

@@ -4,8 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckptlint/ckptlint/lint/span"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/ckptlint/ckptlint/lint/span"
 )
 
 // spanView renders a span as its text and 1-based start position.

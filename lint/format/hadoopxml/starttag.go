@@ -138,8 +138,9 @@ func decodeEntity(name string, ents map[string]string) string {
 		} else {
 			n, err = strconv.ParseUint(name[1:], 10, 32)
 		}
-		if err == nil && utf8.ValidRune(rune(n)) {
-			return string(rune(n))
+		// n < 2^32 (ParseUint bitSize 32); values past int32 wrap negative and fail ValidRune.
+		if err == nil && utf8.ValidRune(rune(n)) { //nolint:gosec // G115: bounded above
+			return string(rune(n)) //nolint:gosec // G115: a valid rune, checked above
 		}
 	}
 	return "&" + name + ";"

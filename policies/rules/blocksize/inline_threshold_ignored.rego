@@ -30,7 +30,7 @@ threshold := input.effective.checkpointing.data_inline_threshold
 
 maximum := 1048576
 
-at_least(major, minor) if input.versions.flink.major > major
+at_least(major, _) if input.versions.flink.major > major
 
 at_least(major, minor) if {
 	input.versions.flink.major == major

@@ -26,6 +26,7 @@
 package ckptlint.rules.blocksize.scheduled_space
 
 import data.ckptlint.lib.blocksize as bs
+import data.ckptlint.lib.facts
 import data.ckptlint.lib.flink
 import data.ckptlint.lib.result
 import data.ckptlint.lib.units
@@ -46,7 +47,13 @@ files := ((flink.jobs.value * flink.parallelism.value) * flink.operators.value) 
 
 other := object.get(input.cluster, "other_writers", 0)
 
-per_dn := ceil((files * replicas) / input.cluster.datanodes) + other
+# scheduled is the largest number of blocks already scheduled on one
+# DataNode (NameNodeInfo LiveNodes "blockScheduled", observed by `ckptlint
+# facts`): the NameNode counts them against the same remaining space
+# (DatanodeDescriptor.chooseStorage4Block adds getBlocksScheduled).
+scheduled := object.get(input.cluster, "datanode_blocks_scheduled", 0)
+
+per_dn := (ceil((files * replicas) / input.cluster.datanodes) + other) + scheduled
 
 # proposed is the largest round block size (128m, 64m, ... 1m; never below
 # the NameNode's minimum, a multiple of dfs.bytes-per-checksum) at which each
@@ -101,15 +108,29 @@ arith := sprintf(
 	],
 )
 
-sprintf_other := sprintf(" (including %d other writers)", [other]) if other > 0
+sprintf_other := sprintf(" (including %s)", [concat(" and ", extra)]) if count(extra) > 0
 
 else := ""
 
+# extra lists what per_dn adds to the checkpoint files, in order.
+extra := [e | some e in [other_text, scheduled_text]; e != ""]
+
+other_text := sprintf("%d other writers", [other]) if other > 0
+
+else := ""
+
+scheduled_text := sprintf("%d blocks already scheduled on the busiest DataNode, datanode_blocks_scheduled", [scheduled]) if scheduled > 0
+
+else := ""
+
+# facts_used names the observed cluster facts the message relies on.
+facts_used := facts.observed_note(input.cluster, ["datanodes", "datanode_free_bytes", "datanode_blocks_scheduled", "other_writers"])
+
 message(level) := sprintf(
-	"dfs.blocksize %s (from %s) lets each DataNode schedule only %d blocks at once (%s free / %s - %d); checkpoints keep about %d files in flight per DataNode (%s)%s: %s. Set dfs.blocksize to %s where Flink's HDFS client reads it: each DataNode can then schedule %s",
+	"dfs.blocksize %s (from %s) lets each DataNode schedule only %d blocks at once (%s free / %s - %d); checkpoints keep about %d files in flight per DataNode (%s)%s%s: %s. Set dfs.blocksize to %s where Flink's HDFS client reads it: each DataNode can then schedule %s",
 	[
 		blocksize.display, source, capacity(blocksize.value), units.bytes(input.cluster.datanode_free_bytes),
-		blocksize.display, min_for_write, per_dn, arith, assumed, level,
+		blocksize.display, min_for_write, per_dn, arith, facts_used, assumed, level,
 		units.bytes(proposed), why_proposed,
 	],
 )
@@ -122,14 +143,18 @@ units_hadoop(n) := sprintf("%dm", [n / 1048576]) if n % 1048576 == 0
 
 else := sprintf("%d", [n])
 
+# The guards run cheapest first: proposed (a capacity per candidate size)
+# is computed only for a block size that already fails the headroom check.
 deny contains f if {
 	flink.checkpointing
 	flink.on_hdfs
 	input.cluster.datanodes
 	input.cluster.datanode_free_bytes
-	blocksize.value > proposed
 	not blocksize.error
+	is_number(blocksize.value)
+	blocksize.value > 0
 	per_dn >= capacity(blocksize.value)
+	blocksize.value > proposed
 	count(guessed) == 0
 	f := result.fix(at, message(failure), fix)
 }
@@ -142,9 +167,11 @@ deny contains f if {
 	flink.on_hdfs
 	input.cluster.datanodes
 	input.cluster.datanode_free_bytes
-	blocksize.value > proposed
 	not blocksize.error
+	is_number(blocksize.value)
+	blocksize.value > 0
 	per_dn >= capacity(blocksize.value)
+	blocksize.value > proposed
 	count(guessed) > 0
 	dirs := concat(" and ", sort([sprintf("%s: %s", [ref.key, trim_space(ref.value)]) | some ref in guessed]))
 	f := object.union(
@@ -170,10 +197,12 @@ deny contains f if {
 	flink.on_hdfs
 	input.cluster.datanodes
 	input.cluster.datanode_free_bytes
-	blocksize.value > proposed
 	not blocksize.error
+	is_number(blocksize.value)
+	blocksize.value > 0
 	per_dn < capacity(blocksize.value)
 	per_dn * 2 >= capacity(blocksize.value)
+	blocksize.value > proposed
 	f := object.union(
 		result.fix(at, message("less than 2x headroom, and blocksScheduled only rolls over every 10 minutes (leaked counts stay up to 20 minutes, HDFS-15086)"), fix),
 		{"severity": "warning"},

@@ -108,3 +108,27 @@ test_namenode_minimum_off_the_ladder_is_a_candidate if {
 	some f in scheduled_space.deny with input as inp
 	f.fix == [{"op": "set", "target": "hdfs-client", "key": "dfs.blocksize", "value": "8m"}]
 }
+
+# 180 blocks already scheduled on the busiest DataNode leave room for fewer
+# checkpoint files: 1 job x 100 x 1 = 100 files, 34 per DataNode + 312 >= 344.
+test_scheduled_blocks_count_and_are_cited if {
+	inp := json.patch(story_a, [
+		{"op": "replace", "path": "/deployment", "value": {"declared": false}},
+		{"op": "replace", "path": "/cluster", "value": {
+			"declared": true, "datanodes": 3, "datanode_free_bytes": 46170898432, "datanode_blocks_scheduled": 312,
+			"facts": {
+				"datanodes": {"cite": "facts from namenode http://nn:9870/jmx, 2026-12-01"},
+				"datanode_free_bytes": {"cite": "facts from namenode http://nn:9870/jmx, 2026-12-01"},
+				"datanode_blocks_scheduled": {"cite": "facts from namenode http://nn:9870/jmx, 2026-12-01"},
+			},
+		}},
+	])
+	some f in scheduled_space.deny with input as inp
+	not f.severity
+	contains(f.message, "= 346 per DataNode (including 312 blocks already scheduled on the busiest DataNode, datanode_blocks_scheduled)) (observed: datanodes, datanode_free_bytes, datanode_blocks_scheduled: facts from namenode http://nn:9870/jmx, 2026-12-01)")
+}
+
+test_without_scheduled_blocks_the_same_load_passes if {
+	inp := json.patch(story_a, [{"op": "replace", "path": "/deployment", "value": {"declared": false}}])
+	count(scheduled_space.deny) == 0 with input as inp
+}

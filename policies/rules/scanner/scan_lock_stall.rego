@@ -187,7 +187,7 @@ deny contains f if {
 	not scanner.known
 	many
 	f := result.info(at, sprintf(
-		"%d block replicas per DataNode are declared (datanode_blocks in .ckptlint.hcl) but no Hadoop version: on releases without HDFS-14476 (before 2.10.1, every 3.0.x and 3.1.x, 3.2.0 and 3.2.1) the DataNode DirectoryScanner compares all of them with the in-memory replica map under the dataset lock every %s, and block writes wait; declare hadoop_version in .ckptlint.hcl so ckptlint can check this against %s",
+		"%d block replicas per DataNode are declared (datanode_blocks in .ckptlint.hcl) but no Hadoop version: on releases without HDFS-14476 (before 2.10.1, every 3.0.x and 3.1.x, 3.2.0 and 3.2.1) the DataNode DirectoryScanner compares all of them with the in-memory replica map under the dataset lock every %s, and block writes wait; declare the DataNodes' version (datanode_hadoop_version, or hadoop_version) in .ckptlint.hcl so ckptlint can check this against %s",
 		[blocks, scanner.interval_text, timeout_text],
 	))
 }

@@ -106,7 +106,7 @@ test_unknown_version_asks_for_it if {
 	inp := json.patch(story_b, [{"op": "replace", "path": "/versions/hadoop", "value": {"source": "unknown", "declared": false}}])
 	some f in scan_lock_stall.deny with input as inp
 	f.severity == "info"
-	contains(f.message, "declare hadoop_version")
+	contains(f.message, "declare the DataNodes' version (datanode_hadoop_version, or hadoop_version)")
 }
 
 test_unknown_block_count_asks_for_it if {
@@ -185,4 +185,26 @@ test_version_alone_is_info if {
 	some f in fs
 	f.severity == "info"
 	contains(f.message, "declare datanode_blocks")
+}
+
+# The DataNodes' own version decides, not the client's hadoop_version: a
+# cluster whose DataNodes run 3.3.6 has both fixes even when the client
+# declares 3.1.
+with_datanodes(v) := json.patch(story_b, [{"op": "add", "path": "/cluster/datanode_hadoop_version", "value": v}, {"op": "add", "path": "/cluster/facts", "value": {"datanode_hadoop_version": {"cite": "facts from namenode http://nn:9870/jmx, 2026-12-01"}}}])
+
+test_datanode_version_overrides_the_client_version if {
+	count(scan_lock_stall.deny) == 0 with input as with_datanodes("3.3.6")
+}
+
+test_datanode_version_is_named_with_its_facts if {
+	some f in scan_lock_stall.deny with input as with_datanodes("3.1.2")
+	not f.severity
+	contains(f.message, "Hadoop 3.1.2 (the DataNodes' version, datanode_hadoop_version in .ckptlint.hcl, facts from namenode http://nn:9870/jmx, 2026-12-01) has neither DirectoryScanner lock fix")
+}
+
+test_datanode_version_without_a_declared_client_version if {
+	inp := json.patch(with_datanodes("3.2"), [{"op": "replace", "path": "/versions/hadoop", "value": {"source": "unknown", "declared": false}}])
+	some f in scan_lock_stall.deny with input as inp
+	f.severity == "warning"
+	contains(f.message, "Hadoop 3.2 (the DataNodes' version, datanode_hadoop_version in .ckptlint.hcl, facts from namenode http://nn:9870/jmx, 2026-12-01; read as 3.2.0, declare the patch release if it is later)")
 }

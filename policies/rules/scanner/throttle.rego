@@ -53,20 +53,20 @@ v := throttle.value
 # <= 0 means "off" (Hadoop 3.4.1 DirectoryScanner.java L297-310; HDFS-16347).
 new_release if scanner.ver >= 3004001
 
-behaviour := sprintf("Hadoop %s replaces a value of 1000 or more with -1, logging WARN \"%s set to value above 1000 ms/sec. Assuming default value of -1\", and throttles only values above 0", [input.versions.hadoop.value, key]) if {
+behaviour := sprintf("Hadoop %s replaces a value of 1000 or more with -1, logging WARN \"%s set to value above 1000 ms/sec. Assuming default value of -1\", and throttles only values above 0", [scanner.vi.value, key]) if {
 	new_release
 	v >= 1000
-} else := sprintf("Hadoop %s logs an ERROR for a value above 1000 or at most 0 and uses 1000, which turns throttling off", [input.versions.hadoop.value]) if {
+} else := sprintf("Hadoop %s logs an ERROR for a value above 1000 or at most 0 and uses 1000, which turns throttling off", [scanner.vi.value]) if {
 	scanner.known
-	input.versions.hadoop.major == 3
-	input.versions.hadoop.minor == 1
+	scanner.vi.major == 3
+	scanner.vi.minor == 1
 } else := "hdfs-default.xml says only 1 to 1000 are valid and that an invalid value disables the throttle and logs an error"
 
 where := sprintf("%s:%d", [throttle.loc.file, throttle.loc.line])
 
 meaning := "the value is the milliseconds per second each report compiler thread may spend walking a volume's block files, so only 1 to 999 limit the threads and 1000 means no limit"
 
-walk := sprintf("the compiler threads then walk every block file on every volume at full speed on each scan, every %s", [scanner.interval_text])
+full_speed := sprintf("the compiler threads then walk every block file on every volume at full speed on each scan, every %s", [scanner.interval_text])
 
 limit := "Set a value between 1 and 999 on the DataNodes to rate-limit the disk walk (500 lets each thread run half of every second)"
 
@@ -92,7 +92,7 @@ deny contains f if {
 	read
 	not throttle.error
 	v > 1000
-	f := result.finding(throttle, sprintf("%s %d (%s) does not throttle the DirectoryScanner: %s; %s; %s. %s", [key, v, where, meaning, behaviour, walk, advice]))
+	f := result.finding(throttle, sprintf("%s %d (%s) does not throttle the DirectoryScanner: %s; %s; %s. %s", [key, v, where, meaning, behaviour, full_speed, advice]))
 }
 
 # At most 0: invalid before Hadoop 3.4.1, the code's own "off" from 3.4.1.
@@ -101,7 +101,7 @@ deny contains f if {
 	not throttle.error
 	v <= 0
 	not new_release
-	f := result.finding(throttle, sprintf("%s %d (%s) does not throttle the DirectoryScanner: %s; %s; %s. %s", [key, v, where, meaning, behaviour, walk, advice]))
+	f := result.finding(throttle, sprintf("%s %d (%s) does not throttle the DirectoryScanner: %s; %s; %s. %s", [key, v, where, meaning, behaviour, full_speed, advice]))
 }
 
 # An explicit "off" on DataNodes declared to hold many block replicas.
@@ -112,7 +112,7 @@ deny contains f if {
 	scanner.at_risk
 	f := result.info(throttle, sprintf(
 		"%s %d (%s) turns DirectoryScanner throttling off on DataNodes with %d block replicas each (datanode_blocks in .ckptlint.hcl): %s. %s if the scan's disk load matters; %s",
-		[key, v, where, input.cluster.datanode_blocks, walk, limit, not_the_lock],
+		[key, v, where, input.cluster.datanode_blocks, full_speed, limit, not_the_lock],
 	))
 }
 

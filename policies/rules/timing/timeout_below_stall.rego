@@ -28,6 +28,7 @@
 #   fixable: true
 package ckptlint.rules.timing.timeout_below_stall
 
+import data.ckptlint.lib.facts
 import data.ckptlint.lib.flink
 import data.ckptlint.lib.result
 import data.ckptlint.lib.timing
@@ -39,7 +40,7 @@ timeout := timing.timeout
 # where it was declared. A write stall only matters when checkpoints go to HDFS.
 figures contains {
 	"ms": input.cluster.write_stall_ms,
-	"what": sprintf("the %s HDFS write stall declared for cluster %q (write_stall in .ckptlint.hcl)", [units.duration(input.cluster.write_stall_ms), input.cluster.name]),
+	"what": sprintf("the %s HDFS write stall %s for cluster %q (%s)", [units.duration(input.cluster.write_stall_ms), how(input.cluster, "write_stall"), input.cluster.name, facts.origin(input.cluster, "write_stall", "write_stall in .ckptlint.hcl")]),
 	"slow": "a checkpoint that meets the stall needs the whole stall plus its own write time",
 	"hit": "every checkpoint that meets the stall runs past the timeout",
 	"why": "a checkpoint that meets a full stall still has time for its own writes, and a stall longer than the one measured does not expire it",
@@ -50,13 +51,18 @@ figures contains {
 
 figures contains {
 	"ms": input.deployment.checkpoint_p99_ms,
-	"what": sprintf("the %s p99 checkpoint duration declared for deployment %q (checkpoint_p99 in .ckptlint.hcl)", [units.duration(input.deployment.checkpoint_p99_ms), input.deployment.name]),
+	"what": sprintf("the %s p99 checkpoint duration %s for deployment %q (%s)", [units.duration(input.deployment.checkpoint_p99_ms), how(input.deployment, "checkpoint_p99"), input.deployment.name, facts.origin(input.deployment, "checkpoint_p99", "checkpoint_p99 in .ckptlint.hcl")]),
 	"slow": "the slowest checkpoints already take that long and a few take longer",
 	"hit": "at least 1 checkpoint in 100 runs past the timeout",
 	"why": "the checkpoints slower than the p99, which a p99 does not bound, still complete",
 } if {
 	input.deployment.checkpoint_p99_ms > 0
 }
+
+# how says whether a figure was observed (a facts block lists it) or declared.
+how(block, attr) := "observed" if facts.observed(block, attr)
+
+else := "declared"
 
 need := max([f.ms | some f in figures])
 

@@ -102,3 +102,22 @@ test_unreadable_timeout_is_left_to_ckpt207 if {
 	inp := json.patch(story_b, [{"op": "add", "path": "/effective/checkpointing/timeout/error", "value": "text does not start with a number"}])
 	count(timeout_below_stall.deny) == 0 with input as inp
 }
+
+test_observed_p99_cites_its_facts if {
+	inp := {
+		"flink": {"file": "flink-conf.yaml"},
+		"effective": {"checkpointing": {
+			"interval": {"value": 60000, "set": true},
+			"dir": {"value": "hdfs://nn:8020/ckpt", "set": true},
+			"timeout": {"value": 30000, "set": true, "display": "30 s", "raw": "30 s", "key": "execution.checkpointing.timeout", "source": "file", "loc": {"file": "flink-conf.yaml", "line": 2}},
+			"tolerable_failed": {"value": 3, "set": true, "source": "file", "loc": {"file": "flink-conf.yaml", "line": 3}},
+		}},
+		"cluster": {"declared": false},
+		"deployment": {
+			"declared": true, "name": "etl", "checkpoint_p99_ms": 41000,
+			"facts": {"checkpoint_p99": {"cite": "facts from jobmanager http://jm:8081/jobs/a1b2/checkpoints, 2026-12-01"}},
+		},
+	}
+	some f in timeout_below_stall.deny with input as inp
+	contains(f.message, `the 41 s p99 checkpoint duration observed for deployment "etl" (checkpoint_p99 in .ckptlint.hcl, facts from jobmanager http://jm:8081/jobs/a1b2/checkpoints, 2026-12-01)`)
+}

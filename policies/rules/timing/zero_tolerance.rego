@@ -29,6 +29,7 @@
 #   fixable: false
 package ckptlint.rules.timing.zero_tolerance
 
+import data.ckptlint.lib.facts
 import data.ckptlint.lib.result
 import data.ckptlint.lib.timing
 import data.ckptlint.lib.units
@@ -43,11 +44,11 @@ proposed := 3
 # single HDFS pause of the size story (b) measured (38 s) can expire a checkpoint.
 short_timeout := 60000
 
-risks contains sprintf("a %s HDFS write stall is declared for cluster %q", [units.duration(input.cluster.write_stall_ms), input.cluster.name]) if {
+risks contains sprintf("a %s HDFS write stall is %s for cluster %q%s", [units.duration(input.cluster.write_stall_ms), how(input.cluster, "write_stall"), input.cluster.name, cited(input.cluster, "write_stall")]) if {
 	input.cluster.write_stall_ms > 0
 }
 
-risks contains sprintf("the declared p99 checkpoint duration %s is within 3x of the %s timeout", [units.duration(input.deployment.checkpoint_p99_ms), to.display]) if {
+risks contains sprintf("the %s p99 checkpoint duration %s%s is within 3x of the %s timeout", [how(input.deployment, "checkpoint_p99"), units.duration(input.deployment.checkpoint_p99_ms), cited(input.deployment, "checkpoint_p99"), to.display]) if {
 	timing.readable(to)
 	input.deployment.checkpoint_p99_ms > 0
 	to.value < 3 * input.deployment.checkpoint_p99_ms
@@ -57,6 +58,15 @@ risks contains sprintf("the %s timeout (%s) is below 1 min, shorter than one HDF
 	timing.readable(to)
 	to.value < short_timeout
 }
+
+# how and cited say whether a figure was observed, and by which facts block.
+how(block, attr) := "observed" if facts.observed(block, attr)
+
+else := "declared"
+
+cited(block, attr) := sprintf(" (%s)", [facts.cite(block, attr)]) if facts.observed(block, attr)
+
+else := ""
 
 restart := sprintf(", and restart-strategy %s leaves it failed", [rs]) if {
 	rs := input.effective.restart_strategy.type.value

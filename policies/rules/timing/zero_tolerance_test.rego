@@ -79,3 +79,12 @@ test_not_on_hdfs_is_silent if {
 	inp := json.patch(short_timeout, [{"op": "replace", "path": "/effective/checkpointing/dir/value", "value": "file:///tmp/ckpt"}])
 	count(zero_tolerance.deny) == 0 with input as inp
 }
+
+test_observed_p99_cites_its_facts if {
+	inp := json.patch(short_timeout, [{"op": "replace", "path": "/deployment", "value": {
+		"declared": true, "name": "etl", "checkpoint_p99_ms": 9000,
+		"facts": {"checkpoint_p99": {"cite": "facts from jobmanager http://jm:8081/jobs/a1b2/checkpoints, 2026-12-01"}},
+	}}])
+	some f in zero_tolerance.deny with input as inp
+	contains(f.message, "the observed p99 checkpoint duration 9 s (facts from jobmanager http://jm:8081/jobs/a1b2/checkpoints, 2026-12-01) is within 3x of the 20 s timeout")
+}

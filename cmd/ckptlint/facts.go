@@ -1,0 +1,230 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ckptlint/ckptlint/facts"
+	"github.com/ckptlint/ckptlint/fix"
+	"github.com/ckptlint/ckptlint/lint/config"
+	"github.com/ckptlint/ckptlint/write"
+)
+
+type factsOptions struct {
+	cluster, deployment  string
+	namenode, jobmanager string
+	job, caFile, now     string
+	dryRun               bool
+	timeout, connect     time.Duration
+	maxBytes             int64
+}
+
+func newFactsCmd(g *globals) *cobra.Command {
+	var o factsOptions
+	cmd := &cobra.Command{
+		Use:   "facts [SOURCE|- ...]",
+		Short: "Read cluster and job facts from the NameNode, dfsadmin, the Flink REST API or kubectl into .ckptlint.hcl",
+		Long: `facts reads the numbers ckptlint's capacity and timing rules need from the systems
+themselves and writes them into .ckptlint.hcl (the file --config names, else the nearest one,
+else a new one in the current directory), each value followed by a comment naming its source
+and date, and one facts "<kind>" block per source saying what it wrote and when.
+
+Sources, each a file, - for standard input, or an explicit URL (detected from the content):
+  NameNode JMX JSON (/jmx?qry=Hadoop:service=NameNode,name=NameNodeInfo), or --namenode URL
+  hdfs dfsadmin -report output
+  Flink REST /overview, /jobs/<id>/checkpoints, /jobs/<id>/checkpoints/config, or --jobmanager URL
+  kubectl get flinkdeployment NAME -o yaml
+
+Capacity facts are the worst DataNode that accepts writes (least remaining space, most blocks),
+with min/median/max in the comment. Everything else in the file keeps its bytes. --dry-run prints
+the diff and writes nothing. Network is used only for --namenode and --jobmanager: GET requests,
+with timeouts and a size limit, TLS verified (--ca-file adds a private CA), no credentials in URLs,
+no Kerberos/SPNEGO (see docs/facts.md).`,
+		Example: `  curl -s 'http://nn:9870/jmx?qry=Hadoop:service=NameNode,name=NameNodeInfo' > nn.json
+  ckptlint facts --cluster prod nn.json
+  hdfs dfsadmin -report | ckptlint facts --dry-run -
+  ckptlint facts --cluster prod --deployment orders --jobmanager https://flink.example.com --ca-file ca.pem`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runFacts(cmd.Context(), g, o, args)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.cluster, "cluster", "", `cluster block to write (default: the file's only cluster block, else "main")`)
+	f.StringVar(&o.deployment, "deployment", "", "deployment block to write (default: the file's only deployment block)")
+	f.BoolVar(&o.dryRun, "dry-run", false, "print the change as a unified diff and write nothing")
+	f.StringVar(&o.namenode, "namenode", "", "NameNode HTTP(S) address to GET the JMX beans from, e.g. http://nn:9870")
+	f.StringVar(&o.jobmanager, "jobmanager", "", "Flink JobManager REST address, e.g. http://jm:8081")
+	f.StringVar(&o.job, "job", "", "Flink job id for the checkpoint facts (default with --jobmanager: the one RUNNING job)")
+	f.StringVar(&o.caFile, "ca-file", "", "PEM file of CA certificates to trust besides the system roots (private CAs)")
+	f.DurationVar(&o.timeout, "timeout", facts.DefaultTimeout, "total time allowed for each HTTP request")
+	f.DurationVar(&o.connect, "connect-timeout", facts.DefaultConnectTimeout, "time allowed to connect (TCP and TLS) for each HTTP request")
+	f.Int64Var(&o.maxBytes, "max-response-bytes", facts.DefaultMaxBytes, "largest response or source file accepted, in bytes")
+	f.StringVar(&o.now, "now", "", "date to record, RFC 3339 (for reproducible tests)")
+	_ = f.MarkHidden("now")
+	return cmd
+}
+
+func runFacts(ctx context.Context, g *globals, o factsOptions, args []string) error {
+	if len(args) == 0 && o.namenode == "" && o.jobmanager == "" {
+		return usageErr(errors.New("nothing to read: name a SOURCE file, - for standard input, --namenode URL or --jobmanager URL"))
+	}
+	if o.job != "" && !facts.ValidJobID(o.job) {
+		return usageErr(fmt.Errorf("--job %q: a Flink job id is 32 hexadecimal digits", o.job))
+	}
+	now := time.Now()
+	if o.now != "" {
+		t, err := time.Parse(time.RFC3339, o.now)
+		if err != nil {
+			return usageErr(fmt.Errorf("--now: %v", err))
+		}
+		now = t
+	}
+	path := g.configPath
+	if path == "" {
+		path = config.FileName
+		if p, ok := config.Find(".", repoRoot(".")); ok {
+			path = p
+		}
+	}
+	display := path
+	if wd, err := os.Getwd(); err == nil && filepath.IsAbs(path) {
+		if rel, err := filepath.Rel(wd, path); err == nil && filepath.IsLocal(rel) {
+			display = rel
+		}
+	}
+	old, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		old = nil
+	case err != nil:
+		return usageErr(err)
+	}
+
+	// Only a valid file is edited (config.Parse also bounds its size and
+	// nesting before hcl/v2's recursive parser sees it).
+	if old != nil {
+		if _, diags := config.Parse(path, old); diags.HasErrors() {
+			_ = diags.Write(g.stderr, false)
+			return usageErr(fmt.Errorf("%s is not valid: ckptlint facts edits only a file lint accepts", display))
+		}
+	}
+
+	// Read every source before touching anything: one bad source changes
+	// nothing.
+	var obs []*facts.Observation
+	for _, a := range args {
+		data, name, err := readSource(a, g.stdin, o.maxBytes)
+		if err != nil {
+			return usageErr(err)
+		}
+		ob, err := facts.Parse(name, data)
+		if err != nil {
+			return usageErr(err)
+		}
+		obs = append(obs, ob)
+	}
+	client := &facts.Client{ConnectTimeout: o.connect, Timeout: o.timeout, MaxBytes: o.maxBytes, CAFile: o.caFile}
+	if o.namenode != "" {
+		base, err := facts.BaseURL("--namenode", o.namenode)
+		if err != nil {
+			return usageErr(err)
+		}
+		ob, err := facts.FetchNameNode(ctx, client, base)
+		if err != nil {
+			return usageErr(err)
+		}
+		obs = append(obs, ob)
+	}
+	job := o.job
+	if o.jobmanager != "" {
+		base, err := facts.BaseURL("--jobmanager", o.jobmanager)
+		if err != nil {
+			return usageErr(err)
+		}
+		got, id, err := facts.FetchJobManager(ctx, client, base, o.job)
+		if err != nil {
+			return usageErr(err)
+		}
+		obs, job = append(obs, got...), id
+	}
+
+	target := facts.Target{Cluster: o.cluster, Deployment: o.deployment, JobID: job}
+	if target.Cluster == "" {
+		target.Cluster = "main"
+		if names := facts.BlockNames(old, "cluster"); len(names) == 1 {
+			target.Cluster = names[0]
+		}
+	}
+	if target.Deployment == "" {
+		if names := facts.BlockNames(old, "deployment"); len(names) == 1 {
+			target.Deployment = names[0]
+		}
+	}
+	out, err := facts.Apply(old, display, obs, target, now)
+	if err != nil {
+		return usageErr(err)
+	}
+	// Never write a file lint would refuse.
+	if _, diags := config.Parse(path, out); diags.HasErrors() {
+		_ = diags.Write(g.stderr, false)
+		return usageErr(fmt.Errorf("the facts would make %s invalid; nothing written", display))
+	}
+	if bytes.Equal(out, old) {
+		fmt.Fprintf(g.stderr, "ckptlint: %s already holds these facts\n", display)
+		return nil
+	}
+	if o.dryRun {
+		name := filepath.ToSlash(display)
+		_, err := io.WriteString(g.stdout, fix.Diff(write.Change{Path: path, Old: old, New: out}, name))
+		return err
+	}
+	if err := write.File(path, out); err != nil {
+		return usageErr(err)
+	}
+	fmt.Fprintf(g.stderr, "ckptlint: wrote facts from %d source(s) into %s\n", len(obs), display)
+	return nil
+}
+
+// readSource reads a SOURCE argument: a file, or - for standard input, at
+// most max bytes.
+func readSource(arg string, stdin io.Reader, max int64) ([]byte, string, error) {
+	var r io.Reader
+	name := arg
+	if arg == "-" {
+		r, name = stdin, "<stdin>"
+	} else {
+		fi, err := os.Stat(arg)
+		if err != nil {
+			return nil, arg, err
+		}
+		if !fi.Mode().IsRegular() {
+			return nil, arg, fmt.Errorf("%s: not a regular file", arg)
+		}
+		if fi.Size() > max {
+			return nil, arg, fmt.Errorf("%s: %d bytes, over the %d-byte limit (--max-response-bytes)", arg, fi.Size(), max)
+		}
+		f, err := os.Open(arg)
+		if err != nil {
+			return nil, arg, err
+		}
+		defer f.Close()
+		r = f
+	}
+	data, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return nil, name, fmt.Errorf("%s: %v", name, err)
+	}
+	if int64(len(data)) > max {
+		return nil, name, fmt.Errorf("%s: over the %d-byte limit (--max-response-bytes)", name, max)
+	}
+	return data, filepath.ToSlash(name), nil
+}

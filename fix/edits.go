@@ -1,0 +1,87 @@
+package fix
+
+import (
+	"errors"
+
+	"github.com/ckptlint/ckptlint/lint/edit"
+	"github.com/ckptlint/ckptlint/lint/finding"
+	"github.com/ckptlint/ckptlint/lint/format"
+	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/parsed"
+	"github.com/ckptlint/ckptlint/lint/span"
+)
+
+// Edits sets the Edits of each finding of findings (in place): the exact
+// replacements of a finding's fix when every operation targets the
+// Flink file its config set reads and that file is a flink-conf.yaml or a
+// config.yaml. These are the edits `ckptlint fix` makes for that finding on
+// its own, computed by the same editors. Other fixes (Hadoop files, which
+// fix may have to create or find through Flink's lookup order, and
+// FlinkDeployment manifests) stay operations only.
+func Edits(sets []*model.Set, findings []finding.Finding) {
+	flink := map[string]*parsed.File{}
+	for _, s := range sets {
+		if s.Flink != nil && s.Manifest == nil && s.Flink.Err == nil {
+			flink[s.Name] = s.Flink
+		}
+	}
+	for i, f := range findings {
+		ff := flink[f.ConfigSet]
+		if len(f.Fix) == 0 || ff == nil {
+			continue
+		}
+		fm := format.Of(ff.Format)
+		if fm == nil {
+			continue
+		}
+		ed := fm.FileEditor(ff)
+		if ed == nil {
+			continue
+		}
+		edits, ok := flinkEdits(ed, f.Fix)
+		if !ok || len(edits) == 0 {
+			continue
+		}
+		norm, err := edit.Normalize(len(ff.Src), edits)
+		if err != nil {
+			continue
+		}
+		lines := span.NewLines(ff.Src)
+		reps := make([]finding.Replacement, 0, len(norm))
+		for _, e := range norm {
+			reps = append(reps, finding.Replacement{File: ff.Path, Span: lines.Span(e.Start, e.End), Text: e.Text})
+		}
+		findings[i].Edits = reps
+	}
+}
+
+// flinkEdits lowers ops that all target the Flink file to edits; false when
+// one targets another file or cannot be lowered.
+func flinkEdits(ed edit.Editor, ops []finding.Op) ([]edit.Edit, bool) {
+	var all []edit.Edit
+	for _, op := range ops {
+		if op.Target != "flink" {
+			return nil, false
+		}
+		var es []edit.Edit
+		var err error
+		switch op.Op {
+		case "set":
+			es, err = ed.Set(op.Key, op.Value)
+		case "delete":
+			es, err = ed.Delete(op.Key)
+			if errors.Is(err, edit.ErrNotFound) {
+				err = nil
+			}
+		case "rename":
+			es, err = ed.Rename(op.Key, op.NewKey)
+		default:
+			return nil, false
+		}
+		if err != nil {
+			return nil, false
+		}
+		all = append(all, es...)
+	}
+	return all, true
+}

@@ -1,0 +1,465 @@
+// Package fix plans what `ckptlint fix` changes: Run applies the fix
+// operations of the findings in memory, re-lints and repeats until nothing
+// more changes, and returns the changes (package write writes them); Edits
+// attaches the exact replacements of a finding's fix for SARIF, and Diff
+// renders a change for `fix --diff`.
+package fix
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/ckptlint/ckptlint/lint"
+	"github.com/ckptlint/ckptlint/lint/edit"
+	"github.com/ckptlint/ckptlint/lint/engine"
+	"github.com/ckptlint/ckptlint/lint/finding"
+	"github.com/ckptlint/ckptlint/lint/format"
+	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/parsed"
+	"github.com/ckptlint/ckptlint/lint/versions"
+	"github.com/ckptlint/ckptlint/write"
+)
+
+// MaxRounds caps the fix loop: apply, re-lint, apply again.
+const MaxRounds = 10
+
+// Options configure Fix.
+type Options struct {
+	Paths []string
+	Lint  lint.Options
+	// Rules limits fixing to these rule ids; empty means every fixable rule.
+	Rules []string
+}
+
+// Applied is one fix operation that changed a file.
+type Applied struct {
+	Finding finding.Finding
+	Op      finding.Op
+	File    string // display path of the file changed (or created)
+	Key     string // the key written there (flink.hadoop.<k> when passed through Flink)
+}
+
+// Skipped is a fix operation that could not be applied, with the reason.
+type Skipped struct {
+	Finding finding.Finding
+	Op      finding.Op
+	Reason  string
+}
+
+// Result is what a fix run plans: the new contents and an account of
+// what was fixed and what remains.
+type Result struct {
+	Changes []write.Change
+	Display map[string]string // OS path → display path
+	Applied []Applied
+	Skipped []Skipped
+	// Held are version-dependent operations held back because the config
+	// set's Flink version is not known (docs/versions.md).
+	Held      []Skipped
+	Remaining []finding.Finding // findings of the final re-lint
+	Rounds    int
+	// Unread lists the paths that could not be read (lint.Result.Unread):
+	// their sets are not fixed, the others are.
+	Unread []string
+	// Files are the OS paths of the configuration files the final lint
+	// read (beside which Writer.Sweep looks for stale staged files).
+	Files []string
+}
+
+// file is one file as the planner holds it in memory.
+type file struct {
+	abs     string
+	real    string // abs with its symlinks resolved: one file per real path
+	disp    string
+	format  parsed.Format
+	orig    []byte // nil for a file the planner creates
+	cur     []byte
+	mode    os.FileMode
+	created bool
+}
+
+type planner struct {
+	files  map[string]*file // by the path each was discovered under
+	byReal map[string]*file // by resolved path
+	res    *Result
+}
+
+// Run lints paths, applies every fix operation of the selected rules in
+// memory, re-lints and repeats until no fixable finding changes anything
+// (at most MaxRounds), and returns the changes to write. Nothing is written.
+func Run(ctx context.Context, eng *engine.Engine, opts Options) (*Result, error) {
+	p := &planner{files: map[string]*file{}, byReal: map[string]*file{}, res: &Result{Display: map[string]string{}}}
+	selected := func(id string) bool { return len(opts.Rules) == 0 || slices.Contains(opts.Rules, id) }
+	var last *lint.Result
+	for round := 1; ; round++ {
+		lo := opts.Lint
+		lo.Overlay = p.overlay()
+		r, err := lint.Lint(ctx, eng, opts.Paths, lo)
+		if err != nil {
+			return nil, err
+		}
+		last = r
+		if round > MaxRounds {
+			break
+		}
+		changed := false
+		byName := map[string]*model.Set{}
+		for _, s := range r.Sets {
+			byName[s.Name] = s
+		}
+		written := map[string]string{} // file+key → value set this round
+		for _, f := range r.Findings {
+			if len(f.Fix) == 0 || !selected(f.RuleID) {
+				continue
+			}
+			s := byName[f.ConfigSet]
+			for _, op := range f.Fix {
+				ok, err := p.apply(s, f, op, written)
+				var held *heldBack
+				if errors.As(err, &held) {
+					p.res.Held = append(p.res.Held, Skipped{Finding: f, Op: op, Reason: held.reason})
+					continue
+				}
+				if err != nil {
+					p.res.Skipped = append(p.res.Skipped, Skipped{Finding: f, Op: op, Reason: err.Error()})
+					continue
+				}
+				changed = changed || ok
+			}
+		}
+		if !changed {
+			break
+		}
+		p.res.Rounds = round
+	}
+	p.res.Remaining = last.Findings
+	p.res.Unread = last.Unread
+	for _, s := range last.Sets {
+		for _, cf := range s.Files() {
+			if abs, err := filepath.Abs(filepath.FromSlash(cf.Path)); err == nil && !slices.Contains(p.res.Files, abs) {
+				p.res.Files = append(p.res.Files, abs)
+			}
+		}
+	}
+	p.res.Skipped = dedupeSkipped(p.res.Skipped)
+	p.res.Held = dedupeSkipped(p.res.Held)
+	for _, f := range p.sortedFiles() {
+		if string(f.cur) == string(f.orig) && !f.created {
+			continue
+		}
+		p.res.Changes = append(p.res.Changes, write.Change{Path: f.abs, Old: f.orig, New: f.cur, Mode: f.mode})
+		p.res.Display[f.abs] = f.disp
+	}
+	return p.res, nil
+}
+
+func (p *planner) overlay() map[string][]byte {
+	m := map[string][]byte{}
+	for k, f := range p.files {
+		if f.created || string(f.cur) != string(f.orig) {
+			m[k] = f.cur
+		}
+	}
+	return m
+}
+
+func (p *planner) sortedFiles() []*file {
+	out := make([]*file, 0, len(p.files))
+	for _, f := range p.files {
+		if !slices.Contains(out, f) { // a symlink and its target share one *file
+			out = append(out, f)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].abs < out[j].abs })
+	return out
+}
+
+// load returns the planner's copy of a parsed file.
+func (p *planner) load(cf *parsed.File) (*file, error) {
+	abs, err := filepath.Abs(filepath.FromSlash(cf.Path))
+	if err != nil {
+		return nil, err
+	}
+	if f, ok := p.files[abs]; ok {
+		return f, nil
+	}
+	// An in-repository symlink and its target can both be discovered (two
+	// config sets sharing one hdfs-site.xml): they are one file, planned and
+	// written once, and the overlay serves the edited bytes under both paths.
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, err
+	}
+	if f, ok := p.byReal[real]; ok {
+		p.files[abs] = f
+		return f, nil
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return nil, err
+	}
+	orig, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, err
+	}
+	f := &file{abs: abs, real: real, disp: cf.Path, format: cf.Format, orig: orig, cur: orig, mode: st.Mode().Perm()}
+	p.files[abs] = f
+	p.byReal[real] = f
+	return f, nil
+}
+
+// create returns the planner's copy of a Hadoop file to create in dir.
+func (p *planner) create(dir, disp string, id parsed.Format) *file {
+	name := format.Of(id).FileName
+	abs := filepath.Join(dir, name)
+	if f, ok := p.files[abs]; ok {
+		return f
+	}
+	real := abs
+	if d, err := filepath.EvalSymlinks(dir); err == nil {
+		real = filepath.Join(d, name) // a symlinked directory and its target get one new file
+	}
+	if f, ok := p.byReal[real]; ok {
+		p.files[abs] = f
+		return f
+	}
+	f := &file{abs: abs, real: real, disp: strings.TrimPrefix(disp+"/"+name, "./"), format: id, cur: newHadoopFile(), mode: 0o644, created: true}
+	p.files[abs] = f
+	p.byReal[real] = f
+	return f
+}
+
+// target is where one operation lands.
+type target struct {
+	f        *file
+	key      string
+	manifest string // FlinkDeployment name for manifest files
+}
+
+// apply performs one operation; it reports whether a file changed.
+func (p *planner) apply(s *model.Set, fd finding.Finding, op finding.Op, written map[string]string) (bool, error) {
+	if s == nil {
+		return false, fmt.Errorf("config set %q not found", fd.ConfigSet)
+	}
+	if versions.NeedsVersion(op) && !s.FlinkVersion.Known() {
+		return false, &heldBack{reason: "the edit is right only for some Flink releases and the Flink version is not known"}
+	}
+	if versions.NeedsHadoopVersion(op) && !versions.HadoopRenamesRead(s) {
+		if s.HadoopVersion.Known() {
+			return false, &heldBack{reason: s.HadoopVersion.Text("Hadoop") + " reads only the old name; the new one came with Hadoop 0.23/2.0"}
+		}
+		return false, &heldBack{reason: "Hadoop reads the new name only from 0.23/2.0 on (1.x reads only the old one) and the Hadoop version is not known"}
+	}
+	t, err := p.resolve(s, op)
+	if err != nil {
+		return false, err
+	}
+	sig := t.f.abs + "\x00" + t.key
+	val := op.Op + "=" + op.Value + op.NewKey
+	if prev, ok := written[sig]; ok && prev != val {
+		return false, fmt.Errorf("conflicts with another fix of %s in %s this round (%s); run ckptlint fix again after reviewing", t.key, t.f.disp, prev)
+	}
+	written[sig] = val
+	ed, err := editorFor(t, t.f.cur)
+	if err != nil {
+		return false, err
+	}
+	var edits []edit.Edit
+	switch op.Op {
+	case "set":
+		edits, err = ed.Set(t.key, op.Value)
+	case "delete":
+		edits, err = ed.Delete(t.key)
+		if errors.Is(err, edit.ErrNotFound) {
+			return false, nil
+		}
+	case "rename":
+		newKey := op.NewKey
+		if strings.HasPrefix(t.key, "flink.hadoop.") && op.Target != "flink" {
+			newKey = "flink.hadoop." + newKey
+		}
+		edits, err = ed.Rename(t.key, newKey)
+		if errors.Is(err, edit.ErrNotFound) {
+			return false, nil // renamed in an earlier round
+		}
+	default:
+		err = fmt.Errorf("unknown fix operation %q", op.Op)
+	}
+	if err != nil {
+		return false, fmt.Errorf("%s %s in %s: %w", op.Op, t.key, t.f.disp, err)
+	}
+	if len(edits) == 0 {
+		return false, nil
+	}
+	out, err := edit.Apply(t.f.cur, edits)
+	if err != nil {
+		return false, fmt.Errorf("%s %s in %s: %w", op.Op, t.key, t.f.disp, err)
+	}
+	if string(out) == string(t.f.cur) {
+		return false, nil
+	}
+	t.f.cur = out
+	p.res.Applied = append(p.res.Applied, Applied{Finding: fd, Op: op, File: t.f.disp, Key: t.key})
+	return true, nil
+}
+
+// editorFor parses content in its format and returns the editor.
+func editorFor(t target, src []byte) (edit.Editor, error) {
+	fm := format.Of(t.f.format)
+	if fm == nil {
+		return nil, fmt.Errorf("no editor for %s", t.f.format)
+	}
+	return fm.Editor(t.f.disp, src, t.manifest)
+}
+
+// resolve maps an operation's target to a file and key (docs/fix.md, "Where an operation lands").
+//
+//   - flink: the Flink file the set reads (for a manifest, that deployment's
+//     spec.flinkConfiguration).
+//   - hdfs-client / core-client: where Flink's HDFS client reads the key:
+//     the file (or flink.hadoop.* entry) that supplies the effective value
+//     today; else the highest-priority client file of that kind; else, on
+//     Flink >= 1.13, flink.hadoop.<key> in the Flink file (no Hadoop file of
+//     the repository is read by Flink's client); else a new file in the
+//     directory Flink reads Hadoop files from.
+//   - hdfs-cluster: the cluster's hdfs-site.xml, else a client hdfs-site.xml
+//     that already sets the key.
+func (p *planner) resolve(s *model.Set, op finding.Op) (target, error) {
+	switch op.Target {
+	case "flink":
+		if s.Flink == nil {
+			return target{}, fmt.Errorf("the config set has no Flink configuration")
+		}
+		f, err := p.load(s.Flink)
+		if err != nil {
+			return target{}, err
+		}
+		t := target{f: f, key: op.Key}
+		if s.Manifest != nil {
+			t.manifest = s.Manifest.Name
+		}
+		return t, nil
+	case "hdfs-client", "core-client":
+		id := parsed.HadoopHDFSSite
+		if op.Target == "core-client" {
+			id = parsed.HadoopCoreSite
+		}
+		return p.resolveClient(s, op.Key, id)
+	case "hdfs-cluster":
+		if s.ClusterHDFS != nil {
+			f, err := p.load(s.ClusterHDFS)
+			return target{f: f, key: op.Key}, err
+		}
+		for i := len(s.Client) - 1; i >= 0; i-- {
+			if cf := s.Client[i].File; cf.Format == parsed.HadoopHDFSSite && cf.Lookup(op.Key) != nil {
+				f, err := p.load(cf)
+				return target{f: f, key: op.Key}, err
+			}
+		}
+		return target{}, fmt.Errorf("%s is a NameNode/DataNode setting and no cluster hdfs-site.xml is known: declare cluster_hdfs_site in a deployment block of .ckptlint.hcl", op.Key)
+	}
+	return target{}, fmt.Errorf("unknown fix target %q", op.Target)
+}
+
+func (p *planner) resolveClient(s *model.Set, key string, id parsed.Format) (target, error) {
+	// The resource that supplies the value today, in Flink's order.
+	var won *parsed.File
+	for _, r := range s.Client {
+		if r.File.Format != id {
+			continue
+		}
+		if e := r.File.Lookup(key); e != nil && e.Value != "" {
+			if won != nil && won.Lookup(key).Final {
+				continue
+			}
+			won = r.File
+		}
+	}
+	passthrough := s.Flink != nil && s.FlinkVersion.Version.AtLeast(model.V(1, 13))
+	if passthrough { // flink.hadoop.* is Configuration.set(): it wins over every file, final or not
+		if s.Flink.Lookup("flink.hadoop."+key) != nil {
+			f, err := p.load(s.Flink)
+			return target{f: f, key: "flink.hadoop." + key, manifest: manifestName(s)}, err
+		}
+	}
+	if won != nil {
+		f, err := p.load(won)
+		return target{f: f, key: key}, err
+	}
+	for i := len(s.Client) - 1; i >= 0; i-- {
+		if r := s.Client[i]; r.File.Format == id && r.File.Err == nil {
+			f, err := p.load(r.File)
+			return target{f: f, key: key}, err
+		}
+	}
+	if passthrough && !s.FlinkVersion.Known() {
+		return target{}, &heldBack{reason: fmt.Sprintf("a new flink.hadoop.%s entry is read only from Flink 1.13 and the Flink version is not known", key)}
+	}
+	if passthrough {
+		f, err := p.load(s.Flink)
+		return target{f: f, key: "flink.hadoop." + key, manifest: manifestName(s)}, err
+	}
+	if s.Flink == nil {
+		return target{}, fmt.Errorf("no Hadoop client file to hold %s", key)
+	}
+	dir, disp := p.confDir(s)
+	if dir == "" {
+		return target{}, fmt.Errorf("Flink %s has no flink.hadoop.* pass-through and the directory it reads Hadoop files from is outside the repository: set %s in the hdfs-site.xml of HADOOP_CONF_DIR", s.FlinkVersion.Version, key)
+	}
+	return target{f: p.create(dir, disp, id), key: key}, nil
+}
+
+// heldBack is an operation fix does not apply until the Flink version is
+// known: not an error of the edit, a missing fact.
+type heldBack struct{ reason string }
+
+func (h *heldBack) Error() string { return h.reason }
+
+func manifestName(s *model.Set) string {
+	if s.Manifest != nil {
+		return s.Manifest.Name
+	}
+	return ""
+}
+
+// confDir is the directory Flink reads Hadoop files from for s: the last
+// conf-dir option that resolves in the repository, else the Flink file's
+// directory (taken to be HADOOP_CONF_DIR), as OS and display paths.
+func (p *planner) confDir(s *model.Set) (string, string) {
+	for i := len(s.HadoopConfRefs) - 1; i >= 0; i-- {
+		if r := s.HadoopConfRefs[i]; r.Resolved != "" && r.Reason == "" {
+			abs, err := filepath.Abs(filepath.FromSlash(r.Resolved))
+			if err == nil {
+				return abs, r.Resolved
+			}
+		}
+	}
+	if s.Flink.Format == parsed.FlinkDeployment {
+		return "", ""
+	}
+	abs, err := filepath.Abs(filepath.Dir(filepath.FromSlash(s.Flink.Path)))
+	if err != nil {
+		return "", ""
+	}
+	return abs, filepath.ToSlash(filepath.Dir(s.Flink.Path))
+}
+
+func dedupeSkipped(in []Skipped) []Skipped {
+	seen := map[string]bool{}
+	var out []Skipped
+	for _, s := range in {
+		k := s.Finding.RuleID + s.Finding.Range.File + s.Op.Key + s.Reason
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, s)
+	}
+	return out
+}
