@@ -135,7 +135,7 @@ func (d *Tree) markTemplates(f *Found, src []byte) {
 	if d.literal {
 		return
 	}
-	chart, _ := template.HelmChart(f.Path)
+	chart, _ := template.HelmChart(f.Path, d.obs.Stat)
 	if chart != "" {
 		chart = d.Display(chart)
 	}
