@@ -143,7 +143,9 @@ observed_over if per_subtask >= cap
 observed_note := sprintf(
 	" The observed p99 checkpointed size %s (%s) is about %s per subtask over parallelism %d, %s",
 	[units.bytes(observed), facts.origin(input.deployment, "checkpoint_size", "checkpoint_size in .ckptlint.hcl"), units.bytes(per_subtask), flink.parallelism.value, over_text],
-) if per_subtask
+) if {
+	per_subtask
+}
 
 else := ""
 
