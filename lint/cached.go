@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/ckptlint/ckptlint/internal/buildinfo"
 	"github.com/ckptlint/ckptlint/lint/cache"
@@ -138,6 +139,13 @@ func baseKey(c *Cache, opts Options) (cache.Key, bool) {
 		h.String("no .ckptlint.hcl")
 	}
 	h.String(opts.Versions.Flink).String(opts.Versions.Hadoop).String(opts.Placeholders)
+	// Observed facts age with the clock (CKPT609): the day they are judged
+	// at is part of the key, so a stale-facts finding appears on its day.
+	now := opts.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	h.String(now.UTC().Format("2006-01-02"))
 	h.String(strconv.FormatBool(opts.Unbounded))
 	return h.Sum(), true
 }
