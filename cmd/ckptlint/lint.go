@@ -152,7 +152,7 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	opts := g.options(cfg)
 	opts.NoInlineIgnores = p.noInlineIgnores
 	// Free each set's parsed entries once it is evaluated, unless SARIF's
-	// exact fix edits (generate.FixEdits) read them after the run.
+	// exact fix edits (fix.Edits) read them after the run.
 	opts.Release = !slices.ContainsFunc(outs, func(o output) bool { return o.name == "sarif" })
 	if overlay != nil {
 		opts.Overlay = overlay
