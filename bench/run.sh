@@ -21,7 +21,8 @@
 #
 # Environment: SETS (2000), BIG (10000, peak RSS), RUNS (5 rounds), BIG_RUNS
 # (3), WORK (scratch directory, default $TMPDIR/ckptlint-bench), BENCH_BIN
-# (where conftest is installed, default $XDG_CACHE_HOME/ckptlint-bench/bin).
+# (where conftest is installed, default $XDG_CACHE_HOME/ckptlint-bench/bin),
+# REPORT_ONLY=1 (print the table of the runs already in $WORK/results).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -42,12 +43,16 @@ command -v go >/dev/null || die "go is not on PATH"
 mkdir -p "$WORK" "$BENCH_BIN"
 WORK=$(cd "$WORK" && pwd)
 RES=$WORK/results
-rm -rf "$RES" && mkdir -p "$RES"
+if [ "${REPORT_ONLY:-0}" != 1 ]; then
+	rm -rf "$RES" && mkdir -p "$RES"
+fi
 
 # --- binaries ---------------------------------------------------------------
-echo "bench: building ckptlint and the parse-only floor" >&2
-(cd "$REPO" && go build -o "$WORK/ckptlint" ./cmd/ckptlint &&
-	go build -o "$WORK/parseonly" ./internal/benchrepo/parseonly.go)
+if [ "${REPORT_ONLY:-0}" != 1 ]; then
+	echo "bench: building ckptlint and the parse-only floor" >&2
+	(cd "$REPO" && go build -o "$WORK/ckptlint" ./cmd/ckptlint &&
+		go build -o "$WORK/parseonly" ./internal/benchrepo/parseonly.go)
+fi
 CONFTEST=$BENCH_BIN/conftest
 # `go install` leaves conftest's own version string at "dev"; the module
 # version recorded in the binary is the one to check.
@@ -65,6 +70,11 @@ fi
 COLD=(lint)
 if [ "$CACHE" = 1 ]; then COLD=(lint --no-cache); fi
 
+CK=$WORK/ckptlint
+CT=("$CONFTEST" test --combine --no-color --policy "$POLICY" .)
+CTF=("$CONFTEST" test --no-color --policy "$REPO/bench/conftest/perfile/policy.rego" .)
+
+if [ "${REPORT_ONLY:-0}" != 1 ]; then
 # --- trees ------------------------------------------------------------------
 gen() { # gen N DIR
 	rm -rf "$2" && mkdir -p "$2"
@@ -98,9 +108,6 @@ edit() {
 		"$1/team0/job-0000/conf/flink-conf.yaml"
 }
 
-CK=$WORK/ckptlint
-CT=("$CONFTEST" test --combine --no-color --policy "$POLICY" .)
-CTF=("$CONFTEST" test --no-color --policy "$REPO/bench/conftest/perfile/policy.rego" .)
 if [ "$CACHE" = 1 ]; then
 	rm -rf "$WORK/cache"
 	run prime "$WORK/tree" "$CK" lint --cache-dir "$WORK/cache" # fills the cache for warm and edited
@@ -130,6 +137,7 @@ for i in $(seq "$BIG_RUNS"); do
 	run big "$WORK/big" "$CK" "${COLD[@]}"
 	run big-conftest "$WORK/big" "${CT[@]}"
 done
+fi # REPORT_ONLY
 
 # --- report -----------------------------------------------------------------
 # med CASE FIELD: the median of column FIELD (1 wall, 2 cpu, 3 rss KiB).
@@ -140,7 +148,7 @@ med() {
 # ratio A B FIELD: the median of the per-round ratios A/B of column FIELD.
 ratio() {
 	{ [ -s "$RES/$1" ] && [ -s "$RES/$2" ]; } || { echo ""; return; }
-	paste -d' ' "$RES/$1" "$RES/$2" | awk -v f="$3" '{ b = $(f + 3); print (b > 0 ? $f / b : 0) }' | sort -g |
+	paste -d' ' "$RES/$1" "$RES/$2" | awk -v f="$3" 'NF >= 6 && $(f + 3) > 0 { print $f / $(f + 3) }' | sort -g |
 		awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 fmt() { # fmt VALUE PRINTF-FORMAT: "n/a" for an empty value

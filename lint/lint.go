@@ -11,6 +11,7 @@ import (
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/evaluate"
 	"github.com/ckptlint/ckptlint/lint/finding"
+	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/model"
 	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/suppress"
@@ -102,6 +103,11 @@ type Result struct {
 	// I/O errors, the run's input budget). Each configuration file among
 	// them is also a CKPT000 finding; the CLI exits 2 when any is listed.
 	Unread []string
+	// Cached is set when the findings came from the result cache without
+	// parsing: Sets then hold only their names, and Sources the bytes of
+	// the files for snippets.
+	Cached  bool
+	Sources map[string][]byte
 }
 
 // Lint is a whole run: discover the files under paths, assemble them into
@@ -142,11 +148,19 @@ func Evaluate(ctx context.Context, eng *engine.Engine, sets []*model.Set, opts O
 // assembleSets runs the first two steps: discovery, then assembly (with
 // version resolution).
 func assembleSets(paths []string, opts Options) ([]*model.Set, *discover.Tree, error) {
-	t, err := discover.Walk(paths, discoverOptions(opts))
+	return assembleSetsObserved(paths, opts, nil)
+}
+
+// assembleSetsObserved is assembleSets recording what it looks at in obs
+// (the result cache).
+func assembleSetsObserved(paths []string, opts Options, obs *inputfs.Observer) ([]*model.Set, *discover.Tree, error) {
+	do := discoverOptions(opts)
+	do.Observer = obs
+	t, err := discover.Walk(paths, do)
 	if err != nil {
 		return nil, nil, err
 	}
-	vers := &versions.Resolver{Declared: opts.Versions, Config: opts.Config, Display: t.Display}
+	vers := &versions.Resolver{Declared: opts.Versions, Config: opts.Config, Display: t.Display, Observer: obs}
 	if !opts.Unbounded {
 		vers.Allow = func(dir string) bool { _, err := t.Check(dir); return err == nil }
 	}

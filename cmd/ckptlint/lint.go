@@ -145,24 +145,26 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	if err != nil {
 		return usageErr(fmt.Errorf("--format: %w", err))
 	}
-	cfg, eng, err := g.setup(cmd.Context())
+	cfg, c, rules, err := g.setupCached(cmd.Context())
 	if err != nil {
 		return err
 	}
 	opts := g.options(cfg)
 	opts.NoInlineIgnores = p.noInlineIgnores
 	// Free each set's parsed entries once it is evaluated, unless SARIF's
-	// exact fix edits (generate.FixEdits) read them after the run.
+	// exact fix edits (fix.Edits) read them after the run.
 	opts.Release = !slices.ContainsFunc(outs, func(o output) bool { return o.name == "sarif" })
 	if overlay != nil {
 		opts.Overlay = overlay
 	}
-	res, err := lint.Lint(cmd.Context(), eng, args, opts)
+	res, _, err := lint.Cached(cmd.Context(), c, args, opts)
+	if c.Store != nil {
+		_ = c.Store.Trim() // only after a run that wrote; a failure leaves the cache larger
+	}
 	if err != nil {
 		return usageErr(err)
 	}
 	warnNoFiles(g.stderr, res, args)
-	rules := rule.With(eng.Rules()) // every rule, as `ckptlint rules` lists them
 	rr := report.Result{Version: buildinfo.Get().Version, Findings: res.Findings, Suppressed: res.Suppressed,
 		Sets: len(res.Sets), Files: res.Files, Sources: sources(res), Rules: rules,
 		Disabled:  disabledRules(rules, cfg),
@@ -172,7 +174,15 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	}
 	for _, o := range outs {
 		if o.name == "sarif" {
-			fix.Edits(res.Sets, res.Findings) // exact replacements for SARIF fixes
+			sets := res.Sets
+			if res.Cached {
+				// The exact edits need the parsed files, which a run
+				// answered from the cache did not read.
+				if sets, _, err = lint.Discover(args, opts); err != nil {
+					return usageErr(err)
+				}
+			}
+			fix.Edits(sets, res.Findings) // exact replacements for SARIF fixes
 		}
 	}
 	if err := writeOutputs(g, outs, rr, p.quiet, tty); err != nil {
@@ -265,6 +275,9 @@ func repoDir() string {
 
 // sources maps display paths to file contents for the snippet view.
 func sources(res *lint.Result) map[string][]byte {
+	if res.Sources != nil {
+		return res.Sources
+	}
 	m := map[string][]byte{}
 	for _, s := range res.Sets {
 		for _, f := range s.Files() {

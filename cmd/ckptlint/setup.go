@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ckptlint/ckptlint/lint"
+	"github.com/ckptlint/ckptlint/lint/cache"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
@@ -145,4 +146,60 @@ func uniqueDirs(dirs []string) []string {
 		}
 	}
 	return out
+}
+
+// setupCached is setup for a run with the result cache (docs/cache.md).
+// With the embedded policies alone, their rules come from lint/rule's
+// generated table and the policies are compiled only when some config set
+// is not in the cache; a user policy directory is compiled at once, so a
+// broken policy is reported whatever the cache holds. The store is nil
+// with --no-cache, or when the default cache directory cannot be made.
+func (g *globals) setupCached(ctx context.Context) (*config.Config, *lint.Cache, []*rule.Rule, error) {
+	cfg, _, rules, err := g.load(ctx, false)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	dirs := append([]string(nil), g.policyDirs...)
+	if cfg != nil {
+		for _, d := range cfg.PolicyDirs {
+			dirs = append(dirs, cfg.Resolve(d))
+		}
+	}
+	lazy, err := engine.NewLazy(engine.Options{PolicyDirs: uniqueDirs(dirs)})
+	if err != nil {
+		return nil, nil, nil, usageErr(err)
+	}
+	if len(dirs) == 0 {
+		lazy.SetRules(rule.Rego())
+	}
+	c := &lint.Cache{Policies: lazy}
+	if c.Store, err = g.openCache(); err != nil {
+		return nil, nil, nil, usageErr(err)
+	}
+	return cfg, c, rules, nil
+}
+
+// openCache opens the cache directory: --cache-dir, else
+// $CKPTLINT_CACHE_DIR, else the user cache directory. A directory named by
+// the flag or the variable that cannot be made is an error; the default
+// one only turns the cache off.
+func (g *globals) openCache() (*cache.Store, error) {
+	if g.noCache {
+		return nil, nil
+	}
+	dir, named := g.cacheDir, g.cacheDir != "" || os.Getenv(cache.EnvDir) != ""
+	if dir == "" {
+		var err error
+		if dir, err = cache.DefaultDir(); err != nil {
+			return nil, nil //nolint:nilerr // no user cache directory: lint without a cache
+		}
+	}
+	s, err := cache.Open(dir, 0)
+	if err != nil && named {
+		return nil, fmt.Errorf("--cache-dir / %s: %w (or pass --no-cache)", cache.EnvDir, err)
+	}
+	if err != nil {
+		return nil, nil //nolint:nilerr // the default directory cannot be made: lint without a cache
+	}
+	return s, nil
 }

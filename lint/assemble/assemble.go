@@ -7,7 +7,6 @@ package assemble
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/ckptlint/ckptlint/lint/config"
@@ -114,7 +113,7 @@ func pathOf(f *discover.Found) string {
 // deployment builds the set an explicit deployment block declares.
 func (a *assembler) deployment(dep *config.Deployment, claimed map[string]bool) error {
 	p := a.cfg.Resolve(dep.FlinkConf)
-	st, err := os.Stat(p)
+	st, err := a.d.Stat(p)
 	if err != nil {
 		return fmt.Errorf("%s: deployment %q: flink_conf %q: %w", a.cfg.Path, dep.Name, dep.FlinkConf, err)
 	}
@@ -156,7 +155,7 @@ func (a *assembler) deployment(dep *config.Deployment, claimed map[string]bool) 
 	hconf := ""
 	if dep.HadoopConf != "" {
 		hconf = filepath.Clean(a.cfg.Resolve(dep.HadoopConf))
-		if st, err := os.Stat(hconf); err != nil || !st.IsDir() {
+		if st, err := a.d.Stat(hconf); err != nil || !st.IsDir() {
 			return fmt.Errorf("%s: deployment %q: hadoop_conf %q is not a directory", a.cfg.Path, dep.Name, dep.HadoopConf)
 		}
 		for _, n := range format.FileNames(format.Hadoop) {

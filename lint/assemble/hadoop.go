@@ -2,7 +2,6 @@ package assemble
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -83,7 +82,7 @@ func (a *assembler) ensureHadoopFiles(dir string) {
 // the repository: path_mappings for absolute paths, else relative to the
 // Flink file's directory, then to the .ckptlint.hcl directory.
 func (a *assembler) resolveConfDir(v, flinkDir string) (string, string) {
-	isDir := func(p string) bool { st, err := os.Stat(p); return err == nil && st.IsDir() }
+	isDir := func(p string) bool { st, err := a.d.Stat(p); return err == nil && st.IsDir() }
 	if filepath.IsAbs(v) || strings.HasPrefix(v, "/") {
 		if a.cfg != nil {
 			for from, to := range a.cfg.PathMappings {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/parsed"
@@ -84,6 +85,13 @@ func (d *Tree) Add(path string, explicit bool) error {
 		f.File = &parsed.File{Path: f.Disp, Format: f.File.Format, Src: src, Err: &parsed.ParseError{File: f.Disp, Pos: span.Top(),
 			Msg: fmt.Sprintf("file has %d keys; ckptlint reads configuration files of up to %d keys", len(f.File.Entries), parsed.MaxEntries)}}
 	}
+	if f.File != nil && len(f.Deps) == 0 && cap(f.File.Entries) > len(f.File.Entries) {
+		// Every parsed file stays in memory until assembly is done: drop
+		// the spare capacity append left (a third of a typical file's
+		// entries; docs/performance.md). A manifest's deployments may point
+		// into its entries, so those keep their array.
+		f.File.Entries = slices.Clone(f.File.Entries)
+	}
 	d.markTemplates(f, src)
 	d.keep(f)
 	return nil
@@ -127,7 +135,7 @@ func (d *Tree) markTemplates(f *Found, src []byte) {
 	if d.literal {
 		return
 	}
-	chart, _ := template.HelmChart(f.Path)
+	chart, _ := template.HelmChart(f.Path, d.obs.Stat)
 	if chart != "" {
 		chart = d.Display(chart)
 	}

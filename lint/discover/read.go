@@ -17,11 +17,12 @@ import (
 // read resolves path once (symlinks included), checks it against the
 // boundary and the run's budget, and reads it when it is a regular file.
 func (d *Tree) read(path string) ([]byte, error) {
-	real, err := d.bound.Check(path)
+	real, err := d.Check(path)
 	if err != nil {
 		return nil, err
 	}
 	src, err := inputfs.ReadRegular(real, parsed.MaxFileSize)
+	d.obs.Read(real, parsed.MaxFileSize, src, err)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +126,7 @@ func kindName(m fs.FileMode) string { return inputfs.KindOf(m) }
 // files up to the size cap are read, and they count against the run's
 // budget.
 func (d *Tree) readIncluded(p string) ([]byte, error) {
-	real, err := d.bound.Check(p)
+	real, err := d.Check(p)
 	if err != nil {
 		if inputfs.IsOutside(err) {
 			return nil, refusedInclude{errors.New(d.outsideReason(err))}
@@ -133,6 +134,7 @@ func (d *Tree) readIncluded(p string) ([]byte, error) {
 		return nil, err
 	}
 	src, err := inputfs.ReadRegular(real, parsed.MaxFileSize)
+	d.obs.Read(real, parsed.MaxFileSize, src, err)
 	var nr *inputfs.NotRegularError
 	if errors.As(err, &nr) {
 		return nil, refusedInclude{fmt.Errorf("it is %s, not a regular file", nr.Kind)}

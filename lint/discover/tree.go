@@ -48,7 +48,10 @@ func (d *Tree) Declare(path string) { d.declared[path] = true }
 
 // Check resolves p and returns its real path when the run may read it
 // (inputfs.Boundary.Check); every path may be read in an unbounded run.
-func (d *Tree) Check(p string) (string, error) { return d.bound.Check(p) }
+func (d *Tree) Check(p string) (string, error) {
+	d.obs.Real(p)
+	return d.bound.Check(p)
+}
 
 // Unread lists the paths that could not be read at all (permissions, I/O
 // errors, the run's input budget), as display paths.

@@ -9,7 +9,7 @@ package template
 import (
 	"bytes"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -40,11 +40,12 @@ const (
 // HelmChart reports whether path lies under the templates/
 // directory of a Helm chart (a directory holding Chart.yaml); it returns the
 // chart directory.
-func HelmChart(path string) (string, bool) {
+// stat is os.Stat (recorded for the result cache by discovery).
+func HelmChart(path string, stat func(string) (fs.FileInfo, error)) (string, bool) {
 	for d := filepath.Dir(path); ; {
 		if filepath.Base(d) == "templates" {
 			chart := filepath.Dir(d)
-			if st, err := os.Stat(filepath.Join(chart, "Chart.yaml")); err == nil && st.Mode().IsRegular() {
+			if st, err := stat(filepath.Join(chart, "Chart.yaml")); err == nil && st.Mode().IsRegular() {
 				return chart, true
 			}
 		}
@@ -184,13 +185,32 @@ func mentions(msg, key string) bool {
 // elsewhere whose message names a templated key reasons from an unknown
 // value, so it becomes info, without its fix, and says so.
 func Apply(s *model.Set, fs []finding.Finding) []finding.Finding {
+	out, capped, _ := ApplyCapped(s, fs)
+	for i := range out {
+		if capped[i] && out[i].Severity > finding.Info {
+			out[i].Severity = finding.Info
+		}
+	}
+	return out
+}
+
+// ApplyCapped is Apply without the severity change: for each finding it
+// keeps it reports whether Apply lowers it to info, so the result cache
+// (lint/cache) can store findings before the rule blocks of .ckptlint.hcl
+// set their severities; kept holds the index in fs of each finding
+// returned.
+func ApplyCapped(s *model.Set, fs []finding.Finding) (out []finding.Finding, capped []bool, kept []int) {
 	ts := templatedEntries(s)
 	if len(ts) == 0 {
-		return fs
+		kept = make([]int, len(fs))
+		for i := range kept {
+			kept[i] = i
+		}
+		return fs, make([]bool, len(fs)), kept
 	}
-	out := fs[:0]
+	out = fs[:0]
 next:
-	for _, f := range fs {
+	for i, f := range fs {
 		for _, t := range ts {
 			if f.Range.File == t.file && f.Range.Start.Line >= t.fromLine && f.Range.Start.Line <= t.line {
 				continue next
@@ -205,19 +225,20 @@ next:
 			}
 			f.Fix = ops
 		}
+		c := false
 		for _, t := range ts {
 			if mentions(f.Message, t.key) {
-				if f.Severity > finding.Info {
-					f.Severity = finding.Info
-				}
+				c = true
 				f.Fix = nil
 				f.Message += fmt.Sprintf(" (not judged: %s at %s is an unrendered template placeholder, so its value is unknown)", t.key, t.loc)
 				break
 			}
 		}
 		out = append(out, f)
+		capped = append(capped, c)
+		kept = append(kept, i)
 	}
-	return out
+	return out, capped, kept
 }
 
 // Notes returns the info finding of each file of s read as a

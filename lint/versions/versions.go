@@ -37,6 +37,9 @@ type Resolver struct {
 	// Allow reports whether the run may read a directory (the read
 	// boundary, lint/inputfs); nil allows every directory.
 	Allow func(dir string) bool
+	// Observer records the directories searched and the files read for
+	// evidence (the result cache); nil records nothing.
+	Observer *inputfs.Observer
 
 	ev    *evidence.Finder  // version evidence, searched once per directory
 	roots map[string]string // directory → repository root
@@ -207,11 +210,12 @@ func (a *Resolver) evidenceNear(dir string) ([]evidence.Item, []evidence.Note) {
 		a.ev = evidence.NewFinder(evidence.Limits{})
 		// Only where the run may read at all (lint/inputfs).
 		a.ev.Allow = a.Allow
+		a.ev.Observer = a.Observer
 		a.roots = map[string]string{}
 	}
 	root, ok := a.roots[abs]
 	if !ok {
-		root = inputfs.RepoRoot(abs)
+		root = a.Observer.RepoRoot(abs)
 		a.roots[abs] = root
 	}
 	return a.ev.Near(abs, root)

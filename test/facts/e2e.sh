@@ -4,7 +4,8 @@
 # (tiny checkpoint files x the 128 MiB block size, testdata/stories/a-blocksize).
 # Before the facts, CKPT101 is an info asking to declare the DataNodes; after,
 # it is the story's error with the observed numbers (the worst in-service
-# DataNode's 43 GiB free; the decommissioning node with 1 GiB does not count).
+# DataNode's 43 GiB free and the 96 blocks already scheduled on the busiest one;
+# the decommissioning node with 1 GiB does not count).
 #
 # usage: CKPTLINT=/path/to/ckptlint test/facts/e2e.sh
 set -euo pipefail
