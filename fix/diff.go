@@ -1,8 +1,9 @@
 package fix
 
 import (
-	"github.com/ckptlint/ckptlint/write"
 	"github.com/rogpeppe/go-internal/diff"
+
+	"github.com/ckptlint/ckptlint/write"
 )
 
 // Diff renders c as a unified diff labelled a/NAME and b/NAME (from

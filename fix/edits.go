@@ -3,11 +3,11 @@ package fix
 import (
 	"errors"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/edit"
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
@@ -19,7 +19,7 @@ import (
 // fix may have to create or find through Flink's lookup order, and
 // FlinkDeployment manifests) stay operations only.
 func Edits(sets []*model.Set, findings []finding.Finding) {
-	flink := map[string]*cfgfile.File{}
+	flink := map[string]*parsed.File{}
 	for _, s := range sets {
 		if s.Flink != nil && s.Manifest == nil && s.Flink.Err == nil {
 			flink[s.Name] = s.Flink

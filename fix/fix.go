@@ -1,3 +1,8 @@
+// Package fix plans what `ckptlint fix` changes: Run applies the fix
+// operations of the findings in memory, re-lints and repeats until nothing
+// more changes, and returns the changes (package write writes them); Edits
+// attaches the exact replacements of a finding's fix for SARIF, and Diff
+// renders a change for `fix --diff`.
 package fix
 
 import (
@@ -11,12 +16,12 @@ import (
 	"strings"
 
 	"github.com/ckptlint/ckptlint/lint"
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/edit"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/versions"
 	"github.com/ckptlint/ckptlint/write"
 )
@@ -72,7 +77,7 @@ type file struct {
 	abs     string
 	real    string // abs with its symlinks resolved: one file per real path
 	disp    string
-	format  cfgfile.Format
+	format  parsed.Format
 	orig    []byte // nil for a file the planner creates
 	cur     []byte
 	mode    os.FileMode
@@ -176,7 +181,7 @@ func (p *planner) sortedFiles() []*file {
 }
 
 // load returns the planner's copy of a parsed file.
-func (p *planner) load(cf *cfgfile.File) (*file, error) {
+func (p *planner) load(cf *parsed.File) (*file, error) {
 	abs, err := filepath.Abs(filepath.FromSlash(cf.Path))
 	if err != nil {
 		return nil, err
@@ -210,7 +215,7 @@ func (p *planner) load(cf *cfgfile.File) (*file, error) {
 }
 
 // create returns the planner's copy of a Hadoop file to create in dir.
-func (p *planner) create(dir, disp string, id cfgfile.Format) *file {
+func (p *planner) create(dir, disp string, id parsed.Format) *file {
 	name := format.Of(id).FileName
 	abs := filepath.Join(dir, name)
 	if f, ok := p.files[abs]; ok {
@@ -341,9 +346,9 @@ func (p *planner) resolve(s *model.Set, op finding.Op) (target, error) {
 		}
 		return t, nil
 	case "hdfs-client", "core-client":
-		id := cfgfile.HadoopHDFSSite
+		id := parsed.HadoopHDFSSite
 		if op.Target == "core-client" {
-			id = cfgfile.HadoopCoreSite
+			id = parsed.HadoopCoreSite
 		}
 		return p.resolveClient(s, op.Key, id)
 	case "hdfs-cluster":
@@ -352,7 +357,7 @@ func (p *planner) resolve(s *model.Set, op finding.Op) (target, error) {
 			return target{f: f, key: op.Key}, err
 		}
 		for i := len(s.Client) - 1; i >= 0; i-- {
-			if cf := s.Client[i].File; cf.Format == cfgfile.HadoopHDFSSite && cf.Lookup(op.Key) != nil {
+			if cf := s.Client[i].File; cf.Format == parsed.HadoopHDFSSite && cf.Lookup(op.Key) != nil {
 				f, err := p.load(cf)
 				return target{f: f, key: op.Key}, err
 			}
@@ -362,9 +367,9 @@ func (p *planner) resolve(s *model.Set, op finding.Op) (target, error) {
 	return target{}, fmt.Errorf("unknown fix target %q", op.Target)
 }
 
-func (p *planner) resolveClient(s *model.Set, key string, id cfgfile.Format) (target, error) {
+func (p *planner) resolveClient(s *model.Set, key string, id parsed.Format) (target, error) {
 	// The resource that supplies the value today, in Flink's order.
-	var won *cfgfile.File
+	var won *parsed.File
 	for _, r := range s.Client {
 		if r.File.Format != id {
 			continue
@@ -435,7 +440,7 @@ func (p *planner) confDir(s *model.Set) (string, string) {
 			}
 		}
 	}
-	if s.Flink.Format == cfgfile.FlinkDeployment {
+	if s.Flink.Format == parsed.FlinkDeployment {
 		return "", ""
 	}
 	abs, err := filepath.Abs(filepath.Dir(filepath.FromSlash(s.Flink.Path)))

@@ -11,13 +11,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rogpeppe/go-internal/diff"
+
 	"github.com/ckptlint/ckptlint/fix"
 	"github.com/ckptlint/ckptlint/internal/linttest"
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/write"
-	"github.com/rogpeppe/go-internal/diff"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")

@@ -98,7 +98,8 @@ func NewStarter(opts StarterOptions) (*Starter, error) {
 		{Path: "hdfs-site.xml", Role: "HDFS client settings for Flink (HADOOP_CONF_DIR)", Content: hadoopXML(p.clientHeader(), client)},
 		{Path: "datanode/hdfs-site.xml", Role: "properties to merge into every DataNode's hdfs-site.xml", Content: hadoopXML(p.datanodeHeader(), dn)},
 	}
-	b.Notes = append(p.notes, fmt.Sprintf("adjust the checkpoint and savepoint directories in %s: hdfs:/// takes the NameNode from fs.defaultFS in the core-site.xml Flink's HDFS client reads", flinkName))
+	p.notes = append(p.notes, fmt.Sprintf("adjust the checkpoint and savepoint directories in %s: hdfs:/// takes the NameNode from fs.defaultFS in the core-site.xml Flink's HDFS client reads", flinkName))
+	b.Notes = p.notes
 	return b, nil
 }
 

@@ -62,7 +62,7 @@ func (p *plan) flinkFile(name string, ss []setting) []byte {
 	if err := enc.Encode(doc); err != nil {
 		panic(err) // encoding a tree of plain scalars cannot fail
 	}
-	enc.Close()
+	_ = enc.Close() // flushes into a bytes.Buffer, which cannot fail
 	return spaceComments(buf.Bytes(), "#")
 }
 

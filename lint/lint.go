@@ -11,15 +11,18 @@ import (
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/evaluate"
 	"github.com/ckptlint/ckptlint/lint/finding"
+	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/suppress"
 	"github.com/ckptlint/ckptlint/lint/template"
 	"github.com/ckptlint/ckptlint/lint/versions"
 )
 
-// The rules the Go code reports rather than a policy: ParseErrorRule is
-// the id of the finding every unreadable file produces; UnusedIgnoreRule
-// and InvalidIgnoreRule report ckptlint:ignore comments (see
+// The rules the Go code reports rather than a policy, declared in
+// lint/rule (whose Builtins lists them): ParseErrorRule is the id of the
+// finding every unreadable file produces; UnusedIgnoreRule and
+// InvalidIgnoreRule report ckptlint:ignore comments (see
 // docs/suppressions.md).
 const (
 	ParseErrorRule    = evaluate.ParseErrorRule
@@ -35,39 +38,6 @@ const (
 	VersionConflictRule = evaluate.VersionConflictRule
 	versionConflictName = evaluate.VersionConflictName
 )
-
-// BuiltinRules describes the rules the Go code reports, for `ckptlint
-// rules`, `.ckptlint.hcl` validation and reporters that list rules. They
-// have no policy file; a rule block in .ckptlint.hcl can turn the ignore
-// rules off or change their severity.
-func BuiltinRules() []*engine.Rule {
-	return []*engine.Rule{
-		{ID: ParseErrorRule, Name: parseErrorName, Severity: finding.Error, Family: "builtin",
-			Title: "Flink or Hadoop cannot read this file",
-			Description: "The file is one Flink or Hadoop would refuse to load (a YAML or XML syntax error; an unrendered template only with --placeholders=literal, see docs/templates.md), or one ckptlint does not read: over a size limit, outside the repository (a symlink leading out), or unreadable (then the run ends with exit code 2). " +
-				"Its config set is not evaluated, so no rule judges half a configuration; other config sets are unaffected. Fix the file, or list it under ignore in .ckptlint.hcl."},
-		{ID: TemplateRule, Name: templateName, Severity: finding.Info, Family: "builtin",
-			Title: "The file is a template: its placeholders are unknown until rendered",
-			Description: "The file holds unrendered template placeholders (${VAR}, {{ .Values.x }}, {{ x }}, <%= x %>, @VAR@, %{VAR}, [PLEASE_FILL_IN], ...). " +
-				"A value or key holding one is unknown: no rule reports on it and fix does not touch its line. A file whose structure is templated " +
-				"(control tags, a Helm chart's templates/ directory, YAML or XML that does not parse until rendered) is not linted at all. " +
-				"Lint the rendered output with --placeholders=literal (or placeholders = \"literal\" in .ckptlint.hcl) to judge the values.",
-			Related: []string{"https://github.com/ckptlint/ckptlint/blob/main/docs/templates.md"}},
-		{ID: UnusedIgnoreRule, Name: suppress.UnusedName, Severity: finding.Warning, Family: "builtin",
-			Title:       "A ckptlint:ignore comment matches no finding",
-			Description: "An inline or file-level ignore names a rule that reports nothing on the lines it covers (or in its file): the problem was fixed, or the ignore sits on the wrong line. Remove it, or move it to the end of the finding's line or alone on the line above.",
-			Related:     []string{suppress.DocURL}},
-		{ID: InvalidIgnoreRule, Name: suppress.InvalidName, Severity: finding.Warning, Family: "builtin",
-			Title:       "A ckptlint:ignore comment is malformed and silences nothing",
-			Description: "The comment looks like an ignore but has no reason, names no rule or a rule that does not exist, is a file-level ignore below the first key, or is spelled otherwise than ckptlint:ignore / ckptlint:ignore-file. It silences nothing until it is fixed.",
-			Related:     []string{suppress.DocURL}},
-		{ID: VersionConflictRule, Name: versionConflictName, Severity: finding.Info, Family: "builtin",
-			Title: "The repository pins different Flink or Hadoop versions",
-			Description: "Two sources of version evidence disagree on the major.minor release: a declaration (--flink-version, .ckptlint.hcl), a FlinkDeployment's spec.flinkVersion or spec.image, an image tag (Dockerfile, docker-compose, Kubernetes, Helm values), a build file (pom.xml, Gradle) or a tarball name in a script. " +
-				"ckptlint goes by the strongest (docs/versions.md) and names both places; if the other one is what runs, declare the version with --flink-version / --hadoop-version or flink_version / hadoop_version in .ckptlint.hcl.",
-			Related: []string{"https://github.com/ckptlint/ckptlint/blob/main/docs/versions.md"}},
-	}
-}
 
 // Placeholder modes (--placeholders, placeholders in .ckptlint.hcl).
 const (
@@ -95,6 +65,14 @@ type Options struct {
 	Overlay map[string][]byte
 	// NoInlineIgnores disregards `ckptlint:ignore` comments in the files.
 	NoInlineIgnores bool
+	// Release frees each file's parsed entries and notices as soon as every
+	// config set reading it is evaluated, so a run does not hold the parsed
+	// form of every set until it ends (docs/performance.md). Result.Sets
+	// then keep, for each file, what ignores and reporters read: path,
+	// format, bytes, includes, parse error and template mark. `ckptlint
+	// lint` sets it unless SARIF output needs the exact fix edits (which
+	// re-read the entries); `fix` does not.
+	Release bool
 	// Note receives one-line notes about paths that are not read and are
 	// not findings (a FIFO or a directory named like a configuration file,
 	// an unreadable directory, a file named in paths that is no Flink or
@@ -125,6 +103,11 @@ type Result struct {
 	// I/O errors, the run's input budget). Each configuration file among
 	// them is also a CKPT000 finding; the CLI exits 2 when any is listed.
 	Unread []string
+	// Cached is set when the findings came from the result cache without
+	// parsing: Sets then hold only their names, and Sources the bytes of
+	// the files for snippets.
+	Cached  bool
+	Sources map[string][]byte
 }
 
 // Lint is a whole run: discover the files under paths, assemble them into
@@ -165,11 +148,19 @@ func Evaluate(ctx context.Context, eng *engine.Engine, sets []*model.Set, opts O
 // assembleSets runs the first two steps: discovery, then assembly (with
 // version resolution).
 func assembleSets(paths []string, opts Options) ([]*model.Set, *discover.Tree, error) {
-	t, err := discover.Walk(paths, discoverOptions(opts))
+	return assembleSetsObserved(paths, opts, nil)
+}
+
+// assembleSetsObserved is assembleSets recording what it looks at in obs
+// (the result cache).
+func assembleSetsObserved(paths []string, opts Options, obs *inputfs.Observer) ([]*model.Set, *discover.Tree, error) {
+	do := discoverOptions(opts)
+	do.Observer = obs
+	t, err := discover.Walk(paths, do)
 	if err != nil {
 		return nil, nil, err
 	}
-	vers := &versions.Resolver{Declared: opts.Versions, Config: opts.Config, Display: t.Display}
+	vers := &versions.Resolver{Declared: opts.Versions, Config: opts.Config, Display: t.Display, Observer: obs}
 	if !opts.Unbounded {
 		vers.Allow = func(dir string) bool { _, err := t.Check(dir); return err == nil }
 	}
@@ -232,7 +223,18 @@ func discoverOptions(opts Options) discover.Options {
 // ignore comments; both lists are sorted.
 func evaluateSets(ctx context.Context, eng *engine.Engine, sets []*model.Set, opts Options) (fs, suppressed []finding.Finding, err error) {
 	rules := evaluate.RuleSettings(opts.Config.RuleByID)
-	all, err := evaluate.All(ctx, eng, sets, opts.Workers, rules)
+	var release func(*model.Set)
+	if opts.Release {
+		release = releaser(sets)
+	}
+	var all []finding.Finding
+	err = evaluate.Each(ctx, eng, sets, opts.Workers, rules, func(s *model.Set, fs []finding.Finding) error {
+		all = append(all, fs...)
+		if release != nil {
+			release(s)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -241,4 +243,25 @@ func evaluateSets(ctx context.Context, eng *engine.Engine, sets []*model.Set, op
 	}
 	kept, suppressed := evaluate.Ignores(eng, sets, all, rules, opts.Overlay)
 	return finding.Sort(kept), finding.Sort(suppressed), nil
+}
+
+// releaser returns the function Options.Release calls with each evaluated
+// set: a file's entries and notices are dropped when the last set reading
+// it (a Hadoop file can serve several sets) has been evaluated. evaluate.Each
+// yields a set only after its evaluation is done, so no worker still reads
+// a file released here.
+func releaser(sets []*model.Set) func(*model.Set) {
+	users := map[*parsed.File]int{}
+	for _, s := range sets {
+		for _, f := range s.Files() {
+			users[f]++
+		}
+	}
+	return func(s *model.Set) {
+		for _, f := range s.Files() {
+			if users[f]--; users[f] == 0 {
+				f.Entries, f.Notices = nil, nil
+			}
+		}
+	}
 }

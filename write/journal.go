@@ -15,7 +15,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/ckptlint/ckptlint/lint"
+	"github.com/ckptlint/ckptlint/lint/inputfs"
 )
 
 // journalName is the journal's file name at a boundary root.
@@ -196,7 +196,7 @@ func recoverJournal(root string) ([]string, error) {
 		// ckptlint journals real paths: a directory that resolves elsewhere
 		// (a symlink committed since) is not one it wrote.
 		realDir, derr := filepath.EvalSymlinks(filepath.Dir(e.Target))
-		if !lint.Within(e.Target, root) || filepath.Dir(e.Staged) != filepath.Dir(e.Target) ||
+		if !inputfs.Within(e.Target, root) || filepath.Dir(e.Staged) != filepath.Dir(e.Target) ||
 			!isStagedName(filepath.Base(e.Staged), filepath.Base(e.Target)) || filepath.Clean(e.Target) != e.Target ||
 			(derr == nil && realDir != filepath.Dir(e.Target)) {
 			notes = append(notes, fmt.Sprintf("journal %s: entry %d (%s) is not one ckptlint writes; ignored", p, i+1, e.Target))
@@ -299,7 +299,7 @@ func (w *Writer) Sweep(files []string) {
 			continue
 		}
 		d, err := filepath.EvalSymlinks(filepath.Dir(abs))
-		if err != nil || !slices.ContainsFunc(w.roots, func(r string) bool { return lint.Within(d, r) }) {
+		if err != nil || !slices.ContainsFunc(w.roots, func(r string) bool { return inputfs.Within(d, r) }) {
 			continue // never remove anything outside the boundaries
 		}
 		if byDir[d] == nil {

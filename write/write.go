@@ -16,7 +16,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/ckptlint/ckptlint/lint"
+	"github.com/ckptlint/ckptlint/lint/inputfs"
 )
 
 // Change is the new content of one file.
@@ -195,7 +195,7 @@ func (w *Writer) Write(changes []Change) error {
 	for i, s := range ss {
 		if err := os.Rename(s.tmp, s.target); err != nil {
 			rerr := restore(ss[:i])
-			abort(nil)
+			_ = abort(nil) // cleanup only: the rename and restore errors are the ones returned
 			if rerr != nil {
 				return fmt.Errorf("write %s: %w; restoring the files written before it failed too: %v", s.c.Path, err, rerr)
 			}
@@ -269,7 +269,7 @@ func (w *Writer) checkTarget(c Change) (string, string, error) {
 	}
 	root := ""
 	for _, r := range w.roots {
-		if lint.Within(target, r) && (root == "" || len(r) < len(root)) {
+		if inputfs.Within(target, r) && (root == "" || len(r) < len(root)) {
 			root = r
 		}
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckptlint/ckptlint/lint"
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/report"
 )
 
@@ -65,12 +65,12 @@ func stdinPaths(args []string, name string, stdin io.Reader) ([]string, map[stri
 	case name == "":
 		return nil, nil, errors.New("- (standard input) needs --stdin-filename NAME: the file name tells its format (flink-conf.yaml, config.yaml, hdfs-site.xml, ...) and its config set")
 	}
-	src, err := io.ReadAll(io.LimitReader(stdin, cfgfile.MaxFileSize+1))
+	src, err := io.ReadAll(io.LimitReader(stdin, parsed.MaxFileSize+1))
 	if err != nil {
 		return nil, nil, fmt.Errorf("read standard input: %w", err)
 	}
-	if len(src) > cfgfile.MaxFileSize {
-		return nil, nil, fmt.Errorf("standard input (%s): larger than %d bytes", name, cfgfile.MaxFileSize)
+	if len(src) > parsed.MaxFileSize {
+		return nil, nil, fmt.Errorf("standard input (%s): larger than %d bytes", name, parsed.MaxFileSize)
 	}
 	abs, err := filepath.Abs(name)
 	if err != nil {
@@ -128,12 +128,12 @@ func completeRuleIDs(g *globals) cobra.CompletionFunc {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
 		g.stderr = io.Discard // a broken .ckptlint.hcl must not print into the shell
-		_, eng, err := g.setup(cmd.Context())
+		_, rules, err := g.setupRules(cmd.Context())
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveError
 		}
 		var out []cobra.Completion
-		for _, r := range append(lint.BuiltinRules(), eng.Rules()...) {
+		for _, r := range rules {
 			out = append(out, cobra.CompletionWithDesc(r.ID, r.Name))
 		}
 		return out, cobra.ShellCompDirectiveNoFileComp

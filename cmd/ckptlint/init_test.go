@@ -10,6 +10,7 @@ import (
 	"github.com/ckptlint/ckptlint/internal/linttest"
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/config"
+	"github.com/ckptlint/ckptlint/lint/rule"
 )
 
 // TestInitPlaceholdersAreValid writes the init file of every story, checks
@@ -27,7 +28,7 @@ func TestInitPlaceholdersAreValid(t *testing.T) {
 	}
 	placeholder := regexp.MustCompile(`(?m)^(\s*)# ([a-z_]+ = )`)
 	var ids []string
-	for _, r := range append(lint.BuiltinRules(), linttest.Engine(t).Rules()...) {
+	for _, r := range append(rule.Builtins(), linttest.Engine(t).Rules()...) {
 		ids = append(ids, r.ID)
 	}
 	for _, e := range ents {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,9 +15,9 @@ import (
 	"github.com/ckptlint/ckptlint/internal/buildinfo"
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/config"
-	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/report"
+	"github.com/ckptlint/ckptlint/lint/rule"
 	"github.com/ckptlint/ckptlint/write"
 )
 
@@ -144,29 +145,44 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	if err != nil {
 		return usageErr(fmt.Errorf("--format: %w", err))
 	}
-	cfg, eng, err := g.setup(cmd.Context())
+	cfg, c, rules, err := g.setupCached(cmd.Context())
 	if err != nil {
 		return err
 	}
 	opts := g.options(cfg)
 	opts.NoInlineIgnores = p.noInlineIgnores
+	// Free each set's parsed entries once it is evaluated, unless SARIF's
+	// exact fix edits (fix.Edits) read them after the run.
+	opts.Release = !slices.ContainsFunc(outs, func(o output) bool { return o.name == "sarif" })
 	if overlay != nil {
 		opts.Overlay = overlay
 	}
-	res, err := lint.Lint(cmd.Context(), eng, args, opts)
+	res, _, err := lint.Cached(cmd.Context(), c, args, opts)
+	if c.Store != nil {
+		_ = c.Store.Trim() // only after a run that wrote; a failure leaves the cache larger
+	}
 	if err != nil {
 		return usageErr(err)
 	}
 	warnNoFiles(g.stderr, res, args)
 	rr := report.Result{Version: buildinfo.Get().Version, Findings: res.Findings, Suppressed: res.Suppressed,
-		Sets: len(res.Sets), Files: res.Files, Sources: sources(res), Rules: reportRules(eng, cfg),
+		Sets: len(res.Sets), Files: res.Files, Sources: sources(res), Rules: rules,
+		Disabled:  disabledRules(rules, cfg),
 		FailLevel: fail, RepoDir: repoDir()}
 	for _, s := range res.Sets {
 		rr.ConfigSets = append(rr.ConfigSets, s.Name)
 	}
 	for _, o := range outs {
 		if o.name == "sarif" {
-			fix.Edits(res.Sets, res.Findings) // exact replacements for SARIF fixes
+			sets := res.Sets
+			if res.Cached {
+				// The exact edits need the parsed files, which a run
+				// answered from the cache did not read.
+				if sets, _, err = lint.Discover(args, opts); err != nil {
+					return usageErr(err)
+				}
+			}
+			fix.Edits(sets, res.Findings) // exact replacements for SARIF fixes
 		}
 	}
 	if err := writeOutputs(g, outs, rr, p.quiet, tty); err != nil {
@@ -228,34 +244,13 @@ func writeOutputs(g *globals, outs []output, rr report.Result, quiet, tty bool) 
 	return nil
 }
 
-// parseErrorRule describes CKPT000, which is not a Rego rule but is
-// reported like one.
-var parseErrorRule = report.Rule{
-	ID: lint.ParseErrorRule, Name: "parse-error", Severity: finding.Error, Family: "parse",
-	Title: "A configuration file Flink or Hadoop cannot read",
-	Description: "The file does not parse the way Flink or Hadoop reads it (broken YAML or XML, an unrendered " +
-		"template, content before the XML declaration), or ckptlint does not read it (over a size limit, a " +
-		"symlink leading outside the repository, unreadable). Its config set is not evaluated until the file is " +
-		"fixed; other config sets are.",
-	HelpURI: buildinfo.DocURL("README.md#exit-codes"),
-}
-
-// reportRules is the metadata of every loaded rule for the reporters, with
-// the rules .ckptlint.hcl disables marked.
-func reportRules(eng *engine.Engine, cfg *config.Config) []report.Rule {
-	out := []report.Rule{parseErrorRule}
-	for _, r := range eng.Rules() {
-		rr := report.Rule{ID: r.ID, Name: r.Name, Severity: r.Severity, Fixable: r.Fixable, Title: r.Title,
-			Description: r.Description, Family: r.Family, User: r.User}
-		if !r.User {
-			rr.HelpURI = buildinfo.DocURL("docs/rules/" + r.ID + ".md")
-		} else if len(r.Related) > 0 {
-			rr.HelpURI = r.Related[0]
-		}
+// disabledRules holds the ids of the rules .ckptlint.hcl turns off.
+func disabledRules(rules []*rule.Rule, cfg *config.Config) map[string]bool {
+	out := map[string]bool{}
+	for _, r := range rules {
 		if rc := cfg.RuleByID(r.ID); rc != nil && rc.Enabled != nil && !*rc.Enabled {
-			rr.Disabled = true
+			out[r.ID] = true
 		}
-		out = append(out, rr)
 	}
 	return out
 }
@@ -280,6 +275,9 @@ func repoDir() string {
 
 // sources maps display paths to file contents for the snippet view.
 func sources(res *lint.Result) map[string][]byte {
+	if res.Sources != nil {
+		return res.Sources
+	}
 	m := map[string][]byte{}
 	for _, s := range res.Sets {
 		for _, f := range s.Files() {

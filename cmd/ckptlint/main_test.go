@@ -16,6 +16,13 @@ import (
 var update = flag.Bool("update", false, "rewrite the expected output in testdata/script/*.txtar")
 
 func TestMain(m *testing.M) {
+	// The tests never touch the user's result cache: every ckptlint run in
+	// this package, in process or a subprocess, uses one under the system's
+	// temporary directory (bounded like any cache; its entries check
+	// themselves, so runs of the tests may share it).
+	if os.Getenv("CKPTLINT_CACHE_DIR") == "" {
+		_ = os.Setenv("CKPTLINT_CACHE_DIR", filepath.Join(os.TempDir(), "ckptlint-test-cache"))
+	}
 	testscript.Main(m, map[string]func(){
 		"ckptlint": func() { os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
@@ -29,6 +36,9 @@ func TestScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// One result cache for every script, never the user's: the scripts run
+	// in parallel and share it as concurrent ckptlint processes would.
+	cacheDir := t.TempDir()
 	factsData, err := filepath.Abs("../../facts/testdata")
 	if err != nil {
 		t.Fatal(err)
@@ -38,6 +48,7 @@ func TestScript(t *testing.T) {
 		UpdateScripts: *update,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("STORIES", stories)
+			env.Setenv("CKPTLINT_CACHE_DIR", cacheDir)
 			env.Setenv("FACTS", factsData)
 			return nil
 		},

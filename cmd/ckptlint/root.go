@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckptlint/ckptlint/internal/buildinfo"
+	"github.com/ckptlint/ckptlint/lint/cache"
 )
 
 // globals are the flags every subcommand shares.
@@ -17,6 +18,8 @@ type globals struct {
 	hadoopVersion string
 	policyDirs    []string
 	placeholders  string
+	cacheDir      string
+	noCache       bool
 	noted         map[string]bool
 	stdout        io.Writer
 	stderr        io.Writer
@@ -61,6 +64,8 @@ Exit codes: 0 clean, 1 findings at or above --fail-level, 2 usage/config/input e
 	pf.StringVar(&g.hadoopVersion, "hadoop-version", "", "Hadoop version of the HDFS cluster, e.g. 3.1.0 (overrides .ckptlint.hcl)")
 	pf.StringArrayVar(&g.policyDirs, "policy", nil, "extra Rego policy directory (repeatable)")
 	pf.StringVar(&g.placeholders, "placeholders", "", "template placeholders (${VAR}, {{ .Values.x }}, ...): detect (unknown values, the default) or literal (lint rendered output); overrides .ckptlint.hcl")
+	pf.StringVar(&g.cacheDir, "cache-dir", "", "directory of the result cache (default: $"+cache.EnvDir+", else ckptlint under the user cache directory, e.g. ~/.cache/ckptlint); see docs/cache.md")
+	pf.BoolVar(&g.noCache, "no-cache", false, "lint without the result cache: neither read nor write it")
 	root.AddCommand(newLintCmd(g), newFixCmd(g), newGenerateCmd(g), newInspectCmd(g), newRulesCmd(g), newExplainCmd(g),
 		newPolicyCmd(g), newVersionCmd(g), newInitCmd(g), newFactsCmd(g))
 	registerCompletions(root, g)

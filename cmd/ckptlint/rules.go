@@ -8,9 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ckptlint/ckptlint/lint"
-	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/logs"
+	"github.com/ckptlint/ckptlint/lint/rule"
 )
 
 func newRulesCmd(g *globals) *cobra.Command {
@@ -20,12 +19,13 @@ func newRulesCmd(g *globals) *cobra.Command {
 		Short: "List the rules with id, name, severity and title",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, eng, err := g.setup(cmd.Context()) // --policy and policy_dirs, as lint loads them
+			// The one rule list (lint/rule): the rules the Go code reports
+			// (CKPT000-CKPT004) first, then the Rego rules with those of
+			// --policy and policy_dirs, as lint loads them.
+			_, rules, err := g.setupRules(cmd.Context())
 			if err != nil {
 				return err
 			}
-			// The rules the Go code reports (CKPT000-CKPT002) come first.
-			rules := append(lint.BuiltinRules(), eng.Rules()...)
 			if asJSON {
 				return writeJSON(g.stdout, rules)
 			}
@@ -60,7 +60,7 @@ when it found nothing it knows.`,
   ckptlint explain --log taskmanager.log
   kubectl logs deploy/my-job | ckptlint explain --log -`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, eng, err := g.setup(cmd.Context()) // --policy and policy_dirs, as lint loads them
+			_, rules, err := g.setupRules(cmd.Context()) // --policy and policy_dirs, as lint loads them
 			if err != nil {
 				return err
 			}
@@ -68,17 +68,14 @@ when it found nothing it knows.`,
 				if len(args) > 0 {
 					return usageErr(fmt.Errorf("explain takes a RULE or --log, not both"))
 				}
-				return explainLog(g, eng, logPath)
+				return explainLog(g, rules, logPath)
 			}
 			if len(args) != 1 {
 				return usageErr(fmt.Errorf("explain needs a rule id (e.g. CKPT101) or --log FILE"))
 			}
-			id := strings.ToUpper(args[0])
-			for _, r := range append(lint.BuiltinRules(), eng.Rules()...) {
-				if r.ID == id || r.Name == args[0] {
-					fmt.Fprint(g.stdout, explainText(r))
-					return nil
-				}
+			if r := rule.Find(rules, args[0]); r != nil {
+				fmt.Fprint(g.stdout, explainText(r))
+				return nil
 			}
 			return usageErr(fmt.Errorf("no rule %q; `ckptlint rules` lists them", args[0]))
 		},
@@ -89,7 +86,7 @@ when it found nothing it knows.`,
 
 // explainLog prints each recognised failure once, with the number of
 // further lines that repeat it.
-func explainLog(g *globals, eng *engine.Engine, path string) error {
+func explainLog(g *globals, rules []*rule.Rule, path string) error {
 	r := g.stdin
 	name := "stdin"
 	if path != "-" {
@@ -129,8 +126,8 @@ func explainLog(g *globals, eng *engine.Engine, path string) error {
 		if len(m.Pattern.Rules) > 0 {
 			var rs []string
 			for _, id := range m.Pattern.Rules {
-				if rule := eng.Rule(id); rule != nil {
-					rs = append(rs, id+" "+rule.Name)
+				if r := rule.Find(rules, id); r != nil {
+					rs = append(rs, id+" "+r.Name)
 				}
 			}
 			fmt.Fprintf(g.stdout, "  Rules: %s (ckptlint explain ID; ckptlint lint on the job's configuration)\n", strings.Join(rs, ", "))
@@ -151,7 +148,7 @@ func truncate(s string, n int) string {
 }
 
 // explainText renders a rule's documentation as plain text.
-func explainText(r *engine.Rule) string {
+func explainText(r *rule.Rule) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s (%s", r.ID, r.Name, r.Severity)
 	if r.Fixable {

@@ -8,10 +8,12 @@ import (
 	"time"
 
 	"github.com/ckptlint/ckptlint/lint"
+	"github.com/ckptlint/ckptlint/lint/cache"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/rule"
 )
 
 // repoRoot is the nearest directory at or above dir holding .git, or ""
@@ -21,14 +23,31 @@ func repoRoot(dir string) string { return inputfs.RepoRoot(dir) }
 // setup loads .ckptlint.hcl and the policies and checks the one against the
 // other. Problems are usage errors (exit 2), printed with source snippets.
 func (g *globals) setup(ctx context.Context) (*config.Config, *engine.Engine, error) {
+	cfg, eng, _, err := g.load(ctx, true)
+	return cfg, eng, err
+}
+
+// setupRules is setup for the commands that only read rule metadata
+// (rules, explain, completion): the builtin and embedded rules come from
+// lint/rule's generated table, so no policy is compiled unless a user
+// policy directory (--policy, policy_dirs) is named.
+func (g *globals) setupRules(ctx context.Context) (*config.Config, []*rule.Rule, error) {
+	cfg, _, rules, err := g.load(ctx, false)
+	return cfg, rules, err
+}
+
+// load is setup; without needEngine it compiles the policies only to
+// learn the rules of user policy directories, and returns a nil engine
+// otherwise. rules is the one rule list with those user rules merged in.
+func (g *globals) load(ctx context.Context, needEngine bool) (cfg *config.Config, eng *engine.Engine, rules []*rule.Rule, err error) {
 	switch g.placeholders {
 	case "", lint.PlaceholdersDetect, lint.PlaceholdersLiteral:
 	default:
-		return nil, nil, usageErr(fmt.Errorf("--placeholders %q: want detect or literal", g.placeholders))
+		return nil, nil, nil, usageErr(fmt.Errorf("--placeholders %q: want detect or literal", g.placeholders))
 	}
 	for _, v := range []struct{ flag, value string }{{"--flink-version", g.flinkVersion}, {"--hadoop-version", g.hadoopVersion}} {
 		if _, err := model.ParseVersion(v.value); v.value != "" && err != nil {
-			return nil, nil, usageErr(fmt.Errorf("%s: %w", v.flag, err))
+			return nil, nil, nil, usageErr(fmt.Errorf("%s: %w", v.flag, err))
 		}
 	}
 	path := g.configPath
@@ -37,13 +56,12 @@ func (g *globals) setup(ctx context.Context) (*config.Config, *engine.Engine, er
 			path = p
 		}
 	}
-	var cfg *config.Config
 	var cdiags *config.Diagnostics
 	if path != "" {
 		c, diags := config.Load(path)
 		if diags.HasErrors() {
 			_ = diags.Write(g.stderr, false)
-			return nil, nil, usageErr(fmt.Errorf("%s is not valid", path))
+			return nil, nil, nil, usageErr(fmt.Errorf("%s is not valid", path))
 		}
 		cfg, cdiags = c, diags
 	}
@@ -53,15 +71,19 @@ func (g *globals) setup(ctx context.Context) (*config.Config, *engine.Engine, er
 			dirs = append(dirs, cfg.Resolve(d))
 		}
 	}
-	eng, err := engine.New(ctx, engine.Options{PolicyDirs: uniqueDirs(dirs)})
-	if err != nil {
-		// A broken user policy is the user's input; a broken embedded one
-		// cannot pass the repository's own tests.
-		return nil, nil, usageErr(err)
+	rules = rule.All()
+	if needEngine || len(dirs) > 0 {
+		eng, err = engine.New(ctx, engine.Options{PolicyDirs: uniqueDirs(dirs)})
+		if err != nil {
+			// A broken user policy is the user's input; a broken embedded one
+			// cannot pass the repository's own tests.
+			return nil, nil, nil, usageErr(err)
+		}
+		rules = rule.With(eng.Rules())
 	}
 	if cfg != nil {
 		var ids []string
-		for _, r := range append(lint.BuiltinRules(), eng.Rules()...) {
+		for _, r := range rules {
 			ids = append(ids, r.ID)
 		}
 		if diags := cfg.Validate(ids); diags.HasErrors() {
@@ -70,10 +92,10 @@ func (g *globals) setup(ctx context.Context) (*config.Config, *engine.Engine, er
 			}
 			cdiags.Append(diags...)
 			_ = cdiags.Write(g.stderr, false)
-			return nil, nil, usageErr(fmt.Errorf("%s is not valid", cfg.Path))
+			return nil, nil, nil, usageErr(fmt.Errorf("%s is not valid", cfg.Path))
 		}
 	}
-	return cfg, eng, nil
+	return cfg, eng, rules, nil
 }
 
 func (g *globals) options(cfg *config.Config) lint.Options {
@@ -124,4 +146,60 @@ func uniqueDirs(dirs []string) []string {
 		}
 	}
 	return out
+}
+
+// setupCached is setup for a run with the result cache (docs/cache.md).
+// With the embedded policies alone, their rules come from lint/rule's
+// generated table and the policies are compiled only when some config set
+// is not in the cache; a user policy directory is compiled at once, so a
+// broken policy is reported whatever the cache holds. The store is nil
+// with --no-cache, or when the default cache directory cannot be made.
+func (g *globals) setupCached(ctx context.Context) (*config.Config, *lint.Cache, []*rule.Rule, error) {
+	cfg, _, rules, err := g.load(ctx, false)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	dirs := append([]string(nil), g.policyDirs...)
+	if cfg != nil {
+		for _, d := range cfg.PolicyDirs {
+			dirs = append(dirs, cfg.Resolve(d))
+		}
+	}
+	lazy, err := engine.NewLazy(engine.Options{PolicyDirs: uniqueDirs(dirs)})
+	if err != nil {
+		return nil, nil, nil, usageErr(err)
+	}
+	if len(dirs) == 0 {
+		lazy.SetRules(rule.Rego())
+	}
+	c := &lint.Cache{Policies: lazy}
+	if c.Store, err = g.openCache(); err != nil {
+		return nil, nil, nil, usageErr(err)
+	}
+	return cfg, c, rules, nil
+}
+
+// openCache opens the cache directory: --cache-dir, else
+// $CKPTLINT_CACHE_DIR, else the user cache directory. A directory named by
+// the flag or the variable that cannot be made is an error; the default
+// one only turns the cache off.
+func (g *globals) openCache() (*cache.Store, error) {
+	if g.noCache {
+		return nil, nil
+	}
+	dir, named := g.cacheDir, g.cacheDir != "" || os.Getenv(cache.EnvDir) != ""
+	if dir == "" {
+		var err error
+		if dir, err = cache.DefaultDir(); err != nil {
+			return nil, nil //nolint:nilerr // no user cache directory: lint without a cache
+		}
+	}
+	s, err := cache.Open(dir, 0)
+	if err != nil && named {
+		return nil, fmt.Errorf("--cache-dir / %s: %w (or pass --no-cache)", cache.EnvDir, err)
+	}
+	if err != nil {
+		return nil, nil //nolint:nilerr // the default directory cannot be made: lint without a cache
+	}
+	return s, nil
 }

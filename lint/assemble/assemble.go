@@ -7,14 +7,13 @@ package assemble
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/discover"
 	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/versions"
 )
 
@@ -63,17 +62,17 @@ func (a *assembler) run() error {
 			continue
 		}
 		switch f.Format {
-		case cfgfile.FlinkConfLegacy, cfgfile.FlinkConfigYAML:
+		case parsed.FlinkConfLegacy, parsed.FlinkConfigYAML:
 			if dir := filepath.Dir(p); !dirs[dir] {
 				dirs[dir] = true
 				dirOrder = append(dirOrder, dir)
 			}
-		case cfgfile.FlinkDeployment:
+		case parsed.FlinkDeployment:
 			a.manifest(f, nil, "", "")
 		}
 	}
 	for _, dir := range dirOrder {
-		legacy, std := a.d.InDir(dir, cfgfile.FlinkConfLegacy), a.d.InDir(dir, cfgfile.FlinkConfigYAML)
+		legacy, std := a.d.InDir(dir, parsed.FlinkConfLegacy), a.d.InDir(dir, parsed.FlinkConfigYAML)
 		if claimedFlink[pathOf(legacy)] || claimedFlink[pathOf(std)] {
 			continue
 		}
@@ -83,16 +82,16 @@ func (a *assembler) run() error {
 	seen := map[string]bool{}
 	for _, p := range a.d.Paths() {
 		f := a.d.Get(p)
-		if (f.Format != cfgfile.HadoopCoreSite && f.Format != cfgfile.HadoopHDFSSite) || f.Claimed || seen[filepath.Dir(p)] {
+		if (f.Format != parsed.HadoopCoreSite && f.Format != parsed.HadoopHDFSSite) || f.Claimed || seen[filepath.Dir(p)] {
 			continue
 		}
 		dir := filepath.Dir(p)
 		seen[dir] = true
 		s := &model.Set{Name: a.d.Display(dir) + " (Hadoop)"}
-		if core := a.d.InDir(dir, cfgfile.HadoopCoreSite); core != nil && !core.Claimed {
+		if core := a.d.InDir(dir, parsed.HadoopCoreSite); core != nil && !core.Claimed {
 			s.Client = append(s.Client, model.Resource{File: core.File, Via: "standalone", Dir: a.d.Display(dir)})
 		}
-		if hdfs := a.d.InDir(dir, cfgfile.HadoopHDFSSite); hdfs != nil && !hdfs.Claimed {
+		if hdfs := a.d.InDir(dir, parsed.HadoopHDFSSite); hdfs != nil && !hdfs.Claimed {
 			s.Client = append(s.Client, model.Resource{File: hdfs.File, Via: "standalone", Dir: a.d.Display(dir)})
 			s.ClusterHDFS = hdfs.File
 		}
@@ -114,7 +113,7 @@ func pathOf(f *discover.Found) string {
 // deployment builds the set an explicit deployment block declares.
 func (a *assembler) deployment(dep *config.Deployment, claimed map[string]bool) error {
 	p := a.cfg.Resolve(dep.FlinkConf)
-	st, err := os.Stat(p)
+	st, err := a.d.Stat(p)
 	if err != nil {
 		return fmt.Errorf("%s: deployment %q: flink_conf %q: %w", a.cfg.Path, dep.Name, dep.FlinkConf, err)
 	}
@@ -128,7 +127,7 @@ func (a *assembler) deployment(dep *config.Deployment, claimed map[string]bool) 
 				}
 			}
 		}
-		legacy, std = a.d.InDir(filepath.Clean(p), cfgfile.FlinkConfLegacy), a.d.InDir(filepath.Clean(p), cfgfile.FlinkConfigYAML)
+		legacy, std = a.d.InDir(filepath.Clean(p), parsed.FlinkConfLegacy), a.d.InDir(filepath.Clean(p), parsed.FlinkConfigYAML)
 		if legacy == nil && std == nil {
 			return fmt.Errorf("%s: deployment %q: no flink-conf.yaml or config.yaml in %s", a.cfg.Path, dep.Name, dep.FlinkConf)
 		}
@@ -140,11 +139,11 @@ func (a *assembler) deployment(dep *config.Deployment, claimed map[string]bool) 
 		}
 		f := a.d.Get(p)
 		switch f.Format {
-		case cfgfile.FlinkConfLegacy:
+		case parsed.FlinkConfLegacy:
 			legacy = f
-		case cfgfile.FlinkConfigYAML:
+		case parsed.FlinkConfigYAML:
 			std = f
-		case cfgfile.FlinkDeployment:
+		case parsed.FlinkDeployment:
 			man = f
 		}
 	}
@@ -156,7 +155,7 @@ func (a *assembler) deployment(dep *config.Deployment, claimed map[string]bool) 
 	hconf := ""
 	if dep.HadoopConf != "" {
 		hconf = filepath.Clean(a.cfg.Resolve(dep.HadoopConf))
-		if st, err := os.Stat(hconf); err != nil || !st.IsDir() {
+		if st, err := a.d.Stat(hconf); err != nil || !st.IsDir() {
 			return fmt.Errorf("%s: deployment %q: hadoop_conf %q is not a directory", a.cfg.Path, dep.Name, dep.HadoopConf)
 		}
 		for _, n := range format.FileNames(format.Hadoop) {
@@ -185,7 +184,7 @@ func (a *assembler) deployment(dep *config.Deployment, claimed map[string]bool) 
 // manifest makes one set per FlinkDeployment document of a manifest file.
 func (a *assembler) manifest(f *discover.Found, dep *config.Deployment, hconf, csite string) {
 	if f.Err != nil || f.Template != nil {
-		s := &model.Set{Name: f.Disp, Flink: &cfgfile.File{Path: f.Disp, Format: cfgfile.FlinkDeployment, Err: f.Err, Template: f.Template}}
+		s := &model.Set{Name: f.Disp, Flink: &parsed.File{Path: f.Disp, Format: parsed.FlinkDeployment, Err: f.Err, Template: f.Template}}
 		a.vers.Resolve(s, dep, nil, filepath.Dir(f.Path))
 		a.sets = append(a.sets, s)
 		return

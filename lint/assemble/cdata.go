@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"strings"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/format/hadoopxml"
 	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // cdataReading re-reads the Hadoop files of every set whose declared Hadoop
@@ -18,12 +18,12 @@ import (
 // (2.10, 3.1, 3.2) keeps that reading, and the xml-cdata notice says what
 // declaring the exact version changes.
 func (a *assembler) cdataReading() {
-	again := map[*cfgfile.File]*cfgfile.File{}
+	again := map[*parsed.File]*parsed.File{}
 	for _, s := range a.sets {
 		if !cdataIgnoredFor(s.HadoopVersion) {
 			continue
 		}
-		reread := func(f *cfgfile.File) *cfgfile.File {
+		reread := func(f *parsed.File) *parsed.File {
 			if f == nil || (!bytes.Contains(f.Src, []byte("<![CDATA[")) && len(f.Includes) == 0) {
 				return f
 			}

@@ -2,21 +2,20 @@ package assemble
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // attachHadoop finds the Hadoop client files Flink reads with s.Flink.
 func (a *assembler) attachHadoop(s *model.Set, dir string, dep *config.Deployment, hconf, csite string) {
 	add := func(d, via string) {
-		for _, k := range []cfgfile.Format{cfgfile.HadoopCoreSite, cfgfile.HadoopHDFSSite} {
+		for _, k := range []parsed.Format{parsed.HadoopCoreSite, parsed.HadoopHDFSSite} {
 			if f := a.d.InDir(d, k); f != nil {
 				f.Claimed = true
 				s.Client = append(s.Client, model.Resource{File: f.File, Via: via, Dir: a.d.Display(d)})
@@ -83,7 +82,7 @@ func (a *assembler) ensureHadoopFiles(dir string) {
 // the repository: path_mappings for absolute paths, else relative to the
 // Flink file's directory, then to the .ckptlint.hcl directory.
 func (a *assembler) resolveConfDir(v, flinkDir string) (string, string) {
-	isDir := func(p string) bool { st, err := os.Stat(p); return err == nil && st.IsDir() }
+	isDir := func(p string) bool { st, err := a.d.Stat(p); return err == nil && st.IsDir() }
 	if filepath.IsAbs(v) || strings.HasPrefix(v, "/") {
 		if a.cfg != nil {
 			for from, to := range a.cfg.PathMappings {

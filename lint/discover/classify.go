@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"slices"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/format"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/span"
 	"github.com/ckptlint/ckptlint/lint/template"
 )
@@ -37,8 +38,8 @@ func (d *Tree) Add(path string, explicit bool) error {
 		}
 	}
 	disp := d.Display(path)
-	if n := bytes.Count(src, []byte{'\n'}) + 1; n > cfgfile.MaxLines {
-		return d.refuse(path, explicit, fmt.Sprintf("file has %d lines; ckptlint reads configuration files up to %d lines", n, cfgfile.MaxLines), false)
+	if n := bytes.Count(src, []byte{'\n'}) + 1; n > parsed.MaxLines {
+		return d.refuse(path, explicit, fmt.Sprintf("file has %d lines; ckptlint reads configuration files up to %d lines", n, parsed.MaxLines), false)
 	}
 	if format.IsYAML(base) && format.ByName(base) == nil {
 		// A YAML parser builds a node per item: a flow collection packs
@@ -66,23 +67,30 @@ func (d *Tree) Add(path string, explicit bool) error {
 			return nil
 		}
 	}
-	fm, parsed := format.Detect(disp, src, d.declared[path])
+	fm, pf := format.Detect(disp, src, d.declared[path])
 	if fm == nil {
 		if explicit {
 			return &notConfigError{path: d.Display(path)}
 		}
 		return nil
 	}
-	f := &Found{Path: path, Disp: disp, Format: fm.ID, File: parsed}
-	if parsed == nil {
+	f := &Found{Path: path, Disp: disp, Format: fm.ID, File: pf}
+	if pf == nil {
 		p := fm.Parse(disp, src, format.Options{XML: d.HadoopOptions(false)})
 		f.File, f.Deps, f.Err = p.File, p.Deployments, p.Err
 	}
-	if f.File != nil && len(f.File.Entries) > cfgfile.MaxEntries {
+	if f.File != nil && len(f.File.Entries) > parsed.MaxEntries {
 		// Every key becomes a value in the policy input: the cost of a set
 		// grows with its keys, not its bytes.
-		f.File = &cfgfile.File{Path: f.Disp, Format: f.File.Format, Src: src, Err: &cfgfile.ParseError{File: f.Disp, Pos: span.Top,
-			Msg: fmt.Sprintf("file has %d keys; ckptlint reads configuration files of up to %d keys", len(f.File.Entries), cfgfile.MaxEntries)}}
+		f.File = &parsed.File{Path: f.Disp, Format: f.File.Format, Src: src, Err: &parsed.ParseError{File: f.Disp, Pos: span.Top(),
+			Msg: fmt.Sprintf("file has %d keys; ckptlint reads configuration files of up to %d keys", len(f.File.Entries), parsed.MaxEntries)}}
+	}
+	if f.File != nil && len(f.Deps) == 0 && cap(f.File.Entries) > len(f.File.Entries) {
+		// Every parsed file stays in memory until assembly is done: drop
+		// the spare capacity append left (a third of a typical file's
+		// entries; docs/performance.md). A manifest's deployments may point
+		// into its entries, so those keep their array.
+		f.File.Entries = slices.Clone(f.File.Entries)
 	}
 	d.markTemplates(f, src)
 	d.keep(f)
@@ -90,7 +98,7 @@ func (d *Tree) Add(path string, explicit bool) error {
 }
 
 // maxFlowItems bounds the flow-collection items of a YAML file (see add).
-const maxFlowItems = 4 * cfgfile.MaxEntries
+const maxFlowItems = 4 * parsed.MaxEntries
 
 // maxFlowDepth bounds the nesting of YAML flow collections (see add).
 const maxFlowDepth = 64
@@ -127,15 +135,15 @@ func (d *Tree) markTemplates(f *Found, src []byte) {
 	if d.literal {
 		return
 	}
-	chart, _ := template.HelmChart(f.Path)
+	chart, _ := template.HelmChart(f.Path, d.obs.Stat)
 	if chart != "" {
 		chart = d.Display(chart)
 	}
-	if f.Format != cfgfile.FlinkDeployment {
+	if f.Format != parsed.FlinkDeployment {
 		template.Mark(f.File, chart)
 		return
 	}
-	whole := &cfgfile.File{Path: f.Disp, Format: cfgfile.FlinkDeployment, Src: src}
+	whole := &parsed.File{Path: f.Disp, Format: parsed.FlinkDeployment, Src: src}
 	if f.Err != nil {
 		whole.Err = f.Err
 	}

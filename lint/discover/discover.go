@@ -15,10 +15,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/format/flinkyaml"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // skipDirs are never walked.
@@ -29,12 +29,12 @@ type Found struct {
 	Path string // OS path, absolute and clean
 	Disp string // display path: slash-separated, relative to the working dir when below it
 	// Format is the file's format (lint/format has all it implies).
-	Format cfgfile.Format
-	File   *cfgfile.File          // nil for a manifest
+	Format parsed.Format
+	File   *parsed.File           // nil for a manifest
 	Deps   []flinkyaml.Deployment // a manifest's FlinkDeployments
-	Err    *cfgfile.ParseError    // a manifest's whole-file error
+	Err    *parsed.ParseError     // a manifest's whole-file error
 	// Template is set when a whole manifest is skipped as a template.
-	Template *cfgfile.Template
+	Template *parsed.Template
 	// Claimed is set by assembly when a Flink set reads this Hadoop file.
 	Claimed bool
 }
@@ -71,6 +71,9 @@ type Options struct {
 	// Literal reads template placeholders as literal text
 	// (--placeholders=literal).
 	Literal bool
+	// Observer records every file read, directory listed and path probed
+	// (the result cache, lint/cache); nil records nothing.
+	Observer *inputfs.Observer
 }
 
 // Tree is what discovery found: the files by path and by directory, in
@@ -85,6 +88,7 @@ type Tree struct {
 	declared map[string]bool // config.yaml paths declared in .ckptlint.hcl
 	overlay  map[string][]byte
 	bound    *inputfs.Boundary // where files may be read from
+	obs      *inputfs.Observer // records what the run looked at; nil records nothing
 	budget   *inputfs.Budget   // bytes one run may read
 	note     func(string)      // one-line notes for what is not read
 	// literal reads template placeholders as literal text
@@ -108,7 +112,7 @@ func Walk(paths []string, opts Options) (*Tree, error) {
 		return nil, fmt.Errorf("working directory: %w", err)
 	}
 	d := &Tree{ignored: opts.Ignored, cwd: cwd, files: map[string]*Found{}, declared: map[string]bool{}, overlay: opts.Overlay,
-		budget: inputfs.NewBudget(runInputBudget), note: opts.Note, literal: opts.Literal}
+		budget: inputfs.NewBudget(runInputBudget), note: opts.Note, literal: opts.Literal, obs: opts.Observer}
 	for _, p := range opts.Declared {
 		d.declared[p] = true
 	}
@@ -116,7 +120,7 @@ func Walk(paths []string, opts Options) (*Tree, error) {
 		paths = []string{"."}
 	}
 	if !opts.Unbounded {
-		if d.bound, err = boundary(paths, opts.Named); err != nil {
+		if d.bound, err = boundary(paths, opts.Named, d.obs); err != nil {
 			return nil, err
 		}
 	}
@@ -131,17 +135,27 @@ func Walk(paths []string, opts Options) (*Tree, error) {
 
 // boundary is where a run may read: the repository (or own tree) of every
 // path given, and every path .ckptlint.hcl names.
-func boundary(paths, named []string) (*inputfs.Boundary, error) {
+func boundary(paths, named []string, obs *inputfs.Observer) (*inputfs.Boundary, error) {
 	b := &inputfs.Boundary{}
 	for _, p := range paths {
-		if _, err := os.Stat(p); err != nil {
+		if _, err := obs.Stat(p); err != nil {
 			continue // walk reports it
+		}
+		// What AddTree looks at: the real path, its type and the
+		// repository roots above it.
+		obs.Real(p)
+		for _, q := range []string{p, filepath.Dir(p)} {
+			obs.RepoRoot(q)
+			if r, err := inputfs.Real(q); err == nil {
+				obs.RepoRoot(r)
+			}
 		}
 		if err := b.AddTree(p); err != nil {
 			return nil, fmt.Errorf("lint %s: %w", p, err)
 		}
 	}
 	for _, p := range named {
+		obs.Real(p)
 		b.AddNamed(p)
 	}
 	return b, nil
@@ -166,9 +180,12 @@ func (d *Tree) IsFile(p string) bool {
 			return true
 		}
 	}
-	st, err := os.Stat(p)
+	st, err := d.obs.Stat(p)
 	return err == nil && st.Mode().IsRegular()
 }
+
+// Stat is os.Stat, recorded for the result cache.
+func (d *Tree) Stat(p string) (fs.FileInfo, error) { return d.obs.Stat(p) }
 
 // addOverlay adds overlay files (files `fix` would create) that lie below
 // one of paths and were not walked because they are not on disk yet.
@@ -205,7 +222,7 @@ func (d *Tree) Display(p string) string {
 // a file is taken whatever its name, as long as its format can be told.
 func (d *Tree) walk(paths []string) error {
 	for _, p := range paths {
-		st, err := os.Stat(p)
+		st, err := d.obs.Stat(p)
 		if err != nil && !d.inOverlay(p) {
 			return fmt.Errorf("lint %s: %w", p, err)
 		}
@@ -235,7 +252,11 @@ func (d *Tree) walk(paths []string) error {
 			}
 			continue
 		}
+		var descended []string
 		err = filepath.WalkDir(p, func(path string, e fs.DirEntry, err error) error {
+			if path != p && e != nil && err == nil {
+				d.obs.WalkEntry(path, e)
+			}
 			if err != nil {
 				// An unreadable directory does not stop the run: everything
 				// else is linted and the run ends with exit code 2.
@@ -253,6 +274,7 @@ func (d *Tree) walk(paths []string) error {
 				if path != p && d.looksLikeConfig(e.Name()) {
 					d.notef("%s: a directory named like a configuration file; its contents are walked, it is not read as a file", d.Display(path))
 				}
+				descended = append(descended, path)
 				return nil
 			}
 			if d.isIgnored(path) {
@@ -262,7 +284,7 @@ func (d *Tree) walk(paths []string) error {
 				// A symlinked configuration file is read through the link
 				// when its target lies inside the repository (add checks the
 				// boundary); links to directories are not followed.
-				st, err := os.Stat(path)
+				st, err := d.obs.Stat(path)
 				if err != nil {
 					if d.looksLikeConfig(e.Name()) {
 						// a dangling link or a loop: add reports it
@@ -287,6 +309,7 @@ func (d *Tree) walk(paths []string) error {
 		if err != nil {
 			return err
 		}
+		d.obs.WalkDone(descended)
 	}
 	return nil
 }

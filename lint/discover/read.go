@@ -7,21 +7,22 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/format/hadoopxml"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
 // read resolves path once (symlinks included), checks it against the
 // boundary and the run's budget, and reads it when it is a regular file.
 func (d *Tree) read(path string) ([]byte, error) {
-	real, err := d.bound.Check(path)
+	real, err := d.Check(path)
 	if err != nil {
 		return nil, err
 	}
-	src, err := inputfs.ReadRegular(real, cfgfile.MaxFileSize)
+	src, err := inputfs.ReadRegular(real, parsed.MaxFileSize)
+	d.obs.Read(real, parsed.MaxFileSize, src, err)
 	if err != nil {
 		return nil, err
 	}
@@ -67,14 +68,14 @@ func (d *Tree) refuse(path string, explicit bool, msg string, unread bool) error
 		d.unread = append(d.unread, path)
 	}
 	fm := format.ByName(path)
-	perr := &cfgfile.ParseError{File: disp, Pos: span.Top, Msg: msg, Unread: unread}
+	perr := &parsed.ParseError{File: disp, Pos: span.Top(), Msg: msg, Unread: unread}
 	switch {
 	case fm != nil:
 	case d.manifestRefused == path:
-		d.keep(&Found{Path: path, Disp: disp, Format: cfgfile.FlinkDeployment, Err: perr})
+		d.keep(&Found{Path: path, Disp: disp, Format: parsed.FlinkDeployment, Err: perr})
 		return nil
 	case format.Conventional(path):
-		fm = format.Of(cfgfile.FlinkConfigYAML) // config.yaml: its content would tell
+		fm = format.Of(parsed.FlinkConfigYAML) // config.yaml: its content would tell
 	default:
 		if explicit || unread {
 			d.notef("%s: %s", disp, msg)
@@ -82,7 +83,7 @@ func (d *Tree) refuse(path string, explicit bool, msg string, unread bool) error
 		return nil
 	}
 	f := &Found{Path: path, Disp: disp, Format: fm.ID}
-	f.File = &cfgfile.File{Path: disp, Err: perr}
+	f.File = &parsed.File{Path: disp, Err: perr}
 	d.keep(f)
 	return nil
 }
@@ -125,14 +126,15 @@ func kindName(m fs.FileMode) string { return inputfs.KindOf(m) }
 // files up to the size cap are read, and they count against the run's
 // budget.
 func (d *Tree) readIncluded(p string) ([]byte, error) {
-	real, err := d.bound.Check(p)
+	real, err := d.Check(p)
 	if err != nil {
 		if inputfs.IsOutside(err) {
 			return nil, refusedInclude{errors.New(d.outsideReason(err))}
 		}
 		return nil, err
 	}
-	src, err := inputfs.ReadRegular(real, cfgfile.MaxFileSize)
+	src, err := inputfs.ReadRegular(real, parsed.MaxFileSize)
+	d.obs.Read(real, parsed.MaxFileSize, src, err)
 	var nr *inputfs.NotRegularError
 	if errors.As(err, &nr) {
 		return nil, refusedInclude{fmt.Errorf("it is %s, not a regular file", nr.Kind)}

@@ -4,13 +4,13 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // dirKind indexes the first file of a format in a directory.
 type dirKind struct {
 	dir    string
-	format cfgfile.Format
+	format parsed.Format
 }
 
 func (d *Tree) keep(f *Found) {
@@ -25,7 +25,7 @@ func (d *Tree) keep(f *Found) {
 }
 
 // InDir returns the discovered file of format k in directory dir, or nil.
-func (d *Tree) InDir(dir string, k cfgfile.Format) *Found {
+func (d *Tree) InDir(dir string, k parsed.Format) *Found {
 	return d.byDir[dirKind{dir, k}]
 }
 
@@ -48,7 +48,10 @@ func (d *Tree) Declare(path string) { d.declared[path] = true }
 
 // Check resolves p and returns its real path when the run may read it
 // (inputfs.Boundary.Check); every path may be read in an unbounded run.
-func (d *Tree) Check(p string) (string, error) { return d.bound.Check(p) }
+func (d *Tree) Check(p string) (string, error) {
+	d.obs.Real(p)
+	return d.bound.Check(p)
+}
 
 // Unread lists the paths that could not be read at all (permissions, I/O
 // errors, the run's input budget), as display paths.

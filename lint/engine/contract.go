@@ -8,23 +8,12 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/ckptlint/ckptlint/lint/finding"
+	"github.com/ckptlint/ckptlint/lint/rule"
 )
 
-// Rule is a rule's metadata as read from its METADATA block.
-type Rule struct {
-	ID          string           `json:"id"`
-	Name        string           `json:"name"`
-	Severity    finding.Severity `json:"severity"`
-	Fixable     bool             `json:"fixable"`
-	Title       string           `json:"title"`
-	Description string           `json:"description"`
-	Family      string           `json:"family"`
-	Package     string           `json:"package"` // data.ckptlint.rules.<family>.<rule>
-	Related     []string         `json:"related_resources,omitempty"`
-	File        string           `json:"file"`
-	Line        int              `json:"line"`
-	User        bool             `json:"user,omitempty"` // loaded from a user policy dir
-}
+// Rule is a rule's metadata as read from its METADATA block: the one rule
+// type of lint/rule.
+type Rule = rule.Rule
 
 var (
 	idPattern   = regexp.MustCompile(`^[A-Z]{2,8}[0-9]{3}$`)

@@ -39,10 +39,28 @@ type Engine struct {
 	pq      rego.PreparedEvalQuery
 	timeout time.Duration
 	modules []*ast.Module
+	trusted bool // the embedded bundle alone: compiled without check-only stages
 }
 
 // New loads, checks and compiles the policies and prepares the query.
 func New(ctx context.Context, opts Options) (*Engine, error) {
+	srcs, err := readSources(opts)
+	if err != nil {
+		return nil, err
+	}
+	e, err := load(srcs, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.compile(ctx); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// readSources reads the embedded bundle (or opts.Bundle) and the user
+// policy directories, test files left out.
+func readSources(opts Options) ([]source, error) {
 	bundle := opts.Bundle
 	if bundle == nil {
 		bundle = policies.FS
@@ -58,13 +76,22 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 		}
 		srcs = append(srcs, us...)
 	}
-	srcs = slices.DeleteFunc(srcs, func(s source) bool { return s.test })
+	return slices.DeleteFunc(srcs, func(s source) bool { return s.test }), nil
+}
+
+// load parses the sources and checks them against the policy contract:
+// the rules' metadata, nothing compiled yet.
+func load(srcs []source, opts Options) (*Engine, error) {
 	caps := Capabilities()
 	mods, err := parse(srcs, caps)
 	if err != nil {
 		return nil, err
 	}
 	e := &Engine{byPkg: map[string]*Rule{}, timeout: opts.Timeout, modules: mods}
+	// The embedded bundle alone skips the compiler's check-only stages: its
+	// own tests compile it with every check (TestEmbeddedBundleFullChecks,
+	// policies.TestRego). User policies always get every check.
+	e.trusted = opts.Bundle == nil && len(opts.PolicyDirs) == 0
 	if e.timeout <= 0 {
 		e.timeout = 10 * time.Second
 	}
@@ -90,17 +117,17 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 		e.byPkg[strings.TrimPrefix(r.Package, "data.ckptlint.rules.")] = r
 	}
 	slices.SortFunc(e.rules, func(a, b *Rule) int { return strings.Compare(a.ID, b.ID) })
+	return e, nil
+}
 
-	// The embedded bundle alone skips the compiler's check-only stages: its
-	// own tests compile it with every check (TestEmbeddedBundleFullChecks,
-	// policies.TestRego). User policies always get every check.
-	trusted := opts.Bundle == nil && len(opts.PolicyDirs) == 0
-	pq, err := compile(ctx, mods, caps, trusted)
+// compile compiles the loaded modules and prepares the query.
+func (e *Engine) compile(ctx context.Context) error {
+	pq, err := compile(ctx, e.modules, Capabilities(), e.trusted)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	e.pq = pq
-	return e, nil
+	return nil
 }
 
 // checkOnlyStages are the compiler stages that only report errors and leave

@@ -105,7 +105,9 @@ func Each(ctx context.Context, eng *engine.Engine, sets []*model.Set, workers in
 		if err := results[i].err; err != nil {
 			return fmt.Errorf("config set %s: %w", s.Name, err)
 		}
-		if err := yield(s, results[i].fs); err != nil {
+		fs := results[i].fs
+		results[i].fs = nil // the caller owns them now: a long run does not keep every set's findings twice
+		if err := yield(s, fs); err != nil {
 			return err
 		}
 	}
@@ -121,4 +123,40 @@ func All(ctx context.Context, eng *engine.Engine, sets []*model.Set, workers int
 		return nil
 	})
 	return all, err
+}
+
+// RawAll evaluates the sets at the indexes in which (Raw) on up to
+// workers goroutines (GOMAXPROCS when workers <= 0) and returns their
+// pending findings by index. The first error stops the run.
+func RawAll(ctx context.Context, eng *engine.Engine, sets []*model.Set, which []int, workers int) (map[int][]Pending, error) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, max(len(which), 1))
+	out := make(map[int][]Pending, len(which))
+	errs := make([]error, len(which))
+	res := make([][]Pending, len(which))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				res[j], errs[j] = Raw(ctx, eng, sets[which[j]])
+			}
+		}()
+	}
+	for j := range which {
+		jobs <- j
+	}
+	close(jobs)
+	wg.Wait()
+	for j, i := range which {
+		if errs[j] != nil {
+			return nil, fmt.Errorf("config set %s: %w", sets[i].Name, errs[j])
+		}
+		out[i] = res[j]
+	}
+	return out, nil
 }

@@ -4,12 +4,12 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/suppress"
 	"github.com/ckptlint/ckptlint/lint/template"
 )
@@ -23,6 +23,48 @@ import (
 // ignores, used when any set's finding matches. eng names the policy
 // rules an ignore may name.
 func Ignores(eng *engine.Engine, sets []*model.Set, fs []finding.Finding, rules RuleSettings, overlay map[string][]byte) (kept, suppressed []finding.Finding) {
+	return IgnoresIn(Sources(sets, overlay), eng.Rules(), fs, rules)
+}
+
+// Source is one file whose ignore comments apply to the findings: a file
+// of a set, or a file it pulls in through xi:include.
+type Source struct {
+	Path   string // display path, as findings name it
+	Syntax suppress.Syntax
+	// Src returns the file's bytes.
+	Src func() []byte `json:"-"`
+	// Set is the config set holding the file; Evaluated is false when that
+	// set was not evaluated (a file of it is unreadable or skipped).
+	Set       string
+	Evaluated bool
+}
+
+// Sources lists the files whose ignore comments Ignores reads, in the
+// order it reads them: each set's files (Flink first), each followed by
+// its xi:include targets. A file of no known comment syntax is left out.
+func Sources(sets []*model.Set, overlay map[string][]byte) []Source {
+	var out []Source
+	for _, s := range sets {
+		// A set with an unreadable file is not evaluated (evalSet): its
+		// ignores cannot be checked for use.
+		evaluated := !slices.ContainsFunc(s.Files(), func(f *parsed.File) bool { return f.Err != nil || template.Skipped(f) })
+		for _, f := range s.Files() {
+			if syn := format.CommentsOf(f.Format); syn != 0 {
+				out = append(out, Source{Path: f.Path, Syntax: syn, Src: func() []byte { return f.Src }, Set: s.Name, Evaluated: evaluated})
+			}
+			for _, inc := range f.Includes {
+				if syn := suppress.SyntaxOfPath(inc); syn != 0 {
+					out = append(out, Source{Path: inc, Syntax: syn, Src: func() []byte { return readSource(inc, overlay) }, Set: s.Name, Evaluated: evaluated})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// IgnoresIn is Ignores over a list of sources, with the policy rules
+// named by their metadata (what the result cache has without compiling).
+func IgnoresIn(srcs []Source, policyRules []*engine.Rule, fs []finding.Finding, rules RuleSettings) (kept, suppressed []finding.Finding) {
 	type fileInfo struct {
 		f         *suppress.File
 		set       string // the first config set holding the file
@@ -30,39 +72,25 @@ func Ignores(eng *engine.Engine, sets []*model.Set, fs []finding.Finding, rules 
 	}
 	files := map[string]*fileInfo{}
 	var order []string
-	add := func(path string, src func() []byte, syn suppress.Syntax, set string, evaluated bool) {
-		fi := files[path]
+	for _, src := range srcs {
+		fi := files[src.Path]
 		if fi == nil {
-			if syn == 0 {
-				return
-			}
-			fi = &fileInfo{f: suppress.Parse(path, src(), syn), set: set}
-			files[path] = fi
-			order = append(order, path)
+			fi = &fileInfo{f: suppress.Parse(src.Path, src.Src(), src.Syntax), set: src.Set}
+			files[src.Path] = fi
+			order = append(order, src.Path)
 		}
-		fi.unchecked = fi.unchecked || !evaluated
+		fi.unchecked = fi.unchecked || !src.Evaluated
 	}
-	for _, s := range sets {
-		// A set with an unreadable file is not evaluated (evalSet): its
-		// ignores cannot be checked for use.
-		evaluated := !slices.ContainsFunc(s.Files(), func(f *cfgfile.File) bool { return f.Err != nil || template.Skipped(f) })
-		for _, f := range s.Files() {
-			add(f.Path, func() []byte { return f.Src }, format.CommentsOf(f.Format), s.Name, evaluated)
-			for _, inc := range f.Includes {
-				add(inc, func() []byte { return readSource(inc, overlay) }, suppress.SyntaxOfPath(inc), s.Name, evaluated)
-			}
-		}
-	}
-	parsed := make([]*suppress.File, 0, len(order))
+	ignoreFiles := make([]*suppress.File, 0, len(order))
 	for _, p := range order {
-		parsed = append(parsed, files[p].f)
+		ignoreFiles = append(ignoreFiles, files[p].f)
 	}
 	known := []suppress.Rule{{ID: ParseErrorRule, Name: ParseErrorName,
 		NotIgnorable: "Flink or Hadoop cannot read the file; fix it, or list it under ignore in .ckptlint.hcl"}}
-	for _, r := range eng.Rules() {
+	for _, r := range policyRules {
 		known = append(known, suppress.Rule{ID: r.ID, Name: r.Name})
 	}
-	out := suppress.Apply(fs, parsed, suppress.Options{
+	out := suppress.Apply(fs, ignoreFiles, suppress.Options{
 		Rules:     known,
 		Dormant:   rules.disabled,
 		Unchecked: func(path string) bool { return files[path] != nil && files[path].unchecked },
@@ -90,6 +118,6 @@ func readSource(path string, overlay map[string][]byte) []byte {
 			return b
 		}
 	}
-	b, _ := inputfs.ReadRegular(p, cfgfile.MaxFileSize)
+	b, _ := inputfs.ReadRegular(p, parsed.MaxFileSize)
 	return b
 }

@@ -9,26 +9,26 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ckptlint/ckptlint/internal/buildinfo"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/model"
 	"github.com/ckptlint/ckptlint/lint/placeholder"
+	"github.com/ckptlint/ckptlint/lint/rule"
 	"github.com/ckptlint/ckptlint/lint/span"
 	"github.com/ckptlint/ckptlint/lint/template"
 	"github.com/ckptlint/ckptlint/lint/versions"
 )
 
-// The rules the evaluation itself reports rather than a policy:
-// ParseErrorRule is the id of the finding every unreadable file produces;
-// VersionConflictRule reports version evidence that disagrees with the
-// version ckptlint goes by (docs/versions.md).
+// The rules the evaluation itself reports rather than a policy, declared
+// in lint/rule: ParseErrorRule is the id of the finding every unreadable
+// file produces; VersionConflictRule reports version evidence that
+// disagrees with the version ckptlint goes by (docs/versions.md).
 const (
-	ParseErrorRule      = "CKPT000"
-	ParseErrorName      = "parse-error"
-	VersionConflictRule = "CKPT004"
-	VersionConflictName = "version-evidence-conflict"
+	ParseErrorRule      = rule.ParseError
+	ParseErrorName      = rule.ParseErrorName
+	VersionConflictRule = rule.VersionConflict
+	VersionConflictName = rule.VersionConflictName
 )
 
 // Set evaluates the policies on one assembled config set with the
@@ -36,23 +36,72 @@ const (
 // set with an unreadable file, or with a file skipped as a template, is
 // not evaluated: its findings are that file's parse error or template note.
 // A panic is returned as a *PanicError. The findings are not sorted.
-func Set(ctx context.Context, eng *engine.Engine, s *model.Set, rules RuleSettings) (fs []finding.Finding, err error) {
+func Set(ctx context.Context, eng *engine.Engine, s *model.Set, rules RuleSettings) ([]finding.Finding, error) {
+	ps, err := Raw(ctx, eng, s)
+	if err != nil {
+		return nil, err
+	}
+	return Settle(ps, rules), nil
+}
+
+// Pending is a finding before the rule blocks of .ckptlint.hcl are
+// applied: what the result cache stores, so that changing a severity or
+// turning a rule off does not invalidate it.
+type Pending struct {
+	finding.Finding
+	// Cap is the most severe the finding may be, whatever a rule block
+	// says (the rule lowered its own severity, the Flink version is not
+	// known, the finding reasons from a template placeholder); 0 is none.
+	Cap finding.Severity `json:"cap,omitempty"`
+	// Fixed findings take no rule block (CKPT000).
+	Fixed bool `json:"fixed,omitempty"`
+}
+
+// Settle applies the rule blocks (rules) to pending findings: a disabled
+// rule's findings are dropped, a severity is set, then each cap applies.
+func Settle(ps []Pending, rules RuleSettings) []finding.Finding {
+	out := make([]finding.Finding, 0, len(ps))
+	for _, p := range ps {
+		f := p.Finding
+		if !p.Fixed && !rules.apply(&f) {
+			continue
+		}
+		if p.Cap != 0 {
+			f.Severity = min(f.Severity, p.Cap)
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// Raw evaluates one set (as Set does) and returns its findings before the
+// rule blocks of .ckptlint.hcl apply. A panic is returned as a
+// *PanicError.
+func Raw(ctx context.Context, eng *engine.Engine, s *model.Set) (ps []Pending, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			fs, err = nil, &PanicError{Value: r, Stack: debug.Stack()}
+			ps, err = nil, &PanicError{Value: r, Stack: debug.Stack()}
 		}
 	}()
 	if os.Getenv("CKPTLINT_TEST_PANIC") == "eval" { // test hook: cmd/ckptlint/testdata/script/internal_error.txtar
 		panic("test hook: panic in an evaluation worker for " + s.Name)
 	}
-	return evalSet(ctx, eng, s, rules)
+	return evalSet(ctx, eng, s)
 }
 
-func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set, rules RuleSettings) ([]finding.Finding, error) {
-	notes := applyRuleBlocks(rules, template.Notes(s))
+func pending(fs []finding.Finding, fixed bool) []Pending {
+	out := make([]Pending, len(fs))
+	for i, f := range fs {
+		out[i] = Pending{Finding: f, Fixed: fixed}
+	}
+	return out
+}
+
+func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set) ([]Pending, error) {
+	notes := pending(template.Notes(s), false)
 	pe := parseErrors(s)
 	if len(pe) > 0 || slices.ContainsFunc(s.Files(), template.Skipped) {
-		return append(pe, notes...), nil
+		return append(pending(pe, true), notes...), nil
 	}
 	conflicts := versionConflicts(s)
 	v, err := model.Input(s)
@@ -64,51 +113,48 @@ func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set, rules RuleSe
 		return nil, err
 	}
 	out := make([]finding.Finding, 0, len(raws)+len(conflicts))
-	out = append(out, applyRuleBlocks(rules, conflicts)...)
+	caps := make([]finding.Severity, 0, len(raws)+len(conflicts))
+	out = append(out, conflicts...)
+	caps = append(caps, make([]finding.Severity, len(conflicts))...)
 	for _, r := range raws {
-		sev := r.Rule.Severity
-		if rc := rules.lookup(r.Rule.ID); rc != nil {
-			if rc.Enabled != nil && !*rc.Enabled {
-				continue
-			}
-			if rc.Severity != "" {
-				if s, err := finding.ParseSeverity(rc.Severity); err == nil {
-					sev = s
-				}
-			}
-		}
+		var cp finding.Severity
 		if r.Severity != 0 {
-			sev = min(sev, r.Severity) // a rule may lower its own severity (info when a fact is missing), never raise it
+			cp = r.Severity // a rule may lower its own severity (info when a fact is missing), never raise it
 		}
 		f := finding.Finding{
-			RuleID: r.Rule.ID, RuleName: r.Rule.Name, Severity: sev, Message: r.Message,
-			Fix: r.Fix, ConfigSet: s.Name, DocURL: docURL(r.Rule), VersionDependent: r.VersionDependent,
+			RuleID: r.Rule.ID, RuleName: r.Rule.Name, Severity: r.Rule.Severity, Message: r.Message,
+			Fix: r.Fix, ConfigSet: s.Name, DocURL: r.Rule.HelpURI(), VersionDependent: r.VersionDependent,
 		}
 		if f.VersionDependent && !s.FlinkVersion.Known() {
-			f.Severity = min(f.Severity, finding.Info)
+			cp = lowest(cp, finding.Info)
 			f.Message += unknownVersionNote(f)
 		}
 		if loc := model.LocFromInput(r.Loc); loc != nil && loc.File != "" {
 			f.Range = finding.Range{File: loc.File, Span: loc.Span}
 		} else {
-			f.Range = finding.Range{File: defaultFile(s), Span: span.At(span.Top)}
+			f.Range = finding.Range{File: defaultFile(s), Span: span.At(span.Top())}
 		}
 		out = append(out, f)
+		caps = append(caps, cp)
 	}
-	return append(template.Apply(s, out), notes...), nil
+	kept, capped, idx := template.ApplyCapped(s, out)
+	ps := make([]Pending, 0, len(kept)+len(notes))
+	for i, f := range kept {
+		cp := caps[idx[i]]
+		if capped[i] {
+			cp = lowest(cp, finding.Info)
+		}
+		ps = append(ps, Pending{Finding: f, Cap: cp})
+	}
+	return append(ps, notes...), nil
 }
 
-// applyRuleBlocks applies the rule blocks of .ckptlint.hcl to findings the
-// Go code reports: a disabled rule's findings are dropped, a severity is
-// overridden.
-func applyRuleBlocks(rules RuleSettings, fs []finding.Finding) []finding.Finding {
-	out := fs[:0]
-	for _, f := range fs {
-		if rules.apply(&f) {
-			out = append(out, f)
-		}
+// lowest is the lower of two caps, 0 being no cap.
+func lowest(a, b finding.Severity) finding.Severity {
+	if a == 0 {
+		return b
 	}
-	return out
+	return min(a, b)
 }
 
 // parseErrors returns a finding for each unreadable file of s.
@@ -120,7 +166,7 @@ func parseErrors(s *model.Set) []finding.Finding {
 		}
 		pos := f.Err.Pos
 		if pos.Line == 0 {
-			pos = span.Top
+			pos = span.Top()
 		}
 		file := f.Err.File
 		if file == "" {
@@ -159,7 +205,7 @@ func versionConflicts(s *model.Set) []finding.Finding {
 				RuleID: VersionConflictRule, RuleName: VersionConflictName, Severity: finding.Info,
 				Message: fmt.Sprintf("%s versions disagree: ckptlint goes by %s, but %s pins %s %s. If %s %s is what runs with this configuration, declare it with --%s-version or %s_version in .ckptlint.hcl",
 					pv.product, pv.r.Text(pv.product), c.Place(), pv.product, c.Version, pv.product, c.Version, lower, lower),
-				Range:     finding.Range{File: defaultFile(s), Span: span.At(span.Top)},
+				Range:     finding.Range{File: defaultFile(s), Span: span.At(span.Top())},
 				ConfigSet: s.Name,
 				DocURL:    "https://github.com/ckptlint/ckptlint/blob/main/docs/versions.md",
 			})
@@ -188,18 +234,6 @@ func defaultFile(s *model.Set) string {
 		return fs[0].Path
 	}
 	return s.Name
-}
-
-// docURL is the rule's documentation page, as of this binary's version
-// (the release tag's docs; main for a development build).
-func docURL(r *engine.Rule) string {
-	if r.User {
-		if len(r.Related) > 0 {
-			return r.Related[0]
-		}
-		return ""
-	}
-	return buildinfo.DocURL("docs/rules/" + r.ID + ".md")
 }
 
 // lineAt returns 1-based line n of src, or "".

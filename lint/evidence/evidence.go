@@ -71,11 +71,14 @@ type Finder struct {
 	// read boundary (lint/inputfs). The climb stops at the first directory
 	// it refuses.
 	Allow func(dir string) bool
-	lim   Limits
-	files int
-	bytes int64
-	dirs  map[string][]Item
-	notes map[string][]Note
+	// Observer, when set, records the directories listed and the files
+	// read (the result cache, lint/inputfs).
+	Observer *inputfs.Observer
+	lim      Limits
+	files    int
+	bytes    int64
+	dirs     map[string][]Item
+	notes    map[string][]Note
 }
 
 // NewFinder returns a Finder with limits lim (zero fields take DefaultLimits).
@@ -148,6 +151,7 @@ func (f *Finder) scanDir(dir string) []Item {
 	}
 	var items []Item
 	entries, err := os.ReadDir(dir)
+	f.Observer.Dir(dir, entries, err)
 	if err != nil {
 		f.notes[dir] = append(f.notes[dir], Note{Path: dir, Reason: "directory not readable: " + err.Error()})
 	}
@@ -183,7 +187,9 @@ func (f *Finder) read(dir, path string) ([]byte, bool) {
 	}
 	// Non-blocking open, type and size checked on the descriptor: a FIFO or
 	// a file swapped after the directory was listed is refused, not waited on.
-	src, err := inputfs.ReadRegular(path, min(f.lim.MaxFileBytes, f.lim.MaxTotalBytes-f.bytes))
+	limit := min(f.lim.MaxFileBytes, f.lim.MaxTotalBytes-f.bytes)
+	src, err := inputfs.ReadRegular(path, limit)
+	f.Observer.Read(path, limit, src, err)
 	if err != nil {
 		note("not read: " + err.Error())
 		return nil, false

@@ -14,11 +14,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/edit"
 	"github.com/ckptlint/ckptlint/lint/format/flinkconf"
 	"github.com/ckptlint/ckptlint/lint/format/flinkyaml"
 	"github.com/ckptlint/ckptlint/lint/format/hadoopxml"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/placeholder"
 	"github.com/ckptlint/ckptlint/lint/suppress"
 )
@@ -30,9 +30,9 @@ const (
 )
 
 // Format is one kind of configuration file. Its ID is what a parsed
-// cfgfile.File records in Format.
+// parsed.File records in Format.
 type Format struct {
-	ID cfgfile.Format
+	ID parsed.Format
 	// Product is Flink or Hadoop.
 	Product string
 	// FileName is the file's conventional name ("" when any YAML file
@@ -50,7 +50,7 @@ type Format struct {
 	parse func(disp string, src []byte, o Options) Parsed
 	// fileEditor edits a parsed file; nil when editing needs more than the
 	// file (a manifest's deployment, Hadoop XML's document layout).
-	fileEditor func(f *cfgfile.File) edit.Editor
+	fileEditor func(f *parsed.File) edit.Editor
 	// editor parses src and returns its editor; deployment names the
 	// FlinkDeployment of a manifest.
 	editor func(disp string, src []byte, deployment string) (edit.Editor, error)
@@ -65,13 +65,13 @@ type Options struct {
 // Parsed is a parsed file: File for a single configuration, Deployments
 // (and a whole-file Err) for a manifest.
 type Parsed struct {
-	File        *cfgfile.File
+	File        *parsed.File
 	Deployments []flinkyaml.Deployment
-	Err         *cfgfile.ParseError
+	Err         *parsed.ParseError
 }
 
 var (
-	flinkConf = &Format{ID: cfgfile.FlinkConfLegacy, Product: Flink, FileName: flinkconf.FileName, Named: true,
+	flinkConf = &Format{ID: parsed.FlinkConfLegacy, Product: Flink, FileName: flinkconf.FileName, Named: true,
 		Comments: suppress.FlinkConf,
 		parse: func(disp string, src []byte, _ Options) Parsed {
 			return Parsed{File: flinkconf.Parse(disp, src)}
@@ -81,7 +81,7 @@ var (
 			return flinkconf.NewEditor(flinkconf.Parse(disp, src)), nil
 		},
 	}
-	configYAML = &Format{ID: cfgfile.FlinkConfigYAML, Product: Flink, FileName: "config.yaml",
+	configYAML = &Format{ID: parsed.FlinkConfigYAML, Product: Flink, FileName: "config.yaml",
 		Comments: suppress.YAML,
 		parse: func(disp string, src []byte, _ Options) Parsed {
 			return Parsed{File: flinkyaml.ParseConfig(disp, src)}
@@ -95,7 +95,7 @@ var (
 			return flinkyaml.NewConfigEditor(f), nil
 		},
 	}
-	deployment = &Format{ID: cfgfile.FlinkDeployment, Product: Flink,
+	deployment = &Format{ID: parsed.FlinkDeployment, Product: Flink,
 		Comments: suppress.YAML,
 		parse: func(disp string, src []byte, _ Options) Parsed {
 			deps, perr := flinkyaml.ParseManifests(disp, src)
@@ -114,11 +114,11 @@ var (
 			return nil, fmt.Errorf("FlinkDeployment %q not found in %s", name, disp)
 		},
 	}
-	coreSite = hadoopFormat(cfgfile.HadoopCoreSite, "core-site.xml")
-	hdfsSite = hadoopFormat(cfgfile.HadoopHDFSSite, "hdfs-site.xml")
+	coreSite = hadoopFormat(parsed.HadoopCoreSite, "core-site.xml")
+	hdfsSite = hadoopFormat(parsed.HadoopHDFSSite, "hdfs-site.xml")
 )
 
-func hadoopFormat(id cfgfile.Format, name string) *Format {
+func hadoopFormat(id parsed.Format, name string) *Format {
 	return &Format{ID: id, Product: Hadoop, FileName: name, Named: true, Comments: suppress.XML, hadoopVars: true,
 		// The parser joins a relative href to the including file's path as
 		// given (its display path, relative to the working directory).
@@ -143,7 +143,7 @@ var formats = []*Format{flinkConf, configYAML, deployment, coreSite, hdfsSite}
 func All() []*Format { return formats }
 
 // Of returns the format with id, or nil.
-func Of(id cfgfile.Format) *Format {
+func Of(id parsed.Format) *Format {
 	for _, f := range formats {
 		if f.ID == id {
 			return f
@@ -207,7 +207,7 @@ func IsYAML(name string) bool {
 // config.yaml holding Flink keys (any config.yaml when declared). The
 // config.yaml parse is returned so it is not parsed again; nil, nil when
 // the file is none of the formats.
-func Detect(disp string, src []byte, declared bool) (*Format, *cfgfile.File) {
+func Detect(disp string, src []byte, declared bool) (*Format, *parsed.File) {
 	if f := ByName(disp); f != nil {
 		return f, nil
 	}
@@ -236,7 +236,7 @@ func (f *Format) Parse(disp string, src []byte, o Options) Parsed {
 
 // FileEditor returns the editor of a parsed file, or nil when this
 // format's editor needs more than the parsed file (Editor does).
-func (f *Format) FileEditor(pf *cfgfile.File) edit.Editor {
+func (f *Format) FileEditor(pf *parsed.File) edit.Editor {
 	if f.fileEditor == nil {
 		return nil
 	}
@@ -263,12 +263,12 @@ func (f *Format) Placeholders(key string) placeholder.Options {
 
 // PlaceholderOptions are the recogniser's options for the entries of a
 // file of format id (Placeholders).
-func PlaceholderOptions(id cfgfile.Format) func(key string) placeholder.Options {
+func PlaceholderOptions(id parsed.Format) func(key string) placeholder.Options {
 	return Of(id).Placeholders
 }
 
 // CommentsOf is the comment syntax of a file of format id, or 0.
-func CommentsOf(id cfgfile.Format) suppress.Syntax {
+func CommentsOf(id parsed.Format) suppress.Syntax {
 	if f := Of(id); f != nil {
 		return f.Comments
 	}

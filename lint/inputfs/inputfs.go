@@ -24,7 +24,7 @@ import (
 	"sync"
 )
 
-// Limits. A file larger than MaxFileSize is cfgfile.MaxFileSize's business
+// Limits. A file larger than MaxFileSize is parsed.MaxFileSize's business
 // (the parsers refuse it too); the others bound one run.
 const (
 	// MaxRunInput caps the bytes one run reads across every file and

@@ -112,7 +112,7 @@ deployment "etl" {
 				"max_concurrent": float64(1), "tolerable_failures": float64(0), "unaligned": false, "at": ".ckptlint.hcl:19",
 			},
 			"fact_blocks": []any{jm},
-			"facts": map[string]any{"checkpoint_p99": jm, "checkpoint_size": jm, "checkpoint_failed": jm, "running_checkpointing": jm},
+			"facts":       map[string]any{"checkpoint_p99": jm, "checkpoint_size": jm, "checkpoint_failed": jm, "running_checkpointing": jm},
 		},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // Notice codes for <final> across the Hadoop resources Flink's client loads.
@@ -30,14 +30,14 @@ const (
 // key, so a final on either name locks both:
 // TestConfigurationDeprecation.testDeprecationForFinalParameters). The
 // same value again is not an override (testFinalWarnings).
-func crossFinalNotices(files []*cfgfile.File) map[*cfgfile.File][]cfgfile.Notice {
+func crossFinalNotices(files []*parsed.File) map[*parsed.File][]parsed.Notice {
 	type lock struct {
-		e    *cfgfile.Entry
-		held *cfgfile.Entry // the value Hadoop holds; nil when none
+		e    *parsed.Entry
+		held *parsed.Entry // the value Hadoop holds; nil when none
 	}
-	out := map[*cfgfile.File][]cfgfile.Notice{}
+	out := map[*parsed.File][]parsed.Notice{}
 	locked := map[string]lock{}
-	held := map[string]*cfgfile.Entry{}
+	held := map[string]*parsed.Entry{}
 	for _, f := range files {
 		if f == nil {
 			continue
@@ -53,17 +53,17 @@ func crossFinalNotices(files []*cfgfile.File) map[*cfgfile.File][]cfgfile.Notice
 			if lk, ok := locked[k]; ok && lk.e.File != f.Path {
 				switch {
 				case lk.held == nil:
-					out[f] = append(out[f], cfgfile.Notice{Code: NoticeFinalEmptyResource, File: e.File, Span: e.KeySpan, Key: k,
+					out[f] = append(out[f], parsed.Notice{Code: NoticeFinalEmptyResource, File: e.File, Span: e.KeySpan, Key: k,
 						Message: fmt.Sprintf("%s is final with no value in %s, loaded earlier; Hadoop ignores this definition without a warning and %s keeps no value (its default applies)",
 							k, where(lk.e), k)})
-				case e.Kind != cfgfile.KindNull && e.Value != lk.held.Value:
-					out[f] = append(out[f], cfgfile.Notice{Code: NoticeFinalOverrideResource, File: e.File, Span: e.KeySpan, Key: k,
+				case e.Kind != parsed.KindNull && e.Value != lk.held.Value:
+					out[f] = append(out[f], parsed.Notice{Code: NoticeFinalOverrideResource, File: e.File, Span: e.KeySpan, Key: k,
 						Message: fmt.Sprintf("%s:an attempt to override final parameter: %s;  Ignoring. (final in %s, which holds %q)",
 							f.Path, k, where(lk.e), lk.held.Value)})
 				}
 				continue
 			}
-			if e.Kind != cfgfile.KindNull {
+			if e.Kind != parsed.KindNull {
 				held[k] = e
 			}
 			if e.Final {
@@ -74,6 +74,6 @@ func crossFinalNotices(files []*cfgfile.File) map[*cfgfile.File][]cfgfile.Notice
 	return out
 }
 
-func where(e *cfgfile.Entry) string {
+func where(e *parsed.Entry) string {
 	return fmt.Sprintf("%s:%d", e.File, e.KeySpan.Start.Line)
 }

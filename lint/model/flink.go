@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/format/hadoopxml"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // readsName reports whether Flink version v reads spelling n.
@@ -27,14 +27,14 @@ type keyUse struct {
 }
 
 // flinkEffective resolves every catalogued setting for version v.
-func flinkEffective(f *cfgfile.File, v Version) (map[string]*Value, []keyUse) {
+func flinkEffective(f *parsed.File, v Version) (map[string]*Value, []keyUse) {
 	out := map[string]*Value{}
 	var uses []keyUse
-	var lookup func(string) *cfgfile.Entry
+	var lookup func(string) *parsed.Entry
 	if f != nil {
 		lookup = f.Lookup
 	} else {
-		lookup = func(string) *cfgfile.Entry { return nil }
+		lookup = func(string) *parsed.Entry { return nil }
 	}
 	for _, kd := range flinkKeys {
 		val := &Value{Source: "unset"}
@@ -45,7 +45,7 @@ func flinkEffective(f *cfgfile.File, v Version) (map[string]*Value, []keyUse) {
 				break
 			}
 		}
-		var won *cfgfile.Entry
+		var won *parsed.Entry
 		var wonName name
 		for _, n := range kd.Names {
 			e := lookup(n.Key)
@@ -145,12 +145,12 @@ func dedupeUses(in []keyUse) []keyUse {
 // config.yaml is read from 1.19 (FLINK-33364; Flink 1.20 GlobalConfiguration.java
 // L146-171), and keys that only exist from some version (the Since of their
 // flinkKeys entry) raise the bound.
-func LowerBound(f *cfgfile.File) (Version, string) {
+func LowerBound(f *parsed.File) (Version, string) {
 	if f == nil {
 		return Version{}, ""
 	}
 	best, why := Version{}, ""
-	if f.Format == cfgfile.FlinkConfigYAML {
+	if f.Format == parsed.FlinkConfigYAML {
 		best, why = v1_19, "config.yaml is read from Flink 1.19"
 	}
 	for _, kd := range flinkKeys {
@@ -168,8 +168,8 @@ func LowerBound(f *cfgfile.File) (Version, string) {
 // 1.20 HadoopUtils.java L120-136, FLINK-16005: since 1.13 they are set() on
 // the Hadoop configuration, whose overlay applies after every resource,
 // <final> ones included; Hadoop 3.4.1 Configuration.getProps).
-func hadoopPassthrough(f *cfgfile.File) map[string]*cfgfile.Entry {
-	out := map[string]*cfgfile.Entry{}
+func hadoopPassthrough(f *parsed.File) map[string]*parsed.Entry {
+	out := map[string]*parsed.Entry{}
 	if f == nil {
 		return out
 	}

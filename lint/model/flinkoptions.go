@@ -8,7 +8,7 @@ import (
 
 	"github.com/agnivade/levenshtein"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // optionKeyRE is what a Flink option key looks like; anything else (a
@@ -56,7 +56,7 @@ func checkedKey(key string) bool {
 // the version is known, not a lower bound, and in the table) or that no release of the table
 // knows. Each entry carries the releases that know the key and the nearest
 // known key of the list it was checked against.
-func unknownKeysInput(f *cfgfile.File, v Resolved) []any {
+func unknownKeysInput(f *parsed.File, v Resolved) []any {
 	idx := -1
 	if v.Known() { // a lower bound is no exact release (docs/versions.md)
 		idx = releaseIndex(v.Version)

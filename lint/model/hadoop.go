@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/units"
 )
 
@@ -107,7 +107,7 @@ func hadoopDisplay(t hadoopType, x any) string {
 // layer is one source of Hadoop values in load order.
 type layer struct {
 	source string // "file", "flink.hadoop", "cluster-config"
-	lookup func(key string) *cfgfile.Entry
+	lookup func(key string) *parsed.Entry
 	set    bool // values are Configuration.set() calls, not a resource
 }
 
@@ -119,7 +119,7 @@ type layer struct {
 // applies) against every later resource (TestConfiguration.testFinalParam).
 // Configuration.set() values win over every resource, final or not.
 func resolveHadoop(hk hadoopKey, layers []layer) *Value {
-	var won *cfgfile.Entry
+	var won *parsed.Entry
 	src := ""
 	for _, l := range layers {
 		e := l.lookup(hk.Key)
@@ -132,14 +132,14 @@ func resolveHadoop(hk hadoopKey, layers []layer) *Value {
 		if won != nil && won.Final && !l.set {
 			continue
 		}
-		if e.Kind == cfgfile.KindNull && !e.Final || e.Value == "" && e.Kind != cfgfile.KindString && e.Kind != cfgfile.KindNull {
+		if e.Kind == parsed.KindNull && !e.Final || e.Value == "" && e.Kind != parsed.KindString && e.Kind != parsed.KindNull {
 			continue
 		}
 		won, src = e, l.source
 	}
 	v := &Value{Source: "default", Value: hk.Default, Key: hk.Key}
 	switch {
-	case won != nil && won.Kind == cfgfile.KindNull:
+	case won != nil && won.Kind == parsed.KindNull:
 		// final with no value: Hadoop holds nothing, the default applies,
 		// and the key stays locked.
 		v.File, v.Loc, v.Final = won.File, entryLoc(won), true
@@ -165,10 +165,10 @@ func resolveHadoop(hk hadoopKey, layers []layer) *Value {
 	return v
 }
 
-func fileLayer(f *cfgfile.File) layer {
-	return layer{source: "file", lookup: func(k string) *cfgfile.Entry {
+func fileLayer(f *parsed.File) layer {
+	return layer{source: "file", lookup: func(k string) *parsed.Entry {
 		e := f.Lookup(k)
-		if e != nil && e.Value == "" && !(e.Final && e.Kind == cfgfile.KindNull) {
+		if e != nil && e.Value == "" && !(e.Final && e.Kind == parsed.KindNull) {
 			return nil // <value></value> means no value (Configuration.Parser drops an empty token)
 		}
 		return e
@@ -183,14 +183,14 @@ func hadoopEffective(s *Set) map[string]*Value {
 	}
 	if s.FlinkVersion.Version.AtLeast(v1_13) {
 		pt := hadoopPassthrough(s.Flink)
-		client = append(client, layer{source: "flink.hadoop", set: true, lookup: func(k string) *cfgfile.Entry { return pt[k] }})
+		client = append(client, layer{source: "flink.hadoop", set: true, lookup: func(k string) *parsed.Entry { return pt[k] }})
 	}
 	// Cluster keys: the cluster's hdfs-site.xml when given; otherwise a
 	// client hdfs-site.xml that sets them (often the same file is shipped to
 	// both); then facts declared in .ckptlint.hcl.
 	var cluster []layer
 	for _, r := range s.Client {
-		if r.File.Format == cfgfile.HadoopHDFSSite {
+		if r.File.Format == parsed.HadoopHDFSSite {
 			cluster = append(cluster, fileLayer(r.File))
 		}
 	}

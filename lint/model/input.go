@@ -5,8 +5,9 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/config"
+	"github.com/ckptlint/ckptlint/lint/parsed"
+	"github.com/ckptlint/ckptlint/lint/span"
 )
 
 // SchemaVersion is the version of the input document; bump it when a field
@@ -63,7 +64,7 @@ func input(s *Set) map[string]any {
 	return in
 }
 
-func keysInput(f *cfgfile.File, withFinal bool) map[string]any {
+func keysInput(f *parsed.File, withFinal bool) map[string]any {
 	keys := map[string]any{}
 	for k, e := range f.Effective() {
 		m := map[string]any{"value": e.Value, "kind": string(e.Kind), "loc": entryLoc(e).toInput()}
@@ -78,7 +79,7 @@ func keysInput(f *cfgfile.File, withFinal bool) map[string]any {
 	return keys
 }
 
-func noticesInput(f *cfgfile.File) []any {
+func noticesInput(f *parsed.File) []any {
 	out := []any{}
 	for _, n := range f.Notices {
 		out = append(out, noticeInput(n))
@@ -86,14 +87,14 @@ func noticesInput(f *cfgfile.File) []any {
 	return out
 }
 
-func noticeInput(n cfgfile.Notice) map[string]any {
+func noticeInput(n parsed.Notice) map[string]any {
 	return map[string]any{
 		"code": n.Code, "message": n.Message, "key": n.Key,
 		"loc": LocOf(n.File, n.Span).toInput(),
 	}
 }
 
-func fileInput(f *cfgfile.File, withFinal bool) map[string]any {
+func fileInput(f *parsed.File, withFinal bool) map[string]any {
 	m := map[string]any{
 		"file":    f.Path,
 		"format":  string(f.Format),
@@ -102,7 +103,7 @@ func fileInput(f *cfgfile.File, withFinal bool) map[string]any {
 		"nested":  f.Nested,
 	}
 	if f.Err != nil {
-		m["error"] = map[string]any{"message": f.Err.Msg, "loc": LocOf(f.Err.File, span1(f.Err)).toInput()}
+		m["error"] = map[string]any{"message": f.Err.Msg, "loc": LocOf(f.Err.File, f.Err.Span()).toInput()}
 	}
 	return m
 }
@@ -124,7 +125,7 @@ func flinkInput(s *Set, uses []keyUse) map[string]any {
 	m["unknown_keys"] = unknownKeysInput(s.Flink, s.FlinkVersion)
 	if s.FlinkIgnored != nil {
 		m["ignored_file"] = map[string]any{"file": s.FlinkIgnored.Path, "format": string(s.FlinkIgnored.Format),
-			"loc": LocOf(s.FlinkIgnored.Path, span1(nil)).toInput()}
+			"loc": LocOf(s.FlinkIgnored.Path, span.At(span.Top())).toInput()}
 	}
 	pt := map[string]any{}
 	for k, e := range hadoopPassthrough(s.Flink) {
@@ -162,7 +163,7 @@ func flinkInput(s *Set, uses []keyUse) map[string]any {
 
 func hadoopInput(s *Set) map[string]any {
 	client := []any{}
-	var files []*cfgfile.File
+	var files []*parsed.File
 	for _, r := range s.Client {
 		files = append(files, r.File)
 	}

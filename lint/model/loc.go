@@ -3,7 +3,7 @@ package model
 import (
 	"github.com/open-policy-agent/opa/v1/ast"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
@@ -16,14 +16,14 @@ type Loc struct {
 // LocOf returns the location of span s in file.
 func LocOf(file string, s span.Span) *Loc {
 	if s.IsZero() {
-		return &Loc{File: file, Span: span.Span{Start: span.Pos{Line: 1, Col: 1}, End: span.Pos{Line: 1, Col: 1}}}
+		return &Loc{File: file, Span: span.At(span.Top())}
 	}
 	return &Loc{File: file, Span: s}
 }
 
 // entryLoc is the location of an entry: its key through its value, which is
 // what a reader looks at.
-func entryLoc(e *cfgfile.Entry) *Loc {
+func entryLoc(e *parsed.Entry) *Loc {
 	s := e.KeySpan
 	if !e.ValueSpan.IsZero() && e.ValueSpan.End.Offset >= s.End.Offset {
 		s.End = e.ValueSpan.End

@@ -5,15 +5,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/format/flinkconf"
 	"github.com/ckptlint/ckptlint/lint/format/flinkyaml"
 	"github.com/ckptlint/ckptlint/lint/format/hadoopxml"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/placeholder"
 )
 
-func flink(src string) *cfgfile.File {
+func flink(src string) *parsed.File {
 	f := flinkconf.Parse("flink-conf.yaml", []byte(src))
 	placeholder.Mark(f, format.PlaceholderOptions(f.Format))
 	return f
@@ -82,7 +82,7 @@ func TestFlinkKeyResolution(t *testing.T) {
 // HADOOP_CONF_DIR, then flink.hadoop.*, with <final> protecting a value
 // against later resources (Hadoop 3.4.1 Configuration.java L3546-3580).
 func TestHadoopLookupOrder(t *testing.T) {
-	site := func(path, body string) *cfgfile.File {
+	site := func(path, body string) *parsed.File {
 		return hadoopxml.Parse(path, []byte("<configuration>"+body+"</configuration>"), hadoopxml.Options{})
 	}
 	prop := func(k, v string, final bool) string {
@@ -155,7 +155,7 @@ func TestParseVersion(t *testing.T) {
 // definition is then ignored. Same behaviour on every Hadoop line since the
 // StAX parser (2.9/3.0: HADOOP-14216) and in the DOM parser before it.
 func TestFinalAcrossResources(t *testing.T) {
-	site := func(path, body string) *cfgfile.File {
+	site := func(path, body string) *parsed.File {
 		return hadoopxml.Parse(path, []byte("<configuration>"+body+"</configuration>"), hadoopxml.Options{})
 	}
 	tests := []struct {
@@ -199,7 +199,7 @@ func TestFinalAcrossResources(t *testing.T) {
 				t.Errorf("%s: blocksize = %v final %v, want %v final %v", tt.upstream, v.Value, v.Final, tt.want, tt.final)
 			}
 			var codes []string
-			for _, n := range crossFinalNotices([]*cfgfile.File{a, b})[b] {
+			for _, n := range crossFinalNotices([]*parsed.File{a, b})[b] {
 				codes = append(codes, n.Code)
 				if !strings.Contains(n.Message, "a/core-site.xml:1") {
 					t.Errorf("notice %q does not name the final definition", n.Message)

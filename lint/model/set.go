@@ -3,8 +3,8 @@ package model
 import (
 	"time"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/config"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // Field is an optional scalar read from a FlinkDeployment manifest.
@@ -53,7 +53,7 @@ type Mount struct {
 
 // Resource is one Hadoop XML file with the role it plays for Flink.
 type Resource struct {
-	File *cfgfile.File
+	File *parsed.File
 	// Via says how Flink reaches it: "fs.hdfs.hadoopconf", "env.hadoop.conf.dir",
 	// "deployment" (declared in .ckptlint.hcl), "same-dir" (beside the Flink
 	// file, assumed to be HADOOP_CONF_DIR) or "cluster".
@@ -67,17 +67,17 @@ type Set struct {
 	Name string // display name, e.g. the Flink file's directory or the deployment name
 	// Flink is the Flink configuration file Flink reads; nil for a
 	// Hadoop-only set.
-	Flink *cfgfile.File
+	Flink *parsed.File
 	// FlinkIgnored is a second Flink file in the same directory that this
 	// Flink version does not read (Flink 1.20 GlobalConfiguration.java
 	// L146-171; 2.0 reads only config.yaml, FLINK-33677).
-	FlinkIgnored *cfgfile.File
+	FlinkIgnored *parsed.File
 	Manifest     *Manifest
 	// Client lists the Hadoop client resources in Flink's load order
 	// (lowest priority first): fs.hdfs.hadoopconf, then HADOOP_CONF_DIR.
 	Client []Resource
 	// ClusterHDFS is the cluster's own hdfs-site.xml (NameNode/DataNode side).
-	ClusterHDFS *cfgfile.File
+	ClusterHDFS *parsed.File
 	// HadoopConfRefs records conf-dir references that did not resolve to a
 	// directory of the repository (key, value, loc, reason).
 	HadoopConfRefs []ConfRef
@@ -112,8 +112,8 @@ type ConfRef struct {
 }
 
 // Files returns every file of the set, Flink first.
-func (s *Set) Files() []*cfgfile.File {
-	var out []*cfgfile.File
+func (s *Set) Files() []*parsed.File {
+	var out []*parsed.File
 	if s.Flink != nil {
 		out = append(out, s.Flink)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/units"
 )
 
@@ -91,7 +91,7 @@ func display(t valueType, x any) string {
 }
 
 // parseFlink reads a Flink value of type t (Flink 1.20 TimeUtils.parseDuration, MemorySize.parse, ConfigurationUtils).
-func parseFlink(t valueType, e *cfgfile.Entry, enum []string, v Version) (any, error) {
+func parseFlink(t valueType, e *parsed.Entry, enum []string, v Version) (any, error) {
 	s := e.Value
 	switch t {
 	case tDuration:
@@ -101,7 +101,7 @@ func parseFlink(t valueType, e *cfgfile.Entry, enum []string, v Version) (any, e
 	case tMemory:
 		return units.ParseFlinkMemorySize(s)
 	case tInt:
-		if e.Kind == cfgfile.KindInt {
+		if e.Kind == parsed.KindInt {
 			// config.yaml: snakeyaml-engine's core schema gives an Integer,
 			// a Long or a BigInteger; ConfigurationUtils.convertToInt
 			// refuses a Long outside int's range with its own text and
@@ -121,7 +121,7 @@ func parseFlink(t valueType, e *cfgfile.Entry, enum []string, v Version) (any, e
 		}
 		return nil, fmt.Errorf("%q is not one of %s", s, strings.Join(enum, ", "))
 	}
-	if e.Kind == cfgfile.KindNull {
+	if e.Kind == parsed.KindNull {
 		return nil, nil
 	}
 	return s, nil

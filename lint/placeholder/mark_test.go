@@ -3,10 +3,10 @@ package placeholder_test
 import (
 	"testing"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/format/flinkconf"
 	"github.com/ckptlint/ckptlint/lint/format/hadoopxml"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/placeholder"
 )
 
@@ -51,5 +51,5 @@ func TestMarkKeys(t *testing.T) {
 	if got := (placeholder.Count{"${VAR}": 1, "{{ x }}": 3}).String(); got != "3 {{ x }}, 1 ${VAR}" {
 		t.Errorf("String = %q", got)
 	}
-	_ = cfgfile.KindString
+	_ = parsed.KindString
 }

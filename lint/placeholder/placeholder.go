@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
@@ -200,7 +200,7 @@ func (c Count) String() string {
 // entry's key or value, and returns their tally and the position of the
 // first one. opts are the recogniser's options for an entry's key (its
 // file format's: lint/format Format.Placeholders).
-func Mark(f *cfgfile.File, opts func(key string) Options) (Count, span.Pos) {
+func Mark(f *parsed.File, opts func(key string) Options) (Count, span.Pos) {
 	count := Count{}
 	var first span.Pos
 	if f == nil {

@@ -48,7 +48,7 @@ type region struct{ startLine, startCol, endLine, endCol int }
 func (c *columns) region(file string, s span.Span) region {
 	start := s.Start
 	if start.Line < 1 {
-		start = span.Pos{Line: 1, Col: 1}
+		start = span.Top()
 	}
 	rg := region{startLine: start.Line, startCol: c.col(file, start)}
 	end := s.End

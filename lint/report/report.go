@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ckptlint/ckptlint/lint/finding"
+	"github.com/ckptlint/ckptlint/lint/rule"
 )
 
 // Result is what reporters see.
@@ -22,10 +23,14 @@ type Result struct {
 	// Sources holds file contents by display path, for the TTY text form
 	// that shows the offending line and for byte-to-code-point columns.
 	Sources map[string][]byte
-	// Rules is the metadata of every loaded rule (SARIF rules[], JUnit
-	// test cases, Markdown links), in order. A finding whose rule is not
-	// listed gets an entry built from the finding.
-	Rules []Rule
+	// Rules is the metadata of every rule of the run (SARIF rules[], JUnit
+	// test cases, Markdown links), in order: rule.With of the engine's
+	// rules, the one list `ckptlint rules` prints. A finding whose rule is
+	// not listed gets an entry built from the finding.
+	Rules []*rule.Rule
+	// Disabled holds the ids of the rules turned off (enabled = false) in
+	// .ckptlint.hcl: SARIF marks them disabled, JUnit skips them.
+	Disabled map[string]bool
 	// FailLevel is the lowest severity that fails the run (JUnit
 	// failures); zero means finding.Error, the --fail-level default.
 	FailLevel finding.Severity
@@ -36,19 +41,8 @@ type Result struct {
 	RepoDir string
 }
 
-// Rule is a rule's metadata as reporters need it.
-type Rule struct {
-	ID          string
-	Name        string
-	Severity    finding.Severity // METADATA severity
-	Fixable     bool
-	Title       string
-	Description string
-	Family      string
-	HelpURI     string // the rule's documentation
-	User        bool   // loaded from a user policy directory
-	Disabled    bool   // enabled = false in .ckptlint.hcl
-}
+// Rule is a rule's metadata: the one rule type of lint/rule.
+type Rule = rule.Rule
 
 // Reporter renders a result.
 type Reporter func(w io.Writer, r Result) error
@@ -59,9 +53,33 @@ type Options struct {
 	Snippet bool // source line with a caret under the span (only on a TTY)
 }
 
+// reporters are the output formats, in the order help lists them: adding
+// one is a line here and its file (docs/output.md documents each).
+var reporters = []struct {
+	name string
+	new  func(Options) Reporter
+}{
+	{"text", func(o Options) Reporter { return func(w io.Writer, r Result) error { return Text(w, r, o) } }},
+	{"json", always(JSON)},
+	{"sarif", always(SARIF)},
+	{"github", always(GitHub)},
+	{"junit", always(JUnit)},
+	{"markdown", always(Markdown)},
+	{"codeclimate", always(CodeClimate)},
+}
+
+// always is a reporter that takes no Options.
+func always(rep Reporter) func(Options) Reporter { return func(Options) Reporter { return rep } }
+
 // Formats lists the reporter names, for flag validation and help. Get
 // resolves each of them.
-var Formats = []string{"text", "json", "sarif", "github", "junit", "markdown", "codeclimate"}
+var Formats = func() []string {
+	out := make([]string, len(reporters))
+	for i, r := range reporters {
+		out[i] = r.name
+	}
+	return out
+}()
 
 // Get returns the reporter for name. Every reporter renders the findings
 // with their messages clipped (finding.Bounded): values quoted from
@@ -78,21 +96,10 @@ func Get(name string, opts Options) (Reporter, error) {
 }
 
 func get(name string, opts Options) (Reporter, error) {
-	switch name {
-	case "text":
-		return func(w io.Writer, r Result) error { return Text(w, r, opts) }, nil
-	case "json":
-		return JSON, nil
-	case "sarif":
-		return SARIF, nil
-	case "github":
-		return GitHub, nil
-	case "junit":
-		return JUnit, nil
-	case "markdown":
-		return Markdown, nil
-	case "codeclimate":
-		return CodeClimate, nil
+	for _, r := range reporters {
+		if r.name == name {
+			return r.new(opts), nil
+		}
 	}
 	return nil, fmt.Errorf("unknown format %q (want one of %s)", name, strings.Join(Formats, ", "))
 }
@@ -106,10 +113,20 @@ func Counts(fs []finding.Finding) map[string]int {
 	return m
 }
 
+// listed is a rule as a reporter lists it.
+type listed struct {
+	*Rule
+	HelpURI  string // Rule.HelpURI, or the finding's DocURL for an unlisted rule
+	Disabled bool   // Result.Disabled
+}
+
 // rules returns r.Rules followed by an entry for every rule a finding or
 // suppressed finding names that r.Rules lacks, and an index by id.
-func (r Result) rules() ([]Rule, map[string]int) {
-	out := append([]Rule(nil), r.Rules...)
+func (r Result) rules() ([]listed, map[string]int) {
+	out := make([]listed, 0, len(r.Rules))
+	for _, ru := range r.Rules {
+		out = append(out, listed{Rule: ru, HelpURI: ru.HelpURI(), Disabled: r.Disabled[ru.ID]})
+	}
 	idx := make(map[string]int, len(out))
 	for i, ru := range out {
 		if _, dup := idx[ru.ID]; !dup {
@@ -122,8 +139,8 @@ func (r Result) rules() ([]Rule, map[string]int) {
 				continue
 			}
 			idx[f.RuleID] = len(out)
-			out = append(out, Rule{ID: f.RuleID, Name: f.RuleName, Severity: f.Severity, Fixable: len(f.Fix) > 0,
-				Title: f.RuleName, HelpURI: f.DocURL})
+			out = append(out, listed{Rule: &Rule{ID: f.RuleID, Name: f.RuleName, Severity: f.Severity, Fixable: len(f.Fix) > 0,
+				Title: f.RuleName}, HelpURI: f.DocURL})
 		}
 	}
 	return out, idx

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,22 +17,14 @@ import (
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/report"
+	"github.com/ckptlint/ckptlint/lint/rule"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/<format>/")
 
-// rules is the rule metadata as the CLI passes it: CKPT000 first, then
-// every embedded rule with its documentation URL.
-func rules(e *engine.Engine) []report.Rule {
-	out := []report.Rule{{ID: lint.ParseErrorRule, Name: "parse-error", Severity: finding.Error, Family: "parse",
-		Title: "A configuration file Flink or Hadoop cannot read"}}
-	for _, r := range e.Rules() {
-		out = append(out, report.Rule{ID: r.ID, Name: r.Name, Severity: r.Severity, Fixable: r.Fixable, Title: r.Title,
-			Description: r.Description, Family: r.Family,
-			HelpURI: "https://github.com/ckptlint/ckptlint/blob/main/docs/rules/" + r.ID + ".md"})
-	}
-	return out
-}
+// rules is the rule metadata as the CLI passes it: the one list, with
+// the engine's user rules merged in.
+func rules(e *engine.Engine) []*report.Rule { return rule.With(e.Rules()) }
 
 // storyResult lints testdata/stories/<name> as `ckptlint lint` run inside
 // it does and returns what the reporters see.
@@ -120,8 +113,9 @@ func golden(t *testing.T, path, got string) {
 	}
 }
 
-// goldenFormats are the formats with a golden file per story.
-var goldenFormats = []string{"text", "text-tty", "json", "sarif", "github", "junit", "markdown", "codeclimate"}
+// goldenFormats are the formats with a golden file per story: every
+// format, and text as a terminal shows it.
+var goldenFormats = append(slices.Clone(report.Formats), "text-tty")
 
 // TestGolden renders every story in every format and compares the output
 // with testdata/<format>/<story>.golden.

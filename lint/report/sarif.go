@@ -208,7 +208,7 @@ func SARIF(w io.Writer, r Result) error {
 	return enc.Encode(log)
 }
 
-func sarifRuleOf(ru Rule) sarifRule {
+func sarifRuleOf(ru listed) sarifRule {
 	short := ru.Title
 	if short == "" {
 		short = ru.Name

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/report"
+	"github.com/ckptlint/ckptlint/lint/rule"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
@@ -69,20 +70,19 @@ func syntheticResult() report.Result {
 			Suppression: &finding.Suppression{Kind: "inline", Reason: "reviewed: the cluster has 20 DataNodes",
 				File: flink, Line: 3}},
 	}
-	rules := []report.Rule{
-		{ID: "CKPT000", Name: "parse-error", Severity: finding.Error, Title: "A configuration file Flink or Hadoop cannot read", Family: "parse"},
+	rules := []*report.Rule{
+		rule.ByID("CKPT000"),
 		{ID: "CKPT101", Name: "blocksize-scheduled-space", Severity: finding.Error, Fixable: true, Family: "blocksize",
 			Title: "DataNodes cannot schedule the concurrent checkpoint files at this block size",
 			Description: "The NameNode reserves a whole block\non a DataNode for every block scheduled there.\n\n" +
-				"Second paragraph.", HelpURI: docURL("CKPT101")},
+				"Second paragraph."},
 		{ID: "CKPT201", Name: "checkpoint-timeout-below-write-stall", Severity: finding.Error, Fixable: true, Family: "timing",
-			Title: "The checkpoint timeout is not longer than an HDFS write stall", HelpURI: docURL("CKPT201")},
+			Title: "The checkpoint timeout is not longer than an HDFS write stall"},
 		{ID: "CKPT205", Name: "no-tolerable-failures", Severity: finding.Warning, Fixable: true, Family: "timing",
-			Title: "One failed checkpoint fails the job", HelpURI: docURL("CKPT205")},
+			Title: "One failed checkpoint fails the job"},
 		{ID: "CKPT506", Name: "state-backend-deprecated-alias", Severity: finding.Info, Fixable: true, Family: "storage",
-			Title: "state.backend uses a deprecated alias", HelpURI: docURL("CKPT506")},
-		{ID: "CKPT607", Name: "disabled-rule", Severity: finding.Warning, Family: "hygiene", Title: "A disabled rule",
-			HelpURI: docURL("CKPT607"), Disabled: true},
+			Title: "state.backend uses a deprecated alias"},
+		{ID: "CKPT607", Name: "disabled-rule", Severity: finding.Warning, Family: "hygiene", Title: "A disabled rule"},
 	}
 	fs[0].Edits = []finding.Replacement{{File: flink, Span: span.Span{Start: pos(2, 16, 46), End: pos(2, 26, 56)}, Text: "hashmap"}}
 	fs[1].Edits = []finding.Replacement{{File: flink, Span: span.Span{Start: pos(5, 1, 108), End: pos(5, 1, 108)},
@@ -90,6 +90,7 @@ func syntheticResult() report.Result {
 	// fs[2]: a fix with a Hadoop operation: operations only
 	return report.Result{Version: "test", Findings: fs, Suppressed: sup, Sets: 2, ConfigSets: []string{"jobs", "batch"},
 		Files: 2, Sources: map[string][]byte{flink: []byte(synthFlink), hdfs: []byte(synthHDFS)}, Rules: rules,
+		Disabled:  map[string]bool{"CKPT607": true},
 		FailLevel: finding.Warning, RepoDir: "deploy"}
 }
 

@@ -19,9 +19,10 @@ func (p Pos) IsZero() bool { return p.Line == 0 }
 // String renders p as line:col.
 func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
 
-// Top is the first position of a file: where a finding about the file as a
-// whole (a default value, a file-level parse error) is reported.
-var Top = Pos{Line: 1, Col: 1}
+// Top is the first position of a file, line 1 column 1: where a finding
+// about the file as a whole (a default value, a file-level parse error) is
+// reported.
+func Top() Pos { return Pos{Line: 1, Col: 1} }
 
 // At is the empty span at p.
 func At(p Pos) Span { return Span{Start: p, End: p} }

@@ -8,15 +8,16 @@ import (
 
 	"github.com/ckptlint/ckptlint/internal/buildinfo"
 	"github.com/ckptlint/ckptlint/lint/finding"
+	"github.com/ckptlint/ckptlint/lint/rule"
 )
 
-// The rules this package reports. They are built into the Go code, like
-// CKPT000, and documented in docs/suppressions.md.
+// The rules this package reports, declared in lint/rule with the other
+// rules built into the Go code and documented in docs/suppressions.md.
 const (
-	UnusedRule  = "CKPT001"
-	UnusedName  = "unused-ignore"
-	InvalidRule = "CKPT002"
-	InvalidName = "invalid-ignore"
+	UnusedRule  = rule.UnusedIgnore
+	UnusedName  = rule.UnusedIgnoreName
+	InvalidRule = rule.InvalidIgnore
+	InvalidName = rule.InvalidIgnoreName
 )
 
 // DocURL documents both rules, at the documentation of this binary's

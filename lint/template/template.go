@@ -9,25 +9,26 @@ package template
 import (
 	"bytes"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/placeholder"
+	"github.com/ckptlint/ckptlint/lint/rule"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
 // Rule is the info finding of a file read as a template
 // (docs/templates.md).
 const (
-	Rule = "CKPT003"
-	Name = "template-placeholders"
+	Rule = rule.Template
+	Name = rule.TemplateName
 )
 
 // Placeholder modes (--placeholders, placeholders in .ckptlint.hcl).
@@ -39,11 +40,12 @@ const (
 // HelmChart reports whether path lies under the templates/
 // directory of a Helm chart (a directory holding Chart.yaml); it returns the
 // chart directory.
-func HelmChart(path string) (string, bool) {
+// stat is os.Stat (recorded for the result cache by discovery).
+func HelmChart(path string, stat func(string) (fs.FileInfo, error)) (string, bool) {
 	for d := filepath.Dir(path); ; {
 		if filepath.Base(d) == "templates" {
 			chart := filepath.Dir(d)
-			if st, err := os.Stat(filepath.Join(chart, "Chart.yaml")); err == nil && st.Mode().IsRegular() {
+			if st, err := stat(filepath.Join(chart, "Chart.yaml")); err == nil && st.Mode().IsRegular() {
 				return chart, true
 			}
 		}
@@ -66,7 +68,7 @@ var reControl = regexp.MustCompile(`\{%-?\s*(?:if|for|macro|block|set|include|im
 // directory, YAML or XML that does not parse until rendered) is marked
 // skipped: no rule reads it. chart is the Helm chart directory when f lies
 // in its templates/.
-func Mark(f *cfgfile.File, chart string) {
+func Mark(f *parsed.File, chart string) {
 	if f == nil {
 		return
 	}
@@ -88,19 +90,19 @@ func Mark(f *cfgfile.File, chart string) {
 	if reason != "" {
 		c, pos := countSource(f)
 		if c.Total() == 0 {
-			pos = span.Top
+			pos = span.Top()
 		}
-		f.Template = &cfgfile.Template{Count: c, First: pos, Skipped: true, Reason: reason}
+		f.Template = &parsed.Template{Count: c, First: pos, Skipped: true, Reason: reason}
 		return
 	}
 	if count.Total() > 0 {
-		f.Template = &cfgfile.Template{Count: count, First: first}
+		f.Template = &parsed.Template{Count: count, First: first}
 	}
 }
 
 // countSource counts the placeholders on the lines of f that are not
 // comments, for a file that is not read entry by entry.
-func countSource(f *cfgfile.File) (placeholder.Count, span.Pos) {
+func countSource(f *parsed.File) (placeholder.Count, span.Pos) {
 	c := placeholder.Count{}
 	var first span.Pos
 	o := format.Of(f.Format).Placeholders("")
@@ -183,13 +185,32 @@ func mentions(msg, key string) bool {
 // elsewhere whose message names a templated key reasons from an unknown
 // value, so it becomes info, without its fix, and says so.
 func Apply(s *model.Set, fs []finding.Finding) []finding.Finding {
+	out, capped, _ := ApplyCapped(s, fs)
+	for i := range out {
+		if capped[i] && out[i].Severity > finding.Info {
+			out[i].Severity = finding.Info
+		}
+	}
+	return out
+}
+
+// ApplyCapped is Apply without the severity change: for each finding it
+// keeps it reports whether Apply lowers it to info, so the result cache
+// (lint/cache) can store findings before the rule blocks of .ckptlint.hcl
+// set their severities; kept holds the index in fs of each finding
+// returned.
+func ApplyCapped(s *model.Set, fs []finding.Finding) (out []finding.Finding, capped []bool, kept []int) {
 	ts := templatedEntries(s)
 	if len(ts) == 0 {
-		return fs
+		kept = make([]int, len(fs))
+		for i := range kept {
+			kept[i] = i
+		}
+		return fs, make([]bool, len(fs)), kept
 	}
-	out := fs[:0]
+	out = fs[:0]
 next:
-	for _, f := range fs {
+	for i, f := range fs {
 		for _, t := range ts {
 			if f.Range.File == t.file && f.Range.Start.Line >= t.fromLine && f.Range.Start.Line <= t.line {
 				continue next
@@ -204,19 +225,20 @@ next:
 			}
 			f.Fix = ops
 		}
+		c := false
 		for _, t := range ts {
 			if mentions(f.Message, t.key) {
-				if f.Severity > finding.Info {
-					f.Severity = finding.Info
-				}
+				c = true
 				f.Fix = nil
 				f.Message += fmt.Sprintf(" (not judged: %s at %s is an unrendered template placeholder, so its value is unknown)", t.key, t.loc)
 				break
 			}
 		}
 		out = append(out, f)
+		capped = append(capped, c)
+		kept = append(kept, i)
 	}
-	return out
+	return out, capped, kept
 }
 
 // Notes returns the info finding of each file of s read as a
@@ -243,7 +265,7 @@ func Notes(s *model.Set) []finding.Finding {
 		}
 		pos := t.First
 		if pos.Line == 0 {
-			pos = span.Top
+			pos = span.Top()
 		}
 		out = append(out, finding.Finding{
 			RuleID: Rule, RuleName: Name, Severity: finding.Info, Message: msg,
@@ -255,6 +277,6 @@ func Notes(s *model.Set) []finding.Finding {
 }
 
 // Skipped reports whether f is a template no rule reads.
-func Skipped(f *cfgfile.File) bool {
+func Skipped(f *parsed.File) bool {
 	return f != nil && f.Template != nil && f.Template.Skipped
 }

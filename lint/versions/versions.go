@@ -12,13 +12,13 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/evidence"
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/format/flinkyaml"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // Declared are the versions given on the command line ("" when not given).
@@ -37,6 +37,9 @@ type Resolver struct {
 	// Allow reports whether the run may read a directory (the read
 	// boundary, lint/inputfs); nil allows every directory.
 	Allow func(dir string) bool
+	// Observer records the directories searched and the files read for
+	// evidence (the result cache); nil records nothing.
+	Observer *inputfs.Observer
 
 	ev    *evidence.Finder  // version evidence, searched once per directory
 	roots map[string]string // directory → repository root
@@ -181,7 +184,7 @@ func versionText(s string) string {
 // flinkFallback is the version the files are read with when none is known:
 // a lower bound from the files (config.yaml, keys only later releases
 // have), else model.DefaultFlink; neither makes the version known.
-func flinkFallback(f *cfgfile.File, r model.Resolved) model.Resolved {
+func flinkFallback(f *parsed.File, r model.Resolved) model.Resolved {
 	if v, why := model.LowerBound(f); !v.IsZero() {
 		r.Version, r.Source, r.Why, r.Raw = v, "evidence", why, ""
 		return r
@@ -207,11 +210,12 @@ func (a *Resolver) evidenceNear(dir string) ([]evidence.Item, []evidence.Note) {
 		a.ev = evidence.NewFinder(evidence.Limits{})
 		// Only where the run may read at all (lint/inputfs).
 		a.ev.Allow = a.Allow
+		a.ev.Observer = a.Observer
 		a.roots = map[string]string{}
 	}
 	root, ok := a.roots[abs]
 	if !ok {
-		root = inputfs.RepoRoot(abs)
+		root = a.Observer.RepoRoot(abs)
 		a.roots[abs] = root
 	}
 	return a.ev.Near(abs, root)

@@ -341,7 +341,7 @@ func TestActionMetadata(t *testing.T) {
 	if !setupGo {
 		t.Error("no actions/setup-go step")
 	}
-	for _, in := range []string{"paths", "config", "fail-level", "sarif-file", "fix-diff", "working-directory", "install-mode"} {
+	for _, in := range []string{"paths", "config", "fail-level", "sarif-file", "fix-diff", "working-directory", "install-mode", "cache"} {
 		if _, ok := a.Inputs[in]; !ok {
 			t.Errorf("input %s missing", in)
 		}
@@ -354,5 +354,59 @@ func TestActionMetadata(t *testing.T) {
 		if a.Outputs[out].Value == "" {
 			t.Errorf("output %s missing", out)
 		}
+	}
+}
+
+// TestActionResultCache runs the action twice over one workspace, the
+// second time with the first run's result cache in place, as
+// actions/cache/restore leaves it: the cache is written under RUNNER_TEMP
+// with a key naming the ckptlint version, the second run gives the same
+// outputs and finds every result there (it writes no new entry), and
+// cache: false lints with --no-cache and leaves no directory.
+func TestActionResultCache(t *testing.T) {
+	ws := newWorkspace(t, story("stories", "b-directoryscanner"), "")
+	want := lintJSON(t, ws)
+	entries := func(dir string) []string {
+		m, _ := filepath.Glob(filepath.Join(dir, "*", "*-e"))
+		return m
+	}
+	r, code := runAction(t, ws, nil)
+	if code != 1 {
+		t.Fatalf("exit code %d, want 1\n%s\n%s", code, r.stdout.String(), r.stderr.String())
+	}
+	checkCounts(t, r, want)
+	out := r.steps["results-cache"]
+	if out["dir"] != filepath.Join(r.temp, "ckptlint-results") {
+		t.Errorf("results-cache dir = %q, want under RUNNER_TEMP", out["dir"])
+	}
+	if !strings.HasPrefix(out["key"], out["policies-prefix"]) || !strings.HasPrefix(out["policies-prefix"], out["prefix"]) ||
+		!regexp.MustCompile(`^ckptlint-results-Linux-[0-9a-f]{40}-$`).MatchString(out["prefix"]) {
+		t.Errorf("results-cache key %q, prefixes %q, %q", out["key"], out["policies-prefix"], out["prefix"])
+	}
+	first := entries(out["dir"])
+	if len(first) == 0 {
+		t.Fatalf("the lint step wrote no result cache entry in %s", out["dir"])
+	}
+
+	// The restore step of a later job: the same directory, a new runner.
+	a := loadAction(t, filepath.Join(root, "action.yml"))
+	r2 := newRunner(t, a, ws, nil)
+	r2.temp = r.temp
+	r2.stub = map[string]map[string]string{"build": {"path": ckptlint}}
+	if code := r2.run(); code != 1 {
+		t.Fatalf("second run: exit code %d, want 1\n%s", code, r2.stderr.String())
+	}
+	checkCounts(t, r2, want)
+	if got := entries(out["dir"]); len(got) != len(first) {
+		t.Errorf("the second run wrote %d entries more; nothing changed, so every result should have come from the cache", len(got)-len(first))
+	}
+
+	r3, code := runAction(t, ws, map[string]string{"cache": "false"})
+	if code != 1 {
+		t.Fatalf("cache false: exit code %d, want 1\n%s", code, r3.stderr.String())
+	}
+	checkCounts(t, r3, want)
+	if _, err := os.Stat(filepath.Join(r3.temp, "ckptlint-results")); err == nil {
+		t.Error("cache: false left a result cache directory")
 	}
 }

@@ -36,6 +36,9 @@ func testMain(m *testing.M) int {
 		return 1
 	}
 	defer func() { _ = os.RemoveAll(tmp) }() // best effort: a temporary directory
+	// Every ckptlint these tests start uses a temporary result cache, never
+	// the user's (docs/cache.md).
+	os.Setenv("CKPTLINT_CACHE_DIR", filepath.Join(tmp, "cache"))
 	binDir = filepath.Join(tmp, "bin")
 	ckptlint = filepath.Join(binDir, "ckptlint")
 	// -trimpath as in action.yml's build step, so that both builds share

@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/edit"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
@@ -160,7 +160,7 @@ var StrictFuzz = os.Getenv("CKPTLINT_STRICT_FUZZ") != ""
 // FuzzOps checks the editor contract on one input: zero edits give the
 // same bytes, and every operation on key (and arg) that succeeds passes
 // CheckEdit. An operation may fail with edit.ErrCannotRepresent,
-// edit.ErrNotFound, edit.ErrExists, a *cfgfile.ParseError or an error
+// edit.ErrNotFound, edit.ErrExists, a *parsed.ParseError or an error
 // allow accepts (allow may be nil); with strict it may not fail because
 // the editor's own check caught a wrong edit ("edited file").
 func FuzzOps[P, V any](t *testing.T, f Format[P, V], src []byte, key, arg string, allow func(error) bool, strict bool) {
@@ -169,7 +169,7 @@ func FuzzOps[P, V any](t *testing.T, f Format[P, V], src []byte, key, arg string
 	}
 	for _, op := range Ops {
 		_, err := CheckEdit(t, f, src, op, key, arg)
-		var perr *cfgfile.ParseError
+		var perr *parsed.ParseError
 		if err != nil && !errors.Is(err, edit.ErrCannotRepresent) && !errors.Is(err, edit.ErrNotFound) &&
 			!errors.Is(err, edit.ErrExists) && !errors.As(err, &perr) && (allow == nil || !allow(err)) {
 			t.Fatalf("%s: unexpected error %v", op, err)
@@ -345,8 +345,8 @@ func (o *LineOps) DeleteLines(from, to int) {
 }
 
 // ParseErr returns perr as an error, nil when perr is nil (not an error
-// holding a nil *cfgfile.ParseError), for Format.Err.
-func ParseErr(perr *cfgfile.ParseError) error {
+// holding a nil *parsed.ParseError), for Format.Err.
+func ParseErr(perr *parsed.ParseError) error {
 	if perr == nil {
 		return nil
 	}

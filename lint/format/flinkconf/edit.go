@@ -6,8 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/edit"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // NewEditor returns an editor for the legacy flink-conf.yaml f, as returned
@@ -36,14 +36,14 @@ import (
 //
 // Every operation is checked by parsing the edited bytes (see package
 // edit). A file that did not parse cannot be edited.
-func NewEditor(f *cfgfile.File) edit.Editor {
+func NewEditor(f *parsed.File) edit.Editor {
 	if f == nil {
-		f = &cfgfile.File{Err: &cfgfile.ParseError{Msg: "no file given"}}
+		f = &parsed.File{Err: &parsed.ParseError{Msg: "no file given"}}
 	}
 	return &editor{f: f}
 }
 
-type editor struct{ f *cfgfile.File }
+type editor struct{ f *parsed.File }
 
 // usable refuses a file the parser could not read.
 func (ed *editor) usable() error {
@@ -87,8 +87,8 @@ func (ed *editor) Set(key, value string) ([]edit.Edit, error) {
 
 // related returns the last entry whose key shares the most leading dotted
 // segments with key, at least two; nil when none does.
-func (ed *editor) related(key string) *cfgfile.Entry {
-	var best *cfgfile.Entry
+func (ed *editor) related(key string) *parsed.Entry {
+	var best *parsed.Entry
 	bestN := 1
 	for i := range ed.f.Entries {
 		e := &ed.f.Entries[i]
@@ -194,7 +194,7 @@ func (ed *editor) effective() map[string]string {
 	return effectiveOf(ed.f)
 }
 
-func effectiveOf(f *cfgfile.File) map[string]string {
+func effectiveOf(f *parsed.File) map[string]string {
 	m := make(map[string]string, len(f.Entries))
 	for k, e := range f.Effective() {
 		m[k] = e.Value

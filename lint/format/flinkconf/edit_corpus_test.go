@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/edit"
 	"github.com/ckptlint/ckptlint/lint/edit/edittest"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // TestEditCorpus runs a representative set of operations on every legacy
@@ -24,7 +24,7 @@ func TestEditCorpus(t *testing.T) {
 // corpusRound sets the first key, adds execution.checkpointing.min-pause,
 // deletes the last key and renames the second when there are three or
 // more.
-func corpusRound(t *testing.T, f *cfgfile.File) *edittest.Round {
+func corpusRound(t *testing.T, f *parsed.File) *edittest.Round {
 	if f.Err != nil {
 		t.Fatalf("Parse: %v", f.Err)
 	}
@@ -32,7 +32,7 @@ func corpusRound(t *testing.T, f *cfgfile.File) *edittest.Round {
 	if len(winners) < 2 {
 		t.Fatalf("only %d keys", len(winners))
 	}
-	set, del, ren := winners[0], winners[len(winners)-1], cfgfile.Entry{Key: "\x00none"}
+	set, del, ren := winners[0], winners[len(winners)-1], parsed.Entry{Key: "\x00none"}
 	minPause := edittest.Op{Kind: "set", Key: "execution.checkpointing.min-pause", Arg: "30 s"}
 	ops := []edittest.Op{
 		{Kind: "set", Key: set.Key, Arg: "ckptlint-set"},
@@ -72,8 +72,8 @@ func corpusRound(t *testing.T, f *cfgfile.File) *edittest.Round {
 
 // winningEntries returns the entries Flink uses, in file order, skipping
 // keys with a byte order mark.
-func winningEntries(f *cfgfile.File) []cfgfile.Entry {
-	var out []cfgfile.Entry
+func winningEntries(f *parsed.File) []parsed.Entry {
+	var out []parsed.Entry
 	for i := range f.Entries {
 		e := &f.Entries[i]
 		if f.Lookup(e.Key) == e && !strings.HasPrefix(e.Key, "\ufeff") {

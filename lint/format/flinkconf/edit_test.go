@@ -7,9 +7,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/edit"
 	"github.com/ckptlint/ckptlint/lint/edit/edittest"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // editCase is one operation on one file and the bytes it must give.
@@ -112,10 +112,10 @@ func expected(before map[string]string, op, key, arg string) map[string]string {
 }
 
 // format is the legacy flink-conf.yaml for the editor checks of edittest.
-var format = edittest.Format[*cfgfile.File, map[string]string]{
+var format = edittest.Format[*parsed.File, map[string]string]{
 	Reader:   "Flink",
-	Parse:    func(src []byte) (*cfgfile.File, bool) { return Parse("conf/flink-conf.yaml", src), true },
-	Err:      func(f *cfgfile.File) error { return edittest.ParseErr(f.Err) },
+	Parse:    func(src []byte) (*parsed.File, bool) { return Parse("conf/flink-conf.yaml", src), true },
+	Err:      func(f *parsed.File) error { return edittest.ParseErr(f.Err) },
 	Editor:   NewEditor,
 	View:     effectiveOf,
 	Expected: expected,

@@ -3,14 +3,14 @@ package flinkconf
 import (
 	"testing"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
 // checkSpans fails unless every span of f lies inside src, carries the
 // line/column that span.Lines gives for its offsets, and every entry's key and
 // value are exactly the bytes their spans cover.
-func checkSpans(t testing.TB, src []byte, f *cfgfile.File) {
+func checkSpans(t testing.TB, src []byte, f *parsed.File) {
 	t.Helper()
 	lines := span.NewLines(src)
 	check := func(what string, s span.Span) {
@@ -31,7 +31,7 @@ func checkSpans(t testing.TB, src []byte, f *cfgfile.File) {
 		if got := string(src[e.ValueSpan.Start.Offset:e.ValueSpan.End.Offset]); got != e.Value {
 			t.Fatalf("ValueSpan covers %q, Value is %q", got, e.Value)
 		}
-		if e.Kind != cfgfile.KindString || e.File != f.Path {
+		if e.Kind != parsed.KindString || e.File != f.Path {
 			t.Fatalf("entry %q: Kind %q, File %q", e.Key, e.Kind, e.File)
 		}
 	}

@@ -3,7 +3,7 @@ package flinkconf
 import (
 	"fmt"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
@@ -48,7 +48,7 @@ const (
 )
 
 func (p *parser) notice(code string, sp span.Span, key, format string, args ...any) {
-	p.f.Notices = append(p.f.Notices, cfgfile.Notice{
+	p.f.Notices = append(p.f.Notices, parsed.Notice{
 		Code:    code,
 		Message: fmt.Sprintf(format, args...),
 		File:    p.f.Path,

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
@@ -15,7 +15,7 @@ var bom = []byte("\xef\xbb\xbf")
 
 // parser holds the state of one Parse call.
 type parser struct {
-	f     *cfgfile.File
+	f     *parsed.File
 	src   []byte
 	pos   *span.Lines
 	lines []line
@@ -26,17 +26,17 @@ type parser struct {
 // KindString, value verbatim with quotes kept), in file order with duplicates
 // included, so that File.Lookup returns the last one as Flink does. Lines
 // Flink skips or misreads become Notices. Flink loads any text file, so the
-// only parse errors are a file above cfgfile.MaxFileSize and a NUL byte (a
+// only parse errors are a file above parsed.MaxFileSize and a NUL byte (a
 // binary file); Entries then holds the lines before the NUL.
-func Parse(path string, src []byte) *cfgfile.File {
-	f := &cfgfile.File{Path: path, Format: cfgfile.FlinkConfLegacy, Src: src}
-	if len(src) > cfgfile.MaxFileSize {
-		f.Err = &cfgfile.ParseError{File: path, Pos: span.Pos{Line: 1, Col: 1}, Msg: fmt.Sprintf("file is %d bytes; ckptlint reads at most %d", len(src), cfgfile.MaxFileSize)}
+func Parse(path string, src []byte) *parsed.File {
+	f := &parsed.File{Path: path, Format: parsed.FlinkConfLegacy, Src: src}
+	if len(src) > parsed.MaxFileSize {
+		f.Err = &parsed.ParseError{File: path, Pos: span.Top(), Msg: fmt.Sprintf("file is %d bytes; ckptlint reads at most %d", len(src), parsed.MaxFileSize)}
 		return f
 	}
 	p := &parser{f: f, src: src, pos: span.NewLines(src), lines: splitLines(src)}
 	if nul := bytes.IndexByte(src, 0); nul >= 0 {
-		f.Err = &cfgfile.ParseError{File: path, Pos: p.pos.Pos(nul), Msg: "NUL byte: not a text file"}
+		f.Err = &parsed.ParseError{File: path, Pos: p.pos.Pos(nul), Msg: "NUL byte: not a text file"}
 		n := 0
 		for n < len(p.lines) && p.lines[n].end <= nul {
 			n++
@@ -125,10 +125,10 @@ func (p *parser) opensBlock(l, next *line) bool {
 // entry records a "key: value" line and what Flink makes of its text.
 func (p *parser) entry(l *line, parent []string) {
 	key, value := p.text(l.keyStart, l.keyEnd), p.text(l.valStart, l.valEnd)
-	e := cfgfile.Entry{
+	e := parsed.Entry{
 		Key:       key,
 		Value:     value,
-		Kind:      cfgfile.KindString,
+		Kind:      parsed.KindString,
 		File:      p.f.Path,
 		KeySpan:   p.span(l.keyStart, l.keyEnd),
 		ValueSpan: p.span(l.valStart, l.valEnd),

@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
@@ -69,7 +69,7 @@ func TestParseErrors(t *testing.T) {
 	t.Run("NUL byte", func(t *testing.T) {
 		src := []byte("a: b\nc: \x00d\ne: f\n")
 		f := Parse("conf/flink-conf.yaml", src)
-		want := &cfgfile.ParseError{File: "conf/flink-conf.yaml", Pos: span.Pos{Line: 2, Col: 4, Offset: 8}, Msg: "NUL byte: not a text file"}
+		want := &parsed.ParseError{File: "conf/flink-conf.yaml", Pos: span.Pos{Line: 2, Col: 4, Offset: 8}, Msg: "NUL byte: not a text file"}
 		if diff := cmp.Diff(want, f.Err); diff != "" {
 			t.Errorf("Err (-want +got):\n%s", diff)
 		}
@@ -78,7 +78,7 @@ func TestParseErrors(t *testing.T) {
 		}
 	})
 	t.Run("size cap", func(t *testing.T) {
-		src := bytes.Repeat([]byte("a: b\n"), cfgfile.MaxFileSize/5+1)
+		src := bytes.Repeat([]byte("a: b\n"), parsed.MaxFileSize/5+1)
 		f := Parse("flink-conf.yaml", src)
 		if f.Err == nil || f.Err.Pos.Line != 1 || !strings.Contains(f.Err.Msg, "at most 16777216") || len(f.Entries) != 0 {
 			t.Errorf("Err = %v, entries %d; want a size error and no entries", f.Err, len(f.Entries))
@@ -87,7 +87,7 @@ func TestParseErrors(t *testing.T) {
 	t.Run("file fields", func(t *testing.T) {
 		src := []byte("a: b\n")
 		f := Parse("conf/flink-conf.yaml", src)
-		if f.Path != "conf/flink-conf.yaml" || f.Format != cfgfile.FlinkConfLegacy || !bytes.Equal(f.Src, src) || f.Err != nil {
+		if f.Path != "conf/flink-conf.yaml" || f.Format != parsed.FlinkConfLegacy || !bytes.Equal(f.Src, src) || f.Err != nil {
 			t.Errorf("File = %+v", f)
 		}
 	})

@@ -5,7 +5,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
@@ -42,10 +42,10 @@ type aliasSite struct {
 
 // countCollectionAliases refuses a document with more aliases to
 // collections than snakeyaml-engine's Composer allows, with its message.
-func (f *flattener) countCollectionAliases(n *yaml.Node) *cfgfile.ParseError {
+func (f *flattener) countCollectionAliases(n *yaml.Node) *parsed.ParseError {
 	count := 0
-	var walk func(n *yaml.Node) *cfgfile.ParseError
-	walk = func(n *yaml.Node) *cfgfile.ParseError {
+	var walk func(n *yaml.Node) *parsed.ParseError
+	walk = func(n *yaml.Node) *parsed.ParseError {
 		if n == nil {
 			return nil
 		}
@@ -70,7 +70,7 @@ func (f *flattener) countCollectionAliases(n *yaml.Node) *cfgfile.ParseError {
 
 // aliasValue flattens the value of key k that is an alias to a mapping or a
 // sequence.
-func (f *flattener) aliasValue(k pairKey, vn *yaml.Node, depth int) *cfgfile.ParseError {
+func (f *flattener) aliasValue(k pairKey, vn *yaml.Node, depth int) *parsed.ParseError {
 	t := vn.Alias
 	r := f.loc.nodeRange(vn, k.node.Column-1)
 	if f.viaEntries > maxAliasEntries {
@@ -96,18 +96,18 @@ func (f *flattener) aliasValue(k pairKey, vn *yaml.Node, depth int) *cfgfile.Par
 	if err != nil {
 		return err
 	}
-	f.add(k, vn, value{kind: cfgfile.KindList, text: text}, r, depth)
+	f.add(k, vn, value{kind: parsed.KindList, text: text}, r, depth)
 	return nil
 }
 
 // flowValue renders a list value as toYAMLString does, anchors included.
-func (f *flattener) flowValue(n *yaml.Node) (string, *cfgfile.ParseError) {
+func (f *flattener) flowValue(n *yaml.Node) (string, *parsed.ParseError) {
 	f.anchors = map[*yaml.Node]string{}
 	seen := map[*yaml.Node]bool{}
 	next := 0
 	onPath := map[*yaml.Node]bool{}
-	var walk func(n *yaml.Node) *cfgfile.ParseError
-	walk = func(n *yaml.Node) *cfgfile.ParseError {
+	var walk func(n *yaml.Node) *parsed.ParseError
+	walk = func(n *yaml.Node) *parsed.ParseError {
 		t := aliasTarget(n)
 		if t.Kind != yaml.MappingNode && t.Kind != yaml.SequenceNode {
 			return nil

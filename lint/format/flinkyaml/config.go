@@ -7,7 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // ParseConfig reads a Flink config.yaml (the standard YAML parser of Flink
@@ -27,8 +27,8 @@ import (
 // configuration. The top level must be a mapping; a scalar or a sequence is
 // an error (Flink fails with a ClassCastException). Only one YAML document
 // is allowed.
-func ParseConfig(path string, src []byte) *cfgfile.File {
-	f := &cfgfile.File{Path: path, Format: cfgfile.FlinkConfigYAML, Src: src}
+func ParseConfig(path string, src []byte) *parsed.File {
+	f := &parsed.File{Path: path, Format: parsed.FlinkConfigYAML, Src: src}
 	if perr := checkSize(path, src); perr != nil {
 		f.Err = perr
 		return f
@@ -56,7 +56,7 @@ func ParseConfig(path string, src []byte) *cfgfile.File {
 }
 
 // root flattens the top node of a config.yaml document.
-func (f *flattener) root(n *yaml.Node) *cfgfile.ParseError {
+func (f *flattener) root(n *yaml.Node) *parsed.ParseError {
 	if n == nil {
 		return nil
 	}
@@ -71,7 +71,7 @@ func (f *flattener) root(n *yaml.Node) *cfgfile.ParseError {
 		if err != nil {
 			return err
 		}
-		if v.kind == cfgfile.KindNull {
+		if v.kind == parsed.KindNull {
 			return nil // "---" alone, or "~": Flink reads an empty configuration
 		}
 	}

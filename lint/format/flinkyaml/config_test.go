@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // configCases are behaviours of ParseConfig beyond the domain vectors.
@@ -91,7 +91,7 @@ func TestParseConfig(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := ParseConfig("conf/config.yaml", []byte(tc.src))
 			checkFile(t, f)
-			if f.Path != "conf/config.yaml" || f.Format != cfgfile.FlinkConfigYAML || !bytes.Equal(f.Src, []byte(tc.src)) {
+			if f.Path != "conf/config.yaml" || f.Format != parsed.FlinkConfigYAML || !bytes.Equal(f.Src, []byte(tc.src)) {
 				t.Errorf("file header = %q %q, src kept %v", f.Path, f.Format, bytes.Equal(f.Src, []byte(tc.src)))
 			}
 			if diff := cmp.Diff(tc.want, entriesKV(f.Entries), cmpopts.EquateEmpty()); diff != "" {
@@ -229,7 +229,7 @@ func TestParseConfigOverlapLaterWins(t *testing.T) {
 }
 
 func TestParseConfigSizeLimit(t *testing.T) {
-	src := bytes.Repeat([]byte("#"), cfgfile.MaxFileSize+1)
+	src := bytes.Repeat([]byte("#"), parsed.MaxFileSize+1)
 	f := ParseConfig("big.yaml", src)
 	if f.Err == nil || f.Err.Pos.Line != 1 || !strings.Contains(f.Err.Msg, "limit") {
 		t.Fatalf("err = %v, want a size-limit error at line 1", f.Err)

@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/edit/edittest"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // TestCorpusConfigYAML parses every real config.yaml of the shared corpus.
@@ -114,7 +114,7 @@ func readFile(t *testing.T, path string) []byte {
 // checkKeyLines finds each key's line by text search and compares it with
 // the KeySpan: the line must hold the written key followed by ":" at the
 // span's column.
-func checkKeyLines(t *testing.T, src []byte, entries []cfgfile.Entry) {
+func checkKeyLines(t *testing.T, src []byte, entries []parsed.Entry) {
 	t.Helper()
 	lines := strings.Split(string(src), "\n")
 	for _, e := range entries {
@@ -156,7 +156,7 @@ func checkKeyLines(t *testing.T, src []byte, entries []cfgfile.Entry) {
 
 // checkCRLF converts src to CRLF line endings and checks that the entries
 // are the same and every span still covers the same token.
-func checkCRLF(t *testing.T, src []byte, lf *cfgfile.File) {
+func checkCRLF(t *testing.T, src []byte, lf *parsed.File) {
 	t.Helper()
 	crlf := bytes.ReplaceAll(src, []byte("\n"), []byte("\r\n"))
 	f := ParseConfig("crlf.yaml", crlf)

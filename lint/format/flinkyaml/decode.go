@@ -10,19 +10,19 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
-// checkSize refuses input over cfgfile.MaxFileSize.
-func checkSize(path string, src []byte) *cfgfile.ParseError {
-	if len(src) <= cfgfile.MaxFileSize {
+// checkSize refuses input over parsed.MaxFileSize.
+func checkSize(path string, src []byte) *parsed.ParseError {
+	if len(src) <= parsed.MaxFileSize {
 		return nil
 	}
-	return &cfgfile.ParseError{
+	return &parsed.ParseError{
 		File: path,
-		Pos:  span.Pos{Line: 1, Col: 1},
-		Msg:  fmt.Sprintf("file is %d bytes, over the %d-byte limit", len(src), cfgfile.MaxFileSize),
+		Pos:  span.Top(),
+		Msg:  fmt.Sprintf("file is %d bytes, over the %d-byte limit", len(src), parsed.MaxFileSize),
 	}
 }
 
@@ -74,7 +74,7 @@ var readerProblems = map[string]bool{
 // the line it names (yaml.v3 gives no column), or at the offending byte
 // for encoding errors. yaml.v3 names the line where the enclosing
 // construct starts when it has one (e.g. the "[" of an unclosed list).
-func yamlError(path string, loc *locator, err error) *cfgfile.ParseError {
+func yamlError(path string, loc *locator, err error) *parsed.ParseError {
 	msg, off := err.Error(), 0
 	if m := yamlErrLine.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
@@ -89,7 +89,7 @@ func yamlError(path string, loc *locator, err error) *cfgfile.ParseError {
 			off = firstBadChar(loc.src)
 		}
 	}
-	return &cfgfile.ParseError{File: path, Pos: loc.pos(off), Msg: "invalid YAML: " + msg}
+	return &parsed.ParseError{File: path, Pos: loc.pos(off), Msg: "invalid YAML: " + msg}
 }
 
 // firstBadChar returns the offset of the first byte yaml.v3's reader

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"strings"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // FlinkPrefixes are the key prefixes that mark a config.yaml as Flink's.
@@ -59,7 +59,7 @@ func LooksLikeFlink(src []byte) bool { return IsFlinkConfig(ParseConfig("", src)
 // (FlinkPrefixes or otherFlinkPrefixes): an application config.yaml that
 // happens to hold one security.* or metrics.* key among server.*,
 // spring.* and management.* (Spring Boot 1.x, for one) is not Flink's.
-func IsFlinkConfig(f *cfgfile.File) bool {
+func IsFlinkConfig(f *parsed.File) bool {
 	strong := 0
 	tops := map[string]bool{} // first segment → holds a Flink key
 	for _, e := range f.Entries {

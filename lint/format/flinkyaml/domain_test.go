@@ -7,16 +7,16 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 const (
-	kStr   = cfgfile.KindString
-	kInt   = cfgfile.KindInt
-	kFloat = cfgfile.KindFloat
-	kBool  = cfgfile.KindBool
-	kNull  = cfgfile.KindNull
-	kList  = cfgfile.KindList
+	kStr   = parsed.KindString
+	kInt   = parsed.KindInt
+	kFloat = parsed.KindFloat
+	kBool  = parsed.KindBool
+	kNull  = parsed.KindNull
+	kList  = parsed.KindList
 )
 
 // standardYAML is the file written by F1.20 GlobalConfigurationTest

@@ -6,8 +6,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/edit"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // NewConfigEditor returns an editor for the config.yaml f, as returned by
@@ -55,12 +55,12 @@ import (
 //
 // Every operation is checked by parsing the edited bytes (see package
 // edit). A file that did not parse cannot be edited.
-func NewConfigEditor(f *cfgfile.File) edit.Editor {
+func NewConfigEditor(f *parsed.File) edit.Editor {
 	if f == nil {
 		return &yamlEditor{err: fmt.Errorf("edit: no file given: %w", edit.ErrCannotRepresent)}
 	}
 	ed := &yamlEditor{path: f.Path, src: f.Src, cfg: f}
-	ed.reparse = func(src []byte) (*cfgfile.File, error) {
+	ed.reparse = func(src []byte) (*parsed.File, error) {
 		g := ParseConfig(f.Path, src)
 		if g.Err != nil {
 			return nil, g.Err
@@ -85,7 +85,7 @@ func NewDeploymentEditor(d *Deployment, src []byte) edit.Editor {
 	}
 	path, doc := d.Config.Path, d.Doc
 	ed := &yamlEditor{path: path, src: src, cfg: d.Config, deployment: true}
-	ed.reparse = func(src []byte) (*cfgfile.File, error) {
+	ed.reparse = func(src []byte) (*parsed.File, error) {
 		deps, perr := ParseManifests(path, src)
 		if perr != nil {
 			return nil, perr
@@ -110,13 +110,13 @@ func NewDeploymentEditor(d *Deployment, src []byte) edit.Editor {
 type yamlEditor struct {
 	path       string
 	src        []byte
-	cfg        *cfgfile.File
+	cfg        *parsed.File
 	deployment bool
 	tree       *ytree
 	err        error // why the file cannot be edited
 	// reparse reads the configuration from edited bytes; buildTree reads
 	// its mapping structure.
-	reparse   func(src []byte) (*cfgfile.File, error)
+	reparse   func(src []byte) (*parsed.File, error)
 	buildTree func(src []byte) (*ytree, error)
 }
 
@@ -136,7 +136,7 @@ func (ed *yamlEditor) init() {
 // typed is a value as Flink holds it.
 type typed struct {
 	Value string
-	Kind  cfgfile.Kind
+	Kind  parsed.Kind
 }
 
 // Set implements edit.Editor.
@@ -151,9 +151,9 @@ func (ed *yamlEditor) Set(key, value string) ([]edit.Edit, error) {
 		return fail("empty key")
 	}
 	var edits []edit.Edit
-	var kind cfgfile.Kind
+	var kind parsed.Kind
 	if e := ed.cfg.Lookup(key); e != nil {
-		if e.Kind != cfgfile.KindNull && e.Value == value {
+		if e.Kind != parsed.KindNull && e.Value == value {
 			return nil, nil
 		}
 		p := ed.tree.pairs[e.KeySpan.Start.Offset]
@@ -421,7 +421,7 @@ func (ed *yamlEditor) move(key, newKey string, pairs []*ypair) ([]edit.Edit, err
 // effective returns the keys Flink reads from the configuration.
 func (ed *yamlEditor) effective() map[string]typed { return effectiveTyped(ed.cfg) }
 
-func effectiveTyped(f *cfgfile.File) map[string]typed {
+func effectiveTyped(f *parsed.File) map[string]typed {
 	m := make(map[string]typed, len(f.Entries))
 	for k, e := range f.Effective() {
 		m[k] = typed{e.Value, e.Kind}

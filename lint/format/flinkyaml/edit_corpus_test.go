@@ -6,9 +6,9 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/edit"
 	"github.com/ckptlint/ckptlint/lint/edit/edittest"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // TestEditCorpusConfigYAML and TestEditCorpusManifests run a representative
@@ -35,13 +35,13 @@ func editCorpus(t *testing.T, sub string, dep int) {
 // line to set, a key with siblings to delete (so no mapping is left empty),
 // and another key to rename in place; none of them inside a flow mapping.
 // del and ren are nil when the configuration has too few keys.
-func corpusPick(t *testing.T, cfg *cfgfile.File, tree *ytree) (set, del, ren *cfgfile.Entry) {
+func corpusPick(t *testing.T, cfg *parsed.File, tree *ytree) (set, del, ren *parsed.Entry) {
 	t.Helper()
 	siblings := map[*ymap]int{}
 	for _, p := range tree.pairs {
 		siblings[p.owner]++
 	}
-	usable := func(e *cfgfile.Entry) *ypair {
+	usable := func(e *parsed.Entry) *ypair {
 		p := tree.pairs[e.KeySpan.Start.Offset]
 		if cfg.Lookup(e.Key) != e || p == nil || p.owner.flow || tree.hasProps(p.vr) || !tree.singleLine(p.vr) {
 			return nil

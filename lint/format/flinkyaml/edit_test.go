@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/edit"
 	"github.com/ckptlint/ckptlint/lint/edit/edittest"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // editCase is one operation on one file and the bytes it must give. With
@@ -178,11 +178,11 @@ var deploymentEditCases = []editCase{
 
 // target is the configuration an editCase edits, parsed.
 type target struct {
-	cfg *cfgfile.File
+	cfg *parsed.File
 	ed  edit.Editor
 	// manifestErr is the error of the whole manifest (dep >= 0): a later
 	// document may fail to parse while the dep-th deployment did not.
-	manifestErr *cfgfile.ParseError
+	manifestErr *parsed.ParseError
 }
 
 // open parses src as a config.yaml (dep < 0) or a manifest and returns the
@@ -220,15 +220,15 @@ func yamlFormat(dep int, whole bool) edittest.Format[target, map[string]typed] {
 
 // wantKind is the type Set must give a value: a canonical int or a bool
 // keeps that type when the key is new, null or of that type.
-func wantKind(prev typed, had bool, value string) cfgfile.Kind {
-	free := !had || prev.Kind == cfgfile.KindNull
+func wantKind(prev typed, had bool, value string) parsed.Kind {
+	free := !had || prev.Kind == parsed.KindNull
 	switch {
-	case canonicalInt.MatchString(value) && (free || prev.Kind == cfgfile.KindInt):
-		return cfgfile.KindInt
-	case (value == "true" || value == "false") && (free || prev.Kind == cfgfile.KindBool):
-		return cfgfile.KindBool
+	case canonicalInt.MatchString(value) && (free || prev.Kind == parsed.KindInt):
+		return parsed.KindInt
+	case (value == "true" || value == "false") && (free || prev.Kind == parsed.KindBool):
+		return parsed.KindBool
 	}
-	return cfgfile.KindString
+	return parsed.KindString
 }
 
 // expectedYAML returns what Flink must read after op on a configuration
@@ -238,7 +238,7 @@ func expectedYAML(before map[string]typed, op, key, arg string) map[string]typed
 	switch op {
 	case "set":
 		prev, had := before[key]
-		if had && prev.Kind != cfgfile.KindNull && prev.Value == arg {
+		if had && prev.Kind != parsed.KindNull && prev.Value == arg {
 			break // no edit
 		}
 		want[key] = typed{arg, wantKind(prev, had, arg)}

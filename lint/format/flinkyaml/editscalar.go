@@ -8,8 +8,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/edit"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // This file renders the scalars an editor writes: YAML tokens that Flink's
@@ -38,18 +38,18 @@ var yaml11Timestamp = regexp.MustCompile(`^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}`)
 // quote character of the token the value replaces, or 0: a string keeps
 // that quote style when it can. flow is set inside a flow collection
 // ({...} or [...]).
-func renderValue(value string, prev *cfgfile.Entry, quote byte, flow bool) (string, cfgfile.Kind, error) {
-	typed := func(k cfgfile.Kind) bool {
-		return prev == nil || prev.Kind == cfgfile.KindNull || prev.Kind == k
+func renderValue(value string, prev *parsed.Entry, quote byte, flow bool) (string, parsed.Kind, error) {
+	typed := func(k parsed.Kind) bool {
+		return prev == nil || prev.Kind == parsed.KindNull || prev.Kind == k
 	}
 	switch {
-	case canonicalInt.MatchString(value) && typed(cfgfile.KindInt):
-		return value, cfgfile.KindInt, nil
-	case (value == "true" || value == "false") && typed(cfgfile.KindBool):
-		return value, cfgfile.KindBool, nil
+	case canonicalInt.MatchString(value) && typed(parsed.KindInt):
+		return value, parsed.KindInt, nil
+	case (value == "true" || value == "false") && typed(parsed.KindBool):
+		return value, parsed.KindBool, nil
 	}
 	tok, err := renderString(value, quote, flow, false)
-	return tok, cfgfile.KindString, err
+	return tok, parsed.KindString, err
 }
 
 // renderKey returns the token for a mapping key that Flink reads as key.
@@ -108,7 +108,7 @@ func plainSafe(s string, flow bool) bool {
 			return false
 		}
 	}
-	if v := resolvePlain(s); v.kind != cfgfile.KindString || v.text != s {
+	if v := resolvePlain(s); v.kind != parsed.KindString || v.text != s {
 		return false // null, bool, int or float in the core schema
 	}
 	if isBoolLike(s) || yaml11Number.MatchString(s) || yaml11Timestamp.MatchString(s) ||
@@ -186,5 +186,5 @@ func readsAsString(tok, want string, flow, isKey bool) bool {
 		return false
 	}
 	v, err := resolveScalar(node, false)
-	return err == nil && v.kind == cfgfile.KindString && v.text == want
+	return err == nil && v.kind == parsed.KindString && v.text == want
 }

@@ -3,7 +3,7 @@ package flinkyaml
 import (
 	"go.yaml.in/yaml/v3"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // add records one flattened entry for key k with value v, read from node vn
@@ -15,7 +15,7 @@ func (f *flattener) add(k pairKey, vn *yaml.Node, v value, r tokenRange, depth i
 		f.viaEntries++
 	}
 	raw := string(f.loc.src[r.start:r.end])
-	e := cfgfile.Entry{
+	e := parsed.Entry{
 		Key:       k.full,
 		Value:     v.text,
 		Kind:      v.kind,
@@ -46,11 +46,11 @@ func (f *flattener) add(k pairKey, vn *yaml.Node, v value, r tokenRange, depth i
 		return
 	}
 	switch {
-	case e.Kind == cfgfile.KindNull:
+	case e.Kind == parsed.KindNull:
 		f.file.Notices = append(f.file.Notices, newNotice(path, NoticeNullValue, e.KeySpan, e.Key,
 			"key %q has a null value; Flink's Configuration rejects null values (\"Value must not be null.\"), so Flink fails to load the file",
 			e.Key))
-	case e.Kind == cfgfile.KindString && isPlainUntagged(vn, r) && isBoolLike(e.Value):
+	case e.Kind == parsed.KindString && isPlainUntagged(vn, r) && isBoolLike(e.Value):
 		f.file.Notices = append(f.file.Notices, newNotice(path, NoticeBoolLikeString, e.ValueSpan, e.Key,
 			"%q is a string in YAML 1.2, not a boolean; Flink's boolean options accept only true or false", e.Value))
 	}

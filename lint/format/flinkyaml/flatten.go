@@ -5,7 +5,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
@@ -15,7 +15,7 @@ import (
 // keeps its core-schema type.
 type flattener struct {
 	loc  *locator
-	file *cfgfile.File
+	file *parsed.File
 	doc  int
 	// standard is set for config.yaml, where the notices about Flink's own
 	// loader apply (null values, yes/no strings, env.java.home).
@@ -33,23 +33,23 @@ type flattener struct {
 	emitted map[*yaml.Node]bool
 }
 
-func newFlattener(loc *locator, file *cfgfile.File, doc int, standard bool) *flattener {
+func newFlattener(loc *locator, file *parsed.File, doc int, standard bool) *flattener {
 	return &flattener{loc: loc, file: file, doc: doc, standard: standard, last: map[string]int{}}
 }
 
 // fail returns a ParseError at byte offset off.
-func (f *flattener) fail(off int, format string, args ...any) *cfgfile.ParseError {
-	return &cfgfile.ParseError{File: f.file.Path, Pos: f.loc.pos(off), Msg: fmt.Sprintf(format, args...)}
+func (f *flattener) fail(off int, format string, args ...any) *parsed.ParseError {
+	return &parsed.ParseError{File: f.file.Path, Pos: f.loc.pos(off), Msg: fmt.Sprintf(format, args...)}
 }
 
 // failNode returns a ParseError at the start of n.
-func (f *flattener) failNode(n *yaml.Node, format string, args ...any) *cfgfile.ParseError {
+func (f *flattener) failNode(n *yaml.Node, format string, args ...any) *parsed.ParseError {
 	return f.fail(f.loc.offset(n.Line, n.Column), format, args...)
 }
 
 // mapping flattens the pairs of m under prefix; depth is 0 at the top of
 // the configuration.
-func (f *flattener) mapping(m *yaml.Node, prefix string, depth int) *cfgfile.ParseError {
+func (f *flattener) mapping(m *yaml.Node, prefix string, depth int) *parsed.ParseError {
 	if err := f.checkCollectionTag(m, "!!map"); err != nil {
 		return err
 	}
@@ -84,7 +84,7 @@ type keySet map[string]int
 
 // unique records key in seen, or returns snakeyaml-engine's duplicate-key
 // error for it. prefix is prepended to the key in the message.
-func (f *flattener) unique(seen keySet, key value, kr tokenRange, prefix string) *cfgfile.ParseError {
+func (f *flattener) unique(seen keySet, key value, kr tokenRange, prefix string) *parsed.ParseError {
 	if first, dup := seen[key.ident()]; dup {
 		return f.fail(kr.start, "duplicate key %q (first defined at line %d): Flink's YAML parser rejects duplicate keys",
 			prefix+key.keyText(), first)
@@ -102,7 +102,7 @@ type pairKey struct {
 }
 
 // value flattens the value vn of key k.
-func (f *flattener) value(k pairKey, vn *yaml.Node, depth int) *cfgfile.ParseError {
+func (f *flattener) value(k pairKey, vn *yaml.Node, depth int) *parsed.ParseError {
 	indent := k.node.Column - 1
 	switch vn.Kind {
 	case yaml.MappingNode:
@@ -112,7 +112,7 @@ func (f *flattener) value(k pairKey, vn *yaml.Node, depth int) *cfgfile.ParseErr
 		if err != nil {
 			return err
 		}
-		f.add(k, vn, value{kind: cfgfile.KindList, text: text}, f.loc.nodeRange(vn, indent), depth)
+		f.add(k, vn, value{kind: parsed.KindList, text: text}, f.loc.nodeRange(vn, indent), depth)
 		return nil
 	case yaml.AliasNode:
 		if t := vn.Alias; t != nil && (t.Kind == yaml.MappingNode || t.Kind == yaml.SequenceNode) {
@@ -132,7 +132,7 @@ func (f *flattener) value(k pairKey, vn *yaml.Node, depth int) *cfgfile.ParseErr
 
 // scalarOf types the scalar n, following an alias to a scalar. role
 // ("key" or "value") is used in error messages.
-func (f *flattener) scalarOf(n *yaml.Node, indent int, role string) (value, tokenRange, *cfgfile.ParseError) {
+func (f *flattener) scalarOf(n *yaml.Node, indent int, role string) (value, tokenRange, *parsed.ParseError) {
 	r := f.loc.nodeRange(n, indent)
 	t, nonSpecific := n, r.nonSpecific
 	if n.Kind == yaml.AliasNode {
@@ -155,7 +155,7 @@ func (f *flattener) scalarOf(n *yaml.Node, indent int, role string) (value, toke
 
 // checkCollectionTag refuses an explicit tag other than want on a mapping
 // or sequence.
-func (f *flattener) checkCollectionTag(n *yaml.Node, want string) *cfgfile.ParseError {
+func (f *flattener) checkCollectionTag(n *yaml.Node, want string) *parsed.ParseError {
 	if n.Style&yaml.TaggedStyle != 0 && n.Tag != want {
 		return f.failNode(n, "%v", unsupportedTag(n.Tag))
 	}

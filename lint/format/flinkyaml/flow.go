@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // This file renders values the way Flink's YamlParserUtils.toYAMLString
@@ -18,11 +18,11 @@ import (
 // for mapping keys.
 func flowScalar(v value, simpleKey bool) string {
 	switch v.kind {
-	case cfgfile.KindNull:
+	case parsed.KindNull:
 		return "null"
-	case cfgfile.KindBool, cfgfile.KindInt:
+	case parsed.KindBool, parsed.KindInt:
 		return v.text
-	case cfgfile.KindFloat:
+	case parsed.KindFloat:
 		switch v.text { // snakeyaml-engine's RepresentNumber
 		case "NaN":
 			return ".nan"
@@ -43,7 +43,7 @@ func flowString(s string, simpleKey bool) string {
 	a := analyzeScalar(s)
 	multiline := strings.ContainsAny(s, "\n\u0085\u2028\u2029")
 	if !multiline && a.flowPlain && !(simpleKey && s == "") &&
-		resolvePlain(s).kind == cfgfile.KindString && !coreEnv.MatchString(s) {
+		resolvePlain(s).kind == parsed.KindString && !coreEnv.MatchString(s) {
 		return s
 	}
 	if !multiline && a.singleQuoted {

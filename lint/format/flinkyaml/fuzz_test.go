@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
@@ -92,11 +92,11 @@ func manifestAround(body string) string {
 
 // checkKind fails on an entry whose kind is unknown or whose list value is
 // not a flow sequence.
-func checkKind(t *testing.T, e cfgfile.Entry) {
+func checkKind(t *testing.T, e parsed.Entry) {
 	t.Helper()
 	switch e.Kind {
-	case cfgfile.KindString, cfgfile.KindInt, cfgfile.KindFloat, cfgfile.KindBool, cfgfile.KindNull:
-	case cfgfile.KindList:
+	case parsed.KindString, parsed.KindInt, parsed.KindFloat, parsed.KindBool, parsed.KindNull:
+	case parsed.KindList:
 		if !strings.HasPrefix(e.Value, "[") || !strings.HasSuffix(e.Value, "]") {
 			t.Fatalf("list %q rendered as %q", e.Key, e.Value)
 		}

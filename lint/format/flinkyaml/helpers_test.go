@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
@@ -12,10 +12,10 @@ import (
 type kv struct {
 	Key   string
 	Value string
-	Kind  cfgfile.Kind
+	Kind  parsed.Kind
 }
 
-func entriesKV(entries []cfgfile.Entry) []kv {
+func entriesKV(entries []parsed.Entry) []kv {
 	out := make([]kv, 0, len(entries))
 	for _, e := range entries {
 		out = append(out, kv{e.Key, e.Value, e.Kind})
@@ -29,7 +29,7 @@ type noticeAt struct {
 	Line int
 }
 
-func noticesAt(ns []cfgfile.Notice) []noticeAt {
+func noticesAt(ns []parsed.Notice) []noticeAt {
 	var out []noticeAt
 	for _, n := range ns {
 		out = append(out, noticeAt{n.Code, n.Span.Start.Line})
@@ -56,13 +56,13 @@ func checkSpan(t *testing.T, what string, src []byte, lines *span.Lines, s span.
 }
 
 // checkFile checks every span and the error position of a parsed file.
-func checkFile(t *testing.T, f *cfgfile.File) {
+func checkFile(t *testing.T, f *parsed.File) {
 	t.Helper()
 	lines := span.NewLines(f.Src)
 	for _, e := range f.Entries {
 		checkSpan(t, "key "+e.Key, f.Src, lines, e.KeySpan)
 		checkSpan(t, "value "+e.Key, f.Src, lines, e.ValueSpan)
-		if e.Kind != cfgfile.KindNull && e.ValueSpan.Len() == 0 {
+		if e.Kind != parsed.KindNull && e.ValueSpan.Len() == 0 {
 			t.Fatalf("value %q of %q has an empty span", e.Value, e.Key)
 		}
 		if e.KeySpan.Len() == 0 && !strings.HasSuffix(e.Key, "null") {

@@ -5,13 +5,13 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // flow renders the collection or scalar n as Flink's flow string (see
 // flow.go). It checks what snakeyaml-engine would check while constructing
 // it: tags and duplicate keys. A mapping inside a list is not flattened.
-func (f *flattener) flow(n *yaml.Node) (string, *cfgfile.ParseError) {
+func (f *flattener) flow(n *yaml.Node) (string, *parsed.ParseError) {
 	if n.Kind == yaml.AliasNode && n.Alias != nil && (n.Alias.Kind == yaml.MappingNode || n.Alias.Kind == yaml.SequenceNode) {
 		n = n.Alias
 	}
@@ -23,7 +23,7 @@ func (f *flattener) flow(n *yaml.Node) (string, *cfgfile.ParseError) {
 	return prefix + s, err
 }
 
-func (f *flattener) flowNode(n *yaml.Node) (string, *cfgfile.ParseError) {
+func (f *flattener) flowNode(n *yaml.Node) (string, *parsed.ParseError) {
 	switch n.Kind {
 	case yaml.ScalarNode, yaml.AliasNode:
 		v, _, err := f.scalarOf(n, n.Column-1, "value")

@@ -9,7 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
@@ -18,7 +18,7 @@ type Field struct {
 	// Value is the scalar as written, without quotes.
 	Value string
 	// Kind is its YAML 1.2 core-schema type.
-	Kind cfgfile.Kind
+	Kind parsed.Kind
 	// Span covers the value token (quotes, tag and anchor included).
 	Span span.Span
 }
@@ -40,11 +40,11 @@ type Deployment struct {
 	Image *Field
 	// Config holds the flattened entries of spec.flinkConfiguration (flat
 	// keys or nested mappings, flattened like config.yaml), with Format
-	// cfgfile.FlinkDeployment, the file's Path and Src, and Entry.Doc set.
+	// parsed.FlinkDeployment, the file's Path and Src, and Entry.Doc set.
 	// It is never nil. Config.Err is set when the configuration itself is
 	// unreadable (a duplicate key, a non-mapping value); the other
 	// deployments of the file are unaffected.
-	Config *cfgfile.File
+	Config *parsed.File
 	// ConfigSpan is the flinkConfiguration key, where an editor adds keys;
 	// zero when the spec has none.
 	ConfigSpan span.Span
@@ -69,7 +69,7 @@ type Deployment struct {
 // schema, as in config.yaml, and the config.yaml-only notices (null values,
 // yes/no strings, env.java.home) are not recorded: Kubernetes decodes
 // manifests itself before the operator sees them.
-func ParseManifests(path string, src []byte) ([]Deployment, *cfgfile.ParseError) {
+func ParseManifests(path string, src []byte) ([]Deployment, *parsed.ParseError) {
 	if perr := checkSize(path, src); perr != nil {
 		return nil, perr
 	}
@@ -104,7 +104,7 @@ func readDeployment(path string, src []byte, loc *locator, root *yaml.Node, doc 
 	if scalarText(kindV) != "FlinkDeployment" || !strings.HasPrefix(scalarText(api), "flink.apache.org/") {
 		return Deployment{}, false
 	}
-	cfg := &cfgfile.File{Path: path, Format: cfgfile.FlinkDeployment, Src: src}
+	cfg := &parsed.File{Path: path, Format: parsed.FlinkDeployment, Src: src}
 	fl := newFlattener(loc, cfg, doc, false)
 	d := Deployment{Doc: doc, Config: cfg}
 
@@ -141,7 +141,7 @@ func readDeployment(path string, src []byte, loc *locator, root *yaml.Node, doc 
 	switch t := aliasTarget(cv); {
 	case t.Kind == yaml.MappingNode:
 		cfg.Err = fl.mapping(t, "", 0)
-	case t.Kind == yaml.ScalarNode && t.Style&quotedStyles == 0 && resolvePlain(t.Value).kind == cfgfile.KindNull:
+	case t.Kind == yaml.ScalarNode && t.Style&quotedStyles == 0 && resolvePlain(t.Value).kind == parsed.KindNull:
 		// "flinkConfiguration:" with nothing under it
 	default:
 		cfg.Err = fl.failNode(cv, "spec.flinkConfiguration must be a mapping of Flink keys to values, found a %s", kindName(t))
@@ -189,7 +189,7 @@ func (f *flattener) field(k, v *yaml.Node) *Field {
 		return nil
 	}
 	r := f.loc.nodeRange(v, k.Column-1)
-	kind := cfgfile.KindString
+	kind := parsed.KindString
 	if tv, err := resolveScalar(t, r.nonSpecific); err == nil {
 		kind = tv.kind
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 const twoDeployments = `apiVersion: v1
@@ -188,7 +188,7 @@ func TestParseManifests(t *testing.T) {
 				t.Fatalf("error = %v, want one at line %d", err, tc.errLine)
 			}
 			for _, d := range deps {
-				if d.Config == nil || d.Config.Path != "deploy.yaml" || d.Config.Format != cfgfile.FlinkDeployment {
+				if d.Config == nil || d.Config.Path != "deploy.yaml" || d.Config.Format != parsed.FlinkDeployment {
 					t.Fatalf("bad Config header %+v", d.Config)
 				}
 				checkFile(t, d.Config)
@@ -250,7 +250,7 @@ func TestParseManifestsFieldKinds(t *testing.T) {
 		t.Fatalf("deps %d, err %v", len(deps), err)
 	}
 	d := deps[0]
-	if d.JobParallelism.Kind != cfgfile.KindString || d.TaskManagerReplicas.Kind != cfgfile.KindInt {
+	if d.JobParallelism.Kind != parsed.KindString || d.TaskManagerReplicas.Kind != parsed.KindInt {
 		t.Errorf("kinds = %s, %s; want string, int", d.JobParallelism.Kind, d.TaskManagerReplicas.Kind)
 	}
 	if !strings.HasPrefix(text([]byte(src), d.JobParallelism.Span), "'4'") {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
@@ -35,8 +35,8 @@ var boolLikeWords = map[string]bool{
 // isBoolLike reports whether s is one of boolLikeWords in any letter case.
 func isBoolLike(s string) bool { return boolLikeWords[strings.ToLower(s)] }
 
-func newNotice(path, code string, sp span.Span, key, format string, args ...any) cfgfile.Notice {
-	return cfgfile.Notice{
+func newNotice(path, code string, sp span.Span, key, format string, args ...any) parsed.Notice {
+	return parsed.Notice{
 		Code:    code,
 		Message: fmt.Sprintf(format, args...),
 		File:    path,

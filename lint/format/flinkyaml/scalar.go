@@ -11,7 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // The YAML 1.2 core schema as snakeyaml-engine's CoreScalarResolver
@@ -33,7 +33,7 @@ const quotedStyles = yaml.DoubleQuotedStyle | yaml.SingleQuotedStyle | yaml.Lite
 
 // value is a scalar as Flink holds it after loading.
 type value struct {
-	kind cfgfile.Kind
+	kind parsed.Kind
 	// text is Java's toString of the constructed object (Integer, Boolean,
 	// Double, String); empty for null.
 	text string
@@ -45,7 +45,7 @@ func (v value) ident() string { return string(v.kind) + ":" + v.text }
 
 // keyText is the key as GlobalConfiguration.flatten concatenates it.
 func (v value) keyText() string {
-	if v.kind == cfgfile.KindNull {
+	if v.kind == parsed.KindNull {
 		return "null"
 	}
 	return v.text
@@ -58,7 +58,7 @@ func resolveScalar(n *yaml.Node, nonSpecific bool) (value, error) {
 	case n.Style&yaml.TaggedStyle != 0:
 		return resolveTagged(n.Tag, n.Value)
 	case nonSpecific || n.Style&quotedStyles != 0:
-		return value{kind: cfgfile.KindString, text: n.Value}, nil
+		return value{kind: parsed.KindString, text: n.Value}, nil
 	}
 	return resolvePlain(n.Value), nil
 }
@@ -67,19 +67,19 @@ func resolveScalar(n *yaml.Node, nonSpecific bool) (value, error) {
 func resolvePlain(s string) value {
 	switch {
 	case s == "" || coreNull.MatchString(s):
-		return value{kind: cfgfile.KindNull}
+		return value{kind: parsed.KindNull}
 	case coreBool.MatchString(s):
-		return value{kind: cfgfile.KindBool, text: strings.ToLower(s)}
+		return value{kind: parsed.KindBool, text: strings.ToLower(s)}
 	case coreInt.MatchString(s):
 		if v, ok := parseCoreInt(s); ok {
-			return value{kind: cfgfile.KindInt, text: v}
+			return value{kind: parsed.KindInt, text: v}
 		}
 	case coreFloat.MatchString(s):
 		if f, ok := parseCoreFloat(s); ok {
-			return value{kind: cfgfile.KindFloat, text: javaDouble(f)}
+			return value{kind: parsed.KindFloat, text: javaDouble(f)}
 		}
 	}
-	return value{kind: cfgfile.KindString, text: s}
+	return value{kind: parsed.KindString, text: s}
 }
 
 // resolveTagged constructs a scalar with an explicit tag, as
@@ -87,22 +87,22 @@ func resolvePlain(s string) value {
 func resolveTagged(tag, s string) (value, error) {
 	switch tag {
 	case "!!str", "!ENV":
-		return value{kind: cfgfile.KindString, text: s}, nil
+		return value{kind: parsed.KindString, text: s}, nil
 	case "!!null":
-		return value{kind: cfgfile.KindNull}, nil
+		return value{kind: parsed.KindNull}, nil
 	case "!!bool":
 		if l := strings.ToLower(s); l == "true" || l == "false" {
-			return value{kind: cfgfile.KindBool, text: l}, nil
+			return value{kind: parsed.KindBool, text: l}, nil
 		}
 		return value{}, fmt.Errorf("cannot construct !!bool from %q: expected true or false", s)
 	case "!!int":
 		if v, ok := parseCoreInt(s); ok {
-			return value{kind: cfgfile.KindInt, text: v}, nil
+			return value{kind: parsed.KindInt, text: v}, nil
 		}
 		return value{}, fmt.Errorf("cannot construct !!int from %q: expected a decimal, 0o octal or 0x hex integer", s)
 	case "!!float":
 		if f, ok := parseCoreFloat(s); ok {
-			return value{kind: cfgfile.KindFloat, text: javaDouble(f)}, nil
+			return value{kind: parsed.KindFloat, text: javaDouble(f)}, nil
 		}
 		return value{}, fmt.Errorf("cannot construct !!float from %q: expected a number", s)
 	}

@@ -3,18 +3,18 @@ package hadoopxml
 import (
 	"testing"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 func TestDetect(t *testing.T) {
 	tests := []struct {
 		name, file string
-		want       cfgfile.Format
+		want       parsed.Format
 		ok         bool
 	}{
-		{name: "core-site", file: "core-site.xml", want: cfgfile.HadoopCoreSite, ok: true},
-		{name: "hdfs-site in a directory", file: "etc/hadoop/hdfs-site.xml", want: cfgfile.HadoopHDFSSite, ok: true},
-		{name: "windows separators", file: `C:\hadoop\etc\hdfs-site.xml`, want: cfgfile.HadoopHDFSSite, ok: true},
+		{name: "core-site", file: "core-site.xml", want: parsed.HadoopCoreSite, ok: true},
+		{name: "hdfs-site in a directory", file: "etc/hadoop/hdfs-site.xml", want: parsed.HadoopHDFSSite, ok: true},
+		{name: "windows separators", file: `C:\hadoop\etc\hdfs-site.xml`, want: parsed.HadoopHDFSSite, ok: true},
 		{name: "template is not detected", file: "core-site.xml.template", ok: false},
 		{name: "other xml", file: "yarn-site.xml", ok: false},
 		{name: "case matters", file: "Core-Site.xml", ok: false},
@@ -30,9 +30,9 @@ func TestDetect(t *testing.T) {
 }
 
 func TestParseFormat(t *testing.T) {
-	for file, want := range map[string]cfgfile.Format{
-		"a/core-site.xml": cfgfile.HadoopCoreSite, "hdfs-site.xml": cfgfile.HadoopHDFSSite,
-		"hdfs-site.malformed.xml": cfgfile.HadoopHDFSSite, "core-site.xml.template": cfgfile.HadoopCoreSite,
+	for file, want := range map[string]parsed.Format{
+		"a/core-site.xml": parsed.HadoopCoreSite, "hdfs-site.xml": parsed.HadoopHDFSSite,
+		"hdfs-site.malformed.xml": parsed.HadoopHDFSSite, "core-site.xml.template": parsed.HadoopCoreSite,
 	} {
 		if got := Parse(file, []byte("<configuration/>"), Options{}).Format; got != want {
 			t.Errorf("Parse(%q).Format = %q, want %q", file, got, want)

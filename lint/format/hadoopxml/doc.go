@@ -9,13 +9,13 @@
 // deprecated keys are stored under their replacement, xi:include is inlined
 // and ${var} references are substituted. What Hadoop does silently (ignoring
 // a redefinition of a final key, a CDATA section, ...) is reported as a
-// cfgfile.Notice; what Hadoop (or ckptlint) refuses to load is a
-// cfgfile.ParseError.
+// parsed.Notice; what Hadoop (or ckptlint) refuses to load is a
+// parsed.ParseError.
 //
 // # Entries and Lookup
 //
 // File.Entries holds, in reading order (includes inlined), every definition
-// that reaches Hadoop's loadProperty with a value, so cfgfile.File.Lookup
+// that reaches Hadoop's loadProperty with a value, so parsed.File.Lookup
 // returns the entry whose Value Hadoop's get() would return:
 //
 //   - a definition with an empty or missing <value> sets nothing in Hadoop

@@ -1,14 +1,14 @@
 package hadoopxml
 
 import (
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
 // Doc is a parsed Hadoop XML file together with the layout a
 // format-preserving editor needs. All spans refer to File.Src.
 type Doc struct {
-	*cfgfile.File
+	*parsed.File
 	// Properties lists every <property> element written in this file (not
 	// those of included files) in document order; after a parse error, the
 	// ones closed before it.

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/edit"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // NewEditor returns an editor for the core-site.xml or hdfs-site.xml d, as
@@ -119,7 +119,7 @@ func canonical(key string) string {
 }
 
 // writtenKey is the key as the file spells it.
-func writtenKey(e *cfgfile.Entry) string {
+func writtenKey(e *parsed.Entry) string {
 	if e.WrittenKey != "" {
 		return e.WrittenKey
 	}
@@ -128,7 +128,7 @@ func writtenKey(e *cfgfile.Entry) string {
 
 // writtenValue is the value as the file writes it, before ${var}
 // expansion.
-func writtenValue(e *cfgfile.Entry) string {
+func writtenValue(e *parsed.Entry) string {
 	if e.Raw != "" {
 		return e.Raw
 	}
@@ -149,12 +149,12 @@ func (ed *xmlEditor) Set(key, value string) ([]edit.Edit, error) {
 	}
 	ck := canonical(key)
 	want := ed.view(d.Src)
-	want[ck] = xmlValue{Value: value, Kind: cfgfile.KindString}
+	want[ck] = xmlValue{Value: value, Kind: parsed.KindString}
 	if e := d.Lookup(ck); e != nil {
 		if e.File != d.Path {
 			return nil, fmt.Errorf("set %q: it is set in %s, which %s includes; edit that file: %w", ck, e.File, d.Path, edit.ErrCannotRepresent)
 		}
-		if e.Kind != cfgfile.KindNull && writtenValue(e) == value {
+		if e.Kind != parsed.KindNull && writtenValue(e) == value {
 			return nil, nil
 		}
 		pr := ed.propertyOf(e)
@@ -186,7 +186,7 @@ func (ed *xmlEditor) Set(key, value string) ([]edit.Edit, error) {
 }
 
 // propertyOf returns the <property> element of this file that defines e.
-func (ed *xmlEditor) propertyOf(e *cfgfile.Entry) *Property {
+func (ed *xmlEditor) propertyOf(e *parsed.Entry) *Property {
 	for i := range ed.d.Properties {
 		if pr := &ed.d.Properties[i]; pr.Index >= 0 && &ed.d.Entries[pr.Index] == e {
 			return pr
@@ -264,7 +264,7 @@ func (ed *xmlEditor) Delete(key string) ([]edit.Edit, error) {
 	}
 	d := ed.d
 	ck := canonical(key)
-	if f := ed.definedElsewhere(func(e *cfgfile.Entry) bool { return e.Key == ck }); f != "" {
+	if f := ed.definedElsewhere(func(e *parsed.Entry) bool { return e.Key == ck }); f != "" {
 		return nil, fmt.Errorf("delete %q: %s, which %s includes, sets it too and would keep it set: %w", ck, f, d.Path, edit.ErrCannotRepresent)
 	}
 	var edits []edit.Edit
@@ -288,7 +288,7 @@ func (ed *xmlEditor) Delete(key string) ([]edit.Edit, error) {
 
 // definedElsewhere returns the first included file with an entry that
 // matches, or "".
-func (ed *xmlEditor) definedElsewhere(match func(e *cfgfile.Entry) bool) string {
+func (ed *xmlEditor) definedElsewhere(match func(e *parsed.Entry) bool) string {
 	for i := range ed.d.Entries {
 		if e := &ed.d.Entries[i]; e.File != ed.d.Path && match(e) {
 			return e.File
@@ -364,7 +364,7 @@ func (ed *xmlEditor) nameText(pr *Property, name string) string {
 // xmlValue is what Hadoop reads for a key from this file alone.
 type xmlValue struct {
 	Value string // as written, before ${var} expansion
-	Kind  cfgfile.Kind
+	Kind  parsed.Kind
 	Final bool
 }
 
@@ -375,7 +375,7 @@ func (ed *xmlEditor) view(src []byte) map[string]xmlValue {
 	return m
 }
 
-func viewOf(path string, src []byte) (map[string]xmlValue, *cfgfile.ParseError) {
+func viewOf(path string, src []byte) (map[string]xmlValue, *parsed.ParseError) {
 	f := Parse(path, src, Options{})
 	m := make(map[string]xmlValue, len(f.Entries))
 	for k, e := range f.Effective() {

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/edit"
 	"github.com/ckptlint/ckptlint/lint/edit/edittest"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // TestEditCorpus runs a representative set of operations on every
@@ -44,7 +44,7 @@ func corpusPick(d *Doc) (set, del, ren *Property) {
 			continue
 		}
 		e := &d.Entries[pr.Index]
-		if count[e.Key] == 1 && d.Lookup(e.Key) == e && e.Kind == cfgfile.KindString {
+		if count[e.Key] == 1 && d.Lookup(e.Key) == e && e.Kind == parsed.KindString {
 			usable = append(usable, pr)
 		}
 	}

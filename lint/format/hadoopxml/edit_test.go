@@ -4,9 +4,9 @@ import (
 	"maps"
 	"testing"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
 	"github.com/ckptlint/ckptlint/lint/edit"
 	"github.com/ckptlint/ckptlint/lint/edit/edittest"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // editCase is one operation on one file and the bytes it must give.
@@ -120,7 +120,7 @@ func parseWith(src []byte, include string) *Doc {
 }
 
 // effectiveXML is what Hadoop reads: key -> value as written.
-func effectiveXML(f *cfgfile.File) map[string]xmlValue {
+func effectiveXML(f *parsed.File) map[string]xmlValue {
 	m := map[string]xmlValue{}
 	for k, e := range f.Effective() {
 		m[k] = xmlValue{Value: writtenValue(e), Kind: e.Kind}
@@ -134,7 +134,7 @@ func expectedXML(before map[string]xmlValue, op, key, arg string) map[string]xml
 	ck := canonical(key)
 	switch op {
 	case "set":
-		want[ck] = xmlValue{Value: arg, Kind: cfgfile.KindString}
+		want[ck] = xmlValue{Value: arg, Kind: parsed.KindString}
 	case "delete":
 		delete(want, ck)
 	case "rename":

@@ -13,7 +13,7 @@ import (
 	"golang.org/x/text/encoding/ianaindex"
 	"golang.org/x/text/encoding/unicode"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
@@ -44,10 +44,10 @@ var declEncoding = regexp.MustCompile(`^<\?xml[ \t\r\n][^>]*?encoding[ \t\r\n]*=
 // decodeXML returns the UTF-8 text of src and, for another encoding, how it
 // was decoded. A file that cannot be decoded is a ParseError naming the
 // encoding.
-func decodeXML(path string, src []byte) ([]byte, *transcoded, *cfgfile.ParseError) {
+func decodeXML(path string, src []byte) ([]byte, *transcoded, *parsed.ParseError) {
 	at := 0 // where the encoding label starts, for errors
-	fail := func(format string, args ...any) *cfgfile.ParseError {
-		return &cfgfile.ParseError{File: path, Pos: span.NewLines(src).Pos(at), Msg: fmt.Sprintf(format, args...)}
+	fail := func(format string, args ...any) *parsed.ParseError {
+		return &parsed.ParseError{File: path, Pos: span.NewLines(src).Pos(at), Msg: fmt.Sprintf(format, args...)}
 	}
 	switch {
 	case bytes.HasPrefix(src, []byte{0xFE, 0xFF}):
@@ -100,9 +100,9 @@ func decodeXML(path string, src []byte) ([]byte, *transcoded, *cfgfile.ParseErro
 }
 
 // decodeUTF16 decodes src after a byte-order mark of bom bytes.
-func decodeUTF16(path string, src []byte, bom int, big bool, name string) ([]byte, *transcoded, *cfgfile.ParseError) {
+func decodeUTF16(path string, src []byte, bom int, big bool, name string) ([]byte, *transcoded, *parsed.ParseError) {
 	if (len(src)-bom)%2 != 0 {
-		return nil, nil, &cfgfile.ParseError{File: path, Pos: span.Pos{Line: 1, Col: 1},
+		return nil, nil, &parsed.ParseError{File: path, Pos: span.Top(),
 			Msg: fmt.Sprintf("the file is %s but has an odd number of bytes after the byte-order mark", name)}
 	}
 	unit := func(i int) uint16 {

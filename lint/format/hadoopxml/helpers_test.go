@@ -3,7 +3,7 @@ package hadoopxml
 import (
 	"io/fs"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // conf wraps property XML the way TestConfiguration's startConfig/endConfig do.
@@ -25,11 +25,11 @@ func finalProp(name, value string) string {
 type entryView struct {
 	Key, Value, Raw, WrittenKey, File string
 	Final                             bool
-	Kind                              cfgfile.Kind
+	Kind                              parsed.Kind
 	Sources                           []string
 }
 
-func viewEntries(f *cfgfile.File) []entryView {
+func viewEntries(f *parsed.File) []entryView {
 	var out []entryView
 	for _, e := range f.Entries {
 		out = append(out, entryView{Key: e.Key, Value: e.Value, Raw: e.Raw, WrittenKey: e.WrittenKey,
@@ -38,7 +38,7 @@ func viewEntries(f *cfgfile.File) []entryView {
 	return out
 }
 
-func noticeCodes(f *cfgfile.File) []string {
+func noticeCodes(f *parsed.File) []string {
 	var out []string
 	for _, n := range f.Notices {
 		out = append(out, n.Code)
@@ -48,12 +48,12 @@ func noticeCodes(f *cfgfile.File) []string {
 
 // looked renders what Lookup gives for key: the value, "<nil>" for no entry,
 // or "<null>" for a KindNull entry.
-func looked(f *cfgfile.File, key string) string {
+func looked(f *parsed.File, key string) string {
 	e := f.Lookup(key)
 	switch {
 	case e == nil:
 		return "<nil>"
-	case e.Kind == cfgfile.KindNull:
+	case e.Kind == parsed.KindNull:
 		return "<null>"
 	}
 	return e.Value

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // maxIncludeDepth bounds xi:include nesting below the file given to Parse.
@@ -19,7 +19,7 @@ const maxIncludeDepth = 10
 // local name, in any namespace) is read and its properties are inlined at
 // this point. A missing target arms <xi:fallback>; the end of the include
 // element then fails unless a fallback was entered.
-func (fp *fileParser) startInclude(t tok) *cfgfile.ParseError {
+func (fp *fileParser) startInclude(t tok) *parsed.ParseError {
 	fp.include = nil
 	for _, a := range t.tag.attrs {
 		if a.local == "href" && a.prefix != "xmlns" {

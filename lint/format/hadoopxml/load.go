@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // load replays the parsed items through Hadoop's loadProperty and fills
-// File.Entries so that cfgfile.File.Lookup returns what Hadoop holds:
+// File.Entries so that parsed.File.Lookup returns what Hadoop holds:
 //
 //   - a definition without a value (empty or missing <value>) sets nothing
 //     and is not an entry, unless it is the first final one of its key: then
@@ -35,7 +35,7 @@ func (p *parser) load() {
 			}
 		case isFinal:
 			idx = p.add(it, *it.value)
-			if won := f.Entries[ff]; won.Kind == cfgfile.KindNull || won.Value != *it.value {
+			if won := f.Entries[ff]; won.Kind == parsed.KindNull || won.Value != *it.value {
 				p.notice(it.file, NoticeFinalOverride, it.keySpanOr(), it.key,
 					"%s:an attempt to override final parameter: %s;  Ignoring.", p.top, it.key)
 			}
@@ -47,7 +47,7 @@ func (p *parser) load() {
 					where = fmt.Sprintf("at %s:%d", it.file, it.keySpanOr().Start.Line)
 				}
 				same := ""
-				if pe.Kind != cfgfile.KindNull && pe.Value == *it.value {
+				if pe.Kind != parsed.KindNull && pe.Value == *it.value {
 					// Both definitions hold the same text: which one wins
 					// changes nothing (Configuration keeps the later one).
 					same = " (" + SameValueMarker + ")"
@@ -91,15 +91,15 @@ func (p *parser) loadEmpty(it *item, alreadyFinal bool, held map[string]int) int
 		p.notice(it.file, NoticeEmptyValue, it.valueSpanOr(), it.key,
 			"%q is final with no value; Hadoop leaves it unset and ignores every later definition", it.key)
 		idx := p.add(it, "")
-		f.Entries[idx].Kind = cfgfile.KindNull
+		f.Entries[idx].Kind = parsed.KindNull
 		return idx
 	}
 }
 
 func (p *parser) add(it *item, value string) int {
 	f := p.doc.File
-	f.Entries = append(f.Entries, cfgfile.Entry{
-		Key: it.key, Value: value, Kind: cfgfile.KindString, File: it.file,
+	f.Entries = append(f.Entries, parsed.Entry{
+		Key: it.key, Value: value, Kind: parsed.KindString, File: it.file,
 		WrittenKey: it.written, KeySpan: it.keySpan, ValueSpan: it.valueSpan,
 		Final: it.final, Sources: it.sources, Unknown: it.unknown,
 	})
@@ -113,7 +113,7 @@ func (p *parser) substitute() {
 	f := p.doc.File
 	raw := map[string]string{}
 	for k, e := range f.Effective() {
-		if e.Kind != cfgfile.KindNull {
+		if e.Kind != parsed.KindNull {
 			raw[k] = e.Value
 		}
 	}
@@ -123,7 +123,7 @@ func (p *parser) substitute() {
 	}
 	for i := range f.Entries {
 		e := &f.Entries[i]
-		if e.Kind == cfgfile.KindNull || !strings.Contains(e.Value, "${") {
+		if e.Kind == parsed.KindNull || !strings.Contains(e.Value, "${") {
 			continue
 		}
 		v, err := Substitute(e.Value, lookup, p.opts.Getenv)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
@@ -83,12 +83,12 @@ type fileParser struct {
 func (fp *fileParser) sp(start, end int) span.Span { return fp.lines.Span(start, end) }
 
 func (fp *fileParser) notice(code string, sp span.Span, key, format string, args ...any) {
-	fp.p.notices = append(fp.p.notices, cfgfile.Notice{
+	fp.p.notices = append(fp.p.notices, parsed.Notice{
 		Code: code, Message: fmt.Sprintf(format, args...), File: fp.path, Span: sp, Key: key,
 	})
 }
 
-func (fp *fileParser) onStart(t tok) *cfgfile.ParseError {
+func (fp *fileParser) onStart(t tok) *parsed.ParseError {
 	if fp.top && len(fp.elems) == 0 {
 		fp.p.doc.Root.Start = fp.lines.Pos(t.start)
 	}
@@ -97,8 +97,8 @@ func (fp *fileParser) onStart(t tok) *cfgfile.ParseError {
 	case "property":
 		// Stop early: every property costs memory far beyond its bytes
 		// (the lint package refuses a file over the limit anyway).
-		if fp.p.nprops++; fp.p.nprops > cfgfile.MaxEntries {
-			return fp.sc.errAt(t.start, "more than %d properties; ckptlint reads configuration files of up to %d keys", cfgfile.MaxEntries, cfgfile.MaxEntries)
+		if fp.p.nprops++; fp.p.nprops > parsed.MaxEntries {
+			return fp.sc.errAt(t.start, "more than %d properties; ckptlint reads configuration files of up to %d keys", parsed.MaxEntries, parsed.MaxEntries)
 		}
 		fp.startProperty(t)
 	case "name", "value", "final", "source", "tag":
@@ -169,7 +169,7 @@ func (fp *fileParser) tokenText() (text, other string) {
 	return fp.token.String(), fp.tokenPlain.String()
 }
 
-func (fp *fileParser) onEnd(t tok) *cfgfile.ParseError {
+func (fp *fileParser) onEnd(t tok) *parsed.ParseError {
 	e := fp.elems[len(fp.elems)-1]
 	fp.elems = fp.elems[:len(fp.elems)-1]
 	content := fp.sp(e.end, t.start)

@@ -1,6 +1,6 @@
 package hadoopxml
 
-// Notice codes this package emits (cfgfile.Notice.Code).
+// Notice codes this package emits (parsed.Notice.Code).
 const (
 	// NoticeDuplicateKey marks a definition that a later one in the same
 	// file (or an included file) replaces; Hadoop keeps the last value.

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
@@ -16,14 +16,14 @@ import (
 // base name (see Detect; other names count as core-site unless they contain
 // "hdfs-site"). Parse never fails: a file Hadoop or ckptlint cannot load is
 // returned with File.Err set and the entries read before the error.
-func Parse(path string, src []byte, opts Options) *cfgfile.File {
+func Parse(path string, src []byte, opts Options) *parsed.File {
 	return ParseDoc(path, src, opts).File
 }
 
 // ParseDoc is Parse plus the layout editors need (property element spans,
 // the insertion point before </configuration>, indentation).
 func ParseDoc(path string, src []byte, opts Options) *Doc {
-	f := &cfgfile.File{Path: path, Format: formatFor(path), Src: src}
+	f := &parsed.File{Path: path, Format: formatFor(path), Src: src}
 	doc := &Doc{File: f, InsertOffset: -1, Indent: "  ", Newline: newline(src)}
 	p := &parser{opts: opts, top: path, doc: doc, stack: []string{path}}
 	perr := p.parseFile(path, src, true)
@@ -49,7 +49,7 @@ type parser struct {
 	top      string // path of the file given to Parse (Hadoop's resource name)
 	doc      *Doc
 	items    []*item
-	notices  []cfgfile.Notice
+	notices  []parsed.Notice
 	includes []string
 	stack    []string // include chain, top-level file first
 	nprops   int      // <property> elements seen, includes too
@@ -57,11 +57,11 @@ type parser struct {
 
 // parseFile scans one file (the top-level one or an include) and appends its
 // property definitions to p.items.
-func (p *parser) parseFile(path string, src []byte, top bool) *cfgfile.ParseError {
+func (p *parser) parseFile(path string, src []byte, top bool) *parsed.ParseError {
 	lines := span.NewLines(src)
-	if len(src) > cfgfile.MaxFileSize {
-		return &cfgfile.ParseError{File: path, Pos: lines.Pos(0),
-			Msg: fmt.Sprintf("file is %d bytes, larger than the %d-byte limit", len(src), cfgfile.MaxFileSize)}
+	if len(src) > parsed.MaxFileSize {
+		return &parsed.ParseError{File: path, Pos: lines.Pos(0),
+			Msg: fmt.Sprintf("file is %d bytes, larger than the %d-byte limit", len(src), parsed.MaxFileSize)}
 	}
 	text, tr, perr := decodeXML(path, src)
 	if perr != nil {
@@ -100,19 +100,19 @@ func (p *parser) parseFile(path string, src []byte, top bool) *cfgfile.ParseErro
 }
 
 func (p *parser) notice(file, code string, sp span.Span, key, format string, args ...any) {
-	p.notices = append(p.notices, cfgfile.Notice{Code: code, Message: fmt.Sprintf(format, args...), File: file, Span: sp, Key: key})
+	p.notices = append(p.notices, parsed.Notice{Code: code, Message: fmt.Sprintf(format, args...), File: file, Span: sp, Key: key})
 }
 
 // sortedNotices orders notices by file (the top-level file first, then
 // includes in reading order) and position.
-func (p *parser) sortedNotices() []cfgfile.Notice {
+func (p *parser) sortedNotices() []parsed.Notice {
 	rank := map[string]int{p.top: 0}
 	for i, inc := range p.includes {
 		if _, ok := rank[inc]; !ok {
 			rank[inc] = i + 1
 		}
 	}
-	slices.SortStableFunc(p.notices, func(a, b cfgfile.Notice) int {
+	slices.SortStableFunc(p.notices, func(a, b parsed.Notice) int {
 		return cmp.Or(cmp.Compare(rank[a.File], rank[b.File]), cmp.Compare(a.Span.Start.Offset, b.Span.Start.Offset))
 	})
 	return p.notices

@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // TestParseSemantics checks what Lookup returns (what Hadoop's get() would
@@ -318,28 +318,28 @@ func TestParseEntries(t *testing.T) {
 			name: "testCompactFormat entries",
 			src:  conf(`<property name="a" value="b"/><property name="c" value="d" final="true"/><property name="e" value="f" source="g"/>`),
 			want: []entryView{
-				{Key: "a", Value: "b", File: "core-site.xml", Kind: cfgfile.KindString},
-				{Key: "c", Value: "d", File: "core-site.xml", Kind: cfgfile.KindString, Final: true},
-				{Key: "e", Value: "f", File: "core-site.xml", Kind: cfgfile.KindString, Sources: []string{"g"}},
+				{Key: "a", Value: "b", File: "core-site.xml", Kind: parsed.KindString},
+				{Key: "c", Value: "d", File: "core-site.xml", Kind: parsed.KindString, Final: true},
+				{Key: "e", Value: "f", File: "core-site.xml", Kind: parsed.KindString, Sources: []string{"g"}},
 			},
 		},
 		{
 			// Hadoop 3.4.1 Configuration.java, "<source>" (L3391): every source element is kept
 			name: "source elements",
 			src:  conf("<property><name>a</name><value>1</value><source>s1</source><source>s2</source></property>"),
-			want: []entryView{{Key: "a", Value: "1", File: "core-site.xml", Kind: cfgfile.KindString, Sources: []string{"s1", "s2"}}},
+			want: []entryView{{Key: "a", Value: "1", File: "core-site.xml", Kind: parsed.KindString, Sources: []string{"s1", "s2"}}},
 		},
 		{
 			name: "deprecated key keeps the written name",
 			src:  conf(prop("dfs.block.size", "1m")),
-			want: []entryView{{Key: "dfs.blocksize", Value: "1m", WrittenKey: "dfs.block.size", File: "core-site.xml", Kind: cfgfile.KindString}},
+			want: []entryView{{Key: "dfs.blocksize", Value: "1m", WrittenKey: "dfs.block.size", File: "core-site.xml", Kind: parsed.KindString}},
 		},
 		{
 			name: "substituted value keeps the raw text",
 			src:  conf(prop("a", "${b}/x") + prop("b", "1")),
 			want: []entryView{
-				{Key: "a", Value: "1/x", Raw: "${b}/x", File: "core-site.xml", Kind: cfgfile.KindString},
-				{Key: "b", Value: "1", File: "core-site.xml", Kind: cfgfile.KindString},
+				{Key: "a", Value: "1/x", Raw: "${b}/x", File: "core-site.xml", Kind: parsed.KindString},
+				{Key: "b", Value: "1", File: "core-site.xml", Kind: parsed.KindString},
 			},
 		},
 		{
@@ -347,14 +347,14 @@ func TestParseEntries(t *testing.T) {
 			name: "final null entry then ignored entry",
 			src:  conf(finalProp("my.var", "") + prop("my.var", "myval")),
 			want: []entryView{
-				{Key: "my.var", File: "core-site.xml", Kind: cfgfile.KindNull, Final: true},
-				{Key: "my.var", Value: "myval", File: "core-site.xml", Kind: cfgfile.KindString},
+				{Key: "my.var", File: "core-site.xml", Kind: parsed.KindNull, Final: true},
+				{Key: "my.var", Value: "myval", File: "core-site.xml", Kind: parsed.KindString},
 			},
 		},
 		{
 			name: "empty non-final definitions are not entries",
 			src:  conf(prop("a", "") + prop("b", "1")),
-			want: []entryView{{Key: "b", Value: "1", File: "core-site.xml", Kind: cfgfile.KindString}},
+			want: []entryView{{Key: "b", Value: "1", File: "core-site.xml", Kind: parsed.KindString}},
 		},
 	}
 	for _, tt := range tests {
@@ -492,7 +492,7 @@ func TestParseErrorKeepsEarlierEntries(t *testing.T) {
 }
 
 func TestParseSizeCap(t *testing.T) {
-	src := []byte(conf(prop("a", strings.Repeat("x", cfgfile.MaxFileSize))))
+	src := []byte(conf(prop("a", strings.Repeat("x", parsed.MaxFileSize))))
 	f := Parse("core-site.xml", src, Options{})
 	if f.Err == nil || !strings.Contains(f.Err.Msg, "limit") || f.Err.Pos.Line != 1 {
 		t.Fatalf("err = %v, want the size limit at 1:1", f.Err)

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/ckptlint/ckptlint/lint/cfgfile"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
@@ -94,12 +94,12 @@ func isASCII(b []byte) bool {
 }
 
 // errAt builds a ParseError at byte offset off.
-func (s *scanner) errAt(off int, format string, args ...any) *cfgfile.ParseError {
-	return &cfgfile.ParseError{File: s.file, Pos: s.lines.Pos(off), Msg: fmt.Sprintf(format, args...)}
+func (s *scanner) errAt(off int, format string, args ...any) *parsed.ParseError {
+	return &parsed.ParseError{File: s.file, Pos: s.lines.Pos(off), Msg: fmt.Sprintf(format, args...)}
 }
 
 // next returns the next token, io.EOF at a clean end, or a ParseError.
-func (s *scanner) next() (tok, *cfgfile.ParseError, bool) {
+func (s *scanner) next() (tok, *parsed.ParseError, bool) {
 	for {
 		start := int(s.dec.InputOffset())
 		t, err := s.dec.Token()
@@ -153,7 +153,7 @@ func (s *scanner) next() (tok, *cfgfile.ParseError, bool) {
 	}
 }
 
-func (s *scanner) startElement(t xml.StartElement, start, end int) (tok, *cfgfile.ParseError, bool) {
+func (s *scanner) startElement(t xml.StartElement, start, end int) (tok, *parsed.ParseError, bool) {
 	if perr := s.countRefs(start, end); perr != nil {
 		return tok{}, perr, false
 	}
@@ -209,7 +209,7 @@ func (s *scanner) prefixDeclared(p string) bool {
 
 // outsideText accepts white space (and a leading byte-order mark) before or
 // after the root element and refuses anything else, as XML requires.
-func (s *scanner) outsideText(t xml.CharData, start int) *cfgfile.ParseError {
+func (s *scanner) outsideText(t xml.CharData, start int) *parsed.ParseError {
 	txt := []byte(t)
 	if start == 0 {
 		txt = bytes.TrimPrefix(txt, []byte("\uFEFF"))
@@ -232,7 +232,7 @@ func (s *scanner) outsideText(t xml.CharData, start int) *cfgfile.ParseError {
 // convertErr turns an encoding/xml error into a ParseError at the most useful
 // offset: the start of a mismatched end tag, the '&' of a bad entity
 // reference, or where the decoder stopped.
-func (s *scanner) convertErr(err error, start, end int) *cfgfile.ParseError {
+func (s *scanner) convertErr(err error, start, end int) *parsed.ParseError {
 	if s.badCharset != "" {
 		off := bytes.Index(s.src[:min(len(s.src), 200)], []byte("encoding"))
 		return s.errAt(max(off, 0), "encoding %q is not supported: ckptlint reads UTF-8 files (and pure-ASCII files that declare an ASCII-compatible encoding); convert the file to UTF-8", s.badCharset)
@@ -268,7 +268,7 @@ func (s *scanner) convertErr(err error, start, end int) *cfgfile.ParseError {
 		msg += " (not declared in the file's DOCTYPE)"
 	}
 	pos := s.lines.Pos(off)
-	return &cfgfile.ParseError{File: s.file, Pos: pos, Msg: fmt.Sprintf("XML syntax error on line %d: %s", pos.Line, msg)}
+	return &parsed.ParseError{File: s.file, Pos: pos, Msg: fmt.Sprintf("XML syntax error on line %d: %s", pos.Line, msg)}
 }
 
 func bomLen(src []byte) int {
@@ -290,7 +290,7 @@ func qname(prefix, local string) string {
 // encoding/xml; external ones are never opened and stand for an unknown
 // value; internal parameter entities are expanded between declarations,
 // external ones never fetched (see includePE and paramNotice).
-func (s *scanner) directive(t xml.Directive, start int) *cfgfile.ParseError {
+func (s *scanner) directive(t xml.Directive, start int) *parsed.ParseError {
 	text := string(t)
 	if !strings.HasPrefix(text, "DOCTYPE") {
 		return nil
@@ -331,7 +331,7 @@ func (s *scanner) directive(t xml.Directive, start int) *cfgfile.ParseError {
 // countRefs counts the declared entities referenced in src[start:end]
 // against the expansion limits (one reference of an entity costs what its
 // expansion cost).
-func (s *scanner) countRefs(start, end int) *cfgfile.ParseError {
+func (s *scanner) countRefs(start, end int) *parsed.ParseError {
 	if s.dtd == nil || len(s.ents) == 0 {
 		return nil
 	}

@@ -19,7 +19,10 @@
 #   size that leaves 10x scheduling headroom) when it keeps 16 GiB per file; without them, the
 #   smallest block size that does (2m with the default limit), if the DataNodes'
 #   scheduled-space headroom allows it; otherwise raise
-#   dfs.namenode.fs-limits.max-blocks-per-file on the NameNode.
+#   dfs.namenode.fs-limits.max-blocks-per-file on the NameNode. When the deployment's observed
+#   checkpoint_size (the p99 checkpointed size `ckptlint facts` reads from the running job) divided
+#   by the parallelism already reaches the cap, the finding is never an info, whatever the state
+#   backend: even counting only what one checkpoint uploaded, a subtask's state exceeds it.
 # related_resources:
 #   - ref: https://github.com/apache/hadoop/blob/rel/release-3.4.1/hadoop-hdfs-project/hadoop-hdfs/src/main/java/org/apache/hadoop/hdfs/server/namenode/FSDirWriteFileOp.java
 #     description: the max-blocks-per-file check when a block is added, and its error text
@@ -35,6 +38,8 @@
 package ckptlint.rules.blocksize.max_file_size
 
 import data.ckptlint.lib.blocksize as bs
+import data.ckptlint.lib.facts
+import data.ckptlint.lib.flink
 import data.ckptlint.lib.result
 import data.ckptlint.lib.units
 import data.ckptlint.rules.blocksize.scheduled_space
@@ -110,15 +115,47 @@ deny contains f if {
 	client.value > 0
 	max_blocks.value > 0
 	cap < limit
-	f := with_severity(sprintf(
-		"dfs.blocksize %s (from %s) x dfs.namenode.fs-limits.max-blocks-per-file %d (from %s) caps every HDFS file at %s: the NameNode refuses the next block with \"File has reached the limit on maximum number of blocks (dfs.namenode.fs-limits.max-blocks-per-file): %d >= %d\". A savepoint or full checkpoint writes each subtask's keyed state as one file%s, so a subtask with more than %s of state cannot complete one. %s",
-		[
-			client.display, bs.source(client), max_blocks.value, bs.source(max_blocks), units.bytes(cap),
-			max_blocks.value, max_blocks.value, backend_note, units.bytes(cap), advice,
-		],
-	))
+	f := with_severity(concat("", [
+		sprintf(
+			"dfs.blocksize %s (from %s) x dfs.namenode.fs-limits.max-blocks-per-file %d (from %s) caps every HDFS file at %s: the NameNode refuses the next block with \"File has reached the limit on maximum number of blocks (dfs.namenode.fs-limits.max-blocks-per-file): %d >= %d\". A savepoint or full checkpoint writes each subtask's keyed state as one file%s, so a subtask with more than %s of state cannot complete one. %s",
+			[
+				client.display, bs.source(client), max_blocks.value, bs.source(max_blocks), units.bytes(cap),
+				max_blocks.value, max_blocks.value, backend_note, units.bytes(cap), advice,
+			],
+		),
+		observed_note,
+	]))
 }
 
-with_severity(msg) := result.info(at, msg) if heap_backend
+# observed is the p99 checkpointed size `ckptlint facts` read from the
+# running job (/jobs/:jobid/checkpoints summary.checkpointed_size). For an
+# incremental checkpoint it counts only what that checkpoint uploaded, so it
+# bounds a subtask's full state from below only.
+observed := input.deployment.checkpoint_size
 
-else := result.finding(at, msg)
+per_subtask := observed / flink.parallelism.value if {
+	observed > 0
+	flink.parallelism.value > 0
+}
+
+observed_over if per_subtask >= cap
+
+observed_note := sprintf(
+	" The observed p99 checkpointed size %s (%s) is about %s per subtask over parallelism %d, %s",
+	[units.bytes(observed), facts.origin(input.deployment, "checkpoint_size", "checkpoint_size in .ckptlint.hcl"), units.bytes(per_subtask), flink.parallelism.value, over_text],
+) if {
+	per_subtask
+}
+
+else := ""
+
+over_text := "already above the cap: savepoints and full checkpoints of this job cannot complete" if observed_over
+
+else := "below the cap; an incremental checkpoint's size counts only what it uploaded, so the full state of a subtask can still be larger"
+
+# A heap backend makes the cap an info, unless the observed size already
+# reaches it.
+with_severity(msg) := result.info(at, msg) if {
+	heap_backend
+	not observed_over
+} else := result.finding(at, msg)

@@ -99,3 +99,25 @@ test_datanodes_without_free_space_use_the_generic_advice if {
 	some f in rule.deny with input as inp
 	contains(f.message, "if the DataNodes' scheduled-space headroom allows it")
 }
+
+# 8 subtasks and a 100 GiB observed checkpoint: 12.5 GiB per subtask, above
+# the 9.8 GiB cap even with a heap backend.
+observed(size) := json.patch(base, [
+	{"op": "replace", "path": "/effective/state_backend/type", "value": {"value": null, "set": false}},
+	{"op": "replace", "path": "/deployment", "value": {
+		"declared": true, "checkpoint_size": size,
+		"facts": {"checkpoint_size": {"cite": "facts from jobmanager http://jm:8081/jobs/a1b2/checkpoints, 2026-12-01"}},
+	}},
+])
+
+test_observed_size_above_the_cap_is_not_info if {
+	some f in rule.deny with input as observed(107374182400)
+	not f.severity
+	contains(f.message, "The observed p99 checkpointed size 100 GiB (checkpoint_size in .ckptlint.hcl, facts from jobmanager http://jm:8081/jobs/a1b2/checkpoints, 2026-12-01) is about 12.5 GiB per subtask over parallelism 8, already above the cap")
+}
+
+test_observed_size_below_the_cap_keeps_the_severity if {
+	some f in rule.deny with input as observed(1073741824)
+	f.severity == "info"
+	contains(f.message, "is about 128 MiB per subtask over parallelism 8, below the cap; an incremental checkpoint's size counts only what it uploaded")
+}

@@ -115,10 +115,7 @@ deny contains f if {
 	not version.declared
 	f := result.versioned(object.union(
 		finding(v, sprintf(
-			# Known bug, kept as is by the lint gate (a message change is the rule owner's call):
-			# nine verbs, eight arguments: the last %s prints %!s(MISSING) and the texts shift by one.
-			# regal ignore:sprintf-arguments-mismatch
-			"%s: %s (%s:%d) uses the unit \"m\", which Flink reads as minutes only from 1.15, and the Flink version is not known; ckptlint read the files as Flink %s (%s): %s. On Flink 1.14 or older, %s Write \"%s\", which every version reads.",
+			"%s: %s (%s:%d) uses the unit \"m\", which Flink reads as minutes only from 1.15, and the Flink version is not known; ckptlint read the files as Flink %s (%s). On Flink 1.14 or older, %s Write \"%s\", which every version reads.",
 			[v.key, v.raw, v.loc.file, v.loc.line, version.value, version.why, refusal(v), canonical(v)],
 		)),
 		{"severity": "warning"},

@@ -33,6 +33,9 @@ test_m_on_inferred_version_is_version_dependent if {
 	f.severity == "warning"
 	f.version_dependent
 	contains(f.message, "ckptlint read the files as Flink 1.13")
+	contains(f.message, "(a lower bound; declare flink_version in .ckptlint.hcl)). On Flink 1.14 or older, Flink refuses it")
+	endswith(f.message, `Write "10 min", which every version reads.`)
+	not contains(f.message, "MISSING")
 	f.fix[0].value == "10 min"
 	not f.fix[0].needs_version
 }

@@ -1,8 +1,8 @@
-// Package cfgfile holds the format-neutral view of one parsed configuration
+// Package parsed holds the format-neutral view of one parsed configuration
 // file: its entries as the consuming system (Flink or Hadoop) reads them, with
 // the byte spans of every key and value, plus what that system would silently
 // drop or misread and any parse error. Every format parser returns a *File.
-package cfgfile
+package parsed
 
 import (
 	"fmt"
@@ -180,3 +180,12 @@ const (
 	MaxLines   = 50_000
 	MaxEntries = 10_000
 )
+
+// Span is the empty span at the error, or at the top of the file when the
+// error has no position (or e is nil).
+func (e *ParseError) Span() span.Span {
+	if e == nil || e.Pos.Line == 0 {
+		return span.At(span.Top())
+	}
+	return span.At(e.Pos)
+}

@@ -1,6 +1,7 @@
 //go:build ignore
 
-// Command gendocs writes docs/rules/ from the embedded policies' METADATA.
+// Command gendocs writes lint/rule/rego_gen.go and docs/rules/ from the
+// embedded policies' METADATA.
 // Run it with `go generate ./policies` from the repository root.
 //
 // It is a `//go:build ignore` file rather than a main package so that
@@ -14,7 +15,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/ckptlint/ckptlint/generate/ruledocs"
+	"github.com/ckptlint/ckptlint/internal/ruledocs"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/write"
 )

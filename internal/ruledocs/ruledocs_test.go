@@ -4,11 +4,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/ckptlint/ckptlint/generate/ruledocs"
+	"github.com/ckptlint/ckptlint/internal/ruledocs"
 	"github.com/ckptlint/ckptlint/lint/engine"
+	"github.com/ckptlint/ckptlint/lint/rule"
 )
 
 const root = "../.."
@@ -66,6 +68,25 @@ func TestDocsUpToDate(t *testing.T) {
 	for _, ent := range ents {
 		if _, ok := files[filepath.Join("docs", "rules", ent.Name())]; !ok {
 			t.Errorf("docs/rules/%s belongs to no rule: delete it", ent.Name())
+		}
+	}
+}
+
+// TestTableMatchesMetadata compiles the embedded bundle and fails when
+// lint/rule/rego_gen.go, the table `rules`, `explain`, config validation
+// and the reporters read instead of compiling, differs from METADATA.
+func TestTableMatchesMetadata(t *testing.T) {
+	e, err := engine.New(context.Background(), engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, want := rule.Rego(), e.Rules()
+	if len(got) != len(want) {
+		t.Errorf("lint/rule/rego_gen.go has %d rules, the policies %d: run `go generate ./policies`", len(got), len(want))
+	}
+	for i := range min(len(got), len(want)) {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Errorf("lint/rule/rego_gen.go entry %d is stale:\n got %+v\nwant %+v\nrun `go generate ./policies`", i, got[i], want[i])
 		}
 	}
 }

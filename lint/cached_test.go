@@ -1,0 +1,376 @@
+package lint_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ckptlint/ckptlint/internal/linttest"
+	"github.com/ckptlint/ckptlint/lint"
+	"github.com/ckptlint/ckptlint/lint/cache"
+	"github.com/ckptlint/ckptlint/lint/engine"
+)
+
+var (
+	lazyOnce sync.Once
+	lazyEng  *engine.Lazy
+)
+
+// embeddedLazy is one lazy engine over the embedded bundle for the whole
+// test binary: compiled at most once.
+func embeddedLazy(t *testing.T) *engine.Lazy {
+	t.Helper()
+	lazyOnce.Do(func() {
+		var err error
+		if lazyEng, err = engine.NewLazy(engine.Options{}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	return lazyEng
+}
+
+// resultJSON is everything of a result the reporters read, as bytes.
+func resultJSON(t *testing.T, res *lint.Result) string {
+	t.Helper()
+	var names []string
+	for _, s := range res.Sets {
+		names = append(names, s.Name)
+	}
+	b, err := json.MarshalIndent(struct {
+		Findings, Suppressed any
+		Files                int
+		Unread               []string
+		Sets                 []string
+	}{res.Findings, res.Suppressed, res.Files, res.Unread, names}, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// cachedTwice lints the working directory without the cache, then twice
+// with store: the results must be byte-identical, and the second run must
+// come from the cache unless something could not be read.
+func cachedTwice(t *testing.T, name string, store *cache.Store, opts lint.Options) {
+	t.Helper()
+	c := &lint.Cache{Store: store, Policies: embeddedLazy(t)}
+	eng, err := c.Policies.Engine(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := lint.Lint(context.Background(), eng, nil, opts)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	want := resultJSON(t, plain)
+	for run := range 2 {
+		res, st, err := lint.Cached(context.Background(), c, nil, opts)
+		if err != nil {
+			t.Fatalf("%s: cached run %d: %v", name, run, err)
+		}
+		if got := resultJSON(t, res); got != want {
+			t.Errorf("%s: cached run %d differs from the run without the cache:\n--- without\n%s\n--- with\n%s", name, run, want, got)
+		}
+		if wantHit := run == 1 && len(plain.Unread) == 0; st.Hit != wantHit {
+			t.Errorf("%s: run %d: cache hit %v, want %v", name, run, st.Hit, wantHit)
+		}
+		for _, o := range []bool{true, false} {
+			if run == 0 {
+				break
+			}
+			// The inline ignores apply after the cache, both ways.
+			opts2 := opts
+			opts2.NoInlineIgnores = o
+			plain2, err := lint.Lint(context.Background(), eng, nil, opts2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res2, _, err := lint.Cached(context.Background(), c, nil, opts2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resultJSON(t, plain2) != resultJSON(t, res2) {
+				t.Errorf("%s: NoInlineIgnores=%v: cached result differs", name, o)
+			}
+		}
+	}
+}
+
+// lintDirs are the directories of testdata a test lints from inside.
+func lintDirs(t *testing.T) []string {
+	t.Helper()
+	root, _ := filepath.Abs("../testdata")
+	var dirs []string
+	add := func(glob string) {
+		m, err := filepath.Glob(filepath.Join(root, glob))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range m {
+			if st, err := os.Stat(d); err == nil && st.IsDir() {
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	for _, g := range []string{"rules/*/bad", "rules/*/good", "stories/*", "stories-fixed/*", "templates/*", "suppress/*", "k8s", "realworld/*"} {
+		add(g)
+	}
+	if len(dirs) < 50 {
+		t.Fatalf("%d directories under %s; the globs no longer match the test data", len(dirs), root)
+	}
+	return dirs
+}
+
+// TestCacheIdentical lints every fixture directory of testdata without the
+// cache, with it cold and with it warm: the results are byte-identical.
+func TestCacheIdentical(t *testing.T) {
+	store, err := cache.Open(t.TempDir(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range lintDirs(t) {
+		t.Chdir(d)
+		rel, _ := filepath.Rel(filepath.Dir(filepath.Dir(d)), d)
+		cachedTwice(t, rel, store, lint.Options{Config: linttest.LoadConfig(t, ".")})
+	}
+}
+
+// TestCacheCorpus is TestCacheIdentical over ../shared/corpus (skipped
+// when absent), each file alone under its real name, as TestCorpus lints it.
+func TestCacheCorpus(t *testing.T) {
+	dir := corpusDir(t)
+	store, err := cache.Open(t.TempDir(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds, _ := os.ReadDir(dir)
+	for _, k := range kinds {
+		name, ok := realName[k.Name()]
+		if !ok {
+			continue
+		}
+		files, _ := os.ReadDir(filepath.Join(dir, k.Name()))
+		for _, f := range files {
+			src, err := os.ReadFile(filepath.Join(dir, k.Name(), f.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tmp := t.TempDir()
+			if err := os.WriteFile(filepath.Join(tmp, name), src, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Chdir(tmp)
+			cachedTwice(t, k.Name()+"/"+f.Name(), store, lint.Options{})
+		}
+	}
+}
+
+// writeTree writes files (slash paths) below dir.
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for p, content := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestCacheInvalidation changes one input at a time after a warm run: each
+// change that can change a finding must make the next run miss and give
+// what a run without the cache gives; a rule block's severity and the
+// inline-ignore switch must not make it miss, and still apply.
+func TestCacheInvalidation(t *testing.T) {
+	base := map[string]string{
+		".git/HEAD":  "ref: refs/heads/main\n",
+		"Dockerfile": "FROM flink:1.18.1\n",
+		"conf/flink-conf.yaml": "state.backend.type: rocksdb\nstate.checkpoints.dir: hdfs://nn:8020/flink/checkpoints\n" +
+			"execution.checkpointing.interval: 10 s\nexecution.checkpointing.timeout: 5 s\n",
+		"conf/core-site.xml": "<configuration>\n<property><name>fs.defaultFS</name><value>hdfs://nn:8020</value></property>\n</configuration>\n",
+		"conf/hdfs-site.xml": "<configuration xmlns:xi=\"http://www.w3.org/2001/XInclude\">\n<xi:include href=\"extra.xml\"/>\n" +
+			"<property><name>dfs.replication</name><value>3</value></property>\n</configuration>\n",
+		"conf/extra.xml":     "<configuration>\n<property><name>dfs.blocksize</name><value>128m</value></property>\n</configuration>\n",
+		"policy/custom.rego": "package ckptlint.user.helpers\n\nimport rego.v1\n\nx := 1\n",
+		".ckptlint.hcl":      "cluster \"prod\" {\n  datanodes = 3\n}\n",
+	}
+	type step struct {
+		name    string
+		change  func(t *testing.T, dir string, opts *lint.Options, c **lint.Cache)
+		wantHit bool
+	}
+	write := func(p, s string) func(t *testing.T, dir string, _ *lint.Options, _ **lint.Cache) {
+		return func(t *testing.T, dir string, _ *lint.Options, _ **lint.Cache) {
+			writeTree(t, dir, map[string]string{p: s})
+		}
+	}
+	reloadConfig := func(hcl string) func(t *testing.T, dir string, opts *lint.Options, _ **lint.Cache) {
+		return func(t *testing.T, dir string, opts *lint.Options, _ **lint.Cache) {
+			writeTree(t, dir, map[string]string{".ckptlint.hcl": hcl})
+			opts.Config = linttest.LoadConfig(t, ".")
+		}
+	}
+	steps := []step{
+		{"nothing changed", func(*testing.T, string, *lint.Options, **lint.Cache) {}, true},
+		{"flink-conf.yaml content", write("conf/flink-conf.yaml", strings.Replace(base["conf/flink-conf.yaml"], "5 s", "1 min", 1)), false},
+		{"core-site.xml content", write("conf/core-site.xml", strings.Replace(base["conf/core-site.xml"], "nn:8020", "other:8020", 1)), false},
+		{"hdfs-site.xml content", write("conf/hdfs-site.xml", strings.Replace(base["conf/hdfs-site.xml"], "<value>3</value>", "<value>1</value>", 1)), false},
+		{"xi:include target", write("conf/extra.xml", strings.Replace(base["conf/extra.xml"], "128m", "1k", 1)), false},
+		{"version evidence (Dockerfile)", write("Dockerfile", "FROM flink:2.0.0\n"), false},
+		{"a new file where discovery looks (config.yaml)", write("conf/config.yaml", "execution.checkpointing.interval: 1 min\n"), false},
+		{"a new config set in a new directory", write("other/flink-conf.yaml", "execution.checkpointing.interval: 1 s\n"), false},
+		{"a file removed", func(t *testing.T, dir string, _ *lint.Options, _ **lint.Cache) {
+			if err := os.Remove(filepath.Join(dir, "other/flink-conf.yaml")); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+		{".ckptlint.hcl fact", reloadConfig("cluster \"prod\" {\n  datanodes = 1\n}\n"), false},
+		{".ckptlint.hcl rule severity", reloadConfig("cluster \"prod\" {\n  datanodes = 1\n}\nrule \"CKPT004\" {\n  severity = \"error\"\n}\n"), true},
+		{".ckptlint.hcl rule disabled", reloadConfig("cluster \"prod\" {\n  datanodes = 1\n}\nrule \"CKPT004\" {\n  enabled = false\n}\n"), true},
+		{"--flink-version", func(_ *testing.T, _ string, opts *lint.Options, _ **lint.Cache) { opts.Versions.Flink = "1.20" }, false},
+		{"--hadoop-version", func(_ *testing.T, _ string, opts *lint.Options, _ **lint.Cache) { opts.Versions.Hadoop = "3.3.6" }, false},
+		{"--placeholders", func(_ *testing.T, _ string, opts *lint.Options, _ **lint.Cache) {
+			opts.Placeholders = lint.PlaceholdersLiteral
+		}, false},
+		{"--no-inline-ignores", func(_ *testing.T, _ string, opts *lint.Options, _ **lint.Cache) { opts.NoInlineIgnores = true }, true},
+		{"policy file", func(t *testing.T, dir string, _ *lint.Options, c **lint.Cache) {
+			writeTree(t, dir, map[string]string{"policy/custom.rego": "package ckptlint.user.helpers\n\nimport rego.v1\n\nx := 2\n"})
+			lz, err := engine.NewLazy(engine.Options{PolicyDirs: []string{filepath.Join(dir, "policy")}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			*c = &lint.Cache{Store: (*c).Store, Policies: lz}
+		}, false},
+		{"ckptlint version", func(t *testing.T, _ string, _ *lint.Options, _ **lint.Cache) {
+			lint.SetBuildVersionForTest(t, "v9.9.9")
+		}, false},
+	}
+	dir := t.TempDir()
+	writeTree(t, dir, base)
+	t.Chdir(dir)
+	store, err := cache.Open(t.TempDir(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lz, err := engine.NewLazy(engine.Options{PolicyDirs: []string{filepath.Join(dir, "policy")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &lint.Cache{Store: store, Policies: lz}
+	opts := lint.Options{Config: linttest.LoadConfig(t, ".")}
+	check := func(name string, wantHit bool) {
+		t.Helper()
+		eng, err := c.Policies.Engine(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, err := lint.Lint(context.Background(), eng, nil, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, st, err := lint.Cached(context.Background(), c, nil, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Hit != wantHit {
+			t.Errorf("%s: cache hit %v, want %v", name, st.Hit, wantHit)
+		}
+		if want, got := resultJSON(t, plain), resultJSON(t, res); want != got {
+			t.Errorf("%s: cached result differs from the run without the cache:\n--- without\n%s\n--- with\n%s", name, want, got)
+		}
+	}
+	check("first run", false)
+	for _, s := range steps {
+		s.change(t, dir, &opts, &c)
+		check(s.name, s.wantHit)
+		if !s.wantHit {
+			check(s.name+", run again", true)
+		}
+	}
+}
+
+// TestCacheSetReuse edits one file of many config sets: only its set is
+// evaluated again, the others' findings come from the cache.
+func TestCacheSetReuse(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{".git/HEAD": "ref: refs/heads/main\n"}
+	for _, n := range []string{"a", "b", "c", "d"} {
+		files[n+"/flink-conf.yaml"] = "execution.checkpointing.interval: 10 s\nexecution.checkpointing.timeout: 5 s\n"
+	}
+	writeTree(t, dir, files)
+	t.Chdir(dir)
+	store, err := cache.Open(t.TempDir(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &lint.Cache{Store: store, Policies: embeddedLazy(t)}
+	if _, st, err := lint.Cached(context.Background(), c, nil, lint.Options{}); err != nil || st.Evaluated != 4 {
+		t.Fatalf("cold run: %+v, %v; want 4 sets evaluated", st, err)
+	}
+	writeTree(t, dir, map[string]string{"c/flink-conf.yaml": "execution.checkpointing.interval: 1 min\n"})
+	_, st, err := lint.Cached(context.Background(), c, nil, lint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Hit || st.Evaluated != 1 || st.Reused != 3 {
+		t.Errorf("one file edited: %+v, want 1 set evaluated and 3 reused", st)
+	}
+}
+
+// TestCacheBadEntries damages the stored run entry in each way a cache
+// directory on a runner can hold: the next run ignores it, lints from
+// scratch and gives the right result.
+func TestCacheBadEntries(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"conf/flink-conf.yaml": "execution.checkpointing.interval: 10 s\nexecution.checkpointing.timeout: 5 s\n"})
+	t.Chdir(dir)
+	cdir := t.TempDir()
+	store, err := cache.Open(cdir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &lint.Cache{Store: store, Policies: embeddedLazy(t)}
+	first, _, err := lint.Cached(context.Background(), c, nil, lint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := resultJSON(t, first)
+	entries, _ := filepath.Glob(filepath.Join(cdir, "*", "*-e"))
+	if len(entries) != 1 {
+		t.Fatalf("%d entries in the cache, want 1", len(entries))
+	}
+	good, err := os.ReadFile(entries[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []struct {
+		name string
+		b    []byte
+	}{
+		{"truncated", good[:len(good)/2]},
+		{"empty", nil},
+		{"a byte changed", func() []byte { b := append([]byte(nil), good...); b[len(b)-3] ^= 1; return b }()},
+		{"foreign format", append([]byte("CKPTLC99"), good[8:]...)},
+		{"not JSON", []byte("garbage")},
+	} {
+		if err := os.WriteFile(entries[0], bad.b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		res, st, err := lint.Cached(context.Background(), c, nil, lint.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", bad.name, err)
+		}
+		if st.Hit {
+			t.Errorf("%s: the damaged entry was used", bad.name)
+		}
+		if got := resultJSON(t, res); got != want {
+			t.Errorf("%s: result differs:\n%s\nwant\n%s", bad.name, got, want)
+		}
+	}
+}
