@@ -142,31 +142,13 @@ func TestCacheIdentical(t *testing.T) {
 // TestCacheCorpus is TestCacheIdentical over ../shared/corpus (skipped
 // when absent), each file alone under its real name, as TestCorpus lints it.
 func TestCacheCorpus(t *testing.T) {
-	dir := corpusDir(t)
 	store, err := cache.Open(t.TempDir(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	kinds, _ := os.ReadDir(dir)
-	for _, k := range kinds {
-		name, ok := realName[k.Name()]
-		if !ok {
-			continue
-		}
-		files, _ := os.ReadDir(filepath.Join(dir, k.Name()))
-		for _, f := range files {
-			src, err := os.ReadFile(filepath.Join(dir, k.Name(), f.Name()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			tmp := t.TempDir()
-			if err := os.WriteFile(filepath.Join(tmp, name), src, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			t.Chdir(tmp)
-			cachedTwice(t, k.Name()+"/"+f.Name(), store, lint.Options{})
-		}
-	}
+	eachCorpusFile(t, func(label, _ string) {
+		cachedTwice(t, label, store, lint.Options{})
+	})
 }
 
 // writeTree writes files (slash paths) below dir.

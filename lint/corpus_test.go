@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -39,10 +40,41 @@ var realName = map[string]string{
 // Apache Flink distribution defaults produce no error, and the full list of
 // findings is recorded in docs/corpus-findings.txt (review it with -update).
 func TestCorpus(t *testing.T) {
-	dir := corpusDir(t)
 	want, _ := filepath.Abs("../docs/corpus-findings.txt")
 	eng := linttest.Engine(t)
 	var lines []string
+	eachCorpusFile(t, func(label, name string) {
+		res, err := lint.Lint(context.Background(), eng, nil, lint.Options{})
+		if err != nil {
+			t.Errorf("%s: %v", label, err)
+			return
+		}
+		if res.Files != 1 {
+			t.Errorf("%s: read as %d files; the file was not recognised", label, res.Files)
+		}
+		base := path.Base(label)
+		distDefault := strings.HasPrefix(base, "apache__flink@") && strings.Contains(base, "flink-dist__src__main")
+		for _, fd := range res.Findings {
+			if fd.RuleID == lint.ParseErrorRule && fd.Range.Start.Line < 1 {
+				t.Errorf("%s: parse error without a line: %s", label, fd)
+			}
+			if distDefault && fd.Severity == finding.Error {
+				t.Errorf("Flink distribution default %s: %s", base, fd)
+			}
+			lines = append(lines, fmt.Sprintf("%s: %s", label, strings.TrimPrefix(fd.String(), name+":")))
+		}
+	})
+	sort.Strings(lines)
+	golden(t, want, strings.Join(lines, "\n")+"\n")
+}
+
+// eachCorpusFile calls fn for every file of ../shared/corpus (skipping the
+// test when it is absent) with the working directory set to a fresh
+// temporary directory that holds the file alone under its real name;
+// label is kind/file, name the real name.
+func eachCorpusFile(t *testing.T, fn func(label, name string)) {
+	t.Helper()
+	dir := corpusDir(t)
 	kinds, _ := os.ReadDir(dir)
 	for _, k := range kinds {
 		name, ok := realName[k.Name()]
@@ -60,26 +92,7 @@ func TestCorpus(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Chdir(tmp)
-			res, err := lint.Lint(context.Background(), eng, nil, lint.Options{})
-			if err != nil {
-				t.Errorf("%s/%s: %v", k.Name(), f.Name(), err)
-				continue
-			}
-			if res.Files != 1 {
-				t.Errorf("%s/%s: read as %d files; the file was not recognised", k.Name(), f.Name(), res.Files)
-			}
-			distDefault := strings.HasPrefix(f.Name(), "apache__flink@") && strings.Contains(f.Name(), "flink-dist__src__main")
-			for _, fd := range res.Findings {
-				if fd.RuleID == lint.ParseErrorRule && fd.Range.Start.Line < 1 {
-					t.Errorf("%s/%s: parse error without a line: %s", k.Name(), f.Name(), fd)
-				}
-				if distDefault && fd.Severity == finding.Error {
-					t.Errorf("Flink distribution default %s: %s", f.Name(), fd)
-				}
-				lines = append(lines, fmt.Sprintf("%s/%s: %s", k.Name(), f.Name(), strings.TrimPrefix(fd.String(), name+":")))
-			}
+			fn(k.Name()+"/"+f.Name(), name)
 		}
 	}
-	sort.Strings(lines)
-	golden(t, want, strings.Join(lines, "\n")+"\n")
 }
