@@ -14,8 +14,11 @@ import (
 // parseOverview reads the JobManager's GET /overview, Flink's
 // ClusterOverviewWithVersion (org.apache.flink.runtime.rest.handler.legacy.messages,
 // REST API docs "/overview"): "taskmanagers", "slots-total",
-// "flink-version" (the same in 1.15 to 2.x; 1.16 added
-// "taskmanagers-blocked" and "slots-free-and-blocked", which are not read).
+// "flink-version" (the same in 1.15 to 2.x). Newer releases also send
+// "taskmanagers-blocked" and "slots-free-and-blocked" (ClusterOverview's
+// FIELD_NAME_TASKMANAGERS_BLOCKED and FIELD_NAME_SLOTS_FREE_AND_BLOCKED,
+// present only when non-zero per flink-runtime-web's Overview interface);
+// they are not read.
 func parseOverview(data []byte) (*Observation, error) {
 	var doc map[string]any
 	if err := decodeJSON(data, &doc); err != nil {
