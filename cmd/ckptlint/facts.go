@@ -16,6 +16,7 @@ import (
 	"github.com/ckptlint/ckptlint/facts"
 	"github.com/ckptlint/ckptlint/fix"
 	"github.com/ckptlint/ckptlint/lint/config"
+	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/write"
 )
 
@@ -194,37 +195,29 @@ func runFacts(ctx context.Context, g *globals, o factsOptions, args []string) er
 	return nil
 }
 
-// readSource reads a SOURCE argument: a file, or - for standard input, at
-// most max bytes.
+// readSource reads a SOURCE argument: a file (through inputfs.ReadRegular,
+// the reader every input file goes through: non-blocking open, regular
+// files only, at most max bytes), or - for standard input, at most max
+// bytes.
 func readSource(arg string, stdin io.Reader, max int64) ([]byte, string, error) {
-	var r io.Reader
-	name := arg
-	if arg == "-" {
-		r, name = stdin, "<stdin>"
-	} else {
-		fi, err := os.Stat(arg)
-		if err != nil {
+	if arg != "-" {
+		data, err := inputfs.ReadRegular(arg, max)
+		var big *inputfs.TooLargeError
+		switch {
+		case errors.As(err, &big):
+			return nil, arg, fmt.Errorf("%s: %d bytes, over the %d-byte limit (--max-response-bytes)", arg, big.Size, max)
+		case err != nil:
 			return nil, arg, err
 		}
-		if !fi.Mode().IsRegular() {
-			return nil, arg, fmt.Errorf("%s: not a regular file", arg)
-		}
-		if fi.Size() > max {
-			return nil, arg, fmt.Errorf("%s: %d bytes, over the %d-byte limit (--max-response-bytes)", arg, fi.Size(), max)
-		}
-		f, err := os.Open(arg)
-		if err != nil {
-			return nil, arg, err
-		}
-		defer f.Close()
-		r = f
+		return data, filepath.ToSlash(arg), nil
 	}
-	data, err := io.ReadAll(io.LimitReader(r, max+1))
+	name := "<stdin>"
+	data, err := io.ReadAll(io.LimitReader(stdin, max+1))
 	if err != nil {
 		return nil, name, fmt.Errorf("%s: %v", name, err)
 	}
 	if int64(len(data)) > max {
 		return nil, name, fmt.Errorf("%s: over the %d-byte limit (--max-response-bytes)", name, max)
 	}
-	return data, filepath.ToSlash(name), nil
+	return data, name, nil
 }
