@@ -42,7 +42,7 @@ func parseOverview(data []byte) (*Observation, error) {
 		}
 	}
 	if v, _ := doc["flink-version"].(string); v != "" {
-		if p := versionPrefix.FindString(v); p != "" {
+		if p := versionPrefix().FindString(v); p != "" {
 			note := "/overview flink-version"
 			if p != v {
 				note += " " + v
@@ -188,8 +188,8 @@ func parseKubectl(data []byte) (*Observation, error) {
 	o := &Observation{Kind: Kubectl}
 	if v, _ := spec["flinkVersion"].(string); v != "" {
 		ver := strings.ReplaceAll(strings.TrimPrefix(strings.TrimPrefix(v, "v"), "V"), "_", ".")
-		if versionPrefix.MatchString(ver) {
-			o.Deployment = append(o.Deployment, strValue("flink_version", versionPrefix.FindString(ver), "spec.flinkVersion "+v))
+		if versionPrefix().MatchString(ver) {
+			o.Deployment = append(o.Deployment, strValue("flink_version", versionPrefix().FindString(ver), "spec.flinkVersion "+v))
 		}
 	}
 	var parallelism int64 = -1

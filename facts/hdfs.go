@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // dataNode is what the sources say about one live DataNode. A negative
@@ -152,7 +153,7 @@ func capacity(o *Observation, all []dataNode, field, extra, nnVersion string) er
 	if len(versions) > 0 {
 		slices.SortFunc(versions, compareVersions)
 		oldest := versions[0]
-		v := versionPrefix.FindString(oldest)
+		v := versionPrefix().FindString(oldest)
 		if v == "" {
 			return nil
 		}
@@ -174,7 +175,7 @@ func capacity(o *Observation, all []dataNode, field, extra, nnVersion string) er
 
 // versionPrefix is the major.minor[.patch] part of a Hadoop build version
 // such as "3.3.6" or "3.1.1.7.1.9.0-387" (the form .ckptlint.hcl accepts).
-var versionPrefix = regexp.MustCompile(`^\d+\.\d+(\.\d+)?`)
+var versionPrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+\.\d+(\.\d+)?`) })
 
 func compareVersions(a, b string) int {
 	pa, pb := strings.FieldsFunc(a, notDigit), strings.FieldsFunc(b, notDigit)
@@ -203,7 +204,7 @@ func looksLikeDFSAdmin(data []byte) bool {
 // (3):", "Dead datanodes (0):", "Decommissioning datanodes (1):" and, since
 // Hadoop 3.0, "Entering maintenance datanodes (0):" / "In maintenance
 // datanodes (0):".
-var sectionRE = regexp.MustCompile(`^([A-Za-z ]+) datanodes \((\d+)\):\s*$`)
+var sectionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z ]+) datanodes \((\d+)\):\s*$`) })
 
 // parseDFSAdmin reads `hdfs dfsadmin -report`: org.apache.hadoop.hdfs.tools.DFSAdmin.report
 // prints, per DataNode, DatanodeInfo.getDatanodeReport(): "Name: ip:port
@@ -229,7 +230,7 @@ func parseDFSAdmin(data []byte) (*Observation, error) {
 	for sc.Scan() {
 		line++
 		t := strings.TrimRight(sc.Text(), "\r")
-		if m := sectionRE.FindStringSubmatch(t); m != nil {
+		if m := sectionRE().FindStringSubmatch(t); m != nil {
 			flush()
 			section = strings.ToLower(m[1])
 			if section == "live" {

@@ -15,7 +15,7 @@ func TestLogPatternsNameRealRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range logs.Patterns {
+	for _, p := range logs.Patterns() {
 		if len(p.Rules) == 0 {
 			t.Errorf("pattern %s names no rule", p.ID)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
@@ -16,8 +17,8 @@ import (
 type Rule = rule.Rule
 
 var (
-	idPattern   = regexp.MustCompile(`^[A-Z]{2,8}[0-9]{3}$`)
-	namePattern = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+	idPattern   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z]{2,8}[0-9]{3}$`) })
+	namePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`) })
 )
 
 // ContractError is a policy module that does not follow the contract.
@@ -59,12 +60,12 @@ func ruleFromModule(m *ast.Module) (*Rule, error) {
 		}
 	}
 	id, _ := ann.Custom["id"].(string)
-	if !idPattern.MatchString(id) {
+	if !idPattern().MatchString(id) {
 		return nil, bad("METADATA custom.id %q must look like CKPT101 (letters then three digits)", id)
 	}
 	r.ID = id
 	name, _ := ann.Custom["name"].(string)
-	if !namePattern.MatchString(name) {
+	if !namePattern().MatchString(name) {
 		return nil, bad("METADATA custom.name %q must be kebab-case, e.g. checkpoint-timeout-too-short", name)
 	}
 	r.Name = name

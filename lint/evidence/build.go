@@ -9,6 +9,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 	"text/scanner"
 )
 
@@ -92,7 +93,9 @@ func parsePOM(path string, src []byte) ([]Item, error) {
 //     NAME is flinkVersion, flink_version, hadoopVersion, … (versionVar);
 //   - string literals "org.apache.flink:flink-…:x.y.z" and
 //     "org.apache.hadoop:hadoop-…:x.y.z" (dependency notation).
-var gradleCoordinate = regexp.MustCompile(`^org\.apache\.(flink|hadoop):(?:flink|hadoop)-[\w.-]+:(\d+\.\d+(?:\.\d+)?)`)
+var gradleCoordinate = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^org\.apache\.(flink|hadoop):(?:flink|hadoop)-[\w.-]+:(\d+\.\d+(?:\.\d+)?)`)
+})
 
 func parseGradle(path string, src []byte) ([]Item, error) {
 	var s scanner.Scanner
@@ -115,7 +118,7 @@ func parseGradle(path string, src []byte) ([]Item, error) {
 					}
 				}
 			}
-			if m := gradleCoordinate.FindStringSubmatch(lit); m != nil {
+			if m := gradleCoordinate().FindStringSubmatch(lit); m != nil {
 				items = append(items, Item{Product: m[1], Version: m[2], Kind: KindBuild,
 					What: fmt.Sprintf("dependency %s in %s", lit, baseName(path)), Path: path, Line: s.Position.Line})
 			}

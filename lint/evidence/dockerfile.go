@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // A Dockerfile is read by a documented subset of the Dockerfile reference
@@ -29,7 +30,7 @@ type dockerLine struct {
 	text string
 }
 
-var escapeDirective = regexp.MustCompile(`^#\s*escape\s*=\s*([\\` + "`" + `])\s*$`)
+var escapeDirective = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^#\s*escape\s*=\s*([\\` + "`" + `])\s*$`) })
 
 // dockerLines joins continuations into logical instructions.
 func dockerLines(src []byte) []dockerLine {
@@ -44,7 +45,7 @@ func dockerLines(src []byte) []dockerLine {
 		raw := strings.TrimRight(sc.Text(), "\r")
 		trimmed := strings.TrimSpace(raw)
 		if directives {
-			if m := escapeDirective.FindStringSubmatch(trimmed); m != nil {
+			if m := escapeDirective().FindStringSubmatch(trimmed); m != nil {
 				esc = m[1][0]
 				continue
 			}
@@ -76,13 +77,15 @@ func dockerLines(src []byte) []dockerLine {
 	return out
 }
 
-var dockerVar = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?[-+]([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
+var dockerVar = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?[-+]([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
+})
 
 // substitute expands variables from vars; an unknown variable without a
 // default stays as written (and so is no evidence).
 func substitute(s string, vars map[string]string) string {
-	return dockerVar.ReplaceAllStringFunc(s, func(m string) string {
-		sm := dockerVar.FindStringSubmatch(m)
+	return dockerVar().ReplaceAllStringFunc(s, func(m string) string {
+		sm := dockerVar().FindStringSubmatch(m)
 		name := sm[1] + sm[3]
 		if v, ok := vars[name]; ok && v != "" {
 			return v

@@ -19,6 +19,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/ckptlint/ckptlint/lint/inputfs"
 )
@@ -237,17 +238,17 @@ func parserFor(name string) parser {
 	return nil
 }
 
-var leadingVersion = regexp.MustCompile(`^v?(\d+\.\d+(?:\.\d+)?)(?:$|[^.\d])`)
+var leadingVersion = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^v?(\d+\.\d+(?:\.\d+)?)(?:$|[^.\d])`) })
 
 // versionPrefix returns the major.minor[.patch] a tag or value starts with.
 func versionPrefix(s string) string {
-	if m := leadingVersion.FindStringSubmatch(s); m != nil {
+	if m := leadingVersion().FindStringSubmatch(s); m != nil {
 		return m[1]
 	}
 	return ""
 }
 
-var hadoopInTag = regexp.MustCompile(`hadoop[-_]?(\d+\.\d+(?:\.\d+)?)`)
+var hadoopInTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`hadoop[-_]?(\d+\.\d+(?:\.\d+)?)`) })
 
 // ImageVersion reads the product and version of a container image
 // reference: flink:1.17.1-scala_2.12 and apache/flink:1.18 (the image's
@@ -278,7 +279,7 @@ func ImageVersion(ref string) (product, version string, ok bool) {
 			return Hadoop, v, true
 		}
 	case strings.HasPrefix(base, "hadoop-"):
-		if m := hadoopInTag.FindStringSubmatch(strings.ToLower(tag)); m != nil {
+		if m := hadoopInTag().FindStringSubmatch(strings.ToLower(tag)); m != nil {
 			return Hadoop, m[1], true
 		}
 	}
@@ -297,17 +298,19 @@ func imageItem(path string, line int, ref string) (Item, bool) {
 // flink-1.17.1-bin-scala_2.12.tgz (flink-1.4.2-bin-hadoop28-scala_2.11.tgz
 // before 1.11) and Hadoop's hadoop-3.3.6.tar.gz.
 var (
-	flinkTarball  = regexp.MustCompile(`(?:^|[/=:\s])(flink-(\d+\.\d+(?:\.\d+)?)-bin[-\w.]*\.t(?:ar\.)?gz)`)
-	hadoopTarball = regexp.MustCompile(`(?:^|[/=:\s])(hadoop-(\d+\.\d+\.\d+)\.tar\.gz)`)
+	flinkTarball = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:^|[/=:\s])(flink-(\d+\.\d+(?:\.\d+)?)-bin[-\w.]*\.t(?:ar\.)?gz)`)
+	})
+	hadoopTarball = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|[/=:\s])(hadoop-(\d+\.\d+\.\d+)\.tar\.gz)`) })
 )
 
 // tarballItems finds distribution archive names in one shell word.
 func tarballItems(path string, line int, word string) []Item {
 	var out []Item
-	for _, m := range flinkTarball.FindAllStringSubmatch(word, -1) {
+	for _, m := range flinkTarball().FindAllStringSubmatch(word, -1) {
 		out = append(out, Item{Product: Flink, Version: m[2], Kind: KindScript, What: "tarball " + m[1], Path: path, Line: line})
 	}
-	for _, m := range hadoopTarball.FindAllStringSubmatch(word, -1) {
+	for _, m := range hadoopTarball().FindAllStringSubmatch(word, -1) {
 		out = append(out, Item{Product: Hadoop, Version: m[2], Kind: KindScript, What: "tarball " + m[1], Path: path, Line: line})
 	}
 	return out
@@ -315,10 +318,10 @@ func tarballItems(path string, line int, word string) []Item {
 
 // versionVar reads a variable or property that names a version:
 // FLINK_VERSION, flinkVersion, flink.version, flink_version (Hadoop alike).
-var versionVar = regexp.MustCompile(`(?i)^(flink|hadoop)[._-]?version$`)
+var versionVar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^(flink|hadoop)[._-]?version$`) })
 
 func varProduct(name string) string {
-	if m := versionVar.FindStringSubmatch(name); m != nil {
+	if m := versionVar().FindStringSubmatch(name); m != nil {
 		return strings.ToLower(m[1])
 	}
 	return ""

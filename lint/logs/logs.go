@@ -10,6 +10,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Pattern is one known failure message.
@@ -30,149 +31,155 @@ type Match struct {
 	Meaning string
 }
 
-// Patterns is the catalogue, in the order they are tried on a line. Texts
-// are the upstream messages (Hadoop 2 and 3 wordings both).
-var Patterns = []*Pattern{
-	{
-		ID:    "hdfs-min-replication",
-		Title: "HDFS could not place a block on any DataNode",
-		Re:    regexp.MustCompile(`could only be (?:written to|replicated to) (\d+)(?: of the (\d+) minReplication nodes| nodes instead of minReplication \(=(\d+)\))\.\s+There are (\d+) datanode\(s\) running and (\S+) node\(s\) are excluded`),
-		Meaning: "The NameNode found no DataNode to take the block although DataNodes are running: each one was rejected, typically because " +
-			"blocksScheduled x dfs.blocksize exceeds its free space (many small checkpoint files, each reserving a whole 128 MiB block). " +
-			"Lower the client dfs.blocksize where Flink's HDFS client reads it.",
-		Rules: []string{"CKPT101", "CKPT102"},
-		Keys:  []string{"dfs.blocksize", "dfs.namenode.fs-limits.min-block-size", "dfs.replication"},
-	},
-	{
-		ID:    "hdfs-min-replication-fragment",
-		Title: "HDFS could not place a block on any DataNode",
-		Re:    regexp.MustCompile(`There are (\d+) datanode\(s\) running and (no|\d+) node\(s\) are excluded`),
-		Meaning: "The NameNode rejected every running DataNode for a new block; with DataNodes running and none excluded, the usual cause " +
-			"is scheduled space: each in-flight block reserves dfs.blocksize on a DataNode.",
-		Rules: []string{"CKPT101"},
-		Keys:  []string{"dfs.blocksize"},
-	},
-	{
-		ID:    "hdfs-lease-expired",
-		Title: "A checkpoint file's directory was deleted while a task still wrote it (Hadoop 2 wording)",
-		Re:    regexp.MustCompile(`No lease on (\S+).*File does not exist`),
-		Meaning: "The NameNode no longer knows %[1]s: Flink deleted the checkpoint directory (an expired or subsumed checkpoint's chk-N) " +
-			"while a TaskManager was still writing into it. Give checkpoints time to finish (a timeout well above the slowest checkpoint), " +
-			"keep max-concurrent-checkpoints at 1 so none is subsumed in flight, and tolerate occasional failures " +
-			"(min-pause counts from the last completed checkpoint, so it leaves no gap after an expiry).",
-		Rules: []string{"CKPT201", "CKPT204", "CKPT205"},
-		Keys: []string{"execution.checkpointing.timeout", "execution.checkpointing.max-concurrent-checkpoints",
-			"execution.checkpointing.min-pause", "execution.checkpointing.tolerable-failed-checkpoints"},
-	},
-	{
-		ID:    "hdfs-file-does-not-exist",
-		Title: "A checkpoint file's directory was deleted while a task still wrote it (Hadoop 3 wording)",
-		Re:    regexp.MustCompile(`File does not exist: (\S+).*does not have any open files`),
-		Meaning: "The NameNode no longer knows %[1]s: Flink deleted the checkpoint directory (an expired or subsumed checkpoint's chk-N) " +
-			"while a TaskManager was still writing into it.",
-		Rules: []string{"CKPT201", "CKPT204", "CKPT205"},
-		Keys:  []string{"execution.checkpointing.timeout", "execution.checkpointing.max-concurrent-checkpoints", "execution.checkpointing.min-pause"},
-	},
-	{
-		ID:    "flink-could-not-flush",
-		Title: "A TaskManager could not finish writing a checkpoint file",
-		Re:    regexp.MustCompile(`Could not flush (?:to file )?and close the file system output stream to (\S+?)(?:\s+in order| |$)`),
-		Meaning: "Writing %[1]s to the checkpoint storage failed or was cut off. On HDFS look at the cause below this line: a deleted " +
-			"chk-N directory (checkpoint expired or subsumed), a DataNode stall (DirectoryScanner lock on old Hadoop versions), or no " +
-			"DataNode accepting the block (scheduled space).",
-		Rules: []string{"CKPT201", "CKPT301", "CKPT101", "CKPT204"},
-		Keys:  []string{"execution.checkpointing.timeout", "dfs.datanode.directoryscan.interval", "dfs.blocksize"},
-	},
-	{
-		ID:    "flink-checkpoint-expired",
-		Title: "A checkpoint took longer than the checkpoint timeout",
-		Re:    regexp.MustCompile(`Checkpoint (\d+) of job (\S+) expired before completing`),
-		Meaning: "Checkpoint %[1]s ran past execution.checkpointing.timeout and was aborted; its chk-%[1]s directory is deleted while tasks may " +
-			"still write into it. Compare the timeout with the slowest checkpoints and HDFS write stalls.",
-		Rules: []string{"CKPT201", "CKPT301", "CKPT205"},
-		Keys:  []string{"execution.checkpointing.timeout", "execution.checkpointing.tolerable-failed-checkpoints"},
-	},
-	{
-		ID:      "flink-tolerable-exceeded",
-		Title:   "The job failed because too many checkpoints failed in a row",
-		Re:      regexp.MustCompile(`Exceeded checkpoint tolerable failure threshold`),
-		Meaning: "More consecutive checkpoints failed than execution.checkpointing.tolerable-failed-checkpoints allows (0 by default: the first failure restarts the job).",
-		Rules:   []string{"CKPT205"},
-		Keys:    []string{"execution.checkpointing.tolerable-failed-checkpoints"},
-	},
-	{
-		ID:    "hdfs-replace-datanode",
-		Title: "The write pipeline lost a DataNode and had none to replace it",
-		Re:    regexp.MustCompile(`Failed to replace a bad datanode on the existing pipeline due to no more good datanodes being available to try`),
-		Meaning: "replace-datanode-on-failure is on, but the cluster has no spare DataNode; on clusters of 3 DataNodes or fewer set the " +
-			"policy to NEVER or best-effort to true.",
-		Rules: []string{"CKPT403"},
-		Keys: []string{"dfs.client.block.write.replace-datanode-on-failure.policy",
-			"dfs.client.block.write.replace-datanode-on-failure.best-effort"},
-	},
-	{
-		ID:      "hdfs-block-below-minimum",
-		Title:   "The client block size is below the NameNode's minimum",
-		Re:      regexp.MustCompile(`Specified block size (\d+) is less than configured minimum value dfs\.namenode\.fs-limits\.min-block-size=(\d+)`),
-		Meaning: "dfs.blocksize %[1]s is below the NameNode's dfs.namenode.fs-limits.min-block-size %[2]s: every file create fails.",
-		Rules:   []string{"CKPT102"},
-		Keys:    []string{"dfs.blocksize", "dfs.namenode.fs-limits.min-block-size"},
-	},
-	{
-		ID:      "hdfs-checksum-divide",
-		Title:   "The block size is not a multiple of dfs.bytes-per-checksum",
-		Re:      regexp.MustCompile(`dfs\.bytes-per-checksum \(=(\d+)\) must divide block size \(=(\d+)\)`),
-		Meaning: "dfs.blocksize %[2]s is not a multiple of dfs.bytes-per-checksum %[1]s: the HDFS client refuses to create files.",
-		Rules:   []string{"CKPT103"},
-		Keys:    []string{"dfs.blocksize", "dfs.bytes-per-checksum"},
-	},
-	{
-		ID:      "hadoop-size-prefix",
-		Title:   "A Hadoop size value has a suffix Hadoop does not know",
-		Re:      regexp.MustCompile(`Invalid size prefix '(.)' in '([^']*)'`),
-		Meaning: "Hadoop reads sizes as a number with one of k, m, g, t, p, e: %[2]q is not one (write 1m, not 1mb).",
-		Rules:   []string{"CKPT104"},
-		Keys:    []string{"dfs.blocksize"},
-	},
-	{
-		ID:      "hdfs-max-blocks-per-file",
-		Title:   "A file reached the maximum number of blocks",
-		Re:      regexp.MustCompile(`File has reached the limit on maximum number of blocks`),
-		Meaning: "With a very small dfs.blocksize a large file (savepoint, RocksDB SST) runs into dfs.namenode.fs-limits.max-blocks-per-file.",
-		Rules:   []string{"CKPT105"},
-		Keys:    []string{"dfs.blocksize", "dfs.namenode.fs-limits.max-blocks-per-file"},
-	},
-	{
-		ID:      "hdfs-replace-policy-illegal",
-		Title:   "Illegal replace-datanode-on-failure policy",
-		Re:      regexp.MustCompile(`Illegal configuration value for dfs\.client\.block\.write\.replace-datanode-on-failure\.policy`),
-		Meaning: "Only ALWAYS, NEVER and DEFAULT are accepted (DISABLE is not).",
-		Rules:   []string{"CKPT404"},
-		Keys:    []string{"dfs.client.block.write.replace-datanode-on-failure.policy"},
-	},
-	{
-		ID:      "hdfs-replication-range",
-		Title:   "The replication factor is outside the NameNode's range",
-		Re:      regexp.MustCompile(`Requested replication factor of (\d+) (?:exceeds maximum of|is less than the required minimum of) (\d+)`),
-		Meaning: "dfs.replication %[1]s is outside the NameNode's dfs.replication.max / dfs.namenode.replication.min (%[2]s).",
-		Rules:   []string{"CKPT402"},
-		Keys:    []string{"dfs.replication", "dfs.replication.max", "dfs.namenode.replication.min"},
-	},
-	{
-		ID:      "flink-backend-factory",
-		Title:   "Flink does not know the configured state backend",
-		Re:      regexp.MustCompile(`Cannot find configured state backend factory class: (\S+)`),
-		Meaning: "state.backend.type %[1]s is not a backend this Flink version knows (filesystem and jobmanager were removed in 2.0: use hashmap).",
-		Rules:   []string{"CKPT506"},
-		Keys:    []string{"state.backend.type"},
-	},
-	{
-		ID:      "flink-boolean",
-		Title:   "A boolean setting is not true or false",
-		Re:      regexp.MustCompile(`Unrecognized option for boolean: (\S+)\. Expected either true or false`),
-		Meaning: "Flink accepts only true or false; %[1]q (YAML 1.1 style yes/on) is refused.",
-		Rules:   []string{"CKPT602"},
-	},
+// Patterns returns the catalogue, in the order they are tried on a line.
+// Texts are the upstream messages (Hadoop 2 and 3 wordings both). The
+// regular expressions are compiled on the first call, not at process start
+// (docs/performance.md, "Startup").
+var Patterns = sync.OnceValue(func() []*Pattern { return patterns() })
+
+func patterns() []*Pattern {
+	return []*Pattern{
+		{
+			ID:    "hdfs-min-replication",
+			Title: "HDFS could not place a block on any DataNode",
+			Re:    regexp.MustCompile(`could only be (?:written to|replicated to) (\d+)(?: of the (\d+) minReplication nodes| nodes instead of minReplication \(=(\d+)\))\.\s+There are (\d+) datanode\(s\) running and (\S+) node\(s\) are excluded`),
+			Meaning: "The NameNode found no DataNode to take the block although DataNodes are running: each one was rejected, typically because " +
+				"blocksScheduled x dfs.blocksize exceeds its free space (many small checkpoint files, each reserving a whole 128 MiB block). " +
+				"Lower the client dfs.blocksize where Flink's HDFS client reads it.",
+			Rules: []string{"CKPT101", "CKPT102"},
+			Keys:  []string{"dfs.blocksize", "dfs.namenode.fs-limits.min-block-size", "dfs.replication"},
+		},
+		{
+			ID:    "hdfs-min-replication-fragment",
+			Title: "HDFS could not place a block on any DataNode",
+			Re:    regexp.MustCompile(`There are (\d+) datanode\(s\) running and (no|\d+) node\(s\) are excluded`),
+			Meaning: "The NameNode rejected every running DataNode for a new block; with DataNodes running and none excluded, the usual cause " +
+				"is scheduled space: each in-flight block reserves dfs.blocksize on a DataNode.",
+			Rules: []string{"CKPT101"},
+			Keys:  []string{"dfs.blocksize"},
+		},
+		{
+			ID:    "hdfs-lease-expired",
+			Title: "A checkpoint file's directory was deleted while a task still wrote it (Hadoop 2 wording)",
+			Re:    regexp.MustCompile(`No lease on (\S+).*File does not exist`),
+			Meaning: "The NameNode no longer knows %[1]s: Flink deleted the checkpoint directory (an expired or subsumed checkpoint's chk-N) " +
+				"while a TaskManager was still writing into it. Give checkpoints time to finish (a timeout well above the slowest checkpoint), " +
+				"keep max-concurrent-checkpoints at 1 so none is subsumed in flight, and tolerate occasional failures " +
+				"(min-pause counts from the last completed checkpoint, so it leaves no gap after an expiry).",
+			Rules: []string{"CKPT201", "CKPT204", "CKPT205"},
+			Keys: []string{"execution.checkpointing.timeout", "execution.checkpointing.max-concurrent-checkpoints",
+				"execution.checkpointing.min-pause", "execution.checkpointing.tolerable-failed-checkpoints"},
+		},
+		{
+			ID:    "hdfs-file-does-not-exist",
+			Title: "A checkpoint file's directory was deleted while a task still wrote it (Hadoop 3 wording)",
+			Re:    regexp.MustCompile(`File does not exist: (\S+).*does not have any open files`),
+			Meaning: "The NameNode no longer knows %[1]s: Flink deleted the checkpoint directory (an expired or subsumed checkpoint's chk-N) " +
+				"while a TaskManager was still writing into it.",
+			Rules: []string{"CKPT201", "CKPT204", "CKPT205"},
+			Keys:  []string{"execution.checkpointing.timeout", "execution.checkpointing.max-concurrent-checkpoints", "execution.checkpointing.min-pause"},
+		},
+		{
+			ID:    "flink-could-not-flush",
+			Title: "A TaskManager could not finish writing a checkpoint file",
+			Re:    regexp.MustCompile(`Could not flush (?:to file )?and close the file system output stream to (\S+?)(?:\s+in order| |$)`),
+			Meaning: "Writing %[1]s to the checkpoint storage failed or was cut off. On HDFS look at the cause below this line: a deleted " +
+				"chk-N directory (checkpoint expired or subsumed), a DataNode stall (DirectoryScanner lock on old Hadoop versions), or no " +
+				"DataNode accepting the block (scheduled space).",
+			Rules: []string{"CKPT201", "CKPT301", "CKPT101", "CKPT204"},
+			Keys:  []string{"execution.checkpointing.timeout", "dfs.datanode.directoryscan.interval", "dfs.blocksize"},
+		},
+		{
+			ID:    "flink-checkpoint-expired",
+			Title: "A checkpoint took longer than the checkpoint timeout",
+			Re:    regexp.MustCompile(`Checkpoint (\d+) of job (\S+) expired before completing`),
+			Meaning: "Checkpoint %[1]s ran past execution.checkpointing.timeout and was aborted; its chk-%[1]s directory is deleted while tasks may " +
+				"still write into it. Compare the timeout with the slowest checkpoints and HDFS write stalls.",
+			Rules: []string{"CKPT201", "CKPT301", "CKPT205"},
+			Keys:  []string{"execution.checkpointing.timeout", "execution.checkpointing.tolerable-failed-checkpoints"},
+		},
+		{
+			ID:      "flink-tolerable-exceeded",
+			Title:   "The job failed because too many checkpoints failed in a row",
+			Re:      regexp.MustCompile(`Exceeded checkpoint tolerable failure threshold`),
+			Meaning: "More consecutive checkpoints failed than execution.checkpointing.tolerable-failed-checkpoints allows (0 by default: the first failure restarts the job).",
+			Rules:   []string{"CKPT205"},
+			Keys:    []string{"execution.checkpointing.tolerable-failed-checkpoints"},
+		},
+		{
+			ID:    "hdfs-replace-datanode",
+			Title: "The write pipeline lost a DataNode and had none to replace it",
+			Re:    regexp.MustCompile(`Failed to replace a bad datanode on the existing pipeline due to no more good datanodes being available to try`),
+			Meaning: "replace-datanode-on-failure is on, but the cluster has no spare DataNode; on clusters of 3 DataNodes or fewer set the " +
+				"policy to NEVER or best-effort to true.",
+			Rules: []string{"CKPT403"},
+			Keys: []string{"dfs.client.block.write.replace-datanode-on-failure.policy",
+				"dfs.client.block.write.replace-datanode-on-failure.best-effort"},
+		},
+		{
+			ID:      "hdfs-block-below-minimum",
+			Title:   "The client block size is below the NameNode's minimum",
+			Re:      regexp.MustCompile(`Specified block size (\d+) is less than configured minimum value dfs\.namenode\.fs-limits\.min-block-size=(\d+)`),
+			Meaning: "dfs.blocksize %[1]s is below the NameNode's dfs.namenode.fs-limits.min-block-size %[2]s: every file create fails.",
+			Rules:   []string{"CKPT102"},
+			Keys:    []string{"dfs.blocksize", "dfs.namenode.fs-limits.min-block-size"},
+		},
+		{
+			ID:      "hdfs-checksum-divide",
+			Title:   "The block size is not a multiple of dfs.bytes-per-checksum",
+			Re:      regexp.MustCompile(`dfs\.bytes-per-checksum \(=(\d+)\) must divide block size \(=(\d+)\)`),
+			Meaning: "dfs.blocksize %[2]s is not a multiple of dfs.bytes-per-checksum %[1]s: the HDFS client refuses to create files.",
+			Rules:   []string{"CKPT103"},
+			Keys:    []string{"dfs.blocksize", "dfs.bytes-per-checksum"},
+		},
+		{
+			ID:      "hadoop-size-prefix",
+			Title:   "A Hadoop size value has a suffix Hadoop does not know",
+			Re:      regexp.MustCompile(`Invalid size prefix '(.)' in '([^']*)'`),
+			Meaning: "Hadoop reads sizes as a number with one of k, m, g, t, p, e: %[2]q is not one (write 1m, not 1mb).",
+			Rules:   []string{"CKPT104"},
+			Keys:    []string{"dfs.blocksize"},
+		},
+		{
+			ID:      "hdfs-max-blocks-per-file",
+			Title:   "A file reached the maximum number of blocks",
+			Re:      regexp.MustCompile(`File has reached the limit on maximum number of blocks`),
+			Meaning: "With a very small dfs.blocksize a large file (savepoint, RocksDB SST) runs into dfs.namenode.fs-limits.max-blocks-per-file.",
+			Rules:   []string{"CKPT105"},
+			Keys:    []string{"dfs.blocksize", "dfs.namenode.fs-limits.max-blocks-per-file"},
+		},
+		{
+			ID:      "hdfs-replace-policy-illegal",
+			Title:   "Illegal replace-datanode-on-failure policy",
+			Re:      regexp.MustCompile(`Illegal configuration value for dfs\.client\.block\.write\.replace-datanode-on-failure\.policy`),
+			Meaning: "Only ALWAYS, NEVER and DEFAULT are accepted (DISABLE is not).",
+			Rules:   []string{"CKPT404"},
+			Keys:    []string{"dfs.client.block.write.replace-datanode-on-failure.policy"},
+		},
+		{
+			ID:      "hdfs-replication-range",
+			Title:   "The replication factor is outside the NameNode's range",
+			Re:      regexp.MustCompile(`Requested replication factor of (\d+) (?:exceeds maximum of|is less than the required minimum of) (\d+)`),
+			Meaning: "dfs.replication %[1]s is outside the NameNode's dfs.replication.max / dfs.namenode.replication.min (%[2]s).",
+			Rules:   []string{"CKPT402"},
+			Keys:    []string{"dfs.replication", "dfs.replication.max", "dfs.namenode.replication.min"},
+		},
+		{
+			ID:      "flink-backend-factory",
+			Title:   "Flink does not know the configured state backend",
+			Re:      regexp.MustCompile(`Cannot find configured state backend factory class: (\S+)`),
+			Meaning: "state.backend.type %[1]s is not a backend this Flink version knows (filesystem and jobmanager were removed in 2.0: use hashmap).",
+			Rules:   []string{"CKPT506"},
+			Keys:    []string{"state.backend.type"},
+		},
+		{
+			ID:      "flink-boolean",
+			Title:   "A boolean setting is not true or false",
+			Re:      regexp.MustCompile(`Unrecognized option for boolean: (\S+)\. Expected either true or false`),
+			Meaning: "Flink accepts only true or false; %[1]q (YAML 1.1 style yes/on) is refused.",
+			Rules:   []string{"CKPT602"},
+		},
+	}
 }
 
 // Scan reads r line by line and returns every recognised message. Lines
@@ -185,7 +192,7 @@ func Scan(r io.Reader) ([]Match, error) {
 	for sc.Scan() {
 		n++
 		line := sc.Text()
-		for _, p := range Patterns {
+		for _, p := range Patterns() {
 			m := p.Re.FindStringSubmatch(line)
 			if m == nil {
 				continue

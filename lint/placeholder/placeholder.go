@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/span"
@@ -42,18 +43,22 @@ type Match struct {
 }
 
 var (
-	reDoubleBrace = regexp.MustCompile(`\{\{-?\s*(.*?)\s*-?\}\}|\{\{-?\s*([^\s}]*)`)
-	reJinjaBlock  = regexp.MustCompile(`\{%.*?%\}|\{%`)
-	reERB         = regexp.MustCompile(`<%.*?%>|<%`)
-	reShellBrace  = regexp.MustCompile(`\$\{[A-Za-z_][A-Za-z0-9_.]*(?:[:]?[-=+?][^}]*)?\}`)
-	reShellBare   = regexp.MustCompile(`\$[A-Za-z_][A-Za-z0-9_]*`)
-	reAtVar       = regexp.MustCompile(`@[A-Za-z_][A-Za-z0-9_.\-]*@`)
-	rePercent     = regexp.MustCompile(`%\{[A-Za-z_][A-Za-z0-9_.\-]*\}`)
-	reMarker      = regexp.MustCompile(`[\[<](?:[A-Z0-9]+[ _\-])*(?:FILL|REPLACE|CHANGE|TODO|PLACEHOLDER|YOUR|INSERT|SET)(?:[ _\-][A-Z0-9]+)*[\]>]`)
-	reSedToken    = regexp.MustCompile(`__[A-Z][A-Z0-9_]*[A-Z0-9]__`)
+	reDoubleBrace = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{\{-?\s*(.*?)\s*-?\}\}|\{\{-?\s*([^\s}]*)`) })
+	reJinjaBlock  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{%.*?%\}|\{%`) })
+	reERB         = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<%.*?%>|<%`) })
+	reShellBrace  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{[A-Za-z_][A-Za-z0-9_.]*(?:[:]?[-=+?][^}]*)?\}`) })
+	reShellBare   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$[A-Za-z_][A-Za-z0-9_]*`) })
+	reAtVar       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`@[A-Za-z_][A-Za-z0-9_.\-]*@`) })
+	rePercent     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`%\{[A-Za-z_][A-Za-z0-9_.\-]*\}`) })
+	reMarker      = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`[\[<](?:[A-Z0-9]+[ _\-])*(?:FILL|REPLACE|CHANGE|TODO|PLACEHOLDER|YOUR|INSERT|SET)(?:[ _\-][A-Z0-9]+)*[\]>]`)
+	})
+	reSedToken = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`__[A-Z][A-Z0-9_]*[A-Z0-9]__`) })
 	// goKeyword opens a Go template action that is not a value: Helm
 	// charts use {{ if }}, {{ end }} where Jinja would use {% %}.
-	goKeyword = regexp.MustCompile(`^(?:if|else|end|range|with|define|block|template|include|tpl|toYaml|quote|required|default)\b`)
+	goKeyword = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:if|else|end|range|with|define|block|template|include|tpl|toYaml|quote|required|default)\b`)
+	})
 )
 
 // Options say which syntaxes a reader's file can hold as placeholders.
@@ -94,7 +99,7 @@ func Find(s string, o Options) []Match {
 			}
 		}
 	}
-	for _, l := range reDoubleBrace.FindAllStringSubmatchIndex(s, -1) {
+	for _, l := range reDoubleBrace().FindAllStringSubmatchIndex(s, -1) {
 		k := Jinja
 		if l[2] < 0 {
 			l[2], l[3] = l[4], l[5] // unclosed: the first word
@@ -102,16 +107,16 @@ func Find(s string, o Options) []Match {
 		if l[2] >= 0 {
 			inner := s[l[2]:l[3]]
 			if strings.HasPrefix(inner, ".") || strings.HasPrefix(inner, "$") || strings.Contains(inner, ".Values") ||
-				strings.Contains(inner, ".Release") || goKeyword.MatchString(inner) {
+				strings.Contains(inner, ".Release") || goKeyword().MatchString(inner) {
 				k = Helm
 			}
 		}
 		add(k, [][]int{{l[0], l[1]}})
 	}
-	add(JinjaBlock, reJinjaBlock.FindAllStringIndex(s, -1))
-	add(ERB, reERB.FindAllStringIndex(s, -1))
-	add(PercentBrace, rePercent.FindAllStringIndex(s, -1))
-	for _, l := range reShellBrace.FindAllStringIndex(s, -1) {
+	add(JinjaBlock, reJinjaBlock().FindAllStringIndex(s, -1))
+	add(ERB, reERB().FindAllStringIndex(s, -1))
+	add(PercentBrace, rePercent().FindAllStringIndex(s, -1))
+	for _, l := range reShellBrace().FindAllStringIndex(s, -1) {
 		name := s[l[0]+2 : l[1]-1]
 		switch {
 		case o.ShellExpanded:
@@ -125,7 +130,7 @@ func Find(s string, o Options) []Match {
 		}
 	}
 	if !o.ShellExpanded {
-		for _, l := range reShellBare.FindAllStringIndex(s, -1) {
+		for _, l := range reShellBare().FindAllStringIndex(s, -1) {
 			// Java's Outer$Inner class names and "$$" are not variables.
 			if l[0] > 0 && (isWord(s[l[0]-1]) || s[l[0]-1] == '$') {
 				continue
@@ -133,15 +138,15 @@ func Find(s string, o Options) []Match {
 			add(ShellBare, [][]int{l})
 		}
 	}
-	for _, l := range reAtVar.FindAllStringIndex(s, -1) {
+	for _, l := range reAtVar().FindAllStringIndex(s, -1) {
 		// user@EXAMPLE.COM@ and similar: both ends must stand apart from words.
 		if (l[0] > 0 && isWord(s[l[0]-1])) || (l[1] < len(s) && isWord(s[l[1]])) {
 			continue
 		}
 		add(AtVar, [][]int{l})
 	}
-	add(Marker, reMarker.FindAllStringIndex(s, -1))
-	add(SedToken, reSedToken.FindAllStringIndex(s, -1))
+	add(Marker, reMarker().FindAllStringIndex(s, -1))
+	add(SedToken, reSedToken().FindAllStringIndex(s, -1))
 	slices.SortFunc(out, func(a, b Match) int { return a.Start - b.Start })
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/ckptlint/ckptlint/lint/span"
@@ -121,8 +122,10 @@ type directive struct {
 var (
 	// nearMiss is a comment that was meant as an ignore but is spelled
 	// otherwise: "ckptlint ignore", "ckptlint-disable", "ckptlint:ignore:X".
-	nearMiss = regexp.MustCompile(`^(\s*:\s*|\s*-\s*|_|\s+)(ignore|disable|nolint|skip|suppress)`)
-	ruleWord = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+	nearMiss = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(\s*:\s*|\s*-\s*|_|\s+)(ignore|disable|nolint|skip|suppress)`)
+	})
+	ruleWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`) })
 )
 
 // parseDirective reads a comment's text. isDirective is false for an
@@ -143,7 +146,7 @@ func parseDirective(text string) (d directive, isDirective bool) {
 		d.kind, r = KindFile, r[len(":ignore-file"):]
 	case word(":ignore"):
 		d.kind, r = KindInline, r[len(":ignore"):]
-	case nearMiss.MatchString(lower):
+	case nearMiss().MatchString(lower):
 		d.kind = KindInline
 		d.problem = fmt.Sprintf("%q is not a ckptlint ignore and silences nothing; the forms are ckptlint:ignore and ckptlint:ignore-file", truncate(t, 40))
 		return d, true
@@ -159,7 +162,7 @@ func parseDirective(text string) (d directive, isDirective bool) {
 		if p == "" {
 			continue
 		}
-		if !ruleWord.MatchString(p) {
+		if !ruleWord().MatchString(p) {
 			bad = append(bad, p)
 			continue
 		}
@@ -186,7 +189,7 @@ func parseDirective(text string) (d directive, isDirective bool) {
 		d.problem = fmt.Sprintf("%s has no reason, so it silences nothing", directiveName)
 	}
 	if len(d.rules) == 0 && len(bad) > 0 {
-		if w := strings.Fields(bad[0]); len(w) > 0 && ruleWord.MatchString(w[0]) {
+		if w := strings.Fields(bad[0]); len(w) > 0 && ruleWord().MatchString(w[0]) {
 			d.rules = []string{w[0]} // for the example in the message
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/ckptlint/ckptlint/lint/span"
 )
@@ -194,7 +195,7 @@ type yamlState struct {
 	block int // parent indentation of an open block scalar, or noBlock; -1 for a top-level one
 }
 
-var blockIndicator = regexp.MustCompile(`^[|>]([1-9][-+]?|[-+][1-9]?)?$`)
+var blockIndicator = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[|>]([1-9][-+]?|[-+][1-9]?)?$`) })
 
 // line scans one line (without its newline) and returns the offset of its
 // comment's '#' (-1 if none) and whether it holds anything besides a
@@ -270,7 +271,7 @@ scan:
 // (a line without its comment) opens, or noBlock.
 func blockParent(head []byte, indent int) int {
 	f := strings.Fields(string(head))
-	if len(f) == 0 || !blockIndicator.MatchString(f[len(f)-1]) {
+	if len(f) == 0 || !blockIndicator().MatchString(f[len(f)-1]) {
 		return noBlock
 	}
 	// The node's column: past "- " sequence indicators.

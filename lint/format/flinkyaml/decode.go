@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -40,7 +41,7 @@ func decodeNext(dec *yaml.Decoder, n *yaml.Node) (err error) {
 
 // yamlErrLine matches yaml.v3's error text: "yaml: line N: problem", with
 // no line at all for problems on line 1 and for reader errors.
-var yamlErrLine = regexp.MustCompile(`(?s)^yaml: line (\d+): (.*)$`)
+var yamlErrLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)^yaml: line (\d+): (.*)$`) })
 
 // parserProblems are the problems libyaml's parser (not its scanner)
 // reports. For them yaml.v3 prints the 0-based line of the mark, so the
@@ -76,7 +77,7 @@ var readerProblems = map[string]bool{
 // construct starts when it has one (e.g. the "[" of an unclosed list).
 func yamlError(path string, loc *locator, err error) *parsed.ParseError {
 	msg, off := err.Error(), 0
-	if m := yamlErrLine.FindStringSubmatch(msg); m != nil {
+	if m := yamlErrLine().FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		msg = m[2]
 		if parserProblems[msg] {

@@ -223,7 +223,7 @@ func yamlFormat(dep int, whole bool) edittest.Format[target, map[string]typed] {
 func wantKind(prev typed, had bool, value string) parsed.Kind {
 	free := !had || prev.Kind == parsed.KindNull
 	switch {
-	case canonicalInt.MatchString(value) && (free || prev.Kind == parsed.KindInt):
+	case canonicalInt().MatchString(value) && (free || prev.Kind == parsed.KindInt):
 		return parsed.KindInt
 	case (value == "true" || value == "false") && (free || prev.Kind == parsed.KindBool):
 		return parsed.KindBool

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -20,15 +21,17 @@ import (
 // canonicalInt is a decimal integer in the form Flink prints it back
 // (no sign but '-', no leading zero), so that writing it plain keeps its
 // text: 010 would read as 10.
-var canonicalInt = regexp.MustCompile(`^(?:0|-?[1-9][0-9]*)$`)
+var canonicalInt = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:0|-?[1-9][0-9]*)$`) })
 
 // yaml11Number matches the YAML 1.1 ints and floats (binary, octal,
 // underscores, base 60) that the core schema reads as strings but YAML 1.1
 // tools do not.
-var yaml11Number = regexp.MustCompile(`^[-+]?(?:0b[01_]+|0x[0-9a-fA-F_]+|[0-9][0-9_]*(?::[0-5]?[0-9])*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9_]+(?:[eE][-+]?[0-9]+)?|\.(?:inf|Inf|INF))$|^\.(?:nan|NaN|NAN)$`)
+var yaml11Number = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[-+]?(?:0b[01_]+|0x[0-9a-fA-F_]+|[0-9][0-9_]*(?::[0-5]?[0-9])*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9_]+(?:[eE][-+]?[0-9]+)?|\.(?:inf|Inf|INF))$|^\.(?:nan|NaN|NAN)$`)
+})
 
 // yaml11Timestamp matches the start of a YAML 1.1 timestamp.
-var yaml11Timestamp = regexp.MustCompile(`^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}`)
+var yaml11Timestamp = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}`) })
 
 // renderValue returns the YAML token Set writes for value and the kind
 // Flink reads it as. A canonical decimal integer, or true or false, is
@@ -43,7 +46,7 @@ func renderValue(value string, prev *parsed.Entry, quote byte, flow bool) (strin
 		return prev == nil || prev.Kind == parsed.KindNull || prev.Kind == k
 	}
 	switch {
-	case canonicalInt.MatchString(value) && typed(parsed.KindInt):
+	case canonicalInt().MatchString(value) && typed(parsed.KindInt):
 		return value, parsed.KindInt, nil
 	case (value == "true" || value == "false") && typed(parsed.KindBool):
 		return value, parsed.KindBool, nil
@@ -111,8 +114,8 @@ func plainSafe(s string, flow bool) bool {
 	if v := resolvePlain(s); v.kind != parsed.KindString || v.text != s {
 		return false // null, bool, int or float in the core schema
 	}
-	if isBoolLike(s) || yaml11Number.MatchString(s) || yaml11Timestamp.MatchString(s) ||
-		s == "<<" || s == "=" || coreEnv.MatchString(s) {
+	if isBoolLike(s) || yaml11Number().MatchString(s) || yaml11Timestamp().MatchString(s) ||
+		s == "<<" || s == "=" || coreEnv().MatchString(s) {
 		return false
 	}
 	var n yaml.Node // and yaml.v3's own resolver (timestamps, merge keys)

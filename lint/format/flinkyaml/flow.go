@@ -43,7 +43,7 @@ func flowString(s string, simpleKey bool) string {
 	a := analyzeScalar(s)
 	multiline := strings.ContainsAny(s, "\n\u0085\u2028\u2029")
 	if !multiline && a.flowPlain && !(simpleKey && s == "") &&
-		resolvePlain(s).kind == parsed.KindString && !coreEnv.MatchString(s) {
+		resolvePlain(s).kind == parsed.KindString && !coreEnv().MatchString(s) {
 		return s
 	}
 	if !multiline && a.singleQuoted {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -197,8 +198,10 @@ func (f *flattener) field(k, v *yaml.Node) *Field {
 }
 
 // manifestKind finds a "kind: FlinkDeployment" line.
-var manifestKind = regexp.MustCompile(`(?m)^[ \t]*kind[ \t]*:[ \t]*["']?FlinkDeployment["']?[ \t]*(?:#.*)?\r?$`)
+var manifestKind = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^[ \t]*kind[ \t]*:[ \t]*["']?FlinkDeployment["']?[ \t]*(?:#.*)?\r?$`)
+})
 
 // IsManifest reports whether src contains a "kind: FlinkDeployment" line.
 // It is a quick check; ParseManifests decides.
-func IsManifest(src []byte) bool { return manifestKind.Match(src) }
+func IsManifest(src []byte) bool { return manifestKind().Match(src) }

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -18,14 +19,16 @@ import (
 // implements it; yaml.v3 resolves plain scalars with YAML 1.1 rules (010 is
 // 8, 1_000 and 0b101 are ints, dates are timestamps), so it is not used.
 var (
-	coreNull  = regexp.MustCompile(`^(?:~|null|Null|NULL| )$`)
-	coreBool  = regexp.MustCompile(`^(?:true|True|TRUE|false|False|FALSE)$`)
-	coreInt   = regexp.MustCompile(`^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$`)
-	coreFloat = regexp.MustCompile(`^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`)
+	coreNull  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:~|null|Null|NULL| )$`) })
+	coreBool  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:true|True|TRUE|false|False|FALSE)$`) })
+	coreInt   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$`) })
+	coreFloat = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`)
+	})
 	// coreEnv is snakeyaml-engine's ENV_FORMAT; such plain scalars resolve
 	// to the !ENV tag (a string without an EnvConfig), so the dumper quotes
 	// strings that look like it.
-	coreEnv = regexp.MustCompile(`^\$\{\s*\w+(?::?[-?]\w*)?\s*\}$`)
+	coreEnv = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\{\s*\w+(?::?[-?]\w*)?\s*\}$`) })
 )
 
 // quotedStyles are the scalar styles that make a scalar a string.
@@ -66,15 +69,15 @@ func resolveScalar(n *yaml.Node, nonSpecific bool) (value, error) {
 // resolvePlain types an untagged plain scalar with the core schema.
 func resolvePlain(s string) value {
 	switch {
-	case s == "" || coreNull.MatchString(s):
+	case s == "" || coreNull().MatchString(s):
 		return value{kind: parsed.KindNull}
-	case coreBool.MatchString(s):
+	case coreBool().MatchString(s):
 		return value{kind: parsed.KindBool, text: strings.ToLower(s)}
-	case coreInt.MatchString(s):
+	case coreInt().MatchString(s):
 		if v, ok := parseCoreInt(s); ok {
 			return value{kind: parsed.KindInt, text: v}
 		}
-	case coreFloat.MatchString(s):
+	case coreFloat().MatchString(s):
 		if f, ok := parseCoreFloat(s); ok {
 			return value{kind: parsed.KindFloat, text: javaDouble(f)}
 		}

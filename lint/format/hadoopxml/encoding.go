@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -39,7 +40,9 @@ type transcoded struct {
 	off []int
 }
 
-var declEncoding = regexp.MustCompile(`^<\?xml[ \t\r\n][^>]*?encoding[ \t\r\n]*=[ \t\r\n]*(?:"([^"]*)"|'([^']*)')`)
+var declEncoding = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^<\?xml[ \t\r\n][^>]*?encoding[ \t\r\n]*=[ \t\r\n]*(?:"([^"]*)"|'([^']*)')`)
+})
 
 // decodeXML returns the UTF-8 text of src and, for another encoding, how it
 // was decoded. A file that cannot be decoded is a ParseError naming the
@@ -59,7 +62,7 @@ func decodeXML(path string, src []byte) ([]byte, *transcoded, *parsed.ParseError
 	case bytes.HasPrefix(src, []byte{'<', 0, '?', 0}):
 		return decodeUTF16(path, src, 0, false, "UTF-16LE")
 	}
-	m := declEncoding.FindSubmatchIndex(src)
+	m := declEncoding().FindSubmatchIndex(src)
 	if m == nil {
 		return src, nil, nil
 	}
