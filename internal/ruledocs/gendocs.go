@@ -10,7 +10,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -32,11 +31,11 @@ func main() {
 }
 
 func run(root string) error {
-	e, err := engine.New(context.Background(), engine.Options{})
+	rules, err := engine.Metadata(engine.Options{})
 	if err != nil {
 		return err
 	}
-	files, err := ruledocs.Files(root, e.Rules())
+	files, err := ruledocs.Files(root, rules)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package ruledocs_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -19,11 +18,11 @@ const root = "../.."
 // has its Rego test beside it, a firing and a quiet fixture with recorded
 // output, a description ending in a period, and a generated doc page.
 func TestEveryRuleIsComplete(t *testing.T) {
-	e, err := engine.New(context.Background(), engine.Options{})
+	rules, err := engine.Metadata(engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range e.Rules() {
+	for _, r := range rules {
 		t.Run(r.ID, func(t *testing.T) {
 			rel := strings.TrimPrefix(r.File, "policies/")
 			test := filepath.Join(root, "policies", strings.TrimSuffix(rel, ".rego")+"_test.rego")
@@ -50,11 +49,11 @@ func TestEveryRuleIsComplete(t *testing.T) {
 
 // TestDocsUpToDate fails when docs/rules drifts from the policies.
 func TestDocsUpToDate(t *testing.T) {
-	e, err := engine.New(context.Background(), engine.Options{})
+	rules, err := engine.Metadata(engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := ruledocs.Files(root, e.Rules())
+	files, err := ruledocs.Files(root, rules)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,15 +71,15 @@ func TestDocsUpToDate(t *testing.T) {
 	}
 }
 
-// TestTableMatchesMetadata compiles the embedded bundle and fails when
+// TestTableMatchesMetadata reads the embedded METADATA blocks and fails when
 // lint/rule/rego_gen.go, the table `rules`, `explain`, config validation
 // and the reporters read instead of compiling, differs from METADATA.
 func TestTableMatchesMetadata(t *testing.T) {
-	e, err := engine.New(context.Background(), engine.Options{})
+	rules, err := engine.Metadata(engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, want := rule.Rego(), e.Rules()
+	got, want := rule.Rego(), rules
 	if len(got) != len(want) {
 		t.Errorf("lint/rule/rego_gen.go has %d rules, the policies %d: run `go generate ./policies`", len(got), len(want))
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/rego"
 
 	"github.com/ckptlint/ckptlint/lint/finding"
+	"github.com/ckptlint/ckptlint/lint/rule"
 	"github.com/ckptlint/ckptlint/policies"
 )
 
@@ -58,6 +59,27 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	return e, nil
 }
 
+// Metadata parses the policies with their METADATA blocks and checks every
+// rule module, embedded ones included, against the policy contract; it
+// compiles nothing. New and NewLazy take the embedded rules' metadata from
+// lint/rule's generated table instead (parsing the METADATA blocks is half
+// of the parse time); `go generate ./policies` writes that table from
+// Metadata, and internal/ruledocs' tests fail when it is stale.
+func Metadata(opts Options) ([]*Rule, error) {
+	srcs, err := readSources(opts)
+	if err != nil {
+		return nil, err
+	}
+	for i := range srcs {
+		srcs[i].embedded = false
+	}
+	e, err := load(srcs, opts)
+	if err != nil {
+		return nil, err
+	}
+	return e.rules, nil
+}
+
 // readSources reads the embedded bundle (or opts.Bundle) and the user
 // policy directories, test files left out.
 func readSources(opts Options) ([]source, error) {
@@ -68,6 +90,11 @@ func readSources(opts Options) ([]source, error) {
 	srcs, err := readFS(bundle, ".", "policies", false)
 	if err != nil {
 		return nil, fmt.Errorf("read embedded policies: %w", err)
+	}
+	if opts.Bundle == nil {
+		for i := range srcs {
+			srcs[i].embedded = true
+		}
 	}
 	for _, d := range opts.PolicyDirs {
 		us, err := readDir(d)
@@ -96,6 +123,7 @@ func load(srcs []source, opts Options) (*Engine, error) {
 		e.timeout = 10 * time.Second
 	}
 	seen := map[string]*Rule{}
+	var table map[string]*Rule // lint/rule's generated table by package, for embedded modules
 	for i, m := range mods {
 		if !strings.HasPrefix(m.Package.Path.String(), "data.ckptlint.rules.") {
 			if srcs[i].user && !strings.HasPrefix(m.Package.Path.String(), "data.ckptlint.lib.") && !strings.HasPrefix(m.Package.Path.String(), "data.ckptlint.user.") {
@@ -104,9 +132,23 @@ func load(srcs []source, opts Options) (*Engine, error) {
 			}
 			continue
 		}
-		r, err := ruleFromModule(m)
-		if err != nil {
-			return nil, err
+		var r *Rule
+		if srcs[i].embedded {
+			if table == nil {
+				table = map[string]*Rule{}
+				for _, r := range rule.Rego() {
+					table[r.Package] = r
+				}
+			}
+			if r = table[m.Package.Path.String()]; r == nil {
+				return nil, &ContractError{File: srcs[i].name, Line: m.Package.Location.Row,
+					Msg: fmt.Sprintf("rule package %s is not in lint/rule/rego_gen.go: run `go generate ./policies`", strings.TrimPrefix(m.Package.Path.String(), "data."))}
+			}
+		} else {
+			var err error
+			if r, err = ruleFromModule(m); err != nil {
+				return nil, err
+			}
 		}
 		r.User = srcs[i].user
 		if prev, ok := seen[r.ID]; ok {
@@ -141,11 +183,28 @@ var checkOnlyStages = []ast.StageID{
 	ast.StageCheckVoidCalls,
 	ast.StageCheckRuleConflicts,
 	ast.StageCheckUndefinedFuncs,
+	ast.StageCheckSafetyRuleHeads,
 	ast.StageCheckRecursion,
 	ast.StageCheckTypes,
 	ast.StageCheckUnsafeBuiltins,
 	ast.StageCheckDeprecatedBuiltins,
 	ast.StageBuildRequiredCapabilities,
+}
+
+// noopStages are the compiler stages that rewrite a construct the embedded
+// bundle does not use, so for it they only walk every module (OPA v1
+// ast/compile.go): template strings ($"..."), print calls (erased when print
+// is disabled), rego.metadata.chain/rule calls and the METADATA blocks they
+// would read, `with` modifiers, and the test-rule rewrite for tracing.
+// TestNoopStagesChangeNothing compiles the bundle with and without them and
+// fails, naming the construct, once the bundle starts to use one.
+var noopStages = []ast.StageID{
+	ast.StageRewriteTemplateStrings,
+	ast.StageRewritePrintCalls,
+	ast.StageParseMetadataBlocks,
+	ast.StageRewriteRegoMetadataCalls,
+	ast.StageRewriteWithValues,
+	ast.StageRewriteTestRulesForTracing,
 }
 
 // gcMu serialises compilations that switch the garbage collector off, so
@@ -155,14 +214,15 @@ var gcMu sync.Mutex
 // compile compiles the modules and prepares the query. Compilation allocates
 // about 30 MB of short-lived objects that all stay reachable until it ends,
 // so collecting during it only costs time: the collector is off meanwhile.
-// skipChecks drops the check-only stages.
-func compile(ctx context.Context, mods []*ast.Module, caps *ast.Capabilities, skipChecks bool) (rego.PreparedEvalQuery, error) {
+// trusted (the embedded bundle alone) drops the check-only stages and the
+// stages that do nothing for it (noopStages).
+func compile(ctx context.Context, mods []*ast.Module, caps *ast.Capabilities, trusted bool) (rego.PreparedEvalQuery, error) {
 	gcMu.Lock()
 	defer gcMu.Unlock()
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	c := ast.NewCompiler().WithCapabilities(caps).WithDefaultRegoVersion(ast.RegoV1)
-	if skipChecks {
-		c = c.WithSkipStages(checkOnlyStages...)
+	if trusted {
+		c = c.WithSkipStages(append(slices.Clip(checkOnlyStages), noopStages...)...)
 	}
 	c.Compile(moduleMap(mods))
 	if c.Failed() {

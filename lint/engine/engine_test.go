@@ -4,10 +4,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/ckptlint/ckptlint/policies"
 )
@@ -163,5 +166,103 @@ func TestEvalDeadline(t *testing.T) {
 	v, _ := ToValue(map[string]any{})
 	if _, err := e.Eval(context.Background(), v); err == nil || !strings.Contains(err.Error(), "exceeded 200ms") {
 		t.Fatalf("err = %v, want a deadline error", err)
+	}
+}
+
+// TestEmbeddedRulesFromTable: New takes the embedded rules' metadata from
+// lint/rule's generated table without parsing the METADATA blocks; it must
+// be what the blocks say (internal/ruledocs checks the table itself).
+func TestEmbeddedRulesFromTable(t *testing.T) {
+	e, err := New(context.Background(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Metadata(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(e.Rules(), want) {
+		t.Fatalf("rules from lint/rule's table differ from METADATA: run `go generate ./policies`")
+	}
+	for _, m := range e.Modules() {
+		if len(m.Annotations) > 0 {
+			t.Errorf("%s: METADATA parsed for an embedded module", m.Package.Location.File)
+		}
+	}
+}
+
+// TestEmbeddedRuleNotInTable: an embedded rule package lint/rule's table
+// does not list (go generate not run) is refused, not silently dropped.
+func TestEmbeddedRuleNotInTable(t *testing.T) {
+	srcs, err := readSources(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := strings.Replace(goodRule, "ckptlint.rules.user.test_rule", "ckptlint.rules.hygiene.not_generated", 1)
+	srcs = append(srcs, source{name: "policies/rules/hygiene/not_generated.rego", src: []byte(src), embedded: true})
+	_, err = load(srcs, Options{})
+	if err == nil || !strings.Contains(err.Error(), "go generate ./policies") || !strings.Contains(err.Error(), "not_generated.rego") {
+		t.Fatalf("err = %v, want a request to run go generate naming the file", err)
+	}
+}
+
+// TestNoopStagesChangeNothing is the proof behind noopStages: the embedded
+// bundle uses none of the constructs those stages rewrite, and compiling it
+// without them gives the same modules, body for body, as compiling it with
+// them. When a policy starts to use one (a `with`, print, rego.metadata, a
+// template string) this fails and noopStages must lose that stage.
+func TestNoopStagesChangeNothing(t *testing.T) {
+	srcs, err := readSources(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	compiled := func(skip []ast.StageID) map[string]*ast.Module {
+		mods, err := parse(srcs, Capabilities())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := ast.NewCompiler().WithCapabilities(Capabilities()).WithDefaultRegoVersion(ast.RegoV1).WithSkipStages(skip...)
+		c.Compile(moduleMap(mods))
+		if c.Failed() {
+			t.Fatal(c.Errors)
+		}
+		return c.Modules
+	}
+
+	mods, err := parse(srcs, Capabilities())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range mods {
+		at := func(loc *ast.Location, what string) {
+			t.Errorf("%s:%d: %s: remove its stage from noopStages", loc.File, loc.Row, what)
+		}
+		ast.WalkWiths(m, func(w *ast.With) bool { at(w.Location, "a with modifier"); return false })
+		ast.WalkExprs(m, func(e *ast.Expr) bool {
+			if e.IsCall() {
+				switch name := e.Operator().String(); name {
+				case "print", "rego.metadata.chain", "rego.metadata.rule":
+					at(e.Location, "a call of "+name)
+				}
+			}
+			return false
+		})
+		ast.WalkTerms(m, func(x *ast.Term) bool {
+			if _, ok := x.Value.(*ast.TemplateString); ok {
+				at(x.Location, "a template string")
+			}
+			return false
+		})
+	}
+
+	all := compiled(checkOnlyStages)
+	fewer := compiled(append(slices.Clip(checkOnlyStages), noopStages...))
+	if len(all) != len(fewer) {
+		t.Fatalf("%d modules compiled with every stage, %d without noopStages", len(all), len(fewer))
+	}
+	for name, m := range all {
+		if got, want := fewer[name].String(), m.String(); got != want {
+			t.Errorf("%s compiles differently without noopStages", name)
+		}
 	}
 }

@@ -20,6 +20,9 @@ type source struct {
 	src  []byte
 	user bool
 	test bool
+	// embedded: from the embedded bundle, parsed without its METADATA
+	// blocks; its rules' metadata comes from lint/rule's generated table.
+	embedded bool
 }
 
 // readFS collects the .rego files of an fs.FS below root.
@@ -59,7 +62,8 @@ func readDir(dir string) ([]source, error) {
 	return srcs, nil
 }
 
-// parse parses sources as Rego v1 with METADATA annotations, on up to
+// parse parses sources as Rego v1 with METADATA annotations (but those of
+// embedded sources, whose metadata lint/rule's table holds), on up to
 // GOMAXPROCS goroutines; the result is in the order of srcs, and the error
 // is that of the first source that fails.
 func parse(srcs []source, caps *ast.Capabilities) ([]*ast.Module, error) {
@@ -72,7 +76,7 @@ func parse(srcs []source, caps *ast.Capabilities) ([]*ast.Module, error) {
 			for i := range next {
 				s := srcs[i]
 				mods[i], errs[i] = ast.ParseModuleWithOpts(s.name, string(s.src), ast.ParserOptions{
-					RegoVersion: ast.RegoV1, ProcessAnnotation: true, Capabilities: caps,
+					RegoVersion: ast.RegoV1, ProcessAnnotation: !s.embedded, Capabilities: caps,
 				})
 			}
 		})

@@ -1,0 +1,61 @@
+package engine
+
+import (
+	"context"
+	"testing"
+)
+
+// BenchmarkLoad is the first half of New for the embedded bundle: read the
+// sources, parse them (without the METADATA blocks, whose rules come from
+// lint/rule's table) and check the contract. docs/performance.md, "Startup".
+func BenchmarkLoad(b *testing.B) {
+	srcs, err := readSources(Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := load(srcs, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLoadMetadata is BenchmarkLoad with the METADATA blocks parsed
+// (what Metadata and user policies do), for comparison.
+func BenchmarkLoadMetadata(b *testing.B) {
+	srcs, err := readSources(Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range srcs {
+		srcs[i].embedded = false
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := load(srcs, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCompile is the second half of New for the embedded bundle:
+// compile the parsed modules and prepare the query.
+func BenchmarkCompile(b *testing.B) {
+	srcs, err := readSources(Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		e, err := load(srcs, Options{}) // compile rewrites the modules: a fresh parse each time
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if err := e.compile(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
