@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/mod/module"
 	"golang.org/x/mod/semver"
@@ -134,7 +135,7 @@ func docsNote(in Info) string {
 	return ""
 }
 
-var hexRE = regexp.MustCompile(`^[0-9a-f]{7,40}$`)
+var hexRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{7,40}$`) })
 
 // DocsRef is the git ref whose documentation describes this binary: the
 // release tag (v1.2.3, also a pre-release such as v1.3.0-rc.1), the commit
@@ -149,7 +150,7 @@ func (in Info) DocsRef() string {
 		if rev, err := module.PseudoVersionRev(v); err == nil {
 			return rev
 		}
-	case hexRE.MatchString(v):
+	case hexRE().MatchString(v):
 		// The GitHub Action's source build of a SHA pin stamps the SHA.
 		return v
 	}

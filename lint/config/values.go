@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -33,14 +34,14 @@ func (k *checker) errorf(rng hcl.Range, summary, format string, args ...any) {
 }
 
 // versionRE is the accepted version syntax: major.minor[.patch].
-var versionRE = regexp.MustCompile(`^\d+\.\d+(\.\d+)?$`)
+var versionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+\.\d+(\.\d+)?$`) })
 
 // version checks a flink_version or hadoop_version value.
 func (k *checker) version(attr string, v *string, rng hcl.Range) string {
 	if v == nil {
 		return ""
 	}
-	if !versionRE.MatchString(*v) {
+	if !versionRE().MatchString(*v) {
 		k.errorf(rng, "Invalid version",
 			"The %s %q is not a version; write major.minor or major.minor.patch, such as %q.",
 			attr, *v, exampleVersion(attr))

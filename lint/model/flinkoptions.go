@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/agnivade/levenshtein"
 
@@ -13,7 +14,7 @@ import (
 
 // optionKeyRE is what a Flink option key looks like; anything else (a
 // template placeholder, a typo with spaces) is left to other checks.
-var optionKeyRE = regexp.MustCompile(`^[a-z0-9][a-zA-Z0-9._-]*[a-zA-Z0-9]$`)
+var optionKeyRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-zA-Z0-9._-]*[a-zA-Z0-9]$`) })
 
 // releaseIndex is the bit of version v in flinkOptionKeys, or -1 when the
 // table has no such release.
@@ -33,7 +34,7 @@ func releaseIndex(v Version) int {
 // kubernetes.operator.* keys are read by the Flink Kubernetes Operator, not
 // by Flink.
 func checkedKey(key string) bool {
-	if !optionKeyRE.MatchString(key) {
+	if !optionKeyRE().MatchString(key) {
 		return false
 	}
 	ns := false

@@ -6,16 +6,17 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Version is a major.minor[.patch] release number.
 type Version struct{ Major, Minor, Patch int }
 
-var versionRE = regexp.MustCompile(`^v?(\d+)[._](\d+)(?:[._](\d+))?`)
+var versionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^v?(\d+)[._](\d+)(?:[._](\d+))?`) })
 
 // ParseVersion reads "1.20", "1.20.1", "v1_17" (FlinkDeployment spec.flinkVersion) or "3.1.0".
 func ParseVersion(s string) (Version, error) {
-	m := versionRE.FindStringSubmatch(s)
+	m := versionRE().FindStringSubmatch(s)
 	if m == nil {
 		return Version{}, fmt.Errorf("version %q is not major.minor[.patch]", s)
 	}

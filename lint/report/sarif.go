@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/span"
@@ -285,7 +286,7 @@ func capitalize(s string) string {
 // lineRef matches a "file:line" (or file:line:col) reference to a
 // configuration file inside a message; fingerprints drop the line so that
 // an edit above a value does not make its finding look new.
-var lineRef = regexp.MustCompile(`(\.(?:ya?ml|xml|hcl)):\d+(?::\d+)?`)
+var lineRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\.(?:ya?ml|xml|hcl)):\d+(?::\d+)?`) })
 
 // fingerprint is the stable identity of a finding: its rule, its file
 // (repository-relative), its config set and what it is about (the key, else
@@ -301,7 +302,7 @@ func fingerprint(f finding.Finding, uri string, full bool) string {
 		what = strings.Join(ks, "\n")
 	}
 	if what == "" {
-		what = lineRef.ReplaceAllString(oneLine(f.Message), "$1")
+		what = lineRef().ReplaceAllString(oneLine(f.Message), "$1")
 	}
 	if full {
 		what += "\x00" + f.Message

@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/format"
@@ -60,7 +61,9 @@ func HelmChart(path string, stat func(string) (fs.FileInfo, error)) (string, boo
 // reControl matches template control tags, which decide which settings the
 // rendered file holds: Jinja/Ansible {% … %}, ERB <% … %> (not <%= … %>),
 // Go template actions {{ if }} / {{ range }} / {{ with }} / {{ define }}.
-var reControl = regexp.MustCompile(`\{%-?\s*(?:if|for|macro|block|set|include|import|raw)\b|<%-?\s*(?:if|unless|@?\w+\.each|for|end)\b|\{\{-?\s*(?:if|range|with|define|block)\b`)
+var reControl = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\{%-?\s*(?:if|for|macro|block|set|include|import|raw)\b|<%-?\s*(?:if|unless|@?\w+\.each|for|end)\b|\{\{-?\s*(?:if|range|with|define|block)\b`)
+})
 
 // Mark records the placeholders of f (lint/placeholder): each
 // entry's kinds in Entry.Placeholders and a summary in f.Template. A file
@@ -82,7 +85,7 @@ func Mark(f *parsed.File, chart string) {
 			reason = fmt.Sprintf("it does not parse until rendered (%s)", f.Err.Msg)
 		}
 	default:
-		if loc := reControl.FindIndex(f.Src); loc != nil {
+		if loc := reControl().FindIndex(f.Src); loc != nil {
 			reason = fmt.Sprintf("template control tags (%s on line %d) decide which settings the rendered file holds",
 				strings.TrimSpace(string(f.Src[loc[0]:loc[1]])), 1+bytes.Count(f.Src[:loc[0]], []byte("\n")))
 		}
