@@ -87,7 +87,7 @@ func readSources(opts Options) ([]source, error) {
 	if bundle == nil {
 		bundle = policies.FS
 	}
-	srcs, err := readFS(bundle, ".", "policies", false)
+	srcs, err := readFS(bundle, ".", "policies", false, false)
 	if err != nil {
 		return nil, fmt.Errorf("read embedded policies: %w", err)
 	}
@@ -97,13 +97,13 @@ func readSources(opts Options) ([]source, error) {
 		}
 	}
 	for _, d := range opts.PolicyDirs {
-		us, err := readDir(d)
+		us, err := readDir(d, false)
 		if err != nil {
 			return nil, err
 		}
 		srcs = append(srcs, us...)
 	}
-	return slices.DeleteFunc(srcs, func(s source) bool { return s.test }), nil
+	return srcs, nil
 }
 
 // load parses the sources and checks them against the policy contract:

@@ -62,11 +62,10 @@ func TestEmbeddedBundleCompiles(t *testing.T) {
 // (checkOnlyStages): a type error, unused import or unsafe builtin in the
 // bundle fails here.
 func TestEmbeddedBundleFullChecks(t *testing.T) {
-	srcs, err := readFS(policies.FS, ".", "policies", false)
+	srcs, err := readFS(policies.FS, ".", "policies", false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srcs = slices.DeleteFunc(srcs, func(s source) bool { return s.test })
 	mods, err := parse(srcs, Capabilities())
 	if err != nil {
 		t.Fatal(err)

@@ -25,8 +25,10 @@ type source struct {
 	embedded bool
 }
 
-// readFS collects the .rego files of an fs.FS below root.
-func readFS(fsys fs.FS, root, prefix string, user bool) ([]source, error) {
+// readFS collects the .rego files of an fs.FS below root, the _test.rego
+// files only with tests (the embedded bundle's tests are 170 KB that lint
+// would read and drop on every run).
+func readFS(fsys fs.FS, root, prefix string, user, tests bool) ([]source, error) {
 	var out []source
 	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -35,19 +37,24 @@ func readFS(fsys fs.FS, root, prefix string, user bool) ([]source, error) {
 		if d.IsDir() || !strings.HasSuffix(p, ".rego") {
 			return nil
 		}
+		test := strings.HasSuffix(p, "_test.rego")
+		if test && !tests {
+			return nil
+		}
 		b, err := fs.ReadFile(fsys, p)
 		if err != nil {
 			return err
 		}
-		out = append(out, source{name: path.Join(prefix, p), src: b, user: user, test: strings.HasSuffix(p, "_test.rego")})
+		out = append(out, source{name: path.Join(prefix, p), src: b, user: user, test: test})
 		return nil
 	})
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out, err
 }
 
-// readDir collects the .rego files of a user policy directory.
-func readDir(dir string) ([]source, error) {
+// readDir collects the .rego files of a user policy directory, the
+// _test.rego files only with tests.
+func readDir(dir string, tests bool) ([]source, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
 		return nil, fmt.Errorf("policy directory: %w", err)
@@ -55,7 +62,7 @@ func readDir(dir string) ([]source, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("policy directory %s is not a directory", dir)
 	}
-	srcs, err := readFS(os.DirFS(dir), ".", filepath.ToSlash(dir), true)
+	srcs, err := readFS(os.DirFS(dir), ".", filepath.ToSlash(dir), true, tests)
 	if err != nil {
 		return nil, fmt.Errorf("read policy directory %s: %w", dir, err)
 	}

@@ -146,14 +146,13 @@ func testSources(opts TestOptions) ([]source, map[string]bool, error) {
 	if bundle == nil {
 		bundle = policies.FS
 	}
-	srcs, err := readFS(bundle, ".", "policies", false)
+	srcs, err := readFS(bundle, ".", "policies", false, false)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read embedded policies: %w", err)
 	}
-	srcs = slices.DeleteFunc(srcs, func(s source) bool { return s.test })
 	userFiles := map[string]bool{}
 	for _, d := range opts.PolicyDirs {
-		us, err := readDir(d)
+		us, err := readDir(d, true)
 		if err != nil {
 			return nil, nil, err
 		}
