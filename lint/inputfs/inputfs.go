@@ -134,14 +134,26 @@ func ReadRegularInfo(path string, limit int64) ([]byte, fs.FileInfo, error) {
 	if st.Size() > limit {
 		return nil, st, &TooLargeError{Path: path, Size: st.Size(), Limit: limit}
 	}
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, st, err
+	// Sized by the descriptor (as os.ReadFile does): io.ReadAll's doubling
+	// left about half of every buffer spare, and every file read stays in
+	// memory until its config set is evaluated.
+	b := make([]byte, 0, st.Size()+1)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // the file grew since the Stat
+		}
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if int64(len(b)) > limit {
+			return nil, st, &TooLargeError{Path: path, Size: int64(len(b)), Limit: limit}
+		}
+		if errors.Is(err, io.EOF) {
+			return b, st, nil
+		}
+		if err != nil {
+			return nil, st, err
+		}
 	}
-	if int64(len(b)) > limit {
-		return nil, st, &TooLargeError{Path: path, Size: int64(len(b)), Limit: limit}
-	}
-	return b, st, nil
 }
 
 // Budget counts the bytes a run reads. The zero value has no limit; use
