@@ -1,17 +1,24 @@
 package lint
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/ckptlint/ckptlint/internal/buildinfo"
 	"github.com/ckptlint/ckptlint/lint/cache"
@@ -22,6 +29,7 @@ import (
 	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/model"
 	"github.com/ckptlint/ckptlint/lint/parsed"
+	"github.com/ckptlint/ckptlint/lint/suppress"
 )
 
 // Cache is the result cache of a run (docs/cache.md). Store nil lints
@@ -36,33 +44,127 @@ type Cache struct {
 
 // entryFormat is the layout of a run entry; an entry of another layout is
 // ignored.
-const entryFormat = 1
+const entryFormat = 2
+
+// entryMagic starts an entry's payload (lint/cache frames and checks it).
+var entryMagic = []byte("ckptlint run entry 2\n")
 
 // runEntry is what the cache keeps for one run: what the run looked at
 // (Probes) and, per config set, its findings before the rule blocks of
 // .ckptlint.hcl and the inline ignores apply.
+//
+// The payload is entryMagic, then the JSON of the entry without its
+// probes (length-prefixed), then the probes in a length-prefixed binary
+// form: a warm run decodes some 20,000 probes for 2,000 config sets, and
+// JSON made that the largest part of it.
 type runEntry struct {
-	Format  int               `json:"format"`
-	Probes  []inputfs.Probe   `json:"probes"`
-	Notes   []string          `json:"notes,omitempty"`
-	Files   int               `json:"files"`
-	Sets    []setEntry        `json:"sets"`
+	Format int             `json:"format"`
+	Probes []inputfs.Probe `json:"-"`
+	Notes  []string        `json:"notes,omitempty"`
+	Files  int             `json:"files"`
+	Sets   []setEntry      `json:"sets"`
+	// Sources are the files of the run whose bytes mention ckptlint: only
+	// they can hold an ignore comment or a malformed one
+	// (suppress.Mentions); the others need not be read again.
 	Sources []evaluate.Source `json:"sources"`
-	// Abs maps the display path of each source to the absolute path its
-	// bytes were read from.
+	// Abs maps the display path of each file in Sources, and of each file
+	// a finding names, to the absolute path its bytes were read from.
 	Abs map[string]string `json:"abs"`
+}
+
+// encode is the entry's payload.
+func (e *runEntry) encode() ([]byte, error) {
+	j, err := json.Marshal(e)
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, 0, len(entryMagic)+len(j)+64*len(e.Probes))
+	b = append(b, entryMagic...)
+	b = binary.AppendUvarint(b, uint64(len(j)))
+	b = append(b, j...)
+	b = binary.AppendUvarint(b, uint64(len(e.Probes)))
+	for _, p := range e.Probes {
+		for _, f := range [...]string{p.Op, p.Path, p.Result, p.Sig} {
+			b = binary.AppendUvarint(b, uint64(len(f)))
+			b = append(b, f...)
+		}
+	}
+	return b, nil
+}
+
+// decodeEntry is encode's inverse; false for anything else.
+func decodeEntry(b []byte) (*runEntry, bool) {
+	if !bytes.HasPrefix(b, entryMagic) {
+		return nil, false
+	}
+	b = b[len(entryMagic):]
+	n, k, ok := length(b)
+	if !ok {
+		return nil, false
+	}
+	var e runEntry
+	if err := json.Unmarshal(b[k:k+n], &e); err != nil {
+		return nil, false
+	}
+	rest := b[k+n:]
+	if len(rest) == 0 {
+		return nil, false
+	}
+	count, pos, ok := length(rest)
+	if !ok || count > len(rest)/4 {
+		return nil, false
+	}
+	// Every probe field is a substring of one string over the payload's
+	// bytes, not a copy: a warm run decodes some 20,000 probes, and the
+	// payload (a fresh buffer from Store.Get) is never written to.
+	str := unsafe.String(&rest[0], len(rest)) //nolint:gosec // G103: read-only view of a buffer this function owns, see above
+	e.Probes = make([]inputfs.Probe, count)
+	for i := range e.Probes {
+		var f [4]string
+		for j := range f {
+			l, k, ok := length(rest[pos:])
+			if !ok {
+				return nil, false
+			}
+			f[j] = str[pos+k : pos+k+l]
+			pos += k + l
+		}
+		e.Probes[i] = inputfs.Probe{Op: f[0], Path: f[1], Result: f[2], Sig: f[3]}
+	}
+	if pos != len(rest) {
+		return nil, false
+	}
+	return &e, true
+}
+
+// length reads a uvarint length at the start of b: the length, the
+// bytes it took, and false unless that many bytes follow it.
+func length(b []byte) (n, k int, ok bool) {
+	v, k := binary.Uvarint(b)
+	if k <= 0 || v > uint64(len(b)-k) { //nolint:gosec // G115: len(b)-k >= 0 here
+		return 0, 0, false
+	}
+	return int(v), k, true //nolint:gosec // G115: v <= len(b), an int
 }
 
 type setEntry struct {
 	Name        string             `json:"name"`
 	Fingerprint string             `json:"fingerprint"`
 	Pending     []evaluate.Pending `json:"pending"`
+	// Members are the real absolute paths of the set's files and their
+	// xi:include targets (members); Root is the directory, as the run
+	// named it, whose walk finds the set (the incremental run walks it).
+	Members []string `json:"members"`
+	Root    string   `json:"root"`
 }
 
 // CacheStats says what the cache did in a run.
 type CacheStats struct {
 	// Hit: every finding came from the cache and nothing was parsed.
 	Hit bool
+	// Incremental: only the directories of the config sets holding a
+	// changed file were walked and parsed (incremental).
+	Incremental bool
 	// Reused and Evaluated count the config sets whose findings came from
 	// the cache after discovery, and those evaluated.
 	Reused, Evaluated int
@@ -104,9 +206,32 @@ func Cached(ctx context.Context, c *Cache, paths []string, opts Options) (*Resul
 	key := h.Sum()
 	prev := loadEntry(c.Store, key)
 	if prev != nil {
-		if srcs, ok := replay(prev); ok {
-			res, err := fromEntry(c, prev, srcs, opts)
-			return res, CacheStats{Hit: true}, err
+		srcs, upgrades, changed, ok := replay(prev)
+		if changed != nil {
+			res, stats, done, err := incremental(ctx, c, key, base, prev, changed, upgrades, paths, opts)
+			if err != nil || done {
+				return res, stats, err
+			}
+		}
+		if ok {
+			res, ok, err := fromEntry(c, prev, srcs, opts)
+			if err != nil {
+				return nil, CacheStats{}, err
+			}
+			if ok {
+				if len(upgrades) > 0 {
+					// Files checked by their bytes this time that are now
+					// old enough to trust their stat signature: the next
+					// run checks them by stat alone.
+					for i, sig := range upgrades {
+						prev.Probes[i].Sig = sig
+					}
+					if b, err := prev.encode(); err == nil {
+						_ = c.Store.Put(key, b) // a cache that cannot be written only costs time
+					}
+				}
+				return res, CacheStats{Hit: true}, nil
+			}
 		}
 	}
 	return lintAndStore(ctx, c, key, base, prev, paths, opts)
@@ -157,11 +282,11 @@ func loadEntry(s *cache.Store, key cache.Key) *runEntry {
 	if !ok {
 		return nil
 	}
-	var e runEntry
-	if err := json.Unmarshal(b, &e); err != nil || e.Format != entryFormat || !e.valid() {
+	e, ok := decodeEntry(b)
+	if !ok || e.Format != entryFormat || !e.valid() {
 		return nil
 	}
-	return &e
+	return e
 }
 
 // valid checks what decoding does not: every probe names an absolute
@@ -182,22 +307,38 @@ func (e *runEntry) valid() bool {
 		}
 	}
 	for _, s := range e.Sources {
-		if !names[s.Set] || s.Syntax <= 0 {
+		if !names[s.Set] || s.Syntax <= 0 || !filepath.IsAbs(e.Abs[s.Path]) {
+			return false
+		}
+	}
+	for _, a := range e.Abs {
+		if !filepath.IsAbs(a) {
 			return false
 		}
 	}
 	return e.Files >= 0
 }
 
+// maxChanged is how many changed files a run takes incrementally
+// (incremental); more, and it is made afresh.
+const maxChanged = 32
+
 // replay re-executes every probe of e, on GOMAXPROCS goroutines, and
-// returns the bytes of the files it re-read by absolute path; false as
-// soon as one probe gives another result.
-func replay(e *runEntry) (map[string][]byte, bool) {
+// returns the bytes of the files it re-read by absolute path and, by
+// probe index, the stat signatures that became trustworthy. ok is true
+// when every probe holds. Otherwise changed lists the read probes that
+// no longer hold when nothing else changed and they are at most
+// maxChanged (the run can then be made incrementally); nil when some
+// other probe fails too.
+func replay(e *runEntry) (srcs map[string][]byte, upgrades map[int]string, changed []int, ok bool) {
 	workers := max(runtime.GOMAXPROCS(0), 1)
+	trustBefore := time.Now().Add(-inputfs.RacyWindow)
 	var mu sync.Mutex
-	srcs := map[string][]byte{}
-	var failed bool
+	srcs = map[string][]byte{}
+	upgrades = map[int]string{}
+	var stop atomic.Bool // no incremental run: stop replaying
 	var wg sync.WaitGroup
+	readOp := inputfs.ReadOp(parsed.MaxFileSize)
 	chunk := (len(e.Probes) + workers - 1) / workers
 	for w := range workers {
 		lo, hi := w*chunk, min((w+1)*chunk, len(e.Probes))
@@ -208,38 +349,71 @@ func replay(e *runEntry) (map[string][]byte, bool) {
 		go func() {
 			defer wg.Done()
 			local := map[string][]byte{}
-			r := &inputfs.Replayer{Read: func(p string, b []byte) { local[p] = b }}
-			for _, p := range e.Probes[lo:hi] {
-				mu.Lock()
-				stop := failed
-				mu.Unlock()
-				if stop {
+			up := map[int]string{}
+			var ch []int
+			r := &inputfs.Replayer{TrustBefore: trustBefore, Read: func(p string, b []byte) { local[p] = b }}
+			for i := lo; i < hi; i++ {
+				if stop.Load() {
 					return
 				}
-				if !r.Holds(p) {
-					mu.Lock()
-					failed = true
-					mu.Unlock()
-					return
+				p := e.Probes[i]
+				holds, sig := r.Check(p)
+				if !holds {
+					if p.Op != readOp || len(ch) >= maxChanged {
+						stop.Store(true)
+						return
+					}
+					ch = append(ch, i)
+					continue
+				}
+				if sig != p.Sig {
+					up[i] = sig
 				}
 			}
 			mu.Lock()
-			for k, v := range local {
-				srcs[k] = v
-			}
+			maps.Copy(srcs, local)
+			maps.Copy(upgrades, up)
+			changed = append(changed, ch...)
 			mu.Unlock()
 		}()
 	}
 	wg.Wait()
-	return srcs, !failed
+	if stop.Load() || len(changed) > maxChanged {
+		return nil, nil, nil, false
+	}
+	if len(changed) > 0 {
+		slices.Sort(changed)
+		return srcs, upgrades, changed, false
+	}
+	return srcs, upgrades, nil, true
 }
 
-// fromEntry builds the result of a run from a valid entry.
-func fromEntry(c *Cache, e *runEntry, srcs map[string][]byte, opts Options) (*Result, error) {
-	if opts.Note != nil {
-		for _, n := range e.Notes {
-			opts.Note(n)
+// fromEntry builds the result of a run from a valid entry whose probes
+// hold. It reads again only the files that mention ckptlint (for their
+// ignore comments) and those a finding names (for snippets and columns),
+// each checked against its recorded bytes: false when one changed since
+// the replay, and the run is then made afresh.
+func fromEntry(c *Cache, e *runEntry, srcs map[string][]byte, opts Options) (*Result, bool, error) {
+	// The read probes of the files this may read again: those of Abs.
+	reads := make(map[string]inputfs.Probe, len(e.Abs))
+	for _, abs := range e.Abs {
+		reads[abs] = inputfs.Probe{}
+	}
+	op := inputfs.ReadOp(parsed.MaxFileSize)
+	for _, p := range e.Probes {
+		if _, want := reads[p.Path]; want && p.Op == op {
+			reads[p.Path] = p
 		}
+	}
+	readAbs := func(abs string) ([]byte, bool) {
+		if b, ok := srcs[abs]; ok {
+			return b, true
+		}
+		p, ok := reads[abs]
+		if !ok || p.Op == "" {
+			return nil, false
+		}
+		return inputfs.ReadProbe(p)
 	}
 	rules := evaluate.RuleSettings(opts.Config.RuleByID)
 	res := &Result{Files: e.Files, Sources: map[string][]byte{}, Cached: true}
@@ -250,26 +424,47 @@ func fromEntry(c *Cache, e *runEntry, srcs map[string][]byte, opts Options) (*Re
 	}
 	sources := make([]evaluate.Source, len(e.Sources))
 	for i, s := range e.Sources {
-		path, abs := s.Path, e.Abs[s.Path]
-		b, ok := srcs[abs]
+		b, ok := readAbs(e.Abs[s.Path])
 		if !ok {
-			b = readSource(path)
+			return nil, false, nil
 		}
-		res.Sources[path] = b
+		res.Sources[s.Path] = b
 		s.Src = func() []byte { return b }
 		sources[i] = s
 	}
 	if opts.NoInlineIgnores {
 		res.Findings = finding.Sort(all)
-		return res, nil
+	} else {
+		policyRules, err := c.Policies.Rules()
+		if err != nil {
+			return nil, false, err
+		}
+		kept, sup := evaluate.IgnoresIn(sources, policyRules, all, rules)
+		res.Findings, res.Suppressed = finding.Sort(kept), finding.Sort(sup)
 	}
-	policyRules, err := c.Policies.Rules()
-	if err != nil {
-		return nil, err
+	for _, list := range [][]finding.Finding{res.Findings, res.Suppressed} {
+		for _, f := range list {
+			path := f.Range.File
+			if _, done := res.Sources[path]; done || path == "" {
+				continue
+			}
+			if abs, ok := e.Abs[path]; ok {
+				b, ok := readAbs(abs)
+				if !ok {
+					return nil, false, nil
+				}
+				res.Sources[path] = b
+				continue
+			}
+			res.Sources[path] = readSource(path)
+		}
 	}
-	kept, sup := evaluate.IgnoresIn(sources, policyRules, all, rules)
-	res.Findings, res.Suppressed = finding.Sort(kept), finding.Sort(sup)
-	return res, nil
+	if opts.Note != nil {
+		for _, n := range e.Notes {
+			opts.Note(n)
+		}
+	}
+	return res, true, nil
 }
 
 // readSource reads a file by its display path (relative to the working
@@ -306,10 +501,13 @@ func lintAndStore(ctx context.Context, c *Cache, key, base cache.Key, prev *runE
 	storable := true
 	var miss []int
 	pend := make([][]evaluate.Pending, len(sets))
+	var links inputfs.Symlinks
+	cwd, _ := os.Getwd()
 	for i, s := range sets {
 		fp, ok := fingerprint(base, s)
 		storable = storable && ok
-		entry.Sets = append(entry.Sets, setEntry{Name: s.Name, Fingerprint: fp})
+		mem, root := members(&links, cwd, s)
+		entry.Sets = append(entry.Sets, setEntry{Name: s.Name, Fingerprint: fp, Members: mem, Root: root})
 		if p, hit := known[fp]; ok && hit {
 			pend[i] = p
 			continue
@@ -353,24 +551,280 @@ func lintAndStore(ctx context.Context, c *Cache, key, base cache.Key, prev *runE
 	if storable && len(res.Unread) == 0 {
 		entry.Probes = obs.Probes()
 		entry.Notes = notes
-		cwd, _ := os.Getwd()
-		for _, s := range sources {
-			s.Src = nil
-			entry.Sources = append(entry.Sources, s)
-			abs := filepath.FromSlash(s.Path)
+		absOf := func(path string) string {
+			abs := filepath.FromSlash(path)
 			if !filepath.IsAbs(abs) {
 				abs = filepath.Join(cwd, abs)
 			}
 			if r, err := filepath.EvalSymlinks(abs); err == nil {
 				abs = r
 			}
-			entry.Abs[s.Path] = abs
+			return abs
 		}
-		if b, err := json.Marshal(entry); err == nil {
+		for _, s := range sources {
+			src := s.Src()
+			s.Src = nil
+			if !suppress.Mentions(src) {
+				continue
+			}
+			entry.Sources = append(entry.Sources, s)
+			entry.Abs[s.Path] = absOf(s.Path)
+		}
+		for _, p := range pend {
+			for _, f := range p {
+				if path := f.Range.File; path != "" && entry.Abs[path] == "" {
+					entry.Abs[path] = absOf(path)
+				}
+			}
+		}
+		if b, err := entry.encode(); err == nil {
 			_ = c.Store.Put(key, b) // a cache that cannot be written only costs time
 		}
 	}
 	return res, stats, nil
+}
+
+// members returns the real absolute paths of the files of s and of their
+// xi:include targets, and the directory (as the run names it) whose walk
+// finds s: that of its first file.
+func members(links *inputfs.Symlinks, cwd string, s *model.Set) (paths []string, root string) {
+	add := func(p string) {
+		abs, err := inputfs.AbsFrom(cwd, filepath.FromSlash(p))
+		if err != nil {
+			return
+		}
+		if r, err := links.Eval(abs); err == nil {
+			abs = r
+		}
+		paths = append(paths, abs)
+	}
+	for _, f := range s.Files() {
+		if f == nil {
+			continue
+		}
+		if root == "" {
+			root = filepath.Dir(filepath.FromSlash(f.Path))
+		}
+		add(f.Path)
+		for _, inc := range f.Includes {
+			add(inc)
+		}
+	}
+	return paths, root
+}
+
+// incremental makes a run whose previous entry prev holds except for the
+// read probes changed (files whose bytes changed; every directory
+// listing, type, symlink and repository root is as it was), without
+// walking and parsing the whole tree again: it walks only the root
+// directories of the config sets those files belong to, over the read
+// boundary of the whole run, and takes every other set's findings from
+// prev. done is false, and the caller makes the run afresh, whenever the
+// sets that walk assembles might differ from what a whole walk would
+// assemble: a changed file no set holds (a file discovery classified
+// away, a version-evidence file), a set the walk finds that prev does not
+// have or whose files differ, deployment blocks in .ckptlint.hcl (they
+// claim files across directories), notes or unread files, a path named
+// that is not a directory. The entry it stores is prev with those sets
+// and probes replaced; the result is what fromEntry gives for it, as for
+// any run answered from the cache.
+func incremental(ctx context.Context, c *Cache, key, base cache.Key, prev *runEntry, changed []int, upgrades map[int]string,
+	paths []string, opts Options) (res *Result, stats CacheStats, done bool, err error) {
+	if len(prev.Notes) > 0 || (opts.Config != nil && len(opts.Config.Deployments) > 0) {
+		return nil, stats, false, nil
+	}
+	named := paths
+	if len(named) == 0 {
+		named = []string{"."}
+	}
+	for _, p := range named {
+		if st, err := os.Stat(p); err != nil || !st.IsDir() {
+			return nil, stats, false, nil //nolint:nilerr // a file named alone is linted as a whole run, which reports a missing path
+		}
+	}
+	changedPath := map[string]bool{}
+	for _, i := range changed {
+		changedPath[prev.Probes[i].Path] = true
+	}
+	held := map[string]bool{}
+	affected := map[string]bool{}
+	var roots []string
+	for _, s := range prev.Sets {
+		for _, m := range s.Members {
+			if changedPath[m] {
+				held[m] = true
+				if !affected[s.Name] {
+					affected[s.Name] = true
+					if !slices.Contains(roots, s.Root) {
+						roots = append(roots, s.Root)
+					}
+				}
+			}
+		}
+	}
+	if len(held) != len(changedPath) {
+		return nil, stats, false, nil
+	}
+
+	obs := inputfs.NewObserver()
+	noted := false
+	opts.Note = func(string) { noted = true }
+	sets, t, err := assembleSetsWalking(roots, named, opts, obs)
+	if err != nil || noted || len(t.Unread()) > 0 {
+		return nil, stats, false, nil //nolint:nilerr // the whole run the caller makes then reports it
+	}
+	prevIdx := make(map[string]int, len(prev.Sets))
+	for i, s := range prev.Sets {
+		prevIdx[s.Name] = i
+	}
+	var links inputfs.Symlinks
+	cwd, _ := os.Getwd()
+	next := *prev
+	next.Sets = slices.Clone(prev.Sets)
+	found := map[string]*model.Set{}
+	var miss []*model.Set
+	var missIdx []int
+	known := map[string][]evaluate.Pending{}
+	for _, s := range prev.Sets {
+		known[s.Fingerprint] = s.Pending
+	}
+	for _, s := range sets {
+		i, ok := prevIdx[s.Name]
+		if !ok || found[s.Name] != nil {
+			return nil, stats, false, nil
+		}
+		mem, root := members(&links, cwd, s)
+		if !slices.Equal(mem, prev.Sets[i].Members) || root != prev.Sets[i].Root {
+			return nil, stats, false, nil
+		}
+		found[s.Name] = s
+		if !affected[s.Name] {
+			continue // unchanged: prev's findings stand
+		}
+		fp, ok := fingerprint(base, s)
+		if !ok {
+			return nil, stats, false, nil
+		}
+		next.Sets[i] = setEntry{Name: s.Name, Fingerprint: fp, Members: mem, Root: root}
+		if p, hit := known[fp]; hit {
+			next.Sets[i].Pending = p
+			stats.Reused++
+			continue
+		}
+		miss = append(miss, s)
+		missIdx = append(missIdx, i)
+	}
+	for name := range affected {
+		if found[name] == nil {
+			return nil, stats, false, nil
+		}
+	}
+	stats.Reused += len(prev.Sets) - len(affected)
+	stats.Evaluated = len(miss)
+	if len(miss) > 0 {
+		eng, err := c.Policies.Engine(ctx)
+		if err != nil {
+			return nil, stats, false, err
+		}
+		idx := make([]int, len(miss))
+		for i := range idx {
+			idx[i] = i
+		}
+		got, err := evaluate.RawAll(ctx, eng, miss, idx, opts.Workers)
+		if err != nil {
+			return nil, stats, false, err
+		}
+		for k, p := range got {
+			next.Sets[missIdx[k]].Pending = p
+		}
+	}
+
+	// Probes: prev's, with the walk's observations in place of the
+	// same operations on the same paths, and the new signatures.
+	fresh := obs.Probes()
+	at := make(map[[2]string]int, len(prev.Probes))
+	next.Probes = slices.Clone(prev.Probes)
+	for i, sig := range upgrades {
+		next.Probes[i].Sig = sig
+	}
+	for i, p := range next.Probes {
+		at[[2]string{p.Op, p.Path}] = i
+	}
+	for _, p := range fresh {
+		if i, ok := at[[2]string{p.Op, p.Path}]; ok {
+			next.Probes[i] = p
+		} else {
+			next.Probes = append(next.Probes, p)
+		}
+	}
+	for _, i := range changed { // every changed file was read again
+		if _, ok := at[[2]string{prev.Probes[i].Op, prev.Probes[i].Path}]; !ok || next.Probes[i] == prev.Probes[i] {
+			return nil, stats, false, nil
+		}
+	}
+	slices.SortFunc(next.Probes, func(a, b inputfs.Probe) int {
+		if c := strings.Compare(a.Path, b.Path); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Op, b.Op)
+	})
+
+	// Sources and Abs: prev's for the other sets, the walk's for the
+	// sets it assembled.
+	next.Abs = maps.Clone(prev.Abs)
+	absOf := func(path string) string {
+		abs, err := inputfs.AbsFrom(cwd, filepath.FromSlash(path))
+		if err != nil {
+			return path
+		}
+		if r, err := links.Eval(abs); err == nil {
+			abs = r
+		}
+		return abs
+	}
+	marked := map[string][]evaluate.Source{}
+	for _, src := range evaluate.Sources(sets, nil) {
+		b := src.Src()
+		src.Src = nil
+		if suppress.Mentions(b) {
+			marked[src.Set] = append(marked[src.Set], src)
+			next.Abs[src.Path] = absOf(src.Path)
+		}
+	}
+	next.Sources = nil
+	prevSources := map[string][]evaluate.Source{}
+	for _, src := range prev.Sources {
+		prevSources[src.Set] = append(prevSources[src.Set], src)
+	}
+	for _, s := range next.Sets {
+		if found[s.Name] != nil {
+			next.Sources = append(next.Sources, marked[s.Name]...)
+		} else {
+			next.Sources = append(next.Sources, prevSources[s.Name]...)
+		}
+	}
+	for _, i := range missIdx {
+		for _, f := range next.Sets[i].Pending {
+			if path := f.Range.File; path != "" && next.Abs[path] == "" {
+				next.Abs[path] = absOf(path)
+			}
+		}
+	}
+	if !next.valid() {
+		return nil, stats, false, nil
+	}
+	res, ok, err := fromEntry(c, &next, nil, opts)
+	if err != nil {
+		return nil, stats, false, err
+	}
+	if !ok {
+		return nil, stats, false, nil
+	}
+	if b, err := next.encode(); err == nil {
+		_ = c.Store.Put(key, b) // a cache that cannot be written only costs time
+	}
+	stats.Incremental = true
+	return res, stats, true, nil
 }
 
 // fingerprint hashes everything the findings of one assembled set depend

@@ -356,3 +356,102 @@ func TestCacheBadEntries(t *testing.T) {
 		}
 	}
 }
+
+// copyTree copies the regular files below src into dst.
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCacheEditedIdentical copies every fixture directory, fills the
+// cache, then edits its configuration files one at a time (a comment
+// appended, then the file cut in half, which often breaks it): after each
+// edit the cached run (incremental or afresh) must give byte for byte
+// what a run without the cache gives.
+func TestCacheEditedIdentical(t *testing.T) {
+	store, err := cache.Open(t.TempDir(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &lint.Cache{Store: store, Policies: embeddedLazy(t)}
+	eng, err := c.Policies.Engine(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	incremental := 0
+	for _, src := range lintDirs(t) {
+		name, _ := filepath.Rel(filepath.Join(src, "../.."), src)
+		dir := filepath.Join(t.TempDir(), "repo")
+		copyTree(t, src, dir)
+		if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		t.Chdir(dir)
+		opts := lint.Options{Config: linttest.LoadConfig(t, ".")}
+		check := func(what string) {
+			t.Helper()
+			plain, err := lint.Lint(context.Background(), eng, nil, opts)
+			if err != nil {
+				t.Fatalf("%s, %s: %v", name, what, err)
+			}
+			res, st, err := lint.Cached(context.Background(), c, nil, opts)
+			if err != nil {
+				t.Fatalf("%s, %s: cached: %v", name, what, err)
+			}
+			if st.Incremental {
+				incremental++
+			}
+			if want, got := resultJSON(t, plain), resultJSON(t, res); want != got {
+				t.Errorf("%s, %s (incremental %v): cached result differs from the run without the cache:\n--- without\n%s\n--- with\n%s",
+					name, what, st.Incremental, want, got)
+			}
+		}
+		check("first run")
+		var files []string
+		_ = filepath.WalkDir(".", func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".xml")) {
+				files = append(files, p)
+			}
+			return nil
+		})
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			comment := "\n# edited\n"
+			if strings.HasSuffix(f, ".xml") {
+				comment = "\n<!-- edited -->\n"
+			}
+			writeTree(t, dir, map[string]string{f: string(b) + comment})
+			check(f + " with a comment appended")
+			writeTree(t, dir, map[string]string{f: string(b[:len(b)/2])})
+			check(f + " cut in half")
+			writeTree(t, dir, map[string]string{f: string(b)})
+			check(f + " restored")
+		}
+	}
+	if incremental == 0 {
+		t.Error("no edit was taken incrementally")
+	}
+	t.Logf("%d runs incremental", incremental)
+}

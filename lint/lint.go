@@ -154,9 +154,16 @@ func assembleSets(paths []string, opts Options) ([]*model.Set, *discover.Tree, e
 // assembleSetsObserved is assembleSets recording what it looks at in obs
 // (the result cache).
 func assembleSetsObserved(paths []string, opts Options, obs *inputfs.Observer) ([]*model.Set, *discover.Tree, error) {
+	return assembleSetsWalking(paths, nil, opts, obs)
+}
+
+// assembleSetsWalking is assembleSetsObserved walking only walk, with the
+// read boundary of the run over boundary (nil: of walk).
+func assembleSetsWalking(walk, boundary []string, opts Options, obs *inputfs.Observer) ([]*model.Set, *discover.Tree, error) {
 	do := discoverOptions(opts)
 	do.Observer = obs
-	t, err := discover.Walk(paths, do)
+	do.BoundaryPaths = boundary
+	t, err := discover.Walk(walk, do)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -138,8 +138,13 @@ func (s *Store) Get(k Key) ([]byte, bool) {
 	if err != nil || !st.Mode().IsRegular() || st.Size() < int64(headerSize) || st.Size() > int64(headerSize)+MaxEntry {
 		return nil, false
 	}
-	b, err := io.ReadAll(io.LimitReader(f, int64(headerSize)+MaxEntry+1))
-	if err != nil {
+	// One allocation of the size the descriptor reports (checked above);
+	// an entry that grew or shrank since is not the one that was stat'ed.
+	b := make([]byte, st.Size())
+	if _, err := io.ReadFull(f, b); err != nil {
+		return nil, false
+	}
+	if n, _ := f.Read(make([]byte, 1)); n != 0 {
 		return nil, false
 	}
 	payload, ok := decode(b, k)

@@ -13,7 +13,7 @@ import (
 // working directory) lies below the configuration file's directory and
 // matches an ignore pattern (Ignored).
 func (c *Config) IgnoresPath(p string) bool {
-	if c == nil || c.Dir == "" {
+	if c == nil || c.Dir == "" || len(c.Ignore) == 0 {
 		return false
 	}
 	abs, err := filepath.Abs(p)

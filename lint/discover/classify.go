@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/ckptlint/ckptlint/lint/format"
+	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/span"
 	"github.com/ckptlint/ckptlint/lint/template"
@@ -18,7 +19,7 @@ import (
 // is then an error. A file that cannot be read never stops the run: a file named like
 // a configuration file becomes a CKPT000 finding, anything else a note.
 func (d *Tree) Add(path string, explicit bool) error {
-	abs, err := filepath.Abs(path)
+	abs, err := inputfs.AbsFrom(d.cwd, path)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", path, err)
 	}

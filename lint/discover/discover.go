@@ -74,6 +74,11 @@ type Options struct {
 	// Observer records every file read, directory listed and path probed
 	// (the result cache, lint/cache); nil records nothing.
 	Observer *inputfs.Observer
+	// BoundaryPaths, when set, are the paths the read boundary is made
+	// of instead of the walked paths: the result cache's incremental run
+	// (lint/cached.go) walks a few directories of an earlier run over
+	// BoundaryPaths and must read what that run could read.
+	BoundaryPaths []string
 }
 
 // Tree is what discovery found: the files by path and by directory, in
@@ -120,7 +125,11 @@ func Walk(paths []string, opts Options) (*Tree, error) {
 		paths = []string{"."}
 	}
 	if !opts.Unbounded {
-		if d.bound, err = boundary(paths, opts.Named, d.obs); err != nil {
+		bpaths := paths
+		if opts.BoundaryPaths != nil {
+			bpaths = opts.BoundaryPaths
+		}
+		if d.bound, err = boundary(bpaths, opts.Named, d.obs); err != nil {
 			return nil, err
 		}
 	}
@@ -175,7 +184,7 @@ func (d *Tree) looksLikeConfig(base string) bool {
 
 // IsFile reports whether p is a regular file, on disk or in the overlay.
 func (d *Tree) IsFile(p string) bool {
-	if abs, err := filepath.Abs(p); err == nil {
+	if abs, err := inputfs.AbsFrom(d.cwd, p); err == nil {
 		if _, ok := d.overlay[abs]; ok {
 			return true
 		}
@@ -317,7 +326,10 @@ func (d *Tree) walk(paths []string) error {
 // inOverlay reports whether path is a file of the overlay (standard input
 // linted as a file that need not exist on disk).
 func (d *Tree) inOverlay(path string) bool {
-	abs, err := filepath.Abs(path)
+	if len(d.overlay) == 0 {
+		return false
+	}
+	abs, err := inputfs.AbsFrom(d.cwd, path)
 	if err != nil {
 		return false
 	}

@@ -21,8 +21,8 @@ func (d *Tree) read(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, err := inputfs.ReadRegular(real, parsed.MaxFileSize)
-	d.obs.Read(real, parsed.MaxFileSize, src, err)
+	src, st, err := inputfs.ReadRegularInfo(real, parsed.MaxFileSize)
+	d.obs.Read(real, parsed.MaxFileSize, src, st, err)
 	if err != nil {
 		return nil, err
 	}
@@ -133,8 +133,8 @@ func (d *Tree) readIncluded(p string) ([]byte, error) {
 		}
 		return nil, err
 	}
-	src, err := inputfs.ReadRegular(real, parsed.MaxFileSize)
-	d.obs.Read(real, parsed.MaxFileSize, src, err)
+	src, st, err := inputfs.ReadRegularInfo(real, parsed.MaxFileSize)
+	d.obs.Read(real, parsed.MaxFileSize, src, st, err)
 	var nr *inputfs.NotRegularError
 	if errors.As(err, &nr) {
 		return nil, refusedInclude{fmt.Errorf("it is %s, not a regular file", nr.Kind)}

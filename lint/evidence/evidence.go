@@ -189,8 +189,8 @@ func (f *Finder) read(dir, path string) ([]byte, bool) {
 	// Non-blocking open, type and size checked on the descriptor: a FIFO or
 	// a file swapped after the directory was listed is refused, not waited on.
 	limit := min(f.lim.MaxFileBytes, f.lim.MaxTotalBytes-f.bytes)
-	src, err := inputfs.ReadRegular(path, limit)
-	f.Observer.Read(path, limit, src, err)
+	src, st, err := inputfs.ReadRegularInfo(path, limit)
+	f.Observer.Read(path, limit, src, st, err)
 	if err != nil {
 		note("not read: " + err.Error())
 		return nil, false

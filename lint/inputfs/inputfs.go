@@ -111,29 +111,49 @@ func CheckRegular(path string, st fs.FileInfo) error {
 // the open descriptor's type and size, and reads at most limit+1 bytes, so
 // a file growing while it is read is refused too.
 func ReadRegular(path string, limit int64) ([]byte, error) {
+	b, _, err := ReadRegularInfo(path, limit)
+	return b, err
+}
+
+// ReadRegularInfo is ReadRegular that also returns the open descriptor's
+// file information (taken before reading; nil when the open failed), for
+// the result cache's stat signatures (Observer.Read).
+func ReadRegularInfo(path string, limit int64) ([]byte, fs.FileInfo, error) {
 	f, err := openNonBlocking(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := CheckRegular(path, st); err != nil {
-		return nil, err
+		return nil, st, err
 	}
 	if st.Size() > limit {
-		return nil, &TooLargeError{Path: path, Size: st.Size(), Limit: limit}
+		return nil, st, &TooLargeError{Path: path, Size: st.Size(), Limit: limit}
 	}
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
+	// Sized by the descriptor (as os.ReadFile does): io.ReadAll's doubling
+	// left about half of every buffer spare, and every file read stays in
+	// memory until its config set is evaluated.
+	b := make([]byte, 0, st.Size()+1)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // the file grew since the Stat
+		}
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if int64(len(b)) > limit {
+			return nil, st, &TooLargeError{Path: path, Size: int64(len(b)), Limit: limit}
+		}
+		if errors.Is(err, io.EOF) {
+			return b, st, nil
+		}
+		if err != nil {
+			return nil, st, err
+		}
 	}
-	if int64(len(b)) > limit {
-		return nil, &TooLargeError{Path: path, Size: int64(len(b)), Limit: limit}
-	}
-	return b, nil
 }
 
 // Budget counts the bytes a run reads. The zero value has no limit; use
@@ -168,6 +188,7 @@ func (b *Budget) Take(n int64) error {
 type Boundary struct {
 	roots []string // real (symlink-free) absolute paths
 	lex   []string // the roots as given (absolute, clean) and real
+	links Symlinks // Check's resolutions
 }
 
 // RepoRoot is the nearest directory at or above dir holding .git — a
@@ -276,6 +297,19 @@ func (b *Boundary) Roots() []string {
 	return append([]string(nil), b.roots...)
 }
 
+// AbsFrom is filepath.Abs with the working directory given: a run takes
+// it once, where filepath.Abs asks os.Getwd (two stat calls) for every
+// relative path. cwd "" falls back to filepath.Abs.
+func AbsFrom(cwd, p string) (string, error) {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p), nil
+	}
+	if cwd == "" {
+		return filepath.Abs(p)
+	}
+	return filepath.Join(cwd, p), nil
+}
+
 // Real resolves p to an absolute path without symlinks.
 func Real(p string) (string, error) {
 	abs, err := filepath.Abs(p)
@@ -299,12 +333,12 @@ func (b *Boundary) Check(p string) (string, error) {
 		// system, so not even the target's existence is revealed.
 		return "", &OutsideError{Path: p, Resolved: abs, Roots: b.Roots()}
 	}
-	real, err := filepath.EvalSymlinks(abs)
+	if b == nil {
+		return filepath.EvalSymlinks(abs)
+	}
+	real, err := b.links.Eval(abs)
 	if err != nil {
 		return "", err
-	}
-	if b == nil {
-		return real, nil
 	}
 	for _, r := range b.roots {
 		if Within(real, r) {

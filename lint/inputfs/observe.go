@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Observer records what one run looked at on the file system: the bytes of
@@ -23,18 +24,67 @@ import (
 // nothing. It is safe for concurrent use.
 type Observer struct {
 	mu     sync.Mutex
-	probes map[probeKey]string
+	probes map[probeKey]probeValue
 	// walked collects the entries a directory walk saw, by directory.
 	walked map[string][]string
+	// trustBefore: a stat signature is recorded only for a file or
+	// directory last changed before it (Trusted).
+	trustBefore time.Time
+	links       Symlinks // Real's resolutions
+	cwd         string   // the working directory, for relative paths
+	roots       map[string]string
 }
 
 type probeKey struct{ op, path string }
 
-// Probe is one observation: Op applied to Path gave Result.
+type probeValue struct{ result, sig string }
+
+// Probe is one observation: Op applied to Path gave Result. Sig, when
+// set, is the stat signature (Signature) of the file or directory read:
+// a replay that finds the same signature takes the observation as holding
+// without reading again, as git's index and Go's build cache do.
 type Probe struct {
 	Op     string `json:"op"`
 	Path   string `json:"path"`
 	Result string `json:"result"`
+	Sig    string `json:"sig,omitempty"`
+}
+
+// RacyWindow is how long before a run a file must have last changed for
+// its stat signature to be recorded: a file changed within the same
+// clock tick as it was read could change again without its modification
+// time moving (git calls this "racy"; Documentation/technical/racy-git.txt),
+// and file systems keep times as coarsely as two seconds (FAT).
+const RacyWindow = 2 * time.Second
+
+// Signature identifies the state of a file or directory by its stat data:
+// device, inode, mode, size, modification time and status-change time,
+// all in nanoseconds. Any write, rename over it, chmod or utime changes
+// it (the ctime moves on every one of those, and no program can set it).
+// "" when st carries no stat data (sig_other.go).
+func Signature(st fs.FileInfo) string {
+	if st == nil {
+		return ""
+	}
+	dev, ino, mt, ct, ok := statTimes(st)
+	if !ok {
+		return ""
+	}
+	return strconv.FormatUint(dev, 36) + ":" + strconv.FormatUint(ino, 36) + ":" + strconv.FormatUint(uint64(st.Mode()), 36) + ":" +
+		strconv.FormatInt(st.Size(), 36) + ":" + strconv.FormatInt(mt.UnixNano(), 36) + ":" + strconv.FormatInt(ct.UnixNano(), 36)
+}
+
+// Trusted is Signature when the file last changed (modification and
+// status-change time) before before, "" otherwise.
+func Trusted(st fs.FileInfo, before time.Time) string {
+	if st == nil {
+		return ""
+	}
+	_, _, mt, ct, ok := statTimes(st)
+	if !ok || !mt.Before(before) || !ct.Before(before) {
+		return ""
+	}
+	return Signature(st)
 }
 
 // Probe operations.
@@ -48,26 +98,35 @@ const (
 
 // NewObserver returns an empty Observer.
 func NewObserver() *Observer {
-	return &Observer{probes: map[probeKey]string{}, walked: map[string][]string{}}
+	cwd, _ := os.Getwd()
+	return &Observer{probes: map[probeKey]probeValue{}, walked: map[string][]string{}, trustBefore: time.Now().Add(-RacyWindow),
+		cwd: cwd, roots: map[string]string{}}
 }
 
-func (o *Observer) record(op, path, result string) {
+func (o *Observer) record(op, path, result string) { o.recordSig(op, path, result, "") }
+
+func (o *Observer) recordSig(op, path, result, sig string) {
 	if o == nil {
 		return
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if _, ok := o.probes[probeKey{op, path}]; !ok {
-		o.probes[probeKey{op, path}] = result
+		o.probes[probeKey{op, path}] = probeValue{result, sig}
 	}
 }
 
-// Read records a ReadRegular(path, limit) and its outcome.
-func (o *Observer) Read(path string, limit int64, src []byte, err error) {
+// Read records a ReadRegularInfo(path, limit) and its outcome; st is the
+// file information it returned (nil when the open failed).
+func (o *Observer) Read(path string, limit int64, src []byte, st fs.FileInfo, err error) {
 	if o == nil {
 		return
 	}
-	o.record(readOp(limit), absPath(path), readResult(src, err))
+	sig := ""
+	if err == nil {
+		sig = Trusted(st, o.trustBefore)
+	}
+	o.recordSig(readOp(limit), o.abs(path), readResult(src, err), sig)
 }
 
 func readOp(limit int64) string { return OpRead + ":" + strconv.FormatInt(limit, 10) }
@@ -102,7 +161,7 @@ func errorClass(err error) string {
 func (o *Observer) Stat(path string) (fs.FileInfo, error) {
 	st, err := os.Stat(path)
 	if o != nil {
-		o.record(OpStat, absPath(path), statResult(st, err))
+		o.record(OpStat, o.abs(path), statResult(st, err))
 	}
 	return st, err
 }
@@ -126,8 +185,12 @@ func (o *Observer) Real(path string) {
 	if o == nil {
 		return
 	}
-	abs := absPath(path)
-	o.record(OpReal, abs, realResult(abs))
+	abs := o.abs(path)
+	r, err := o.links.Eval(abs)
+	if err != nil {
+		r = "error"
+	}
+	o.record(OpReal, abs, r)
 }
 
 func realResult(abs string) string {
@@ -138,11 +201,35 @@ func realResult(abs string) string {
 	return r
 }
 
-// RepoRoot is RepoRoot, recorded.
+// RepoRoot is RepoRoot, recorded; the answer for each directory on the
+// way up is remembered, so the config sets of one tree look at each .git
+// candidate once.
 func (o *Observer) RepoRoot(dir string) string {
-	r := RepoRoot(dir)
-	o.record(OpRepoRoot, absPath(dir), r)
+	if o == nil {
+		return RepoRoot(dir)
+	}
+	abs := o.abs(dir)
+	o.mu.Lock()
+	r := repoRootMemo(o.roots, abs)
+	o.mu.Unlock()
+	o.record(OpRepoRoot, abs, r)
 	return r
+}
+
+// repoRootMemo is RepoRoot of the clean absolute path d, remembering the
+// answer for d and each parent it looks at in memo.
+func repoRootMemo(memo map[string]string, d string) string {
+	if v, ok := memo[d]; ok {
+		return v
+	}
+	root := ""
+	if isGitMarker(filepath.Join(d, ".git")) {
+		root = d
+	} else if p := filepath.Dir(d); p != d {
+		root = repoRootMemo(memo, p)
+	}
+	memo[d] = root
+	return root
 }
 
 // Dir records the listing of a directory read with os.ReadDir.
@@ -151,14 +238,25 @@ func (o *Observer) Dir(dir string, entries []fs.DirEntry, err error) {
 		return
 	}
 	if err != nil {
-		o.record(OpDir, absPath(dir), "error")
+		o.record(OpDir, o.abs(dir), "error")
 		return
 	}
 	names := make([]string, len(entries))
 	for i, e := range entries {
 		names[i] = entryLine(e.Name(), e.Type())
 	}
-	o.record(OpDir, absPath(dir), listingHash(names))
+	o.recordSig(OpDir, o.abs(dir), listingHash(names), o.dirSig(dir))
+}
+
+// dirSig is the trusted signature of a directory just listed: a change to
+// its entries after the listing moves its times past trustBefore, so the
+// signature is then not recorded.
+func (o *Observer) dirSig(dir string) string {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return ""
+	}
+	return Trusted(st, o.trustBefore)
 }
 
 // WalkEntry records one entry a filepath.WalkDir callback saw below its
@@ -168,7 +266,7 @@ func (o *Observer) WalkEntry(path string, e fs.DirEntry) {
 	if o == nil {
 		return
 	}
-	dir := absPath(filepath.Dir(path))
+	dir := o.abs(filepath.Dir(path))
 	o.mu.Lock()
 	o.walked[dir] = append(o.walked[dir], entryLine(e.Name(), e.Type()))
 	o.mu.Unlock()
@@ -181,11 +279,11 @@ func (o *Observer) WalkDone(descended []string) {
 		return
 	}
 	for _, d := range descended {
-		d = absPath(d)
+		d = o.abs(d)
 		o.mu.Lock()
 		names := o.walked[d]
 		o.mu.Unlock()
-		o.record(OpDir, d, listingHash(names))
+		o.recordSig(OpDir, d, listingHash(names), o.dirSig(d))
 	}
 }
 
@@ -213,7 +311,7 @@ func (o *Observer) Probes() []Probe {
 	defer o.mu.Unlock()
 	out := make([]Probe, 0, len(o.probes))
 	for k, v := range o.probes {
-		out = append(out, Probe{Op: k.op, Path: k.path, Result: v})
+		out = append(out, Probe{Op: k.op, Path: k.path, Result: v.result, Sig: v.sig})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Path != out[j].Path {
@@ -224,79 +322,191 @@ func (o *Observer) Probes() []Probe {
 	return out
 }
 
-// Replayer re-executes probes. It remembers the real path of each
-// directory, so resolving many files of one directory costs one Lstat
-// each. Not safe for concurrent use; use one per goroutine.
+// Replayer re-executes probes. It remembers what it learnt on the way
+// (the Lstat of each path, the real path of each directory, the
+// repository root of each directory), so probes of many files in one tree
+// cost about one system call per path. Not safe for concurrent use; use
+// one per goroutine, over probes sorted by path (Observer.Probes).
 type Replayer struct {
-	realDirs map[string]string
+	// TrustBefore: Check returns a new signature for a read or listing it
+	// verified by content when the file last changed before it.
+	TrustBefore time.Time
 	// Read receives the bytes of each file a read probe re-read.
 	Read func(path string, src []byte)
+
+	lstats   map[string]lstatResult
+	realDirs map[string]string
+	roots    map[string]string
+}
+
+type lstatResult struct {
+	st  fs.FileInfo
+	err error
 }
 
 // Holds reports whether re-executing p gives p.Result again.
 func (r *Replayer) Holds(p Probe) bool {
+	ok, _ := r.Check(p)
+	return ok
+}
+
+// Check reports whether re-executing p gives p.Result again. A read or
+// listing probe whose signature still matches holds without reading; one
+// checked by content returns, when it holds, the signature to record for
+// it next time (or "" when the file changed too recently to trust one).
+func (r *Replayer) Check(p Probe) (holds bool, sig string) {
 	if !filepath.IsAbs(p.Path) {
-		return false
+		return false, ""
 	}
 	switch {
 	case strings.HasPrefix(p.Op, OpRead+":"):
 		limit, err := strconv.ParseInt(strings.TrimPrefix(p.Op, OpRead+":"), 10, 64)
 		if err != nil || limit < 0 {
-			return false
+			return false, ""
 		}
-		src, err := ReadRegular(p.Path, limit)
+		if p.Sig != "" {
+			if st, err := r.stat(p.Path); err == nil && Signature(st) == p.Sig {
+				return true, p.Sig
+			}
+		}
+		src, st, err := ReadRegularInfo(p.Path, limit)
 		if err == nil && r.Read != nil {
 			r.Read(p.Path, src)
 		}
-		return readResult(src, err) == p.Result
+		if readResult(src, err) != p.Result {
+			return false, ""
+		}
+		if err != nil {
+			return true, ""
+		}
+		return true, Trusted(st, r.TrustBefore)
 	case p.Op == OpStat:
-		st, err := os.Stat(p.Path)
-		return statResult(st, err) == p.Result
+		st, err := r.stat(p.Path)
+		return statResult(st, err) == p.Result, ""
 	case p.Op == OpDir:
+		st, serr := r.stat(p.Path)
+		if p.Sig != "" && serr == nil && Signature(st) == p.Sig {
+			return true, p.Sig
+		}
 		entries, err := os.ReadDir(p.Path)
 		if err != nil {
-			return p.Result == "error"
+			return p.Result == "error", ""
 		}
 		names := make([]string, len(entries))
 		for i, e := range entries {
 			names[i] = entryLine(e.Name(), e.Type())
 		}
-		return listingHash(names) == p.Result
+		if listingHash(names) != p.Result {
+			return false, ""
+		}
+		// The stat was taken before the listing: a change in between
+		// moves the directory's times past TrustBefore.
+		if serr != nil {
+			return true, ""
+		}
+		return true, Trusted(st, r.TrustBefore)
 	case p.Op == OpReal:
-		return r.real(p.Path) == p.Result
+		return r.real(p.Path) == p.Result, ""
 	case p.Op == OpRepoRoot:
-		return RepoRoot(p.Path) == p.Result
+		return r.repoRoot(p.Path) == p.Result, ""
 	}
-	return false
+	return false, ""
 }
 
-// real is realResult, resolving each directory once.
+// ReadProbe reads the file of a read probe again and returns its bytes
+// when they are still what the probe recorded; false otherwise (another
+// operation, another result, or an error now or then).
+func ReadProbe(p Probe) ([]byte, bool) {
+	if !strings.HasPrefix(p.Op, OpRead+":") || !filepath.IsAbs(p.Path) {
+		return nil, false
+	}
+	limit, err := strconv.ParseInt(strings.TrimPrefix(p.Op, OpRead+":"), 10, 64)
+	if err != nil || limit < 0 {
+		return nil, false
+	}
+	src, err := ReadRegular(p.Path, limit)
+	if err != nil || readResult(src, nil) != p.Result {
+		return nil, false
+	}
+	return src, true
+}
+
+// ReadOp is the operation of a read probe with limit.
+func ReadOp(limit int64) string { return readOp(limit) }
+
+// lstat is os.Lstat, remembered.
+func (r *Replayer) lstat(p string) (fs.FileInfo, error) {
+	if r.lstats == nil {
+		r.lstats = map[string]lstatResult{}
+	}
+	if l, ok := r.lstats[p]; ok {
+		return l.st, l.err
+	}
+	st, err := os.Lstat(p)
+	r.lstats[p] = lstatResult{st, err}
+	return st, err
+}
+
+// stat is os.Stat, from the remembered Lstat when p is not a symlink.
+func (r *Replayer) stat(p string) (fs.FileInfo, error) {
+	st, err := r.lstat(p)
+	if err == nil && st.Mode()&fs.ModeSymlink == 0 {
+		return st, nil
+	}
+	return os.Stat(p)
+}
+
+// real is realResult (filepath.EvalSymlinks of the absolute path abs, or
+// "error"). When no element of abs is a symlink and every element
+// exists, EvalSymlinks returns abs itself: that is decided from one
+// remembered Lstat per element; anything else asks EvalSymlinks.
 func (r *Replayer) real(abs string) string {
-	dir, base := filepath.Split(abs)
-	dir = filepath.Clean(dir)
-	if base == "" || dir == abs {
+	if filepath.Clean(abs) != abs {
 		return realResult(abs)
 	}
-	st, err := os.Lstat(abs)
-	if err != nil || st.Mode()&fs.ModeSymlink != 0 {
-		return realResult(abs)
+	if r.plain(abs) {
+		return abs
 	}
+	return realResult(abs)
+}
+
+// plain reports whether abs and each of its parents exist and none is a
+// symlink.
+func (r *Replayer) plain(abs string) bool {
 	if r.realDirs == nil {
 		r.realDirs = map[string]string{}
 	}
-	rd, ok := r.realDirs[dir]
-	if !ok {
-		rd = realResult(dir)
-		r.realDirs[dir] = rd
+	if v, ok := r.realDirs[abs]; ok {
+		return v == abs
 	}
-	if rd == "error" {
-		return "error"
+	parent := filepath.Dir(abs)
+	ok := true
+	if parent != abs {
+		st, err := r.lstat(abs)
+		ok = err == nil && st.Mode()&fs.ModeSymlink == 0 && r.plain(parent)
 	}
-	return filepath.Join(rd, base)
+	if ok {
+		r.realDirs[abs] = abs
+	} else {
+		r.realDirs[abs] = ""
+	}
+	return ok
 }
 
-func absPath(p string) string {
-	if a, err := filepath.Abs(p); err == nil {
+// repoRoot is RepoRoot, remembering the answer for each directory.
+func (r *Replayer) repoRoot(dir string) string {
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	if r.roots == nil {
+		r.roots = map[string]string{}
+	}
+	return repoRootMemo(r.roots, d)
+}
+
+func (o *Observer) abs(p string) string {
+	if a, err := AbsFrom(o.cwd, p); err == nil {
 		return a
 	}
 	return p

@@ -237,6 +237,10 @@ func truncate(s string, n int) string {
 	return s
 }
 
+// Mentions reports whether src contains "ckptlint" in any case: Parse
+// finds no directive and no problem in a file that does not.
+func Mentions(src []byte) bool { return containsFold(src, "ckptlint") }
+
 // containsFold reports whether src contains the lower-case ASCII word w in
 // any case.
 func containsFold(src []byte, w string) bool {
