@@ -78,7 +78,11 @@ func (e *runEntry) encode() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := make([]byte, 0, len(entryMagic)+len(j)+64*len(e.Probes))
+	size := len(entryMagic) + binary.MaxVarintLen64*(2+4*len(e.Probes)) + len(j)
+	for _, p := range e.Probes {
+		size += len(p.Op) + len(p.Path) + len(p.Result) + len(p.Sig)
+	}
+	b := make([]byte, 0, size) // one allocation: growing a few megabytes costs copies and page faults
 	b = append(b, entryMagic...)
 	b = binary.AppendUvarint(b, uint64(len(j)))
 	b = append(b, j...)
@@ -206,7 +210,12 @@ func Cached(ctx context.Context, c *Cache, paths []string, opts Options) (*Resul
 	key := h.Sum()
 	prev := loadEntry(c.Store, key)
 	if prev != nil {
-		srcs, upgrades, changed, ok := replay(prev)
+		// A file whose bytes changed almost always means a config set to
+		// evaluate: the policies compile meanwhile, on the core the
+		// replay's system calls leave idle, instead of after it.
+		srcs, upgrades, changed, ok := replay(prev, func() {
+			go func() { _, _ = c.Policies.Engine(ctx) }() // its error, if any, is the one Engine returns to the run that needs it
+		})
 		if changed != nil {
 			res, stats, done, err := incremental(ctx, c, key, base, prev, changed, upgrades, paths, opts)
 			if err != nil || done {
@@ -219,10 +228,12 @@ func Cached(ctx context.Context, c *Cache, paths []string, opts Options) (*Resul
 				return nil, CacheStats{}, err
 			}
 			if ok {
-				if len(upgrades) > 0 {
+				if len(upgrades) > 0 && (len(upgrades) >= minUpgrades || len(upgrades)*16 >= len(prev.Probes)) {
 					// Files checked by their bytes this time that are now
 					// old enough to trust their stat signature: the next
-					// run checks them by stat alone.
+					// run checks them by stat alone. For a handful (the
+					// file edited last), reading them again costs less
+					// than rewriting the entry.
 					for i, sig := range upgrades {
 						prev.Probes[i].Sig = sig
 					}
@@ -319,6 +330,10 @@ func (e *runEntry) valid() bool {
 	return e.Files >= 0
 }
 
+// minUpgrades is how many new stat signatures make a warm run rewrite its
+// entry (or a sixteenth of its probes, for small runs).
+const minUpgrades = 32
+
 // maxChanged is how many changed files a run takes incrementally
 // (incremental); more, and it is made afresh.
 const maxChanged = 32
@@ -330,7 +345,8 @@ const maxChanged = 32
 // no longer hold when nothing else changed and they are at most
 // maxChanged (the run can then be made incrementally); nil when some
 // other probe fails too.
-func replay(e *runEntry) (srcs map[string][]byte, upgrades map[int]string, changed []int, ok bool) {
+func replay(e *runEntry, onChange func()) (srcs map[string][]byte, upgrades map[int]string, changed []int, ok bool) {
+	var once sync.Once
 	workers := max(runtime.GOMAXPROCS(0), 1)
 	trustBefore := time.Now().Add(-inputfs.RacyWindow)
 	var mu sync.Mutex
@@ -364,6 +380,9 @@ func replay(e *runEntry) (srcs map[string][]byte, upgrades map[int]string, chang
 						return
 					}
 					ch = append(ch, i)
+					if onChange != nil {
+						once.Do(onChange)
+					}
 					continue
 				}
 				if sig != p.Sig {

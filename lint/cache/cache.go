@@ -183,13 +183,17 @@ func decode(b []byte, k Key) ([]byte, bool) {
 
 // encode frames a payload.
 func encode(k Key, payload []byte) []byte {
-	b := make([]byte, 0, headerSize+len(payload))
+	return append(header(k, payload), payload...)
+}
+
+// header is what precedes payload in its entry.
+func header(k Key, payload []byte) []byte {
+	b := make([]byte, 0, headerSize)
 	b = append(b, magic[:]...)
 	b = append(b, k[:]...)
 	b = binary.BigEndian.AppendUint64(b, uint64(len(payload)))
 	sum := sha256.Sum256(payload)
-	b = append(b, sum[:]...)
-	return append(b, payload...)
+	return append(b, sum[:]...)
 }
 
 // Put stores payload under k: written to a temporary file in the entry's
@@ -207,7 +211,12 @@ func (s *Store) Put(k Key, payload []byte) error {
 	if err != nil {
 		return err
 	}
-	_, werr := tmp.Write(encode(k, payload))
+	// Header and payload written one after the other: framing a copy of a
+	// multi-megabyte payload cost a run after an edit as much as writing it.
+	_, werr := tmp.Write(header(k, payload))
+	if werr == nil {
+		_, werr = tmp.Write(payload)
+	}
 	cerr := tmp.Close()
 	if err := errors.Join(werr, cerr); err != nil {
 		os.Remove(tmp.Name())
