@@ -182,6 +182,9 @@ type CacheStats struct {
 // and the inline ignores are applied afresh on every run. Runs with an
 // overlay (fix) do not use the cache. Without a store it is Lint.
 func Cached(ctx context.Context, c *Cache, paths []string, opts Options) (*Result, CacheStats, error) {
+	if opts.Now.IsZero() {
+		opts.Now = time.Now() // one clock for the key and the run (facts' ages)
+	}
 	if c.Store == nil || opts.Overlay != nil {
 		eng, err := c.Policies.Engine(ctx)
 		if err != nil {
@@ -275,13 +278,10 @@ func baseKey(c *Cache, opts Options) (cache.Key, bool) {
 		h.String("no .ckptlint.hcl")
 	}
 	h.String(opts.Versions.Flink).String(opts.Versions.Hadoop).String(opts.Placeholders)
-	// Observed facts age with the clock (CKPT609): the day they are judged
-	// at is part of the key, so a stale-facts finding appears on its day.
-	now := opts.Now
-	if now.IsZero() {
-		now = time.Now()
-	}
-	h.String(now.UTC().Format("2006-01-02"))
+	// Observed facts age with the clock (CKPT609): the day, and each facts
+	// block's age as messages show it and whether it is stale, are part of
+	// the key, so a result from the cache is what a fresh run would give.
+	h.String(model.FactsState(opts.Config, model.FactsClock{Now: opts.Now, MaxAge: opts.Config.MaxFactsAge()}))
 	h.String(strconv.FormatBool(opts.Unbounded))
 	return h.Sum(), true
 }

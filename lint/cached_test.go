@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ckptlint/ckptlint/internal/linttest"
 	"github.com/ckptlint/ckptlint/lint"
@@ -454,4 +455,62 @@ func TestCacheEditedIdentical(t *testing.T) {
 		t.Error("no edit was taken incrementally")
 	}
 	t.Logf("%d runs incremental", incremental)
+}
+
+// TestCacheFactsClock: with a facts block in .ckptlint.hcl, runs a second
+// apart come from the cache and read the same; the run at which the block
+// turns stale misses and gives what a run without the cache gives.
+func TestCacheFactsClock(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		".git/HEAD":            "ref: refs/heads/main\n",
+		"conf/flink-conf.yaml": "execution.checkpointing.interval: 10 s\nstate.checkpoints.dir: hdfs://nn:8020/ck\n",
+		".ckptlint.hcl": "facts_max_age = \"30d\"\ncluster \"prod\" {\n  datanodes = 3\n  facts \"namenode\" {\n" +
+			"    source = \"http://nn:9870/jmx\"\n    observed_at = \"2026-11-01T08:00:00Z\"\n    attributes = [\"datanodes\"]\n  }\n}\n",
+	})
+	t.Chdir(dir)
+	store, err := cache.Open(t.TempDir(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &lint.Cache{Store: store, Policies: embeddedLazy(t)}
+	eng, err := c.Policies.Engine(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := linttest.LoadConfig(t, ".")
+	for _, step := range []struct {
+		now     string
+		wantHit bool
+	}{
+		{"2026-11-30T20:00:00Z", false}, // 29 days: fresh
+		{"2026-11-30T20:00:01Z", true},
+		{"2026-12-01T07:59:59Z", false}, // another day
+		{"2026-12-01T08:00:01Z", false}, // 30 days and a second: stale
+		{"2026-12-01T08:00:02Z", true},
+	} {
+		now, err := time.Parse(time.RFC3339, step.now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := lint.Options{Config: cfg, Now: now}
+		plain, err := lint.Lint(context.Background(), eng, nil, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, st, err := lint.Cached(context.Background(), c, nil, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Hit != step.wantHit {
+			t.Errorf("%s: hit %v, want %v", step.now, st.Hit, step.wantHit)
+		}
+		if want, got := resultJSON(t, plain), resultJSON(t, res); want != got {
+			t.Errorf("%s: cached result differs from the run without the cache:\n--- without\n%s\n--- with\n%s", step.now, want, got)
+		}
+		stale := strings.Contains(resultJSON(t, res), "CKPT609")
+		if wantStale := step.now >= "2026-12-01T08:00:01Z"; stale != wantStale {
+			t.Errorf("%s: CKPT609 reported %v, want %v", step.now, stale, wantStale)
+		}
+	}
 }

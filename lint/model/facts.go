@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/ckptlint/ckptlint/lint/config"
@@ -15,12 +16,44 @@ func factsClockInput(c FactsClock) map[string]any {
 	}
 	m := map[string]any{"max_age_ms": maxAge.Milliseconds(), "max_age": durationText(maxAge)}
 	if !c.Now.IsZero() {
-		m["now"] = c.Now.UTC().Format(time.RFC3339)
+		// The day, not the instant: a result from the cache (keyed by
+		// FactsState) and a fresh one agree.
+		m["today"] = c.Now.UTC().Format(time.DateOnly)
 	}
 	if c.ConfigFile != "" {
 		m["config_file"] = c.ConfigFile
 	}
 	return m
+}
+
+// FactsState is what the findings of a run take from the clock, for the
+// result cache's key (lint/cached.go): the day, and for every facts block
+// of cfg its age as messages render it (ageText) and whether it is stale.
+// Between two runs with the same FactsState, no finding changes with the
+// clock.
+func FactsState(cfg *config.Config, c FactsClock) string {
+	var b strings.Builder
+	b.WriteString(c.Now.UTC().Format(time.DateOnly))
+	if cfg == nil || c.Now.IsZero() {
+		return b.String()
+	}
+	maxAge := c.MaxAge
+	if maxAge <= 0 {
+		maxAge = config.DefaultFactsMaxAge
+	}
+	add := func(facts []config.Facts) {
+		for _, f := range facts {
+			age := c.Now.Sub(f.ObservedAt)
+			fmt.Fprintf(&b, "|%s %v", ageText(age), age > maxAge)
+		}
+	}
+	for _, cl := range cfg.Clusters {
+		add(cl.Facts)
+	}
+	for _, d := range cfg.Deployments {
+		add(d.Facts)
+	}
+	return b.String()
 }
 
 // durationText renders a facts_max_age for messages: "30 days", "12h0m0s".

@@ -98,7 +98,7 @@ deployment "etl" {
 		"at":         ".ckptlint.hcl:28", "age_ms": float64(26 * 3600 * 1000), "age": "26 hours", "stale": false,
 	}
 	want := map[string]any{
-		"facts": map[string]any{"now": "2026-12-01T09:00:00Z", "max_age_ms": float64(7 * 24 * 3600 * 1000), "max_age": "7 days", "config_file": ".ckptlint.hcl"},
+		"facts": map[string]any{"today": "2026-12-01", "max_age_ms": float64(7 * 24 * 3600 * 1000), "max_age": "7 days", "config_file": ".ckptlint.hcl"},
 		"cluster": map[string]any{
 			"declared": true, "name": "prod", "datanodes": float64(3), "datanode_blocks_scheduled": float64(312),
 			"datanode_hadoop_version": "3.3.6", "fact_blocks": []any{nn},

@@ -26,7 +26,7 @@ import data.ckptlint.lib.result
 deny contains f if {
 	some [owner, b] in facts.stale_blocks
 	f := result.info(null, sprintf(
-		"the facts %q block of %s %q%s (%s) was observed at %s, %s before this run (%s), more than facts_max_age %s: findings that use them judge the %s as it was then. Run `ckptlint facts` again to refresh them, or update observed_at after checking the values; facts_max_age in .ckptlint.hcl sets the age",
+		"the facts %q block of %s %q%s (%s) was observed at %s, %s before this run %s, more than facts_max_age %s: findings that use them judge the %s as it was then. Run `ckptlint facts` again to refresh them, or update observed_at after checking the values; facts_max_age in .ckptlint.hcl sets the age",
 		[b.kind, owner, input[owner].name, where(b), listed(b), b.observed_at, b.age, now, input.facts.max_age, owner],
 	))
 }
@@ -39,6 +39,6 @@ listed(b) := sprintf("%s from %s", [concat(", ", b.attributes), b.source]) if co
 
 else := sprintf("from %s", [b.source])
 
-now := sprintf("now %s", [input.facts.now]) if input.facts.now
+now := sprintf("on %s", [input.facts.today]) if input.facts.today
 
-else := "the run's time"
+else := "at the run's time"
