@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"flag"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -23,30 +22,12 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// copyDir copies src into a new temporary directory and returns it.
+// copyDir copies src, without its .fixed golden files, into a new
+// temporary directory and returns it.
 func copyDir(t *testing.T, src string) string {
 	t.Helper()
 	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		if strings.HasSuffix(p, ".fixed") {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	linttest.CopyTree(t, src, dst, func(p string) bool { return strings.HasSuffix(p, ".fixed") })
 	return dst
 }
 

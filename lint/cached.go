@@ -451,15 +451,8 @@ func fromEntry(c *Cache, e *runEntry, srcs map[string][]byte, opts Options) (*Re
 		s.Src = func() []byte { return b }
 		sources[i] = s
 	}
-	if opts.NoInlineIgnores {
-		res.Findings = finding.Sort(all)
-	} else {
-		policyRules, err := c.Policies.Rules()
-		if err != nil {
-			return nil, false, err
-		}
-		kept, sup := evaluate.IgnoresIn(sources, policyRules, all, rules)
-		res.Findings, res.Suppressed = finding.Sort(kept), finding.Sort(sup)
+	if err := c.applyIgnores(res, sources, all, rules, opts.NoInlineIgnores); err != nil {
+		return nil, false, err
 	}
 	for _, list := range [][]finding.Finding{res.Findings, res.Suppressed} {
 		for _, f := range list {
@@ -484,6 +477,23 @@ func fromEntry(c *Cache, e *runEntry, srcs map[string][]byte, opts Options) (*Re
 		}
 	}
 	return res, true, nil
+}
+
+// applyIgnores sets res's findings and suppressed findings from all, the
+// run's findings with the rule blocks applied: the inline ignore comments
+// of sources apply unless noInline.
+func (c *Cache) applyIgnores(res *Result, sources []evaluate.Source, all []finding.Finding, rules evaluate.RuleSettings, noInline bool) error {
+	if noInline {
+		res.Findings = finding.Sort(all)
+		return nil
+	}
+	policyRules, err := c.Policies.Rules()
+	if err != nil {
+		return err
+	}
+	kept, sup := evaluate.IgnoresIn(sources, policyRules, all, rules)
+	res.Findings, res.Suppressed = finding.Sort(kept), finding.Sort(sup)
+	return nil
 }
 
 // readSource reads a file by its display path (relative to the working
@@ -555,15 +565,8 @@ func lintAndStore(ctx context.Context, c *Cache, key, base cache.Key, prev *runE
 	}
 	res := &Result{Sets: sets, Files: t.Len(), Unread: t.Unread()}
 	sources := evaluate.Sources(sets, nil)
-	if opts.NoInlineIgnores {
-		res.Findings = finding.Sort(all)
-	} else {
-		policyRules, err := c.Policies.Rules()
-		if err != nil {
-			return nil, stats, err
-		}
-		kept, sup := evaluate.IgnoresIn(sources, policyRules, all, rules)
-		res.Findings, res.Suppressed = finding.Sort(kept), finding.Sort(sup)
+	if err := c.applyIgnores(res, sources, all, rules, opts.NoInlineIgnores); err != nil {
+		return nil, stats, err
 	}
 	// A run that could not read something is not stored: the next run
 	// tries again (and ends with exit code 2 again).

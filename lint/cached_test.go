@@ -358,29 +358,22 @@ func TestCacheBadEntries(t *testing.T) {
 	}
 }
 
-// copyTree copies the regular files below src into dst.
-func copyTree(t *testing.T, src, dst string) {
+// sameAsPlain lints the working directory with the cache and without it
+// and fails the test (naming what) unless the results are byte-identical.
+func sameAsPlain(t *testing.T, what string, c *lint.Cache, eng *engine.Engine, opts lint.Options) (*lint.Result, lint.CacheStats) {
 	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
+	plain, err := lint.Lint(context.Background(), eng, nil, opts)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s: %v", what, err)
 	}
+	res, st, err := lint.Cached(context.Background(), c, nil, opts)
+	if err != nil {
+		t.Fatalf("%s: cached: %v", what, err)
+	}
+	if want, got := resultJSON(t, plain), resultJSON(t, res); want != got {
+		t.Errorf("%s (%+v): cached result differs from the run without the cache:\n--- without\n%s\n--- with\n%s", what, st, want, got)
+	}
+	return res, st
 }
 
 // TestCacheEditedIdentical copies every fixture directory, fills the
@@ -402,7 +395,7 @@ func TestCacheEditedIdentical(t *testing.T) {
 	for _, src := range lintDirs(t) {
 		name, _ := filepath.Rel(filepath.Join(src, "../.."), src)
 		dir := filepath.Join(t.TempDir(), "repo")
-		copyTree(t, src, dir)
+		linttest.CopyTree(t, src, dir, nil)
 		if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -410,20 +403,8 @@ func TestCacheEditedIdentical(t *testing.T) {
 		opts := lint.Options{Config: linttest.LoadConfig(t, ".")}
 		check := func(what string) {
 			t.Helper()
-			plain, err := lint.Lint(context.Background(), eng, nil, opts)
-			if err != nil {
-				t.Fatalf("%s, %s: %v", name, what, err)
-			}
-			res, st, err := lint.Cached(context.Background(), c, nil, opts)
-			if err != nil {
-				t.Fatalf("%s, %s: cached: %v", name, what, err)
-			}
-			if st.Incremental {
+			if _, st := sameAsPlain(t, name+", "+what, c, eng, opts); st.Incremental {
 				incremental++
-			}
-			if want, got := resultJSON(t, plain), resultJSON(t, res); want != got {
-				t.Errorf("%s, %s (incremental %v): cached result differs from the run without the cache:\n--- without\n%s\n--- with\n%s",
-					name, what, st.Incremental, want, got)
 			}
 		}
 		check("first run")
@@ -493,20 +474,9 @@ func TestCacheFactsClock(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		opts := lint.Options{Config: cfg, Now: now}
-		plain, err := lint.Lint(context.Background(), eng, nil, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, st, err := lint.Cached(context.Background(), c, nil, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res, st := sameAsPlain(t, step.now, c, eng, lint.Options{Config: cfg, Now: now})
 		if st.Hit != step.wantHit {
 			t.Errorf("%s: hit %v, want %v", step.now, st.Hit, step.wantHit)
-		}
-		if want, got := resultJSON(t, plain), resultJSON(t, res); want != got {
-			t.Errorf("%s: cached result differs from the run without the cache:\n--- without\n%s\n--- with\n%s", step.now, want, got)
 		}
 		stale := strings.Contains(resultJSON(t, res), "CKPT609")
 		if wantStale := step.now >= "2026-12-01T08:00:01Z"; stale != wantStale {

@@ -79,3 +79,30 @@ func Lint(t *testing.T, eng *engine.Engine, dir string, opts lint.Options) *lint
 	}
 	return res
 }
+
+// CopyTree copies the directories and regular files below src into dst
+// (created as needed), leaving out the files skip returns true for (nil
+// skips nothing).
+func CopyTree(t testing.TB, src, dst string, skip func(path string) bool) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		if !d.Type().IsRegular() || (skip != nil && skip(p)) {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -2,6 +2,7 @@ package report_test
 
 import (
 	"encoding/json"
+	"github.com/ckptlint/ckptlint/internal/linttest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -126,7 +127,7 @@ func TestCodeClimateFingerprintStable(t *testing.T) {
 	}
 	base := fingerprints(src)
 	tmp := t.TempDir()
-	copyDir(t, src, tmp)
+	linttest.CopyTree(t, src, tmp, nil)
 	conf := filepath.Join(tmp, "flink", "conf", "flink-conf.yaml")
 	b, err := os.ReadFile(conf)
 	if err != nil {
@@ -138,26 +139,5 @@ func TestCodeClimateFingerprintStable(t *testing.T) {
 	moved := fingerprints(tmp)
 	if !slices.Equal(base, moved) {
 		t.Errorf("fingerprints changed when lines moved:\n%v\n%v", base, moved)
-	}
-}
-
-func copyDir(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 }
