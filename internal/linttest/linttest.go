@@ -96,11 +96,11 @@ func CopyTree(t testing.TB, src, dst string, skip func(path string) bool) {
 		if !d.Type().IsRegular() || (skip != nil && skip(p)) {
 			return nil
 		}
-		b, err := os.ReadFile(p)
+		b, err := os.ReadFile(p) //nolint:gosec // G122: a test helper copying the repository's own fixtures into a temporary directory
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644) //nolint:gosec // G703: rel is below src, dst a test's temporary directory
 	})
 	if err != nil {
 		t.Fatal(err)

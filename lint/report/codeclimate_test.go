@@ -2,13 +2,13 @@ package report_test
 
 import (
 	"encoding/json"
-	"github.com/ckptlint/ckptlint/internal/linttest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/ckptlint/ckptlint/internal/linttest"
 	"github.com/ckptlint/ckptlint/lint/report"
 )
 
