@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -44,19 +45,23 @@ type Cache struct {
 
 // entryFormat is the layout of a run entry; an entry of another layout is
 // ignored.
-const entryFormat = 2
+const entryFormat = 3
 
 // entryMagic starts an entry's payload (lint/cache frames and checks it).
-var entryMagic = []byte("ckptlint run entry 2\n")
+var entryMagic = []byte("ckptlint run entry 3\n")
 
 // runEntry is what the cache keeps for one run: what the run looked at
 // (Probes) and, per config set, its findings before the rule blocks of
 // .ckptlint.hcl and the inline ignores apply.
 //
-// The payload is entryMagic, then the JSON of the entry without its
-// probes (length-prefixed), then the probes in a length-prefixed binary
-// form: a warm run decodes some 20,000 probes for 2,000 config sets, and
-// JSON made that the largest part of it.
+// The payload is entryMagic, then the JSON of the findings, sources and
+// notes (length-prefixed), then a binary section of length-prefixed
+// strings: the probes (four fields each; a symlink resolution that gives
+// the path itself is written as sameAsPath), then each set's name,
+// fingerprint, root and members. A warm run over 2,000 config sets
+// decodes some 20,000 probes and 8,000 paths: as JSON that was the
+// largest part of its time, and a binary field is a substring of the
+// read buffer, not a copy.
 type runEntry struct {
 	Format int             `json:"format"`
 	Probes []inputfs.Probe `json:"-"`
@@ -72,94 +77,175 @@ type runEntry struct {
 	Abs map[string]string `json:"abs"`
 }
 
-// encode is the entry's payload.
-func (e *runEntry) encode() ([]byte, error) {
+// sameAsPath stands for a probe result equal to the probe's path (no
+// path holds a NUL byte).
+const sameAsPath = "\x00="
+
+// encodeTo writes the entry's payload to w.
+func (e *runEntry) encodeTo(w io.Writer) error {
 	j, err := json.Marshal(e)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	size := len(entryMagic) + binary.MaxVarintLen64*(2+4*len(e.Probes)) + len(j)
+	bw := &byteWriter{w: w}
+	bw.raw(entryMagic)
+	bw.field(string(j))
+	bw.uvarint(len(e.Probes))
 	for _, p := range e.Probes {
-		size += len(p.Op) + len(p.Path) + len(p.Result) + len(p.Sig)
+		res := p.Result
+		if p.Op == inputfs.OpReal && res == p.Path {
+			res = sameAsPath
+		}
+		bw.field(p.Op)
+		bw.field(p.Path)
+		bw.field(res)
+		bw.field(p.Sig)
 	}
-	b := make([]byte, 0, size) // one allocation: growing a few megabytes costs copies and page faults
-	b = append(b, entryMagic...)
-	b = binary.AppendUvarint(b, uint64(len(j)))
-	b = append(b, j...)
-	b = binary.AppendUvarint(b, uint64(len(e.Probes)))
-	for _, p := range e.Probes {
-		for _, f := range [...]string{p.Op, p.Path, p.Result, p.Sig} {
-			b = binary.AppendUvarint(b, uint64(len(f)))
-			b = append(b, f...)
+	bw.uvarint(len(e.Sets))
+	for _, st := range e.Sets {
+		bw.field(st.Name)
+		bw.field(st.Fingerprint)
+		bw.field(st.Root)
+		bw.uvarint(len(st.Members))
+		for _, m := range st.Members {
+			bw.field(m)
 		}
 	}
-	return b, nil
+	return bw.err
 }
 
-// decodeEntry is encode's inverse; false for anything else.
+// encode is the entry's payload in memory (tests; Store.PutWith streams
+// encodeTo).
+func (e *runEntry) encode() ([]byte, error) {
+	var b bytes.Buffer
+	err := e.encodeTo(&b)
+	return b.Bytes(), err
+}
+
+// store writes e under key; a cache that cannot be written only costs
+// time, so the error is dropped.
+func (e *runEntry) store(s *cache.Store, key cache.Key) {
+	_ = s.PutWith(key, e.encodeTo)
+}
+
+// byteWriter writes length-prefixed fields, keeping the first error.
+type byteWriter struct {
+	w   io.Writer
+	buf [binary.MaxVarintLen64]byte
+	err error
+}
+
+func (b *byteWriter) raw(p []byte) {
+	if b.err == nil {
+		_, b.err = b.w.Write(p)
+	}
+}
+
+func (b *byteWriter) uvarint(n int) {
+	b.raw(binary.AppendUvarint(b.buf[:0], uint64(n))) //nolint:gosec // G115: a length, never negative
+}
+
+func (b *byteWriter) field(s string) {
+	b.uvarint(len(s))
+	if b.err == nil {
+		_, b.err = io.WriteString(b.w, s)
+	}
+}
+
+// byteReader reads what byteWriter wrote: fields are substrings of str,
+// the payload's bytes seen as a string.
+type byteReader struct {
+	b   []byte
+	str string
+	pos int
+	bad bool
+}
+
+func (r *byteReader) uvarint() int {
+	if r.bad {
+		return 0
+	}
+	v, k := binary.Uvarint(r.b[r.pos:])
+	if k <= 0 || v > uint64(len(r.b)-r.pos) { //nolint:gosec // G115: pos <= len(b)
+		r.bad = true
+		return 0
+	}
+	r.pos += k
+	return int(v) //nolint:gosec // G115: v <= len(b), an int
+}
+
+func (r *byteReader) field() string {
+	n := r.uvarint()
+	if r.bad || n > len(r.b)-r.pos {
+		r.bad = true
+		return ""
+	}
+	f := r.str[r.pos : r.pos+n]
+	r.pos += n
+	return f
+}
+
+// decodeEntry is encodeTo's inverse; false for anything else.
 func decodeEntry(b []byte) (*runEntry, bool) {
-	if !bytes.HasPrefix(b, entryMagic) {
+	if !bytes.HasPrefix(b, entryMagic) || len(b) == len(entryMagic) {
 		return nil, false
 	}
 	b = b[len(entryMagic):]
-	n, k, ok := length(b)
-	if !ok {
+	// Every field is a substring of one string over the payload's bytes,
+	// not a copy; the payload (a fresh buffer from Store.Get) is never
+	// written to.
+	r := &byteReader{b: b, str: unsafe.String(&b[0], len(b))} //nolint:gosec // G103: read-only view of a buffer this function owns, see above
+	j := r.field()
+	if r.bad {
 		return nil, false
 	}
 	var e runEntry
-	if err := json.Unmarshal(b[k:k+n], &e); err != nil {
+	if err := json.Unmarshal(unsafe.Slice(unsafe.StringData(j), len(j)), &e); err != nil { //nolint:gosec // G103: read only, as above
 		return nil, false
 	}
-	rest := b[k+n:]
-	if len(rest) == 0 {
+	count := r.uvarint()
+	if r.bad || count > (len(b)-r.pos)/4 {
 		return nil, false
 	}
-	count, pos, ok := length(rest)
-	if !ok || count > len(rest)/4 {
-		return nil, false
-	}
-	// Every probe field is a substring of one string over the payload's
-	// bytes, not a copy: a warm run decodes some 20,000 probes, and the
-	// payload (a fresh buffer from Store.Get) is never written to.
-	str := unsafe.String(&rest[0], len(rest)) //nolint:gosec // G103: read-only view of a buffer this function owns, see above
 	e.Probes = make([]inputfs.Probe, count)
 	for i := range e.Probes {
-		var f [4]string
-		for j := range f {
-			l, k, ok := length(rest[pos:])
-			if !ok {
-				return nil, false
-			}
-			f[j] = str[pos+k : pos+k+l]
-			pos += k + l
+		p := inputfs.Probe{Op: r.field(), Path: r.field(), Result: r.field(), Sig: r.field()}
+		if p.Result == sameAsPath {
+			p.Result = p.Path
 		}
-		e.Probes[i] = inputfs.Probe{Op: f[0], Path: f[1], Result: f[2], Sig: f[3]}
+		e.Probes[i] = p
 	}
-	if pos != len(rest) {
+	if n := r.uvarint(); r.bad || n != len(e.Sets) {
+		return nil, false
+	}
+	for i := range e.Sets {
+		st := &e.Sets[i]
+		st.Name, st.Fingerprint, st.Root = r.field(), r.field(), r.field()
+		n := r.uvarint()
+		if r.bad || n > len(b)-r.pos {
+			return nil, false
+		}
+		st.Members = make([]string, n)
+		for k := range st.Members {
+			st.Members[k] = r.field()
+		}
+	}
+	if r.bad || r.pos != len(b) {
 		return nil, false
 	}
 	return &e, true
 }
 
-// length reads a uvarint length at the start of b: the length, the
-// bytes it took, and false unless that many bytes follow it.
-func length(b []byte) (n, k int, ok bool) {
-	v, k := binary.Uvarint(b)
-	if k <= 0 || v > uint64(len(b)-k) { //nolint:gosec // G115: len(b)-k >= 0 here
-		return 0, 0, false
-	}
-	return int(v), k, true //nolint:gosec // G115: v <= len(b), an int
-}
-
 type setEntry struct {
-	Name        string             `json:"name"`
-	Fingerprint string             `json:"fingerprint"`
+	Name        string             `json:"-"`
+	Fingerprint string             `json:"-"`
 	Pending     []evaluate.Pending `json:"pending"`
 	// Members are the real absolute paths of the set's files and their
 	// xi:include targets (members); Root is the directory, as the run
 	// named it, whose walk finds the set (the incremental run walks it).
-	Members []string `json:"members"`
-	Root    string   `json:"root"`
+	// These and the two above are in the binary section (encodeTo).
+	Members []string `json:"-"`
+	Root    string   `json:"-"`
 }
 
 // CacheStats says what the cache did in a run.
@@ -240,9 +326,7 @@ func Cached(ctx context.Context, c *Cache, paths []string, opts Options) (*Resul
 					for i, sig := range upgrades {
 						prev.Probes[i].Sig = sig
 					}
-					if b, err := prev.encode(); err == nil {
-						_ = c.Store.Put(key, b) // a cache that cannot be written only costs time
-					}
+					prev.store(c.Store, key)
 				}
 				return res, CacheStats{Hit: true}, nil
 			}
@@ -599,9 +683,7 @@ func lintAndStore(ctx context.Context, c *Cache, key, base cache.Key, prev *runE
 				}
 			}
 		}
-		if b, err := entry.encode(); err == nil {
-			_ = c.Store.Put(key, b) // a cache that cannot be written only costs time
-		}
+		entry.store(c.Store, key)
 	}
 	return res, stats, nil
 }
@@ -842,9 +924,7 @@ func incremental(ctx context.Context, c *Cache, key, base cache.Key, prev *runEn
 	if !ok {
 		return nil, stats, false, nil
 	}
-	if b, err := next.encode(); err == nil {
-		_ = c.Store.Put(key, b) // a cache that cannot be written only costs time
-	}
+	next.store(c.Store, key)
 	stats.Incremental = true
 	return res, stats, true, nil
 }

@@ -12,6 +12,7 @@
 package cache
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
@@ -196,13 +197,22 @@ func header(k Key, payload []byte) []byte {
 	return append(b, sum[:]...)
 }
 
-// Put stores payload under k: written to a temporary file in the entry's
-// directory, then renamed over the entry, so a concurrent reader sees the
-// old entry or the new one, never a part.
+// Put stores payload under k (PutWith).
 func (s *Store) Put(k Key, payload []byte) error {
-	if len(payload) > MaxEntry {
-		return fmt.Errorf("cache entry of %d bytes is over the %d-byte limit", len(payload), MaxEntry)
-	}
+	return s.PutWith(k, func(w io.Writer) error {
+		_, err := w.Write(payload)
+		return err
+	})
+}
+
+// PutWith stores under k the payload write writes: streamed to a
+// temporary file in the entry's directory (its header written last, once
+// the payload's length and checksum are known), then renamed over the
+// entry, so a concurrent reader sees the old entry or the new one, never a
+// part. A payload over MaxEntry is refused. Streaming spares a
+// multi-megabyte buffer, whose first touch of each page costs a fresh
+// process more than writing it.
+func (s *Store) PutWith(k Key, write func(io.Writer) error) error {
 	p := s.path(k)
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return err
@@ -211,14 +221,32 @@ func (s *Store) Put(k Key, payload []byte) error {
 	if err != nil {
 		return err
 	}
-	// Header and payload written one after the other: framing a copy of a
-	// multi-megabyte payload cost a run after an edit as much as writing it.
-	_, werr := tmp.Write(header(k, payload))
-	if werr == nil {
-		_, werr = tmp.Write(payload)
+	fail := func(err error) error {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
 	}
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
+	if _, err := tmp.Write(make([]byte, headerSize)); err != nil { // the header's place
+		return fail(err)
+	}
+	sum := sha256.New()
+	bw := bufio.NewWriterSize(io.MultiWriter(tmp, sum), 64<<10)
+	cw := &limitWriter{w: bw, left: MaxEntry}
+	if err := write(cw); err != nil {
+		return fail(err)
+	}
+	if err := bw.Flush(); err != nil {
+		return fail(err)
+	}
+	h := make([]byte, 0, headerSize)
+	h = append(h, magic[:]...)
+	h = append(h, k[:]...)
+	h = binary.BigEndian.AppendUint64(h, uint64(MaxEntry-cw.left)) //nolint:gosec // G115: 0 <= MaxEntry-left <= MaxEntry
+	h = sum.Sum(h)
+	if _, err := tmp.WriteAt(h, 0); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Close(); err != nil {
 		os.Remove(tmp.Name())
 		return err
 	}
@@ -228,6 +256,20 @@ func (s *Store) Put(k Key, payload []byte) error {
 	}
 	s.wrote = true
 	return nil
+}
+
+// limitWriter passes at most left bytes on to w.
+type limitWriter struct {
+	w    io.Writer
+	left int64
+}
+
+func (l *limitWriter) Write(b []byte) (int, error) {
+	if int64(len(b)) > l.left {
+		return 0, fmt.Errorf("cache entry is over the %d-byte limit", MaxEntry)
+	}
+	l.left -= int64(len(b))
+	return l.w.Write(b)
 }
 
 // Trim evicts the least recently used entries (by modification time, which

@@ -2,6 +2,8 @@ package cache
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -191,5 +193,44 @@ func TestTrimWithoutWritesDoesNothing(t *testing.T) {
 	}
 	if _, ok := s.Get(key("a")); !ok {
 		t.Fatal("Trim of a store that wrote nothing evicted an entry")
+	}
+}
+
+// TestPutWithFailureLeavesNothing: a payload writer that fails leaves
+// the old entry (or none) and no temporary file; one streamed in pieces
+// reads back whole.
+func TestPutWithFailureLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := key("a")
+	if err := s.PutWith(k, func(w io.Writer) error {
+		for _, p := range []string{"find", "in", "gs"} {
+			if _, err := io.WriteString(w, p); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := s.Get(k); !ok || string(got) != "findings" {
+		t.Fatalf("Get = %q, %v; want the streamed payload", got, ok)
+	}
+	boom := errors.New("boom")
+	if err := s.PutWith(k, func(w io.Writer) error {
+		_, _ = io.WriteString(w, "half of a new")
+		return boom
+	}); !errors.Is(err, boom) {
+		t.Fatalf("PutWith = %v, want the writer's error", err)
+	}
+	if got, ok := s.Get(k); !ok || string(got) != "findings" {
+		t.Errorf("after a failed PutWith, Get = %q, %v; want the old entry", got, ok)
+	}
+	tmps, _ := filepath.Glob(filepath.Join(dir, "*", ".tmp-*"))
+	if len(tmps) != 0 {
+		t.Errorf("temporary files left: %v", tmps)
 	}
 }
