@@ -856,24 +856,6 @@ func incremental(ctx context.Context, c *Cache, key, base cache.Key, prev *runEn
 	}
 	stats.Reused += len(prev.Sets) - len(affected)
 	stats.Evaluated = len(miss)
-	if len(miss) > 0 {
-		eng, err := c.Policies.Engine(ctx)
-		if err != nil {
-			return nil, stats, false, err
-		}
-		idx := make([]int, len(miss))
-		for i := range idx {
-			idx[i] = i
-		}
-		got, err := evaluate.RawAll(ctx, eng, miss, idx, opts.Workers)
-		if err != nil {
-			return nil, stats, false, err
-		}
-		for k, p := range got {
-			next.Sets[missIdx[k]].Pending = p
-		}
-	}
-
 	// Probes: prev's, with the walk's observations in place of the
 	// same operations on the same paths, and the new signatures.
 	fresh := obs.Probes()
@@ -938,6 +920,26 @@ func incremental(ctx context.Context, c *Cache, key, base cache.Key, prev *runEn
 			next.Sources = append(next.Sources, prevSources[s.Name]...)
 		}
 	}
+	// The sets to evaluate wait for the compile (started by the replay)
+	// only now: everything above ran while it did.
+	if len(miss) > 0 {
+		eng, err := c.Policies.Engine(ctx)
+		if err != nil {
+			return nil, stats, false, err
+		}
+		idx := make([]int, len(miss))
+		for i := range idx {
+			idx[i] = i
+		}
+		got, err := evaluate.RawAll(ctx, eng, miss, idx, opts.Workers)
+		if err != nil {
+			return nil, stats, false, err
+		}
+		for k, p := range got {
+			next.Sets[missIdx[k]].Pending = p
+		}
+	}
+
 	for _, i := range missIdx {
 		for _, f := range next.Sets[i].Pending {
 			if path := f.Range.File; path != "" && next.Abs[path] == "" {
