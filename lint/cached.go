@@ -45,20 +45,21 @@ type Cache struct {
 
 // entryFormat is the layout of a run entry; an entry of another layout is
 // ignored.
-const entryFormat = 3
+const entryFormat = 4
 
 // entryMagic starts an entry's payload (lint/cache frames and checks it).
-var entryMagic = []byte("ckptlint run entry 3\n")
+var entryMagic = []byte("ckptlint run entry 4\n")
 
 // runEntry is what the cache keeps for one run: what the run looked at
 // (Probes) and, per config set, its findings before the rule blocks of
 // .ckptlint.hcl and the inline ignores apply.
 //
-// The payload is entryMagic, then the JSON of the findings, sources and
-// notes (length-prefixed), then a binary section of length-prefixed
-// strings: the probes (four fields each; a symlink resolution that gives
-// the path itself is written as sameAsPath), then each set's name,
-// fingerprint, root and members (each the index of its read probe). A warm run over 2,000 config sets
+// The payload is entryMagic, then the JSON of the sources and notes
+// (length-prefixed), then a binary section of length-prefixed strings:
+// the probes (four fields each; a symlink resolution that gives the path
+// itself is written as sameAsPath), then each set's name, fingerprint,
+// root, members (each the index of its read probe) and the JSON of its
+// findings. A warm run over 2,000 config sets
 // decodes some 20,000 probes and 8,000 paths: as JSON that was the
 // largest part of its time, and a binary field is a substring of the
 // read buffer, not a copy.
@@ -67,7 +68,7 @@ type runEntry struct {
 	Probes []inputfs.Probe `json:"-"`
 	Notes  []string        `json:"notes,omitempty"`
 	Files  int             `json:"files"`
-	Sets   []setEntry      `json:"sets"`
+	Sets   []setEntry      `json:"-"`
 	// Sources are the files of the run whose bytes mention ckptlint: only
 	// they can hold an ignore comment or a malformed one
 	// (suppress.Mentions); the others need not be read again.
@@ -123,6 +124,15 @@ func (e *runEntry) encodeTo(w io.Writer) error {
 			bw.uvarint(0)
 			bw.field(m)
 		}
+		pj := st.rawPending
+		if pj == "" {
+			b, err := json.Marshal(st.Pending)
+			if err != nil {
+				return err
+			}
+			pj = string(b)
+		}
+		bw.field(pj)
 	}
 	return bw.err
 }
@@ -242,9 +252,11 @@ func decodeEntry(b []byte) (*runEntry, bool) {
 		}
 		e.Probes[i] = p
 	}
-	if n := r.uvarint(); r.bad || n != len(e.Sets) {
+	n := r.uvarint()
+	if r.bad || n > len(b)-r.pos {
 		return nil, false
 	}
+	e.Sets = make([]setEntry, n)
 	for i := range e.Sets {
 		st := &e.Sets[i]
 		st.Name, st.Fingerprint, st.Root = r.field(), r.field(), r.field()
@@ -260,6 +272,16 @@ func decodeEntry(b []byte) (*runEntry, bool) {
 				st.Members[k] = r.field()
 			}
 		}
+		pj := r.field()
+		if r.bad {
+			return nil, false
+		}
+		if pj != "null" && pj != "[]" {
+			if err := json.Unmarshal(unsafe.Slice(unsafe.StringData(pj), len(pj)), &st.Pending); err != nil { //nolint:gosec // G103: read only, as above
+				return nil, false
+			}
+		}
+		st.rawPending = pj
 	}
 	if r.bad || r.pos != len(b) {
 		return nil, false
@@ -268,15 +290,18 @@ func decodeEntry(b []byte) (*runEntry, bool) {
 }
 
 type setEntry struct {
-	Name        string             `json:"-"`
-	Fingerprint string             `json:"-"`
-	Pending     []evaluate.Pending `json:"pending"`
+	Name        string
+	Fingerprint string
+	Pending     []evaluate.Pending
 	// Members are the real absolute paths of the set's files and their
 	// xi:include targets (members); Root is the directory, as the run
 	// named it, whose walk finds the set (the incremental run walks it).
-	// These and the two above are in the binary section (encodeTo).
-	Members []string `json:"-"`
-	Root    string   `json:"-"`
+	Members []string
+	Root    string
+	// rawPending is Pending's JSON as the entry it was decoded from held
+	// it, written back as is (encodeTo): a run after an edit rewrites the
+	// entry with one set changed. Empty for a set built in this run.
+	rawPending string
 }
 
 // CacheStats says what the cache did in a run.

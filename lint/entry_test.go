@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"reflect"
 	"testing"
 
@@ -33,6 +34,13 @@ func TestEntryRoundTrip(t *testing.T) {
 	got, ok := decodeEntry(b)
 	if !ok {
 		t.Fatal("the encoded entry does not decode")
+	}
+	again, err := got.encode() // the findings' JSON written back as it was read
+	if err != nil || !bytes.Equal(again, b) {
+		t.Errorf("a decoded entry encodes to other bytes (%v)", err)
+	}
+	for i := range got.Sets {
+		got.Sets[i].rawPending = ""
 	}
 	if !reflect.DeepEqual(got, e) {
 		t.Errorf("round trip:\n got %+v\nwant %+v", got, e)
