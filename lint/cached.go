@@ -45,10 +45,10 @@ type Cache struct {
 
 // entryFormat is the layout of a run entry; an entry of another layout is
 // ignored.
-const entryFormat = 4
+const entryFormat = 5
 
 // entryMagic starts an entry's payload (lint/cache frames and checks it).
-var entryMagic = []byte("ckptlint run entry 4\n")
+var entryMagic = []byte("ckptlint run entry 5\n")
 
 // runEntry is what the cache keeps for one run: what the run looked at
 // (Probes) and, per config set, its findings before the rule blocks of
@@ -493,6 +493,7 @@ func replay(e *runEntry, onChange func()) (srcs map[string][]byte, upgrades map[
 	srcs = map[string][]byte{}
 	upgrades = map[int]string{}
 	var stop atomic.Bool // no incremental run: stop replaying
+	var noGit sync.Map   // inputfs.Replayer.NoGit
 	var wg sync.WaitGroup
 	readOp := inputfs.ReadOp(parsed.MaxFileSize)
 	chunk := (len(e.Probes) + workers - 1) / workers
@@ -507,7 +508,7 @@ func replay(e *runEntry, onChange func()) (srcs map[string][]byte, upgrades map[
 			local := map[string][]byte{}
 			up := map[int]string{}
 			var ch []int
-			r := &inputfs.Replayer{TrustBefore: trustBefore, Read: func(p string, b []byte) { local[p] = b }}
+			r := &inputfs.Replayer{TrustBefore: trustBefore, Read: func(p string, b []byte) { local[p] = b }, NoGit: &noGit}
 			for i := lo; i < hi; i++ {
 				if stop.Load() {
 					return

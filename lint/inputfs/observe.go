@@ -220,27 +220,31 @@ func (o *Observer) RepoRoot(dir string) string {
 	}
 	abs := o.abs(dir)
 	o.mu.Lock()
-	r := repoRootMemo(o.roots, abs)
+	r := repoRootMemo(o.roots, abs, hasGitMarker)
 	o.mu.Unlock()
 	o.record(OpRepoRoot, abs, r)
 	return r
 }
 
 // repoRootMemo is RepoRoot of the clean absolute path d, remembering the
-// answer for d and each parent it looks at in memo.
-func repoRootMemo(memo map[string]string, d string) string {
+// answer for d and each parent it looks at in memo; marker(dir) tells
+// whether dir/.git marks a repository.
+func repoRootMemo(memo map[string]string, d string, marker func(dir string) bool) string {
 	if v, ok := memo[d]; ok {
 		return v
 	}
 	root := ""
-	if isGitMarker(filepath.Join(d, ".git")) {
+	if marker(d) {
 		root = d
 	} else if p := filepath.Dir(d); p != d {
-		root = repoRootMemo(memo, p)
+		root = repoRootMemo(memo, p, marker)
 	}
 	memo[d] = root
 	return root
 }
+
+// hasGitMarker reports whether dir/.git marks a repository (isGitMarker).
+func hasGitMarker(dir string) bool { return isGitMarker(filepath.Join(dir, ".git")) }
 
 // Dir records the listing of a directory read with os.ReadDir.
 func (o *Observer) Dir(dir string, entries []fs.DirEntry, err error) {
@@ -255,7 +259,7 @@ func (o *Observer) Dir(dir string, entries []fs.DirEntry, err error) {
 	for i, e := range entries {
 		names[i] = entryLine(e.Name(), e.Type())
 	}
-	o.recordSig(OpDir, o.abs(dir), listingHash(names), o.dirSig(dir))
+	o.recordSig(OpDir, o.abs(dir), listingResult(names), o.dirSig(dir))
 }
 
 // dirSig is the trusted signature of a directory just listed: a change to
@@ -293,13 +297,27 @@ func (o *Observer) WalkDone(descended []string) {
 		o.mu.Lock()
 		names := o.walked[d]
 		o.mu.Unlock()
-		o.recordSig(OpDir, d, listingHash(names), o.dirSig(d))
+		o.recordSig(OpDir, d, listingResult(names), o.dirSig(d))
 	}
 }
 
 func entryLine(name string, t fs.FileMode) string {
 	return name + "\x00" + t.Type().String()
 }
+
+// listingResult is a directory probe's result: the listing's hash, then
+// noGit when no entry is named .git (the replay then knows the directory
+// holds no repository marker without looking: Replayer.repoRoot).
+func listingResult(lines []string) string {
+	for _, l := range lines {
+		if strings.HasPrefix(l, ".git\x00") {
+			return listingHash(lines) + "g"
+		}
+	}
+	return listingHash(lines) + noGit
+}
+
+const noGit = "-"
 
 func listingHash(lines []string) string {
 	s := append([]string(nil), lines...)
@@ -343,6 +361,10 @@ type Replayer struct {
 	TrustBefore time.Time
 	// Read receives the bytes of each file a read probe re-read.
 	Read func(path string, src []byte)
+	// NoGit, shared by the replayers of one replay, holds the directories
+	// whose listing probe held and had no .git entry: their repository
+	// marker needs no stat (repoRoot).
+	NoGit *sync.Map
 
 	lstats   map[string]lstatResult
 	realDirs map[string]string
@@ -394,33 +416,42 @@ func (r *Replayer) Check(p Probe) (holds bool, sig string) {
 		st, err := r.stat(p.Path)
 		return statResult(st, err) == p.Result, ""
 	case p.Op == OpDir:
-		st, serr := r.stat(p.Path)
-		if p.Sig != "" && serr == nil && Signature(st) == p.Sig {
-			return true, p.Sig
+		holds, sig := r.checkDir(p)
+		if holds && strings.HasSuffix(p.Result, noGit) && r.NoGit != nil {
+			r.NoGit.Store(p.Path, true) // the listing as recorded, without .git
 		}
-		entries, err := os.ReadDir(p.Path)
-		if err != nil {
-			return p.Result == "error", ""
-		}
-		names := make([]string, len(entries))
-		for i, e := range entries {
-			names[i] = entryLine(e.Name(), e.Type())
-		}
-		if listingHash(names) != p.Result {
-			return false, ""
-		}
-		// The stat was taken before the listing: a change in between
-		// moves the directory's times past TrustBefore.
-		if serr != nil {
-			return true, ""
-		}
-		return true, Trusted(st, r.TrustBefore)
+		return holds, sig
 	case p.Op == OpReal:
 		return r.real(p.Path) == p.Result, ""
 	case p.Op == OpRepoRoot:
 		return r.repoRoot(p.Path) == p.Result, ""
 	}
 	return false, ""
+}
+
+// checkDir is Check for a directory listing.
+func (r *Replayer) checkDir(p Probe) (holds bool, sig string) {
+	st, serr := r.stat(p.Path)
+	if p.Sig != "" && serr == nil && Signature(st) == p.Sig {
+		return true, p.Sig
+	}
+	entries, err := os.ReadDir(p.Path)
+	if err != nil {
+		return p.Result == "error", ""
+	}
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = entryLine(e.Name(), e.Type())
+	}
+	if listingResult(names) != p.Result {
+		return false, ""
+	}
+	// The stat was taken before the listing: a change in between moves
+	// the directory's times past TrustBefore.
+	if serr != nil {
+		return true, ""
+	}
+	return true, Trusted(st, r.TrustBefore)
 }
 
 // ReadProbe reads the file of a read probe again and returns its bytes
@@ -512,7 +543,14 @@ func (r *Replayer) repoRoot(dir string) string {
 	if r.roots == nil {
 		r.roots = map[string]string{}
 	}
-	return repoRootMemo(r.roots, d)
+	return repoRootMemo(r.roots, d, func(dir string) bool {
+		if r.NoGit != nil {
+			if _, ok := r.NoGit.Load(dir); ok {
+				return false
+			}
+		}
+		return hasGitMarker(dir)
+	})
 }
 
 func (o *Observer) abs(p string) string {

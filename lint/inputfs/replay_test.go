@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"testing"
 	"time"
 )
@@ -150,6 +151,42 @@ func TestReplayRealAndRepoRoot(t *testing.T) {
 			if ok, _ := r.Check(p); ok {
 				t.Errorf("after conf became a symlink, %+v still holds", p)
 			}
+		}
+	}
+}
+
+// TestReplayRepoRootAfterNewGit: a directory's listing without .git spares
+// the repository-root replay a stat only while it holds; once .git
+// appears, both the listing and the root no longer hold.
+func TestReplayRepoRootAfterNewGit(t *testing.T) {
+	root := mustReal(t, t.TempDir())
+	sub := filepath.Join(root, "conf")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	o := NewObserver()
+	entries, err := os.ReadDir(root)
+	o.Dir(root, entries, err)
+	o.RepoRoot(sub)
+	ps := o.Probes()
+	var noGit sync.Map
+	r := &Replayer{NoGit: &noGit}
+	for _, p := range ps {
+		if ok, _ := r.Check(p); !ok {
+			t.Fatalf("unchanged: %+v does not hold", p)
+		}
+	}
+	if _, ok := noGit.Load(root); !ok {
+		t.Error("a held listing without .git was not remembered")
+	}
+	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var noGit2 sync.Map
+	r = &Replayer{NoGit: &noGit2}
+	for _, p := range ps {
+		if ok, _ := r.Check(p); ok {
+			t.Errorf("after .git appeared, %+v still holds", p)
 		}
 	}
 }
