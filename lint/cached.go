@@ -26,6 +26,7 @@ import (
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/evaluate"
+	"github.com/ckptlint/ckptlint/lint/evidence"
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/model"
@@ -151,16 +152,28 @@ func (e *runEntry) store(s *cache.Store, key cache.Key) {
 	_ = s.PutWith(key, e.encodeTo)
 }
 
-// byteWriter writes length-prefixed fields, keeping the first error.
+// byteWriter writes length-prefixed fields, keeping the first error;
+// past maxRunEntry bytes it stops with an error (the entry is not kept).
 type byteWriter struct {
 	w   io.Writer
 	buf [binary.MaxVarintLen64]byte
+	n   int
 	err error
 }
 
+var errEntryTooLarge = fmt.Errorf("run entry over %d bytes", maxRunEntry)
+
 func (b *byteWriter) raw(p []byte) {
+	b.write(len(p))
 	if b.err == nil {
 		_, b.err = b.w.Write(p)
+	}
+}
+
+// write counts n more bytes against maxRunEntry.
+func (b *byteWriter) write(n int) {
+	if b.n += n; b.n > maxRunEntry && b.err == nil {
+		b.err = errEntryTooLarge
 	}
 }
 
@@ -170,6 +183,7 @@ func (b *byteWriter) uvarint(n int) {
 
 func (b *byteWriter) field(s string) {
 	b.uvarint(len(s))
+	b.write(len(s))
 	if b.err == nil {
 		_, b.err = io.WriteString(b.w, s)
 	}
@@ -222,9 +236,34 @@ func (r *byteReader) field() string {
 	return f
 }
 
+// maxRunEntry bounds a run entry's payload, written or read (about
+// 20,000 config sets): the decoder's allocations are bounded by a small
+// multiple of it.
+const maxRunEntry = 32 << 20
+
+// The smallest encodings of a probe (four length bytes, an op and a
+// path of one byte each) and of a set (a one-byte name, a SHA-256 hex
+// fingerprint, an empty root, no members, "[]" findings).
+const (
+	minProbeBytes = 6
+	minSetBytes   = 2 + 1 + 2*sha256.Size + 1 + 1 + 3
+)
+
+// knownOp reports whether op is a probe operation this build replays; a
+// read's limit is at most parsed.MaxFileSize, as every read of a run.
+func knownOp(op string) bool {
+	switch op {
+	case inputfs.OpStat, inputfs.OpDir, inputfs.OpReal, inputfs.OpRepoRoot:
+		return true
+	}
+	l, ok := strings.CutPrefix(op, inputfs.OpRead+":")
+	n, err := strconv.ParseInt(l, 10, 64)
+	return ok && err == nil && n >= 0 && n <= parsed.MaxFileSize
+}
+
 // decodeEntry is encodeTo's inverse; false for anything else.
 func decodeEntry(b []byte) (*runEntry, bool) {
-	if !bytes.HasPrefix(b, entryMagic) || len(b) == len(entryMagic) {
+	if !bytes.HasPrefix(b, entryMagic) || len(b) == len(entryMagic) || len(b) > maxRunEntry {
 		return nil, false
 	}
 	b = b[len(entryMagic):]
@@ -240,29 +279,37 @@ func decodeEntry(b []byte) (*runEntry, bool) {
 	if err := json.Unmarshal(unsafe.Slice(unsafe.StringData(j), len(j)), &e); err != nil { //nolint:gosec // G103: read only, as above
 		return nil, false
 	}
+	// Counts are bounded by the bytes left over the smallest encoding of
+	// an element, and each element is checked as it is read, so a forged
+	// entry cannot make the decoder allocate much more than its own size.
 	count := r.uvarint()
-	if r.bad || count > (len(b)-r.pos)/4 {
+	if r.bad || count > (len(b)-r.pos)/minProbeBytes {
 		return nil, false
 	}
-	e.Probes = make([]inputfs.Probe, count)
-	for i := range e.Probes {
+	e.Probes = make([]inputfs.Probe, 0, count)
+	for range count {
 		p := inputfs.Probe{Op: r.field(), Path: r.field(), Result: r.field(), Sig: r.field()}
+		if r.bad || !knownOp(p.Op) || !filepath.IsAbs(p.Path) {
+			return nil, false
+		}
 		if p.Result == sameAsPath {
 			p.Result = p.Path
 		}
-		e.Probes[i] = p
+		e.Probes = append(e.Probes, p)
 	}
 	n := r.uvarint()
-	if r.bad || n > len(b)-r.pos {
+	if r.bad || n > (len(b)-r.pos)/minSetBytes {
 		return nil, false
 	}
 	e.Sets = make([]setEntry, n)
+	members := 0
 	for i := range e.Sets {
 		st := &e.Sets[i]
 		st.Name, st.Fingerprint, st.Root = r.field(), r.field(), r.field()
 		n := r.uvarint()
-		if r.bad || n > len(b)-r.pos {
-			return nil, false
+		members += n
+		if r.bad || st.Name == "" || len(st.Fingerprint) != 2*sha256.Size || members > len(e.Probes) {
+			return nil, false // every member is a file the run read
 		}
 		st.Members = make([]string, n)
 		for k := range st.Members {
@@ -745,6 +792,62 @@ func lintAndStore(ctx context.Context, c *Cache, key, base cache.Key, prev *runE
 	return res, stats, nil
 }
 
+// rootsWithin reports whether every root lies within one of the paths
+// named (all directories): an entry's roots are checked before they are
+// walked, so not even a forged entry makes the run walk elsewhere.
+func rootsWithin(roots, named []string) bool {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return false
+	}
+	for _, r := range roots {
+		abs, _ := inputfs.AbsFrom(cwd, r)
+		if !slices.ContainsFunc(named, func(n string) bool {
+			na, _ := inputfs.AbsFrom(cwd, n)
+			return inputfs.Within(abs, na)
+		}) {
+			return false
+		}
+	}
+	return true
+}
+
+// withinBudgets reports whether a run that made probes stayed well inside
+// the two per-run read budgets whose use depends on the order a whole
+// walk reads files in, which an incremental run (reading only a few
+// directories) does not repeat:
+//
+//   - the version-evidence search (lint/evidence: at most MaxFiles files
+//     and MaxTotalBytes bytes per run, read as "read:<limit>" with a limit
+//     of at most MaxFileBytes): it never ran short when it read fewer files
+//     than its limit and had room for one more file of the largest size;
+//   - the input budget of discovery (inputfs.MaxRunInput, reads of
+//     parsed.MaxFileSize): half of it, since an xi:include target read
+//     again for a Hadoop release that drops CDATA (lint/assemble) counts
+//     twice.
+//
+// Otherwise the run is made whole: found by review, an incremental run
+// over a repository whose evidence search had run out resolved a version
+// the whole run could not.
+func withinBudgets(probes []inputfs.Probe) bool {
+	lim := evidence.DefaultLimits
+	discoverOp := inputfs.ReadOp(parsed.MaxFileSize)
+	var evFiles int
+	var evBytes, input int64
+	for _, p := range probes {
+		n, ok := inputfs.ReadSize(p)
+		switch {
+		case !ok:
+		case p.Op == discoverOp:
+			input += n
+		default:
+			evFiles++
+			evBytes += n
+		}
+	}
+	return evFiles < lim.MaxFiles && evBytes+lim.MaxFileBytes <= lim.MaxTotalBytes && input <= inputfs.MaxRunInput/2
+}
+
 // members returns the real absolute paths of the files of s and of their
 // xi:include targets, and the directory (as the run names it) whose walk
 // finds s: that of its first file.
@@ -823,7 +926,7 @@ func incremental(ctx context.Context, c *Cache, key, base cache.Key, prev *runEn
 			}
 		}
 	}
-	if len(held) != len(changedPath) {
+	if len(held) != len(changedPath) || !withinBudgets(prev.Probes) || !rootsWithin(roots, named) {
 		return nil, stats, false, nil
 	}
 
@@ -973,7 +1076,7 @@ func incremental(ctx context.Context, c *Cache, key, base cache.Key, prev *runEn
 			}
 		}
 	}
-	if !next.valid() {
+	if !next.valid() || !withinBudgets(next.Probes) {
 		return nil, stats, false, nil
 	}
 	res, ok, err := fromEntry(c, &next, nil, opts)

@@ -3,6 +3,7 @@ package lint_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -481,6 +482,60 @@ func TestCacheFactsClock(t *testing.T) {
 		stale := strings.Contains(resultJSON(t, res), "CKPT609")
 		if wantStale := step.now >= "2026-12-01T08:00:01Z"; stale != wantStale {
 			t.Errorf("%s: CKPT609 reported %v, want %v", step.now, stale, wantStale)
+		}
+	}
+}
+
+// TestCacheIncrementalBudgets: an edit in a run whose per-run read budgets
+// were spent in walk order is made whole, not incrementally, and gives
+// what a run without the cache gives (found by review). The evidence
+// search's 1,000 files are spent by a/ before b/'s Dockerfile; five files
+// of 13 MB, one grown to 16 MB, pass discovery's 64 MiB.
+func TestCacheIncrementalBudgets(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes and lints 80 MB")
+	}
+	big := func(n int) string {
+		return "execution.checkpointing.interval: 1 min\n# " + strings.Repeat("x", n) + "\n"
+	}
+	evidence := map[string]string{
+		".git/HEAD":         "ref: refs/heads/main\n",
+		"a/flink-conf.yaml": "state.checkpoints.dir: hdfs://nn:8020/cp\n",
+		"b/Dockerfile":      "FROM flink:1.17.1\n",
+		"b/flink-conf.yaml": "state.backend.incremental: true\nstate.checkpoints.dir: hdfs://nn:8020/cp\n",
+	}
+	for i := range 1000 {
+		evidence[fmt.Sprintf("a/s%d.sh", i)] = "echo hi\n"
+	}
+	input := map[string]string{".git/HEAD": "ref: refs/heads/main\n"}
+	for _, d := range []string{"a", "b", "c", "d", "e"} {
+		input[d+"/flink-conf.yaml"] = big(13_000_000)
+	}
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		edit  map[string]string
+	}{
+		{"evidence search", evidence, map[string]string{"b/flink-conf.yaml": "state.backend.incremental: false\nstate.checkpoints.dir: hdfs://nn:8020/cp\n"}},
+		{"input budget", input, map[string]string{"e/flink-conf.yaml": big(16_000_000)}},
+	} {
+		store, err := cache.Open(t.TempDir(), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &lint.Cache{Store: store, Policies: embeddedLazy(t)}
+		eng, err := c.Policies.Engine(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		writeTree(t, dir, tc.files)
+		t.Chdir(dir)
+		opts := lint.Options{Config: linttest.LoadConfig(t, ".")}
+		sameAsPlain(t, tc.name+", first run", c, eng, opts)
+		writeTree(t, dir, tc.edit)
+		if _, st := sameAsPlain(t, tc.name+", edited", c, eng, opts); st.Incremental {
+			t.Errorf("%s: taken incrementally (%+v)", tc.name, st)
 		}
 	}
 }

@@ -2,7 +2,10 @@ package lint
 
 import (
 	"bytes"
+	"encoding/binary"
 	"reflect"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/ckptlint/ckptlint/lint/evaluate"
@@ -22,7 +25,7 @@ func TestEntryRoundTrip(t *testing.T) {
 			{Op: inputfs.ReadOp(16 << 20), Path: "/r/conf/flink-conf.yaml", Result: "12:ff"},
 			{Op: "real", Path: "/r/conf/flink-conf.yaml", Result: "/r/conf/flink-conf.yaml"},
 		},
-		Sets: []setEntry{{Name: "conf", Fingerprint: "fp", Root: "conf", Members: []string{"/r/conf/flink-conf.yaml"},
+		Sets: []setEntry{{Name: "conf", Fingerprint: strings.Repeat("f", 64), Root: "conf", Members: []string{"/r/conf/flink-conf.yaml"},
 			Pending: []evaluate.Pending{{Finding: finding.Finding{RuleID: "CKPT101", Severity: finding.Warning, Message: "m"}}}}},
 		Sources: []evaluate.Source{{Path: "conf/flink-conf.yaml", Syntax: 1, Set: "conf", Evaluated: true}},
 		Abs:     map[string]string{"conf/flink-conf.yaml": "/r/conf/flink-conf.yaml"},
@@ -58,6 +61,38 @@ func TestEntryRoundTrip(t *testing.T) {
 		c[i] ^= 0x41
 		if e, ok := decodeEntry(c); ok {
 			_ = e.valid() // must not panic either
+		}
+	}
+}
+
+// TestForgedEntryBoundsAllocation: a payload that claims many sets (or
+// probes) is refused, and decoding a payload of valid minimal probes
+// allocates a small multiple of its size (found by review: a count
+// checked only against the bytes left let an 8 MiB entry allocate 896 MiB).
+func TestForgedEntryBoundsAllocation(t *testing.T) {
+	head := append([]byte(nil), entryMagic...)
+	head = binary.AppendUvarint(head, 2)
+	head = append(head, "{}"...)
+
+	manySets := binary.AppendUvarint(append([]byte(nil), head...), 0) // no probes
+	manySets = binary.AppendUvarint(manySets, 8<<20)                  // 8M sets
+	manySets = append(manySets, make([]byte, 8<<20)...)
+	probes := binary.AppendUvarint(append([]byte(nil), head...), 1<<20)
+	for range 1 << 20 {
+		probes = append(probes, 3, 'd', 'i', 'r', 1, '/', 0, 0)
+	}
+	probes = binary.AppendUvarint(probes, 0) // no sets
+	for name, b := range map[string][]byte{"8M sets claimed": manySets, "1M minimal probes": probes} {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		_, ok := decodeEntry(b)
+		runtime.ReadMemStats(&after)
+		if name == "8M sets claimed" && ok {
+			t.Errorf("%s: decoded", name)
+		}
+		if got := after.TotalAlloc - before.TotalAlloc; got > 12*uint64(len(b)) {
+			t.Errorf("%s: decoding %d bytes allocated %d", name, len(b), got)
 		}
 	}
 }

@@ -283,6 +283,7 @@ func (d *Tree) walk(paths []string) error {
 				if path != p && d.looksLikeConfig(e.Name()) {
 					d.notef("%s: a directory named like a configuration file; its contents are walked, it is not read as a file", d.Display(path))
 				}
+				d.obs.EnterDir(path) // before WalkDir lists it
 				descended = append(descended, path)
 				return nil
 			}

@@ -14,7 +14,6 @@ package evidence
 import (
 	"cmp"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -151,8 +150,7 @@ func (f *Finder) scanDir(dir string) []Item {
 		return items
 	}
 	var items []Item
-	entries, err := os.ReadDir(dir)
-	f.Observer.Dir(dir, entries, err)
+	entries, err := f.Observer.ReadDir(dir)
 	if err != nil {
 		f.notes[dir] = append(f.notes[dir], Note{Path: dir, Reason: "directory not readable: " + err.Error()})
 	}

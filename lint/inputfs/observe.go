@@ -25,8 +25,10 @@ import (
 type Observer struct {
 	mu     sync.Mutex
 	probes map[probeKey]probeValue
-	// walked collects the entries a directory walk saw, by directory.
-	walked map[string][]string
+	// walked collects the entries a directory walk saw, by directory;
+	// entered the signature of each directory taken before it was listed.
+	walked  map[string][]string
+	entered map[string]string
 	// trustBefore: a stat signature is recorded only for a file or
 	// directory last changed before it (Trusted).
 	trustBefore time.Time
@@ -107,7 +109,7 @@ const (
 // NewObserver returns an empty Observer.
 func NewObserver() *Observer {
 	cwd, _ := os.Getwd()
-	return &Observer{probes: map[probeKey]probeValue{}, walked: map[string][]string{}, trustBefore: time.Now().Add(-RacyWindow),
+	return &Observer{probes: map[probeKey]probeValue{}, walked: map[string][]string{}, entered: map[string]string{}, trustBefore: time.Now().Add(-RacyWindow),
 		cwd: cwd, roots: map[string]string{}}
 }
 
@@ -246,31 +248,49 @@ func repoRootMemo(memo map[string]string, d string, marker func(dir string) bool
 // hasGitMarker reports whether dir/.git marks a repository (isGitMarker).
 func hasGitMarker(dir string) bool { return isGitMarker(filepath.Join(dir, ".git")) }
 
-// Dir records the listing of a directory read with os.ReadDir.
-func (o *Observer) Dir(dir string, entries []fs.DirEntry, err error) {
+// ReadDir is os.ReadDir, recorded: the directory is stat'ed before it is
+// listed, so a signature recorded with the listing predates it (a change
+// during the listing leaves the signature stale, never the listing
+// trusted; the file system's clock need not agree with this one). A nil
+// *Observer only lists.
+func (o *Observer) ReadDir(dir string) ([]fs.DirEntry, error) {
 	if o == nil {
-		return
+		return os.ReadDir(dir)
 	}
+	sig := o.dirSig(dir)
+	entries, err := os.ReadDir(dir)
 	if err != nil {
 		o.record(OpDir, o.abs(dir), "error")
-		return
+		return entries, err
 	}
 	names := make([]string, len(entries))
 	for i, e := range entries {
 		names[i] = entryLine(e.Name(), e.Type())
 	}
-	o.recordSig(OpDir, o.abs(dir), listingResult(names), o.dirSig(dir))
+	o.recordSig(OpDir, o.abs(dir), listingResult(names), sig)
+	return entries, nil
 }
 
-// dirSig is the trusted signature of a directory just listed: a change to
-// its entries after the listing moves its times past trustBefore, so the
-// signature is then not recorded.
+// dirSig is the trusted signature of a directory about to be listed.
 func (o *Observer) dirSig(dir string) string {
 	st, err := os.Stat(dir)
 	if err != nil {
 		return ""
 	}
 	return Trusted(st, o.trustBefore)
+}
+
+// EnterDir records the signature of a directory a filepath.WalkDir
+// callback is about to descend into (WalkDir lists it after the callback
+// returns), for WalkDone.
+func (o *Observer) EnterDir(dir string) {
+	if o == nil {
+		return
+	}
+	sig := o.dirSig(dir)
+	o.mu.Lock()
+	o.entered[o.abs(dir)] = sig
+	o.mu.Unlock()
 }
 
 // WalkEntry records one entry a filepath.WalkDir callback saw below its
@@ -295,9 +315,9 @@ func (o *Observer) WalkDone(descended []string) {
 	for _, d := range descended {
 		d = o.abs(d)
 		o.mu.Lock()
-		names := o.walked[d]
+		names, sig := o.walked[d], o.entered[d]
 		o.mu.Unlock()
-		o.recordSig(OpDir, d, listingResult(names), o.dirSig(d))
+		o.recordSig(OpDir, d, listingResult(names), sig)
 	}
 }
 
@@ -470,6 +490,20 @@ func ReadProbe(p Probe) ([]byte, bool) {
 		return nil, false
 	}
 	return src, true
+}
+
+// ReadSize is the size of the file a read probe read; false for a read
+// that failed.
+func ReadSize(p Probe) (int64, bool) {
+	if !strings.HasPrefix(p.Op, OpRead+":") {
+		return 0, false
+	}
+	n, _, ok := strings.Cut(p.Result, ":")
+	if !ok || n == "error" {
+		return 0, false
+	}
+	v, err := strconv.ParseInt(n, 10, 64)
+	return v, err == nil && v >= 0
 }
 
 // ReadOp is the operation of a read probe with limit.

@@ -93,8 +93,9 @@ func TestReplayDirSignature(t *testing.T) {
 	}
 	o := NewObserver()
 	o.trustBefore = time.Now().Add(time.Hour)
-	entries, err := os.ReadDir(dir)
-	o.Dir(dir, entries, err)
+	if _, err := o.ReadDir(dir); err != nil {
+		t.Fatal(err)
+	}
 	p := o.Probes()[0]
 	if p.Sig == "" {
 		t.Fatalf("no signature: %+v", p)
@@ -165,8 +166,9 @@ func TestReplayRepoRootAfterNewGit(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := NewObserver()
-	entries, err := os.ReadDir(root)
-	o.Dir(root, entries, err)
+	if _, err := o.ReadDir(root); err != nil {
+		t.Fatal(err)
+	}
 	o.RepoRoot(sub)
 	ps := o.Probes()
 	var noGit sync.Map
