@@ -359,6 +359,22 @@ func TestCacheBadEntries(t *testing.T) {
 	}
 }
 
+// newCache is an empty result cache over the embedded policies, and
+// their engine for runs without it.
+func newCache(t *testing.T) (*lint.Cache, *engine.Engine) {
+	t.Helper()
+	store, err := cache.Open(t.TempDir(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &lint.Cache{Store: store, Policies: embeddedLazy(t)}
+	eng, err := c.Policies.Engine(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, eng
+}
+
 // sameAsPlain lints the working directory with the cache and without it
 // and fails the test (naming what) unless the results are byte-identical.
 func sameAsPlain(t *testing.T, what string, c *lint.Cache, eng *engine.Engine, opts lint.Options) (*lint.Result, lint.CacheStats) {
@@ -383,15 +399,7 @@ func sameAsPlain(t *testing.T, what string, c *lint.Cache, eng *engine.Engine, o
 // edit the cached run (incremental or afresh) must give byte for byte
 // what a run without the cache gives.
 func TestCacheEditedIdentical(t *testing.T) {
-	store, err := cache.Open(t.TempDir(), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &lint.Cache{Store: store, Policies: embeddedLazy(t)}
-	eng, err := c.Policies.Engine(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, eng := newCache(t)
 	incremental := 0
 	for _, src := range lintDirs(t) {
 		name, _ := filepath.Rel(filepath.Join(src, "../.."), src)
@@ -451,15 +459,7 @@ func TestCacheFactsClock(t *testing.T) {
 			"    source = \"http://nn:9870/jmx\"\n    observed_at = \"2026-11-01T08:00:00Z\"\n    attributes = [\"datanodes\"]\n  }\n}\n",
 	})
 	t.Chdir(dir)
-	store, err := cache.Open(t.TempDir(), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &lint.Cache{Store: store, Policies: embeddedLazy(t)}
-	eng, err := c.Policies.Engine(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, eng := newCache(t)
 	cfg := linttest.LoadConfig(t, ".")
 	for _, step := range []struct {
 		now     string
@@ -519,15 +519,7 @@ func TestCacheIncrementalBudgets(t *testing.T) {
 		{"evidence search", evidence, map[string]string{"b/flink-conf.yaml": "state.backend.incremental: false\nstate.checkpoints.dir: hdfs://nn:8020/cp\n"}},
 		{"input budget", input, map[string]string{"e/flink-conf.yaml": big(16_000_000)}},
 	} {
-		store, err := cache.Open(t.TempDir(), 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := &lint.Cache{Store: store, Policies: embeddedLazy(t)}
-		eng, err := c.Policies.Engine(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
+		c, eng := newCache(t)
 		dir := t.TempDir()
 		writeTree(t, dir, tc.files)
 		t.Chdir(dir)

@@ -182,21 +182,6 @@ func decode(b []byte, k Key) ([]byte, bool) {
 	return payload, true
 }
 
-// encode frames a payload.
-func encode(k Key, payload []byte) []byte {
-	return append(header(k, payload), payload...)
-}
-
-// header is what precedes payload in its entry.
-func header(k Key, payload []byte) []byte {
-	b := make([]byte, 0, headerSize)
-	b = append(b, magic[:]...)
-	b = append(b, k[:]...)
-	b = binary.BigEndian.AppendUint64(b, uint64(len(payload)))
-	sum := sha256.Sum256(payload)
-	return append(b, sum[:]...)
-}
-
 // Put stores payload under k (PutWith).
 func (s *Store) Put(k Key, payload []byte) error {
 	return s.PutWith(k, func(w io.Writer) error {

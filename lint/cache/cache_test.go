@@ -2,6 +2,8 @@ package cache
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"io"
 	"os"
@@ -233,4 +235,17 @@ func TestPutWithFailureLeavesNothing(t *testing.T) {
 	if len(tmps) != 0 {
 		t.Errorf("temporary files left: %v", tmps)
 	}
+}
+
+// encode frames a payload as PutWith writes it: magic, key, length, the
+// SHA-256 of the payload, the payload (the tests' own statement of the
+// format).
+func encode(k Key, payload []byte) []byte {
+	b := make([]byte, 0, headerSize+len(payload))
+	b = append(b, magic[:]...)
+	b = append(b, k[:]...)
+	b = binary.BigEndian.AppendUint64(b, uint64(len(payload)))
+	sum := sha256.Sum256(payload)
+	b = append(b, sum[:]...)
+	return append(b, payload...)
 }
