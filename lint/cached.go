@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,6 +23,7 @@ import (
 	"unsafe"
 
 	"github.com/ckptlint/ckptlint/internal/buildinfo"
+	"github.com/ckptlint/ckptlint/internal/ordered"
 	"github.com/ckptlint/ckptlint/lint/cache"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/engine"
@@ -704,7 +706,7 @@ func lintAndStore(ctx context.Context, c *Cache, key, base cache.Key, prev *runE
 			note(s)
 		}
 	}
-	sets, t, err := assembleSetsObserved(paths, opts, obs)
+	st, err := newStream(paths, nil, opts, obs)
 	if err != nil {
 		return nil, CacheStats{}, err
 	}
@@ -714,42 +716,67 @@ func lintAndStore(ctx context.Context, c *Cache, key, base cache.Key, prev *runE
 			known[s.Fingerprint] = s.Pending
 		}
 	}
-	entry := &runEntry{Format: entryFormat, Files: t.Len(), Abs: map[string]string{}}
+	entry := &runEntry{Format: entryFormat, Abs: map[string]string{}}
 	storable := true
-	var miss []int
-	pend := make([][]evaluate.Pending, len(sets))
-	var links inputfs.Symlinks
+	var (
+		sets  []*model.Set
+		pend  [][]evaluate.Pending
+		stats CacheStats
+		links inputfs.Symlinks
+	)
 	cwd, _ := os.Getwd()
-	for i, s := range sets {
-		fp, ok := fingerprint(base, s)
-		storable = storable && ok
-		mem, root := members(&links, cwd, s)
-		entry.Sets = append(entry.Sets, setEntry{Name: s.Name, Fingerprint: fp, Members: mem, Root: root})
-		if p, hit := known[fp]; ok && hit {
-			pend[i] = p
-			continue
-		}
-		miss = append(miss, i)
+	// Each set is fingerprinted and, on a miss, evaluated while the next
+	// are assembled (stream); the policies are compiled at the first miss.
+	type evaluated struct {
+		fp       string
+		ok, hit  bool
+		findings []evaluate.Pending
 	}
-	stats := CacheStats{Reused: len(sets) - len(miss), Evaluated: len(miss)}
-	if len(miss) > 0 {
+	err = ordered.Map(st.sets(obs), opts.Workers, func(s *model.Set) (e evaluated, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				err = &PanicError{Value: r, Stack: debug.Stack()}
+			}
+		}()
+		fp, ok := fingerprint(base, s)
+		if p, hit := known[fp]; ok && hit {
+			return evaluated{fp: fp, ok: ok, hit: true, findings: p}, nil
+		}
 		eng, err := c.Policies.Engine(ctx)
 		if err != nil {
-			return nil, stats, err
+			return evaluated{}, err
 		}
-		got, err := evaluate.RawAll(ctx, eng, sets, miss, opts.Workers)
+		p, err := evaluate.Raw(ctx, eng, s)
 		if err != nil {
-			return nil, stats, err
+			return evaluated{}, fmt.Errorf("config set %s: %w", s.Name, err)
 		}
-		for i, p := range got {
-			pend[i] = p
+		return evaluated{fp: fp, ok: ok, findings: p}, nil
+	}, func(s *model.Set, e evaluated) error {
+		st.done(s)
+		storable = storable && e.ok
+		mem, root := members(&links, cwd, s)
+		entry.Sets = append(entry.Sets, setEntry{Name: s.Name, Fingerprint: e.fp, Members: mem, Root: root, Pending: e.findings})
+		if e.hit {
+			stats.Reused++
+		} else {
+			stats.Evaluated++
 		}
+		sets = append(sets, s)
+		pend = append(pend, e.findings)
+		return nil
+	})
+	if err == nil {
+		err = st.err()
 	}
+	if err != nil {
+		return nil, stats, err
+	}
+	t := st.t
+	entry.Files = t.Len()
 	rules := evaluate.RuleSettings(opts.Config.RuleByID)
 	var all []finding.Finding
 	for i := range sets {
 		all = append(all, evaluate.Settle(pend[i], rules)...)
-		entry.Sets[i].Pending = pend[i]
 	}
 	res := &Result{Sets: sets, Files: t.Len(), Unread: t.Unread()}
 	sources := evaluate.Sources(sets, nil)

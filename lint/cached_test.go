@@ -128,16 +128,21 @@ func lintDirs(t *testing.T) []string {
 }
 
 // TestCacheIdentical lints every fixture directory of testdata without the
-// cache, with it cold and with it warm: the results are byte-identical.
+// cache, with it cold and with it warm: the results are byte-identical,
+// keeping every parsed file and streaming (Options.Release, what `ckptlint
+// lint` does).
 func TestCacheIdentical(t *testing.T) {
-	store, err := cache.Open(t.TempDir(), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range lintDirs(t) {
-		t.Chdir(d)
-		rel, _ := filepath.Rel(filepath.Dir(filepath.Dir(d)), d)
-		cachedTwice(t, rel, store, lint.Options{Config: linttest.LoadConfig(t, ".")})
+	dirs := lintDirs(t)
+	for _, release := range []bool{false, true} {
+		store, err := cache.Open(t.TempDir(), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range dirs {
+			t.Chdir(d)
+			rel, _ := filepath.Rel(filepath.Dir(filepath.Dir(d)), d)
+			cachedTwice(t, fmt.Sprintf("%s (release %v)", rel, release), store, lint.Options{Config: linttest.LoadConfig(t, "."), Release: release})
+		}
 	}
 }
 
@@ -409,7 +414,7 @@ func TestCacheEditedIdentical(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Chdir(dir)
-		opts := lint.Options{Config: linttest.LoadConfig(t, ".")}
+		opts := lint.Options{Config: linttest.LoadConfig(t, "."), Release: true}
 		check := func(what string) {
 			t.Helper()
 			if _, st := sameAsPlain(t, name+", "+what, c, eng, opts); st.Incremental {

@@ -2,7 +2,12 @@ package lint
 
 import (
 	"context"
+	"errors"
+	"iter"
+	"os"
 	"path/filepath"
+	"runtime/debug"
+	"sync"
 	"time"
 
 	"github.com/ckptlint/ckptlint/lint/assemble"
@@ -65,11 +70,13 @@ type Options struct {
 	Overlay map[string][]byte
 	// NoInlineIgnores disregards `ckptlint:ignore` comments in the files.
 	NoInlineIgnores bool
-	// Release frees each file's parsed entries and notices as soon as every
-	// config set reading it is evaluated, so a run does not hold the parsed
-	// form of every set until it ends (docs/performance.md). Result.Sets
-	// then keep, for each file, what ignores and reporters read: path,
-	// format, bytes, includes, parse error and template mark. `ckptlint
+	// Release holds a file's parsed entries and notices only while a
+	// config set reading it is assembled or evaluated: discovery frees
+	// them, and a set's files are parsed again when it is assembled
+	// (docs/performance.md, "Memory at 10,000 sets"). Result.Sets then
+	// keep, for each file, what ignores and reporters read: path, format,
+	// bytes, includes, parse error and template mark (a Hadoop file with
+	// xi:include keeps its entries: a later set may read it). `ckptlint
 	// lint` sets it unless SARIF output needs the exact fix edits (which
 	// re-read the entries); `fix` does not.
 	Release bool
@@ -114,15 +121,7 @@ type Result struct {
 // config sets, evaluate every rule on each set and apply the ignore
 // comments. The findings are sorted.
 func Lint(ctx context.Context, eng *engine.Engine, paths []string, opts Options) (*Result, error) {
-	sets, t, err := assembleSets(paths, opts)
-	if err != nil {
-		return nil, err
-	}
-	fs, sup, err := evaluateSets(ctx, eng, sets, opts)
-	if err != nil {
-		return nil, err
-	}
-	return &Result{Sets: sets, Findings: fs, Suppressed: sup, Files: t.Len(), Unread: t.Unread()}, nil
+	return lintStreaming(ctx, eng, paths, opts)
 }
 
 // Discover walks paths and returns the config sets, in a stable order, and
@@ -133,16 +132,6 @@ func Discover(paths []string, opts Options) ([]*model.Set, int, error) {
 		return nil, 0, err
 	}
 	return sets, t.Len(), nil
-}
-
-// Evaluate runs the policies over sets on a bounded worker pool. A set with
-// an unreadable file yields that file's parse-error finding instead of rule
-// findings; other sets are unaffected. Unless opts.NoInlineIgnores, the
-// findings ckptlint:ignore comments silence are left out (Lint returns
-// them in Result.Suppressed) and problems with the ignores are added.
-func Evaluate(ctx context.Context, eng *engine.Engine, sets []*model.Set, opts Options) ([]finding.Finding, error) {
-	fs, _, err := evaluateSets(ctx, eng, sets, opts)
-	return fs, err
 }
 
 // assembleSets runs the first two steps: discovery, then assembly (with
@@ -167,11 +156,7 @@ func assembleSetsWalking(walk, boundary []string, opts Options, obs *inputfs.Obs
 	if err != nil {
 		return nil, nil, err
 	}
-	vers := &versions.Resolver{Declared: opts.Versions, Config: opts.Config, Display: t.Display, Observer: obs}
-	if !opts.Unbounded {
-		vers.Allow = func(dir string) bool { _, err := t.Check(dir); return err == nil }
-	}
-	sets, err := assemble.Sets(t, opts.Config, vers)
+	sets, err := assemble.Sets(t, opts.Config, resolver(opts, t, obs))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -180,6 +165,127 @@ func assembleSetsWalking(walk, boundary []string, opts Options, obs *inputfs.Obs
 		s.Facts = clock
 	}
 	return sets, t, nil
+}
+
+// resolver is the version resolver assembly uses for the files of t.
+func resolver(opts Options, t *discover.Tree, obs *inputfs.Observer) *versions.Resolver {
+	vers := &versions.Resolver{Declared: opts.Versions, Config: opts.Config, Display: t.Display, Observer: obs}
+	if !opts.Unbounded {
+		vers.Allow = func(dir string) bool { _, err := t.Check(dir); return err == nil }
+	}
+	return vers
+}
+
+// stream is a run's config sets as assembly completes them (lint/assemble
+// Each), for a streaming run: discovery keeps each file's bytes, and with
+// Options.Release not its parsed form (discover.Options.Lazy); a set's
+// files are parsed again when it is assembled and freed once the caller is
+// done with it (done). Peak memory then follows the few sets in flight
+// rather than the whole tree (docs/performance.md, "Memory at 10,000
+// sets"); what a run finds does not change (TestReleaseSameFindings).
+type stream struct {
+	t      *discover.Tree
+	opts   Options
+	clock  model.FactsClock
+	mu     sync.Mutex
+	held   map[*model.Set][]*parsed.File
+	asmErr error
+}
+
+// errStopped ends assembly when the consumer of a stream stops early.
+var errStopped = errors.New("stopped")
+
+// newStream discovers the files under walk (with the read boundary over
+// boundary; nil: walk), recording what it looks at in obs (nil: nothing).
+func newStream(walk, boundary []string, opts Options, obs *inputfs.Observer) (*stream, error) {
+	do := discoverOptions(opts)
+	do.Observer = obs
+	do.BoundaryPaths = boundary
+	do.Lazy = opts.Release
+	t, err := discover.Walk(walk, do)
+	if err != nil {
+		return nil, err
+	}
+	return &stream{t: t, opts: opts, clock: factsClock(opts, t), held: map[*model.Set][]*parsed.File{}}, nil
+}
+
+// sets assembles the config sets, yielding each when it is complete; an
+// assembly error is in err once the loop is over. Assembly runs on a
+// goroutine of its own (internal/ordered), so a panic in it (a bug) is
+// recovered there and becomes a *PanicError, as in an evaluation worker.
+func (st *stream) sets(obs *inputfs.Observer) iter.Seq[*model.Set] {
+	return func(yield func(*model.Set) bool) {
+		defer func() {
+			if r := recover(); r != nil {
+				st.asmErr = &PanicError{Value: r, Stack: debug.Stack()}
+			}
+		}()
+		err := assemble.Each(st.t, st.opts.Config, resolver(st.opts, st.t, obs), func(s *model.Set, h []*parsed.File) error {
+			if os.Getenv("CKPTLINT_TEST_PANIC") == "assemble" { // test hook: lint/panic_test.go, internal_error.txtar
+				panic("test hook: panic while assembling " + s.Name)
+			}
+			s.Facts = st.clock
+			st.mu.Lock()
+			st.held[s] = h
+			st.mu.Unlock()
+			if !yield(s) {
+				return errStopped
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, errStopped) {
+			st.asmErr = err
+		}
+	}
+}
+
+// done lets go of the files held for s: the caller has its findings.
+func (st *stream) done(s *model.Set) {
+	st.mu.Lock()
+	h := st.held[s]
+	delete(st.held, s)
+	st.mu.Unlock()
+	for _, f := range h {
+		st.t.Release(f)
+	}
+}
+
+// err is the assembly error, if any; read it after the loop over sets.
+func (st *stream) err() error { return st.asmErr }
+
+// lintStreaming is Lint: each config set is evaluated while the next are
+// assembled (stream).
+func lintStreaming(ctx context.Context, eng *engine.Engine, paths []string, opts Options) (*Result, error) {
+	st, err := newStream(paths, nil, opts, nil)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		sets []*model.Set
+		all  []finding.Finding
+	)
+	rules := evaluate.RuleSettings(opts.Config.RuleByID)
+	err = evaluate.EachSeq(ctx, eng, st.sets(nil), opts.Workers, rules, func(s *model.Set, fs []finding.Finding) error {
+		sets = append(sets, s)
+		all = append(all, fs...)
+		st.done(s)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := st.err(); err != nil {
+		return nil, err
+	}
+	t := st.t
+	res := &Result{Sets: sets, Files: t.Len(), Unread: t.Unread()}
+	if opts.NoInlineIgnores {
+		res.Findings = finding.Sort(all)
+		return res, nil
+	}
+	kept, suppressed := evaluate.Ignores(eng, sets, all, rules, opts.Overlay)
+	res.Findings, res.Suppressed = finding.Sort(kept), finding.Sort(suppressed)
+	return res, nil
 }
 
 // factsClock is what the ages of .ckptlint.hcl's facts blocks are measured
@@ -224,51 +330,4 @@ func discoverOptions(opts Options) discover.Options {
 		o.Named = append(o.Named, cfg.Resolve(to))
 	}
 	return o
-}
-
-// evaluateSets runs the last step: every set on the worker pool, then the
-// ignore comments; both lists are sorted.
-func evaluateSets(ctx context.Context, eng *engine.Engine, sets []*model.Set, opts Options) (fs, suppressed []finding.Finding, err error) {
-	rules := evaluate.RuleSettings(opts.Config.RuleByID)
-	var release func(*model.Set)
-	if opts.Release {
-		release = releaser(sets)
-	}
-	var all []finding.Finding
-	err = evaluate.Each(ctx, eng, sets, opts.Workers, rules, func(s *model.Set, fs []finding.Finding) error {
-		all = append(all, fs...)
-		if release != nil {
-			release(s)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	if opts.NoInlineIgnores {
-		return finding.Sort(all), nil, nil
-	}
-	kept, suppressed := evaluate.Ignores(eng, sets, all, rules, opts.Overlay)
-	return finding.Sort(kept), finding.Sort(suppressed), nil
-}
-
-// releaser returns the function Options.Release calls with each evaluated
-// set: a file's entries and notices are dropped when the last set reading
-// it (a Hadoop file can serve several sets) has been evaluated. evaluate.Each
-// yields a set only after its evaluation is done, so no worker still reads
-// a file released here.
-func releaser(sets []*model.Set) func(*model.Set) {
-	users := map[*parsed.File]int{}
-	for _, s := range sets {
-		for _, f := range s.Files() {
-			users[f]++
-		}
-	}
-	return func(s *model.Set) {
-		for _, f := range s.Files() {
-			if users[f]--; users[f] == 0 {
-				f.Entries, f.Notices = nil, nil
-			}
-		}
-	}
 }

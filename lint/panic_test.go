@@ -37,3 +37,34 @@ func TestWorkerPanicIsAnError(t *testing.T) {
 		t.Errorf("stack does not name the worker:\n%s", pe.Stack)
 	}
 }
+
+// TestAssemblyPanicIsAnError: assembly runs on a goroutine of its own while
+// sets are evaluated; a panic there (the CKPTLINT_TEST_PANIC test hook)
+// is a *lint.PanicError too, with and without the cache, and streaming
+// (Release) or not.
+func TestAssemblyPanicIsAnError(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"a", "b", "c"} {
+		mkfile(t, filepath.Join(dir, d, "flink-conf.yaml"), "execution.checkpointing.interval: 1 min\n")
+	}
+	eng, err := engine.New(context.Background(), engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("CKPTLINT_TEST_PANIC", "assemble")
+	c, _ := newCache(t)
+	for _, release := range []bool{false, true} {
+		opts := lint.Options{Workers: 2, Release: release}
+		_, err := lint.Lint(context.Background(), eng, []string{dir}, opts)
+		_, _, cerr := lint.Cached(context.Background(), c, []string{dir}, opts)
+		for _, err := range []error{err, cerr} {
+			var pe *lint.PanicError
+			if !errors.As(err, &pe) {
+				t.Fatalf("error = %v (%T), want a *lint.PanicError", err, err)
+			}
+			if v, _ := pe.Value.(string); !strings.Contains(v, "panic while assembling") {
+				t.Errorf("panic value = %v", pe.Value)
+			}
+		}
+	}
+}

@@ -26,7 +26,14 @@ type assembler struct {
 	d    *discover.Tree
 	cfg  *config.Config
 	vers *versions.Resolver
-	sets []*model.Set
+	// yield receives each set as it is complete (Each); held are the
+	// files the set being built holds (discover.Tree Hold).
+	yield func(s *model.Set, held []*parsed.File) error
+	held  []*parsed.File
+	err   error
+	// again are the Hadoop files parsed again for a release that drops
+	// CDATA (cdataReading).
+	again map[*parsed.File]*parsed.File
 }
 
 // Sets groups the files of t into config sets, in a stable order. cfg is
@@ -34,11 +41,51 @@ type assembler struct {
 // clusters. Files a deployment block or a Flink option names are read
 // into t as they are needed.
 func Sets(t *discover.Tree, cfg *config.Config, vers *versions.Resolver) ([]*model.Set, error) {
-	a := &assembler{d: t, cfg: cfg, vers: vers}
-	if err := a.run(); err != nil {
+	var sets []*model.Set
+	err := Each(t, cfg, vers, func(s *model.Set, _ []*parsed.File) error {
+		sets = append(sets, s)
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
-	return a.sets, nil
+	return sets, nil
+}
+
+// Each is Sets handing each set to yield as soon as it is complete, in the
+// same order, so that a streaming run evaluates a set while the next ones
+// are assembled. held are the files t holds for the set (discover.Tree
+// Hold): the caller releases each of them once it is done with the set.
+// An error from yield stops assembly and is returned.
+func Each(t *discover.Tree, cfg *config.Config, vers *versions.Resolver, yield func(s *model.Set, held []*parsed.File) error) error {
+	a := &assembler{d: t, cfg: cfg, vers: vers, yield: yield, again: map[*parsed.File]*parsed.File{}}
+	if err := a.run(); err != nil {
+		return err
+	}
+	return a.err
+}
+
+// use holds f for the set being built (discover.Tree Hold) and returns it.
+func (a *assembler) use(f *parsed.File) *parsed.File {
+	if f != nil {
+		a.d.Hold(f)
+		a.held = append(a.held, f)
+	}
+	return f
+}
+
+// emit hands a complete set to yield with the files held for it.
+func (a *assembler) emit(s *model.Set) {
+	a.cdataReading(s)
+	held := a.held
+	a.held = nil
+	if a.err != nil {
+		for _, f := range held {
+			a.d.Release(f)
+		}
+		return
+	}
+	a.err = a.yield(s, held)
 }
 
 func (a *assembler) run() error {
@@ -89,17 +136,16 @@ func (a *assembler) run() error {
 		seen[dir] = true
 		s := &model.Set{Name: a.d.Display(dir) + " (Hadoop)"}
 		if core := a.d.InDir(dir, parsed.HadoopCoreSite); core != nil && !core.Claimed {
-			s.Client = append(s.Client, model.Resource{File: core.File, Via: "standalone", Dir: a.d.Display(dir)})
+			s.Client = append(s.Client, model.Resource{File: a.use(core.File), Via: "standalone", Dir: a.d.Display(dir)})
 		}
 		if hdfs := a.d.InDir(dir, parsed.HadoopHDFSSite); hdfs != nil && !hdfs.Claimed {
-			s.Client = append(s.Client, model.Resource{File: hdfs.File, Via: "standalone", Dir: a.d.Display(dir)})
+			s.Client = append(s.Client, model.Resource{File: a.use(hdfs.File), Via: "standalone", Dir: a.d.Display(dir)})
 			s.ClusterHDFS = hdfs.File
 		}
 		a.vers.Resolve(s, nil, nil, dir)
 		s.Cluster = a.cfg.ClusterFor(nil)
-		a.sets = append(a.sets, s)
+		a.emit(s)
 	}
-	a.cdataReading()
 	return nil
 }
 
@@ -186,7 +232,7 @@ func (a *assembler) manifest(f *discover.Found, dep *config.Deployment, hconf, c
 	if f.Err != nil || f.Template != nil {
 		s := &model.Set{Name: f.Disp, Flink: &parsed.File{Path: f.Disp, Format: parsed.FlinkDeployment, Err: f.Err, Template: f.Template}}
 		a.vers.Resolve(s, dep, nil, filepath.Dir(f.Path))
-		a.sets = append(a.sets, s)
+		a.emit(s)
 		return
 	}
 	for i := range f.Deps {
@@ -195,11 +241,11 @@ func (a *assembler) manifest(f *discover.Found, dep *config.Deployment, hconf, c
 		if len(f.Deps) > 1 || fd.Name != "" {
 			name = fmt.Sprintf("%s#%s", f.Disp, fd.Name)
 		}
-		s := &model.Set{Name: name, Flink: fd.Config, Manifest: manifestModel(fd)}
+		s := &model.Set{Name: name, Flink: a.use(fd.Config), Manifest: manifestModel(fd)}
 		a.attachHadoop(s, filepath.Dir(f.Path), dep, hconf, csite)
 		a.vers.Resolve(s, dep, fd, filepath.Dir(f.Path))
 		a.cluster(s, dep)
-		a.sets = append(a.sets, s)
+		a.emit(s)
 	}
 }
 
@@ -209,8 +255,11 @@ func (a *assembler) flinkSet(legacy, std *discover.Found, dep *config.Deployment
 	var dir string
 	if legacy != nil {
 		dir = filepath.Dir(legacy.Path)
-	} else {
+		a.use(legacy.File)
+	}
+	if std != nil {
 		dir = filepath.Dir(std.Path)
+		a.use(std.File)
 	}
 	s.Name = a.d.Display(dir)
 	if dep != nil {
@@ -241,7 +290,7 @@ func (a *assembler) flinkSet(legacy, std *discover.Found, dep *config.Deployment
 	}
 	a.attachHadoop(s, dir, dep, hconf, csite)
 	a.cluster(s, dep)
-	a.sets = append(a.sets, s)
+	a.emit(s)
 }
 
 // cluster sets the deployment block of s and the cluster it runs on.

@@ -9,7 +9,7 @@ import (
 	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
-// cdataReading re-reads the Hadoop files of every set whose declared Hadoop
+// cdataReading re-reads the Hadoop files of a set whose declared Hadoop
 // release drops CDATA sections (hadoopxml.CDATAIgnored), so that every value
 // a rule sees is the one that release's Configuration.get() returns. Files
 // are parsed during discovery the way current releases read them (CDATA is
@@ -17,28 +17,33 @@ import (
 // files, or without the patch level on a line where the patch level decides
 // (2.10, 3.1, 3.2) keeps that reading, and the xml-cdata notice says what
 // declaring the exact version changes.
-func (a *assembler) cdataReading() {
-	again := map[*parsed.File]*parsed.File{}
-	for _, s := range a.sets {
-		if !cdataIgnoredFor(s.HadoopVersion) {
-			continue
-		}
-		reread := func(f *parsed.File) *parsed.File {
-			if f == nil || (!bytes.Contains(f.Src, []byte("<![CDATA[")) && len(f.Includes) == 0) {
-				return f
-			}
-			if g, ok := again[f]; ok {
-				return g
-			}
-			g := hadoopxml.Parse(f.Path, f.Src, a.d.HadoopOptions(true))
-			again[f] = g
-			return g
-		}
-		for i := range s.Client {
-			s.Client[i].File = reread(s.Client[i].File)
-		}
-		s.ClusterHDFS = reread(s.ClusterHDFS)
+func (a *assembler) cdataReading(s *model.Set) {
+	if !cdataIgnoredFor(s.HadoopVersion) {
+		return
 	}
+	reread := func(f *parsed.File) *parsed.File {
+		if f == nil || (!bytes.Contains(f.Src, []byte("<![CDATA[")) && len(f.Includes) == 0) {
+			return f
+		}
+		if g, ok := a.again[f]; ok {
+			return a.use(g)
+		}
+		g := hadoopxml.Parse(f.Path, f.Src, a.d.HadoopOptions(true))
+		if len(g.Includes) == 0 && !bytes.Contains(f.Src, []byte("include")) {
+			// Parsing it again reads nothing else (lint/discover makeLazy).
+			path, src := f.Path, f.Src
+			g.SetReload(func() ([]parsed.Entry, []parsed.Notice) {
+				h := hadoopxml.Parse(path, src, hadoopxml.Options{IgnoreCDATA: true})
+				return h.Entries, h.Notices
+			})
+		}
+		a.again[f] = g
+		return a.use(g)
+	}
+	for i := range s.Client {
+		s.Client[i].File = reread(s.Client[i].File)
+	}
+	s.ClusterHDFS = reread(s.ClusterHDFS)
 }
 
 // cdataIgnoredFor reports whether the declared Hadoop version certainly

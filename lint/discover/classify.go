@@ -93,9 +93,42 @@ func (d *Tree) Add(path string, explicit bool) error {
 		// into its entries, so those keep their array.
 		f.File.Entries = slices.Clone(f.File.Entries)
 	}
-	d.markTemplates(f, src)
+	chart := d.markTemplates(f, src)
+	if d.lazy {
+		d.makeLazy(f, fm, src, chart)
+	}
 	d.keep(f)
 	return nil
+}
+
+// makeLazy lets f's parsed form be freed and parsed again from src
+// (Options.Lazy) when parsing it again needs nothing but src: a Flink
+// configuration file or a Hadoop file without xi:include that parsed
+// without error. Anything else keeps its entries (a manifest's
+// deployments point into them).
+func (d *Tree) makeLazy(f *Found, fm *format.Format, src []byte, chart string) {
+	pf := f.File
+	if pf == nil || pf.Err != nil || len(f.Deps) > 0 || len(pf.Includes) > 0 || template.Skipped(pf) {
+		return
+	}
+	switch f.Format {
+	case parsed.FlinkConfLegacy, parsed.FlinkConfigYAML:
+	case parsed.HadoopCoreSite, parsed.HadoopHDFSSite:
+		if bytes.Contains(src, []byte("include")) {
+			return
+		}
+	default:
+		return
+	}
+	disp, literal := f.Disp, d.literal
+	pf.SetReload(func() ([]parsed.Entry, []parsed.Notice) {
+		g := fm.Parse(disp, src, format.Options{}).File // no xi:include to read
+		if !literal {
+			template.Mark(g, chart)
+		}
+		return slices.Clip(g.Entries), g.Notices
+	})
+	pf.Drop()
 }
 
 // maxFlowItems bounds the flow-collection items of a YAML file (see add).
@@ -131,18 +164,19 @@ func countAny(src []byte, chars string) int {
 }
 
 // markTemplates applies the placeholder recogniser to a parsed file
-// (docs/templates.md), unless placeholders are literal.
-func (d *Tree) markTemplates(f *Found, src []byte) {
+// (docs/templates.md), unless placeholders are literal, and returns the
+// Helm chart (display path) the file lies in, "" when none.
+func (d *Tree) markTemplates(f *Found, src []byte) (chart string) {
 	if d.literal {
-		return
+		return ""
 	}
-	chart, _ := template.HelmChart(f.Path, d.obs.Stat)
+	chart, _ = template.HelmChart(f.Path, d.obs.Stat)
 	if chart != "" {
 		chart = d.Display(chart)
 	}
 	if f.Format != parsed.FlinkDeployment {
 		template.Mark(f.File, chart)
-		return
+		return chart
 	}
 	whole := &parsed.File{Path: f.Disp, Format: parsed.FlinkDeployment, Src: src}
 	if f.Err != nil {
@@ -152,10 +186,11 @@ func (d *Tree) markTemplates(f *Found, src []byte) {
 		template.Mark(whole, chart)
 		if template.Skipped(whole) {
 			f.Template, f.Deps = whole.Template, nil
-			return
+			return chart
 		}
 	}
 	for i := range f.Deps {
 		template.Mark(f.Deps[i].Config, "")
 	}
+	return chart
 }

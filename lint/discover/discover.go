@@ -79,6 +79,12 @@ type Options struct {
 	// (lint/cached.go) walks a few directories of an earlier run over
 	// BoundaryPaths and must read what that run could read.
 	BoundaryPaths []string
+	// Lazy frees the parsed entries of every file that can parse them
+	// again from its bytes right after it is classified (parsed.File
+	// SetReload): assembly and evaluation Hold a file while they read it.
+	// A streaming run sets it (lint.Options.Release); what a run finds
+	// does not change (TestLazySameFindings).
+	Lazy bool
 }
 
 // Tree is what discovery found: the files by path and by directory, in
@@ -99,6 +105,8 @@ type Tree struct {
 	// literal reads template placeholders as literal text
 	// (--placeholders=literal).
 	literal bool
+	lazy    bool
+	holds   holds
 	unread  []string // paths that could not be read (exit 2)
 	// manifestRefused is a FlinkDeployment manifest refused by a limit
 	// (refuse reports it as a manifest).
@@ -117,7 +125,7 @@ func Walk(paths []string, opts Options) (*Tree, error) {
 		return nil, fmt.Errorf("working directory: %w", err)
 	}
 	d := &Tree{ignored: opts.Ignored, cwd: cwd, files: map[string]*Found{}, declared: map[string]bool{}, overlay: opts.Overlay,
-		budget: inputfs.NewBudget(runInputBudget), note: opts.Note, literal: opts.Literal, obs: opts.Observer}
+		budget: inputfs.NewBudget(runInputBudget), note: opts.Note, literal: opts.Literal, lazy: opts.Lazy, obs: opts.Observer}
 	for _, p := range opts.Declared {
 		d.declared[p] = true
 	}

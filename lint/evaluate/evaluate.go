@@ -12,9 +12,12 @@ package evaluate
 import (
 	"context"
 	"fmt"
+	"iter"
 	"runtime"
+	"slices"
 	"sync"
 
+	"github.com/ckptlint/ckptlint/internal/ordered"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/finding"
@@ -60,58 +63,23 @@ func (rs RuleSettings) apply(f *finding.Finding) bool {
 // error, from a set or from yield, stops the run and is returned.
 func Each(ctx context.Context, eng *engine.Engine, sets []*model.Set, workers int, rules RuleSettings,
 	yield func(s *model.Set, fs []finding.Finding) error) error {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = min(workers, max(len(sets), 1))
-	type out struct {
-		fs   []finding.Finding
-		err  error
-		done chan struct{}
-	}
-	results := make([]out, len(sets))
-	for i := range results {
-		results[i].done = make(chan struct{})
-	}
-	jobs := make(chan int)
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				results[i].fs, results[i].err = Set(ctx, eng, sets[i], rules)
-				close(results[i].done)
-			}
-		}()
-	}
-	go func() {
-		defer close(jobs)
-		for i := range sets {
-			select {
-			case jobs <- i:
-			case <-stop:
-				return
-			}
+	return EachSeq(ctx, eng, slices.Values(sets), min(workers, max(len(sets), 1)), rules, yield)
+}
+
+// EachSeq is Each over the sets seq yields, which it ranges over on a
+// goroutine of its own while the workers evaluate (internal/ordered): a
+// streaming run assembles the next sets meanwhile (lint/assemble Each) and
+// holds only the parsed files of the few sets in between. When the run
+// stops early, seq's loop is left before EachSeq returns.
+func EachSeq(ctx context.Context, eng *engine.Engine, seq iter.Seq[*model.Set], workers int, rules RuleSettings,
+	yield func(s *model.Set, fs []finding.Finding) error) error {
+	return ordered.Map(seq, workers, func(s *model.Set) ([]finding.Finding, error) {
+		fs, err := Set(ctx, eng, s, rules)
+		if err != nil {
+			return nil, fmt.Errorf("config set %s: %w", s.Name, err)
 		}
-	}()
-	defer func() {
-		close(stop)
-		wg.Wait()
-	}()
-	for i, s := range sets {
-		<-results[i].done
-		if err := results[i].err; err != nil {
-			return fmt.Errorf("config set %s: %w", s.Name, err)
-		}
-		fs := results[i].fs
-		results[i].fs = nil // the caller owns them now: a long run does not keep every set's findings twice
-		if err := yield(s, fs); err != nil {
-			return err
-		}
-	}
-	return nil
+		return fs, nil
+	}, yield)
 }
 
 // All evaluates sets (Each) and returns their findings, in the order of

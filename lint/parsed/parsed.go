@@ -120,6 +120,37 @@ type File struct {
 	// Template is set when the file holds unrendered template placeholders
 	// (docs/templates.md).
 	Template *Template `json:"template,omitempty"`
+
+	// reload parses Src again into Entries and Notices after Drop
+	// (SetReload); dropped says they are not held now.
+	reload  func() ([]Entry, []Notice)
+	dropped bool
+}
+
+// SetReload lets Drop free the file's Entries and Notices: fn must return
+// exactly what the parser (and whatever marked the entries after it) gave,
+// from the file's bytes alone. A streaming run (lint.Options.Release) holds
+// a file's parsed form only while a config set that reads it is assembled
+// or evaluated (docs/performance.md, "Memory at 10,000 sets").
+func (f *File) SetReload(fn func() ([]Entry, []Notice)) { f.reload = fn }
+
+// Drop frees Entries and Notices when the file can parse them again
+// (SetReload), and reports whether it did.
+func (f *File) Drop() bool {
+	if f.reload == nil {
+		return false
+	}
+	f.Entries, f.Notices, f.dropped = nil, nil, true
+	return true
+}
+
+// Load parses the file again when Drop freed its entries. It is not safe
+// for concurrent use with anything that reads or drops the same file.
+func (f *File) Load() {
+	if f.dropped {
+		f.Entries, f.Notices = f.reload()
+		f.dropped = false
+	}
 }
 
 // Template describes the placeholders of a file read as a template.

@@ -1,0 +1,62 @@
+package discover
+
+import (
+	"sync"
+
+	"github.com/ckptlint/ckptlint/lint/parsed"
+)
+
+// holds counts, per file, the config sets being assembled or evaluated
+// that read it (Options.Lazy). Assembly holds a file on one goroutine while
+// evaluation lets go of others on another, hence the lock; a file's
+// entries are written only under it, when no set holds the file.
+type holds struct {
+	mu sync.Mutex
+	n  map[*parsed.File]int
+}
+
+// Hold makes f's entries and notices readable (parsing it again if a lazy
+// run dropped them) until a matching Release. Outside a lazy run it does
+// nothing.
+func (d *Tree) Hold(f *parsed.File) {
+	if !d.lazy || f == nil {
+		return
+	}
+	h := &d.holds
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.n == nil {
+		h.n = map[*parsed.File]int{}
+	}
+	if h.n[f] == 0 {
+		f.Load()
+	}
+	h.n[f]++
+}
+
+// Release undoes one Hold; the last one frees f's parsed form when f can
+// parse it again, or when f is a Flink configuration, which no other set
+// reads. Outside a lazy run it does nothing.
+func (d *Tree) Release(f *parsed.File) {
+	if !d.lazy || f == nil {
+		return
+	}
+	h := &d.holds
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch h.n[f] {
+	case 0:
+		return
+	case 1:
+		delete(h.n, f)
+		if !f.Drop() && f.Format != parsed.HadoopCoreSite && f.Format != parsed.HadoopHDFSSite {
+			// A Flink file (or a manifest's deployment) is read by
+			// one config set alone; a Hadoop file can serve any set
+			// still to come, so one that cannot parse again keeps its
+			// entries.
+			f.Entries, f.Notices = nil, nil
+		}
+	default:
+		h.n[f]--
+	}
+}
