@@ -16,16 +16,9 @@ import (
 // returns a *lint.PanicError carrying the value and the worker's stack
 // instead of the process dying with the Go runtime's exit code.
 func TestWorkerPanicIsAnError(t *testing.T) {
-	dir := t.TempDir()
-	for _, d := range []string{"a", "b", "c"} {
-		mkfile(t, filepath.Join(dir, d, "flink-conf.yaml"), "execution.checkpointing.interval: 1 min\n")
-	}
-	eng, err := engine.New(context.Background(), engine.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, eng := threeSets(t)
 	t.Setenv("CKPTLINT_TEST_PANIC", "eval")
-	_, err = lint.Lint(context.Background(), eng, []string{dir}, lint.Options{Workers: 2})
+	_, err := lint.Lint(context.Background(), eng, []string{dir}, lint.Options{Workers: 2})
 	var pe *lint.PanicError
 	if !errors.As(err, &pe) {
 		t.Fatalf("Lint error = %v (%T), want a *lint.PanicError", err, err)
@@ -43,14 +36,7 @@ func TestWorkerPanicIsAnError(t *testing.T) {
 // is a *lint.PanicError too, with and without the cache, and streaming
 // (Release) or not.
 func TestAssemblyPanicIsAnError(t *testing.T) {
-	dir := t.TempDir()
-	for _, d := range []string{"a", "b", "c"} {
-		mkfile(t, filepath.Join(dir, d, "flink-conf.yaml"), "execution.checkpointing.interval: 1 min\n")
-	}
-	eng, err := engine.New(context.Background(), engine.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, eng := threeSets(t)
 	t.Setenv("CKPTLINT_TEST_PANIC", "assemble")
 	c, _ := newCache(t)
 	for _, release := range []bool{false, true} {
@@ -67,4 +53,19 @@ func TestAssemblyPanicIsAnError(t *testing.T) {
 			}
 		}
 	}
+}
+
+// threeSets writes three config sets below a new directory and compiles
+// the embedded policies.
+func threeSets(t *testing.T) (string, *engine.Engine) {
+	t.Helper()
+	dir := t.TempDir()
+	for _, d := range []string{"a", "b", "c"} {
+		mkfile(t, filepath.Join(dir, d, "flink-conf.yaml"), "execution.checkpointing.interval: 1 min\n")
+	}
+	eng, err := engine.New(context.Background(), engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, eng
 }

@@ -13,9 +13,7 @@ import (
 	"context"
 	"fmt"
 	"iter"
-	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/ckptlint/ckptlint/internal/ordered"
 	"github.com/ckptlint/ckptlint/lint/config"
@@ -97,34 +95,19 @@ func All(ctx context.Context, eng *engine.Engine, sets []*model.Set, workers int
 // workers goroutines (GOMAXPROCS when workers <= 0) and returns their
 // pending findings by index. The first error stops the run.
 func RawAll(ctx context.Context, eng *engine.Engine, sets []*model.Set, which []int, workers int) (map[int][]Pending, error) {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = min(workers, max(len(which), 1))
 	out := make(map[int][]Pending, len(which))
-	errs := make([]error, len(which))
-	res := make([][]Pending, len(which))
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				res[j], errs[j] = Raw(ctx, eng, sets[which[j]])
-			}
-		}()
-	}
-	for j := range which {
-		jobs <- j
-	}
-	close(jobs)
-	wg.Wait()
-	for j, i := range which {
-		if errs[j] != nil {
-			return nil, fmt.Errorf("config set %s: %w", sets[i].Name, errs[j])
+	err := ordered.Map(slices.Values(which), min(workers, max(len(which), 1)), func(i int) ([]Pending, error) {
+		ps, err := Raw(ctx, eng, sets[i])
+		if err != nil {
+			return nil, fmt.Errorf("config set %s: %w", sets[i].Name, err)
 		}
-		out[i] = res[j]
+		return ps, nil
+	}, func(i int, ps []Pending) error {
+		out[i] = ps
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
