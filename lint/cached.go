@@ -706,7 +706,7 @@ func lintAndStore(ctx context.Context, c *Cache, key, base cache.Key, prev *runE
 			note(s)
 		}
 	}
-	st, err := newStream(paths, nil, opts, obs)
+	st, err := newStream(paths, opts, obs)
 	if err != nil {
 		return nil, CacheStats{}, err
 	}
@@ -732,7 +732,7 @@ func lintAndStore(ctx context.Context, c *Cache, key, base cache.Key, prev *runE
 		ok, hit  bool
 		findings []evaluate.Pending
 	}
-	err = ordered.Map(st.sets(obs), opts.Workers, func(s *model.Set) (e evaluated, err error) {
+	err = ordered.Map(st.sets(), opts.Workers, func(s *model.Set) (e evaluated, err error) {
 		defer func() {
 			if r := recover(); r != nil {
 				err = &PanicError{Value: r, Stack: debug.Stack()}

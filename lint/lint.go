@@ -118,10 +118,39 @@ type Result struct {
 }
 
 // Lint is a whole run: discover the files under paths, assemble them into
-// config sets, evaluate every rule on each set and apply the ignore
-// comments. The findings are sorted.
+// config sets, evaluating each while the next are assembled (stream), and
+// apply the ignore comments. The findings are sorted.
 func Lint(ctx context.Context, eng *engine.Engine, paths []string, opts Options) (*Result, error) {
-	return lintStreaming(ctx, eng, paths, opts)
+	st, err := newStream(paths, opts, nil)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		sets []*model.Set
+		all  []finding.Finding
+	)
+	rules := evaluate.RuleSettings(opts.Config.RuleByID)
+	err = evaluate.EachSeq(ctx, eng, st.sets(), opts.Workers, rules, func(s *model.Set, fs []finding.Finding) error {
+		sets = append(sets, s)
+		all = append(all, fs...)
+		st.done(s)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := st.err(); err != nil {
+		return nil, err
+	}
+	t := st.t
+	res := &Result{Sets: sets, Files: t.Len(), Unread: t.Unread()}
+	if opts.NoInlineIgnores {
+		res.Findings = finding.Sort(all)
+		return res, nil
+	}
+	kept, suppressed := evaluate.Ignores(eng, sets, all, rules, opts.Overlay)
+	res.Findings, res.Suppressed = finding.Sort(kept), finding.Sort(suppressed)
+	return res, nil
 }
 
 // Discover walks paths and returns the config sets, in a stable order, and
@@ -185,6 +214,7 @@ func resolver(opts Options, t *discover.Tree, obs *inputfs.Observer) *versions.R
 // sets"); what a run finds does not change (TestReleaseSameFindings).
 type stream struct {
 	t      *discover.Tree
+	obs    *inputfs.Observer
 	opts   Options
 	clock  model.FactsClock
 	mu     sync.Mutex
@@ -195,33 +225,33 @@ type stream struct {
 // errStopped ends assembly when the consumer of a stream stops early.
 var errStopped = errors.New("stopped")
 
-// newStream discovers the files under walk (with the read boundary over
-// boundary; nil: walk), recording what it looks at in obs (nil: nothing).
-func newStream(walk, boundary []string, opts Options, obs *inputfs.Observer) (*stream, error) {
+// newStream discovers the files under paths, recording what it and
+// assembly look at in obs (nil: nothing).
+func newStream(paths []string, opts Options, obs *inputfs.Observer) (*stream, error) {
 	do := discoverOptions(opts)
 	do.Observer = obs
-	do.BoundaryPaths = boundary
 	do.Lazy = opts.Release
-	t, err := discover.Walk(walk, do)
+	t, err := discover.Walk(paths, do)
 	if err != nil {
 		return nil, err
 	}
-	return &stream{t: t, opts: opts, clock: factsClock(opts, t), held: map[*model.Set][]*parsed.File{}}, nil
+	return &stream{t: t, obs: obs, opts: opts, clock: factsClock(opts, t), held: map[*model.Set][]*parsed.File{}}, nil
 }
 
 // sets assembles the config sets, yielding each when it is complete; an
 // assembly error is in err once the loop is over. Assembly runs on a
 // goroutine of its own (internal/ordered), so a panic in it (a bug) is
 // recovered there and becomes a *PanicError, as in an evaluation worker.
-func (st *stream) sets(obs *inputfs.Observer) iter.Seq[*model.Set] {
+func (st *stream) sets() iter.Seq[*model.Set] {
 	return func(yield func(*model.Set) bool) {
 		defer func() {
 			if r := recover(); r != nil {
 				st.asmErr = &PanicError{Value: r, Stack: debug.Stack()}
 			}
 		}()
-		err := assemble.Each(st.t, st.opts.Config, resolver(st.opts, st.t, obs), func(s *model.Set, h []*parsed.File) error {
-			if os.Getenv("CKPTLINT_TEST_PANIC") == "assemble" { // test hook: lint/panic_test.go, internal_error.txtar
+		testPanic := os.Getenv("CKPTLINT_TEST_PANIC") == "assemble" // test hook: lint/panic_test.go, internal_error.txtar
+		err := assemble.Each(st.t, st.opts.Config, resolver(st.opts, st.t, st.obs), func(s *model.Set, h []*parsed.File) error {
+			if testPanic {
 				panic("test hook: panic while assembling " + s.Name)
 			}
 			s.Facts = st.clock
@@ -252,41 +282,6 @@ func (st *stream) done(s *model.Set) {
 
 // err is the assembly error, if any; read it after the loop over sets.
 func (st *stream) err() error { return st.asmErr }
-
-// lintStreaming is Lint: each config set is evaluated while the next are
-// assembled (stream).
-func lintStreaming(ctx context.Context, eng *engine.Engine, paths []string, opts Options) (*Result, error) {
-	st, err := newStream(paths, nil, opts, nil)
-	if err != nil {
-		return nil, err
-	}
-	var (
-		sets []*model.Set
-		all  []finding.Finding
-	)
-	rules := evaluate.RuleSettings(opts.Config.RuleByID)
-	err = evaluate.EachSeq(ctx, eng, st.sets(nil), opts.Workers, rules, func(s *model.Set, fs []finding.Finding) error {
-		sets = append(sets, s)
-		all = append(all, fs...)
-		st.done(s)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	if err := st.err(); err != nil {
-		return nil, err
-	}
-	t := st.t
-	res := &Result{Sets: sets, Files: t.Len(), Unread: t.Unread()}
-	if opts.NoInlineIgnores {
-		res.Findings = finding.Sort(all)
-		return res, nil
-	}
-	kept, suppressed := evaluate.Ignores(eng, sets, all, rules, opts.Overlay)
-	res.Findings, res.Suppressed = finding.Sort(kept), finding.Sort(suppressed)
-	return res, nil
-}
 
 // factsClock is what the ages of .ckptlint.hcl's facts blocks are measured
 // against in this run.
