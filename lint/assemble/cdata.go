@@ -32,10 +32,7 @@ func (a *assembler) cdataReading(s *model.Set) {
 		if len(g.Includes) == 0 && !bytes.Contains(f.Src, []byte("include")) {
 			// Parsing it again reads nothing else (lint/discover makeLazy).
 			path, src := f.Path, f.Src
-			g.SetReload(func() ([]parsed.Entry, []parsed.Notice) {
-				h := hadoopxml.Parse(path, src, hadoopxml.Options{IgnoreCDATA: true})
-				return h.Entries, h.Notices
-			})
+			g.SetReload(func() *parsed.File { return hadoopxml.Parse(path, src, hadoopxml.Options{IgnoreCDATA: true}) })
 		}
 		a.again[f] = g
 		return a.use(g)

@@ -76,59 +76,88 @@ func (d *Tree) Add(path string, explicit bool) error {
 		return nil
 	}
 	f := &Found{Path: path, Disp: disp, Format: fm.ID, File: pf}
+	if d.lazy && pf == nil && d.deferrable(fm.ID, src) {
+		f.File = parsed.Deferred(disp, fm.ID, src, d.parser(fm, disp, src, d.chart(f)))
+		d.keep(f)
+		return nil
+	}
 	if pf == nil {
 		p := fm.Parse(disp, src, format.Options{XML: d.HadoopOptions(false)})
 		f.File, f.Deps, f.Err = p.File, p.Deployments, p.Err
 	}
-	if f.File != nil && len(f.File.Entries) > parsed.MaxEntries {
-		// Every key becomes a value in the policy input: the cost of a set
-		// grows with its keys, not its bytes.
-		f.File = &parsed.File{Path: f.Disp, Format: f.File.Format, Src: src, Err: &parsed.ParseError{File: f.Disp, Pos: span.Top(),
-			Msg: fmt.Sprintf("file has %d keys; ckptlint reads configuration files of up to %d keys", len(f.File.Entries), parsed.MaxEntries)}}
+	if f.File != nil {
+		f.File = limitKeys(f.File, disp, src)
 	}
 	if f.File != nil && len(f.Deps) == 0 && cap(f.File.Entries) > len(f.File.Entries) {
-		// Every parsed file stays in memory until assembly is done: drop
+		// A parsed file can stay in memory until assembly is done: drop
 		// the spare capacity append left (a third of a typical file's
 		// entries; docs/performance.md). A manifest's deployments may point
 		// into its entries, so those keep their array.
 		f.File.Entries = slices.Clone(f.File.Entries)
 	}
 	chart := d.markTemplates(f, src)
-	if d.lazy {
-		d.makeLazy(f, fm, src, chart)
+	if d.lazy && f.File != nil && len(f.Deps) == 0 && d.deferrable(f.Format, src) {
+		// A config.yaml, told by its keys: parsed already, freed now.
+		f.File.SetReload(d.parser(fm, disp, src, chart))
+		f.File.Drop()
 	}
 	d.keep(f)
 	return nil
 }
 
-// makeLazy lets f's parsed form be freed and parsed again from src
-// (Options.Lazy) when parsing it again needs nothing but src: a Flink
-// configuration file or a Hadoop file without xi:include that parsed
-// without error. Anything else keeps its entries (a manifest's
-// deployments point into them).
-func (d *Tree) makeLazy(f *Found, fm *format.Format, src []byte, chart string) {
-	pf := f.File
-	if pf == nil || pf.Err != nil || len(f.Deps) > 0 || len(pf.Includes) > 0 || template.Skipped(pf) {
-		return
+// limitKeys replaces a parsed file of more than parsed.MaxEntries keys by
+// its parse error: every key becomes a value in the policy input, so the
+// cost of a set grows with its keys, not its bytes.
+func limitKeys(f *parsed.File, disp string, src []byte) *parsed.File {
+	if len(f.Entries) <= parsed.MaxEntries {
+		return f
 	}
-	switch f.Format {
+	return &parsed.File{Path: disp, Format: f.Format, Src: src, Err: &parsed.ParseError{File: disp, Pos: span.Top(),
+		Msg: fmt.Sprintf("file has %d keys; ckptlint reads configuration files of up to %d keys", len(f.Entries), parsed.MaxEntries)}}
+}
+
+// deferrable reports whether a lazy run (Options.Lazy) need not hold a
+// file of format k with bytes src between discovery and the sets that read
+// it: a Flink configuration file, or a Hadoop file without xi:include
+// (parsing one with includes reads and charges its targets; it is parsed
+// once and kept). A manifest keeps its entries: its deployments point
+// into them.
+func (d *Tree) deferrable(k parsed.Format, src []byte) bool {
+	switch k {
 	case parsed.FlinkConfLegacy, parsed.FlinkConfigYAML:
+		return true
 	case parsed.HadoopCoreSite, parsed.HadoopHDFSSite:
-		if bytes.Contains(src, []byte("include")) {
-			return
-		}
-	default:
-		return
+		return !bytes.Contains(src, []byte("include"))
 	}
-	disp, literal := f.Disp, d.literal
-	pf.SetReload(func() ([]parsed.Entry, []parsed.Notice) {
-		g := fm.Parse(disp, src, format.Options{}).File // no xi:include to read
+	return false
+}
+
+// parser parses src as discovery does (the key limit, the template marks
+// with chart, the Helm chart the file lies in) without reading anything
+// else: the file has no xi:include (deferrable).
+func (d *Tree) parser(fm *format.Format, disp string, src []byte, chart string) func() *parsed.File {
+	literal := d.literal
+	return func() *parsed.File {
+		g := limitKeys(fm.Parse(disp, src, format.Options{}).File, disp, src)
 		if !literal {
 			template.Mark(g, chart)
 		}
-		return slices.Clip(g.Entries), g.Notices
-	})
-	pf.Drop()
+		g.Entries = slices.Clip(g.Entries)
+		return g
+	}
+}
+
+// chart is the Helm chart (display path) f lies in, "" when none or when
+// placeholders are literal.
+func (d *Tree) chart(f *Found) string {
+	if d.literal {
+		return ""
+	}
+	chart, _ := template.HelmChart(f.Path, d.obs.Stat)
+	if chart != "" {
+		chart = d.Display(chart)
+	}
+	return chart
 }
 
 // maxFlowItems bounds the flow-collection items of a YAML file (see add).
@@ -170,10 +199,7 @@ func (d *Tree) markTemplates(f *Found, src []byte) (chart string) {
 	if d.literal {
 		return ""
 	}
-	chart, _ = template.HelmChart(f.Path, d.obs.Stat)
-	if chart != "" {
-		chart = d.Display(chart)
-	}
+	chart = d.chart(f)
 	if f.Format != parsed.FlinkDeployment {
 		template.Mark(f.File, chart)
 		return chart
