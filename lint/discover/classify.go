@@ -132,9 +132,9 @@ func (d *Tree) deferrable(k parsed.Format, src []byte) bool {
 	return false
 }
 
-// parser parses src as discovery does (the key limit, the template marks
-// with chart, the Helm chart the file lies in) without reading anything
-// else: the file has no xi:include (deferrable).
+// parser parses src as discovery does, the key limit and then the
+// template marks for chart (the Helm chart the file lies in), without
+// reading anything else: the file has no xi:include (deferrable).
 func (d *Tree) parser(fm *format.Format, disp string, src []byte, chart string) func() *parsed.File {
 	literal := d.literal
 	return func() *parsed.File {
