@@ -2,6 +2,7 @@ package lint_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -66,5 +67,61 @@ func TestReleaseSameFindings(t *testing.T) {
 	}
 	if released == 0 {
 		t.Fatal("no file was released")
+	}
+}
+
+// TestReleaseSameFindingsShared: trees where a file is read by more than
+// one config set, or where what a parse reads is not visible in the
+// file's bytes, found by a review of the streaming run; the streamed run
+// (Release, one worker, so the first set is done long before the last is
+// assembled) must find what the kept run finds.
+func TestReleaseSameFindingsShared(t *testing.T) {
+	const manifest = `apiVersion: flink.apache.org/v1beta1
+kind: FlinkDeployment
+metadata:
+  name: job
+spec:
+  flinkVersion: v1_20
+  flinkConfiguration:
+    state.backend.type: rocksdb
+    execution.checkpointing.dir: hdfs:///flink/checkpoints
+    execution.checkpointing.interval: 100ms
+    state.checkpoints.num-retained: "0"
+`
+	// A manifest named by two deployment blocks (one job, two clusters),
+	// with sets between them.
+	twice := map[string]string{"k8s/job.yaml": manifest}
+	hcl := "deployment \"first\" {\n  flink_conf = \"k8s/job.yaml\"\n}\n"
+	for i := range 8 {
+		twice[fmt.Sprintf("f%d/flink-conf.yaml", i)] = "state.backend.type: rocksdb\nexecution.checkpointing.interval: 100ms\n"
+		hcl += fmt.Sprintf("deployment \"filler%d\" {\n  flink_conf = \"f%d\"\n}\n", i, i)
+	}
+	twice[".ckptlint.hcl"] = hcl + "deployment \"second\" {\n  flink_conf = \"k8s/job.yaml\"\n  flink_version = \"1.18\"\n}\n"
+
+	// A UTF-16 core-site.xml whose xi:include the raw bytes do not spell.
+	utf16 := []byte{0xFF, 0xFE}
+	for _, r := range "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<configuration xmlns:xi=\"http://www.w3.org/2001/XInclude\">\n  <xi:include href=\"common.xml\"/>\n</configuration>\n" {
+		utf16 = append(utf16, byte(r), byte(r>>8))
+	}
+	include := map[string]string{
+		"conf/flink-conf.yaml": "state.backend.type: rocksdb\nexecution.checkpointing.interval: 60s\nstate.checkpoints.dir: hdfs:///flink/checkpoints\n",
+		"conf/core-site.xml":   string(utf16),
+		"conf/common.xml":      "<?xml version=\"1.0\"?>\n<configuration>\n  <property><name>fs.defaultFS</name><value>hdfs://nn1:8020</value></property>\n</configuration>\n",
+	}
+
+	eng := linttest.Engine(t)
+	for name, files := range map[string]map[string]string{"manifest named twice": twice, "UTF-16 xi:include": include} {
+		dir := t.TempDir()
+		for p, body := range files {
+			mkfile(t, filepath.Join(dir, filepath.FromSlash(p)), body)
+		}
+		keep := linttest.Lint(t, eng, dir, lint.Options{Workers: 1})
+		rel := linttest.Lint(t, eng, dir, lint.Options{Workers: 1, Release: true})
+		if len(keep.Findings) == 0 {
+			t.Fatalf("%s: no findings", name)
+		}
+		if !reflect.DeepEqual(keep.Findings, rel.Findings) {
+			t.Errorf("%s: %d findings kept, %d streamed", name, len(keep.Findings), len(rel.Findings))
+		}
 	}
 }

@@ -28,9 +28,15 @@ func (a *assembler) cdataReading(s *model.Set) {
 		if g, ok := a.again[f]; ok {
 			return a.use(g)
 		}
-		g := hadoopxml.Parse(f.Path, f.Src, a.d.HadoopOptions(true))
-		if len(g.Includes) == 0 && !bytes.Contains(f.Src, []byte("include")) {
-			// Parsing it again reads nothing else (lint/discover makeLazy).
+		xo := a.d.HadoopOptions(true)
+		selfContained, read := true, xo.ReadFile
+		xo.ReadFile = func(p string) ([]byte, error) {
+			selfContained = false
+			return read(p)
+		}
+		g := hadoopxml.Parse(f.Path, f.Src, xo)
+		if selfContained {
+			// Parsing it again reads nothing else (lint/discover freeParsed).
 			path, src := f.Path, f.Src
 			g.SetReload(func() *parsed.File { return hadoopxml.Parse(path, src, hadoopxml.Options{IgnoreCDATA: true}) })
 		}

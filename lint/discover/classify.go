@@ -76,13 +76,22 @@ func (d *Tree) Add(path string, explicit bool) error {
 		return nil
 	}
 	f := &Found{Path: path, Disp: disp, Format: fm.ID, File: pf}
-	if d.lazy && pf == nil && d.deferrable(fm.ID, src) {
+	if d.lazy && pf == nil && (fm.ID == parsed.FlinkConfLegacy || fm.ID == parsed.FlinkConfigYAML) {
+		// Told by its name, and a Flink file reads nothing else: parsed
+		// when a set first holds it.
 		f.File = parsed.Deferred(disp, fm.ID, src, d.parser(fm, disp, src, d.chart(f)))
 		d.keep(f)
 		return nil
 	}
+	selfContained := true // the parse read no other file (xi:include)
 	if pf == nil {
-		p := fm.Parse(disp, src, format.Options{XML: d.HadoopOptions(false)})
+		xo := d.HadoopOptions(false)
+		read := xo.ReadFile
+		xo.ReadFile = func(p string) ([]byte, error) {
+			selfContained = false
+			return read(p)
+		}
+		p := fm.Parse(disp, src, format.Options{XML: xo})
 		f.File, f.Deps, f.Err = p.File, p.Deployments, p.Err
 	}
 	if f.File != nil {
@@ -96,13 +105,43 @@ func (d *Tree) Add(path string, explicit bool) error {
 		f.File.Entries = slices.Clone(f.File.Entries)
 	}
 	chart := d.markTemplates(f, src)
-	if d.lazy && f.File != nil && len(f.Deps) == 0 && d.deferrable(f.Format, src) {
-		// A config.yaml, told by its keys: parsed already, freed now.
-		f.File.SetReload(d.parser(fm, disp, src, chart))
-		f.File.Drop()
+	if d.lazy && selfContained {
+		d.freeParsed(f, fm, src, chart)
 	}
 	d.keep(f)
 	return nil
+}
+
+// freeParsed lets a lazy run (Options.Lazy) free what discovery parsed of
+// f and parse it again from src when a set holds it: a config.yaml (told
+// by its keys), a Hadoop file whose parse read no xi:include target
+// (parsing one that did would read and charge its targets again; it is
+// kept), each FlinkDeployment of a manifest.
+func (d *Tree) freeParsed(f *Found, fm *format.Format, src []byte, chart string) {
+	if f.File != nil && len(f.Deps) == 0 {
+		f.File.SetReload(d.parser(fm, f.Disp, src, chart))
+		f.File.Drop()
+		return
+	}
+	literal := d.literal
+	for i := range f.Deps {
+		cfg := f.Deps[i].Config
+		if cfg == nil {
+			continue
+		}
+		cfg.SetReload(func() *parsed.File {
+			deps := fm.Parse(f.Disp, src, format.Options{}).Deployments
+			if i >= len(deps) || deps[i].Config == nil { // unreachable: the parse is a function of src
+				return &parsed.File{Path: cfg.Path, Format: cfg.Format, Src: cfg.Src, Err: cfg.Err}
+			}
+			g := deps[i].Config
+			if !literal {
+				template.Mark(g, "") // as markTemplates marks a manifest's deployments
+			}
+			return g
+		})
+		cfg.Drop()
+	}
 }
 
 // limitKeys replaces a parsed file of more than parsed.MaxEntries keys by
@@ -116,25 +155,10 @@ func limitKeys(f *parsed.File, disp string, src []byte) *parsed.File {
 		Msg: fmt.Sprintf("file has %d keys; ckptlint reads configuration files of up to %d keys", len(f.Entries), parsed.MaxEntries)}}
 }
 
-// deferrable reports whether a lazy run (Options.Lazy) need not hold a
-// file of format k with bytes src between discovery and the sets that read
-// it: a Flink configuration file, or a Hadoop file without xi:include
-// (parsing one with includes reads and charges its targets; it is parsed
-// once and kept). A manifest keeps its entries: its deployments point
-// into them.
-func (d *Tree) deferrable(k parsed.Format, src []byte) bool {
-	switch k {
-	case parsed.FlinkConfLegacy, parsed.FlinkConfigYAML:
-		return true
-	case parsed.HadoopCoreSite, parsed.HadoopHDFSSite:
-		return !bytes.Contains(src, []byte("include"))
-	}
-	return false
-}
-
 // parser parses src as discovery does, the key limit and then the
 // template marks for chart (the Helm chart the file lies in), without
-// reading anything else: the file has no xi:include (deferrable).
+// reading anything else: the file's first parse read no xi:include
+// target (freeParsed), or it is a Flink file.
 func (d *Tree) parser(fm *format.Format, disp string, src []byte, chart string) func() *parsed.File {
 	literal := d.literal
 	return func() *parsed.File {

@@ -83,7 +83,7 @@ type Options struct {
 	// again from its bytes right after it is classified (parsed.File
 	// SetReload): assembly and evaluation Hold a file while they read it.
 	// A streaming run sets it (lint.Options.Release); what a run finds
-	// does not change (TestLazySameFindings).
+	// does not change (TestLazyReloadSameEntries, TestReleaseSameFindings).
 	Lazy bool
 }
 

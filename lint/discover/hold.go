@@ -35,8 +35,7 @@ func (d *Tree) Hold(f *parsed.File) {
 }
 
 // Release undoes one Hold; the last one frees f's parsed form when f can
-// parse it again, or when f is a Flink configuration, which no other set
-// reads. Outside a lazy run it does nothing.
+// parse it again. Outside a lazy run it does nothing.
 func (d *Tree) Release(f *parsed.File) {
 	if !d.lazy || f == nil {
 		return
@@ -49,13 +48,10 @@ func (d *Tree) Release(f *parsed.File) {
 		return
 	case 1:
 		delete(h.n, f)
-		if !f.Drop() && f.Format != parsed.HadoopCoreSite && f.Format != parsed.HadoopHDFSSite {
-			// A Flink file (or a manifest's deployment) is read by
-			// one config set alone; a Hadoop file can serve any set
-			// still to come, so one that cannot parse again keeps its
-			// entries.
-			f.Entries, f.Notices = nil, nil
-		}
+		// A file that cannot parse again keeps its entries: a set still
+		// to come may read it (a Hadoop directory several Flink files
+		// name, a manifest two deployment blocks name).
+		f.Drop()
 	default:
 		h.n[f]--
 	}
