@@ -1,7 +1,7 @@
 package assemble
 
 import (
-	"bytes"
+	"slices"
 	"strings"
 
 	"github.com/ckptlint/ckptlint/lint/format/hadoopxml"
@@ -22,7 +22,9 @@ func (a *assembler) cdataReading(s *model.Set) {
 		return
 	}
 	reread := func(f *parsed.File) *parsed.File {
-		if f == nil || (!bytes.Contains(f.Src, []byte("<![CDATA[")) && len(f.Includes) == 0) {
+		// The parse's notices, not the bytes, say whether a property holds
+		// CDATA: a UTF-16 file's bytes never spell "<![CDATA[".
+		if f == nil || (!slices.ContainsFunc(f.Notices, func(n parsed.Notice) bool { return n.Code == hadoopxml.NoticeCDATA }) && len(f.Includes) == 0) {
 			return f
 		}
 		if g, ok := a.again[f]; ok {
@@ -34,10 +36,11 @@ func (a *assembler) cdataReading(s *model.Set) {
 			selfContained = false
 			return read(p)
 		}
-		g := hadoopxml.Parse(f.Path, f.Src, xo)
+		raw := a.d.Raw(f) // not f.Src, which holds a UTF-16 file's decoded text
+		g := hadoopxml.Parse(f.Path, raw, xo)
 		if selfContained {
 			// Parsing it again reads nothing else (lint/discover freeParsed).
-			path, src := f.Path, f.Src
+			path, src := f.Path, raw
 			g.SetReload(func() *parsed.File { return hadoopxml.Parse(path, src, hadoopxml.Options{IgnoreCDATA: true}) })
 		}
 		a.again[f] = g

@@ -96,6 +96,12 @@ func (d *Tree) Add(path string, explicit bool) error {
 	}
 	if f.File != nil {
 		f.File = limitKeys(f.File, disp, src)
+		if !sameBytes(f.File.Src, src) {
+			if d.raw == nil {
+				d.raw = map[*parsed.File][]byte{}
+			}
+			d.raw[f.File] = src
+		}
 	}
 	if f.File != nil && len(f.Deps) == 0 && cap(f.File.Entries) > len(f.File.Entries) {
 		// A parsed file can stay in memory until assembly is done: drop
@@ -142,6 +148,22 @@ func (d *Tree) freeParsed(f *Found, fm *format.Format, src []byte, chart string)
 		})
 		cfg.Drop()
 	}
+}
+
+// sameBytes reports whether a and b are the same bytes in memory.
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// Raw returns the bytes read of f: its Src, unless the parser decoded
+// them (a Hadoop file in UTF-16 or a single-byte charset keeps its decoded
+// text in Src, where its spans point). Parsing f again must start from
+// these.
+func (d *Tree) Raw(f *parsed.File) []byte {
+	if r, ok := d.raw[f]; ok {
+		return r
+	}
+	return f.Src
 }
 
 // limitKeys replaces a parsed file of more than parsed.MaxEntries keys by

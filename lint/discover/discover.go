@@ -107,7 +107,10 @@ type Tree struct {
 	literal bool
 	lazy    bool
 	holds   holds
-	unread  []string // paths that could not be read (exit 2)
+	// raw are the bytes read of the files whose parsed Src is their
+	// decoded text (a Hadoop file in UTF-16 or a single-byte charset).
+	raw    map[*parsed.File][]byte
+	unread []string // paths that could not be read (exit 2)
 	// manifestRefused is a FlinkDeployment manifest refused by a limit
 	// (refuse reports it as a manifest).
 	manifestRefused string
