@@ -125,3 +125,32 @@ spec:
 		}
 	}
 }
+
+// TestReleaseSameFindingsCorpus is TestReleaseSameFindings over
+// ../shared/corpus (skipped when absent): each file alone under its real
+// name, and the whole corpus as one unknown repository, streamed and kept.
+func TestReleaseSameFindingsCorpus(t *testing.T) {
+	root := corpusDir(t)
+	eng := linttest.Engine(t)
+	total := 0
+	compare := func(label string) {
+		t.Helper()
+		keep := linttest.Lint(t, eng, ".", lint.Options{})
+		rel := linttest.Lint(t, eng, ".", lint.Options{Release: true})
+		if !reflect.DeepEqual(keep.Findings, rel.Findings) || !reflect.DeepEqual(keep.Suppressed, rel.Suppressed) {
+			t.Errorf("%s: %d findings kept, %d streamed", label, len(keep.Findings), len(rel.Findings))
+		}
+		total += len(keep.Findings)
+	}
+	eachCorpusFile(t, func(label, _ string) { compare(label) })
+	if total == 0 {
+		t.Fatal("no finding in the corpus files; nothing was compared")
+	}
+	dir := filepath.Join(t.TempDir(), "repo")
+	linttest.CopyTree(t, root, dir, nil)
+	if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	compare("the whole corpus")
+}
