@@ -30,15 +30,10 @@ func (a *assembler) cdataReading(s *model.Set) {
 		if g, ok := a.again[f]; ok {
 			return a.use(g)
 		}
-		xo := a.d.HadoopOptions(true)
-		selfContained, read := true, xo.ReadFile
-		xo.ReadFile = func(p string) ([]byte, error) {
-			selfContained = false
-			return read(p)
-		}
+		xo, readOther := a.d.HadoopOptionsTracked(true)
 		raw := a.d.Raw(f) // not f.Src, which holds a UTF-16 file's decoded text
 		g := hadoopxml.Parse(f.Path, raw, xo)
-		if selfContained {
+		if !readOther() {
 			// Parsing it again reads nothing else (lint/discover freeParsed).
 			path, src := f.Path, raw
 			g.SetReload(func() *parsed.File { return hadoopxml.Parse(path, src, hadoopxml.Options{IgnoreCDATA: true}) })

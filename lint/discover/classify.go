@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/ckptlint/ckptlint/lint/format"
+	"github.com/ckptlint/ckptlint/lint/format/hadoopxml"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/span"
@@ -83,14 +84,10 @@ func (d *Tree) Add(path string, explicit bool) error {
 		d.keep(f)
 		return nil
 	}
-	selfContained := true // the parse read no other file (xi:include)
+	readOther := func() bool { return false }
 	if pf == nil {
-		xo := d.HadoopOptions(false)
-		read := xo.ReadFile
-		xo.ReadFile = func(p string) ([]byte, error) {
-			selfContained = false
-			return read(p)
-		}
+		var xo hadoopxml.Options
+		xo, readOther = d.HadoopOptionsTracked(false)
 		p := fm.Parse(disp, src, format.Options{XML: xo})
 		f.File, f.Deps, f.Err = p.File, p.Deployments, p.Err
 	}
@@ -111,7 +108,7 @@ func (d *Tree) Add(path string, explicit bool) error {
 		f.File.Entries = slices.Clone(f.File.Entries)
 	}
 	chart := d.markTemplates(f, src)
-	if d.lazy && selfContained {
+	if d.lazy && !readOther() {
 		d.freeParsed(f, fm, src, chart)
 	}
 	d.keep(f)

@@ -162,3 +162,17 @@ func (r refusedInclude) Is(target error) bool { return target == hadoopxml.ErrNo
 func (d *Tree) HadoopOptions(ignoreCDATA bool) hadoopxml.Options {
 	return hadoopxml.Options{ReadFile: d.readIncluded, IgnoreCDATA: ignoreCDATA}
 }
+
+// HadoopOptionsTracked is HadoopOptions with a report of whether the parse
+// that uses them read another file (an xi:include target): one that did
+// not can be parsed again from its own bytes with the zero Options, which
+// read nothing (a streaming run frees such files; lint/discover
+// freeParsed, lint/assemble cdataReading).
+func (d *Tree) HadoopOptionsTracked(ignoreCDATA bool) (o hadoopxml.Options, readOther func() bool) {
+	o, read := d.HadoopOptions(ignoreCDATA), false
+	o.ReadFile = func(p string) ([]byte, error) {
+		read = true
+		return d.readIncluded(p)
+	}
+	return o, func() bool { return read }
+}
