@@ -77,8 +77,8 @@ func (d *Tree) Add(path string, explicit bool) error {
 		return nil
 	}
 	f := &Found{Path: path, Disp: disp, Format: fm.ID, File: pf}
-	if d.lazy && pf == nil && (fm.ID == parsed.FlinkConfLegacy || fm.ID == parsed.FlinkConfigYAML) {
-		// Told by its name, and a Flink file reads nothing else: parsed
+	if d.lazy && pf == nil && d.deferrable(fm.ID, src) {
+		// Told by its name, and its parse reads nothing else: parsed
 		// when a set first holds it.
 		f.File = parsed.Deferred(disp, fm.ID, src, d.parser(fm, disp, src, d.chart(f)))
 		d.keep(f)
@@ -161,6 +161,23 @@ func (d *Tree) Raw(f *parsed.File) []byte {
 		return r
 	}
 	return f.Src
+}
+
+// deferrable reports whether discovery may leave a file of format k with
+// bytes src unparsed until a set holds it (Options.Lazy): a Flink file,
+// which reads no other file, or a Hadoop file hadoopxml.ParsesAlone: in
+// UTF-8, and without "include" in its text. Any other Hadoop file is
+// parsed now, where its includes are read and charged to the run's budget
+// in walk order, and a UTF-16 one keeps the bytes read beside its decoded
+// Src (Raw); freeParsed frees it when its parse read nothing else.
+func (d *Tree) deferrable(k parsed.Format, src []byte) bool {
+	switch k {
+	case parsed.FlinkConfLegacy, parsed.FlinkConfigYAML:
+		return true
+	case parsed.HadoopCoreSite, parsed.HadoopHDFSSite:
+		return hadoopxml.ParsesAlone(src)
+	}
+	return false
 }
 
 // limitKeys replaces a parsed file of more than parsed.MaxEntries keys by

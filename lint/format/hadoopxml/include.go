@@ -1,6 +1,7 @@
 package hadoopxml
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"net/url"
@@ -110,4 +111,16 @@ func urlScheme(s string) (string, bool) {
 		}
 	}
 	return s[:i], true
+}
+
+// ParsesAlone reports whether Parse reads src as it is and nothing else:
+// the file needs no decoding (Parse keeps src as the File's Src; a UTF-16
+// file keeps its decoded text there instead), and its text does not spell
+// "include" (an element's name cannot come from a character reference,
+// and the entities ckptlint expands are declared in the file itself). A
+// streaming run defers the parse of such a file to the first config set
+// that reads it (lint/discover).
+func ParsesAlone(src []byte) bool {
+	text, tr, perr := decodeXML("", src)
+	return perr == nil && tr == nil && !bytes.Contains(text, []byte("include"))
 }

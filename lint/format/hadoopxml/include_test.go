@@ -314,3 +314,35 @@ func TestResolveHref(t *testing.T) {
 		})
 	}
 }
+
+// TestParsesAlone: a file is read alone when it needs no decoding and its
+// text does not spell include; a UTF-16 file (decoded, and its bytes never
+// spell include) never is.
+func TestParsesAlone(t *testing.T) {
+	utf16 := func(s string) []byte {
+		b := []byte{0xFF, 0xFE}
+		for _, r := range s {
+			b = append(b, byte(r), byte(r>>8))
+		}
+		return b
+	}
+	const with = `<?xml version="1.0" encoding="%s"?><configuration xmlns:xi="http://www.w3.org/2001/XInclude"><xi:include href="a.xml"/></configuration>`
+	const without = `<?xml version="1.0" encoding="%s"?><configuration><property><name>a</name><value>b</value></property></configuration>`
+	for _, tc := range []struct {
+		name string
+		src  []byte
+		want bool
+	}{
+		{"UTF-8 with", []byte(strings.Replace(with, "%s", "UTF-8", 1)), false},
+		{"UTF-8 without", []byte(strings.Replace(without, "%s", "UTF-8", 1)), true},
+		{"ASCII in ISO-8859-1 without", []byte(strings.Replace(without, "%s", "ISO-8859-1", 1)), true},
+		{"ISO-8859-1 without, decoded", []byte(strings.Replace(without, "%s", "ISO-8859-1", 1) + "<!-- caf\xe9 -->"), false},
+		{"UTF-16 with", utf16(strings.Replace(with, "%s", "UTF-16", 1)), false},
+		{"UTF-16 without", utf16(strings.Replace(without, "%s", "UTF-16", 1)), false},
+		{"undecodable", []byte(strings.Replace(without, "%s", "UTF-16", 1)), false},
+	} {
+		if got := ParsesAlone(tc.src); got != tc.want {
+			t.Errorf("%s: ParsesAlone = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
