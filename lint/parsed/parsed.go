@@ -115,7 +115,9 @@ type File struct {
 	// Nested reports that a config.yaml uses nested mappings (its style, for
 	// editors); false means flat "a.b.c: v" keys.
 	Nested bool `json:"nested,omitempty"`
-	// Src is the file's bytes as read.
+	// Src is the file's text, where its spans point: the bytes as read, or
+	// for a Hadoop file in UTF-16 or a single-byte charset the UTF-8 text
+	// they decode to (lint/discover Tree.Raw keeps those bytes).
 	Src []byte `json:"-"`
 	// Template is set when the file holds unrendered template placeholders
 	// (docs/templates.md).
