@@ -130,7 +130,7 @@ func Lint(ctx context.Context, eng *engine.Engine, paths []string, opts Options)
 		all  []finding.Finding
 	)
 	rules := evaluate.RuleSettings(opts.Config.RuleByID)
-	err = evaluate.EachSeq(ctx, eng, st.sets(), opts.Workers, rules, func(s *model.Set, fs []finding.Finding) error {
+	err = evaluate.Each(ctx, eng, st.sets(), opts.Workers, rules, func(s *model.Set, fs []finding.Finding) error {
 		sets = append(sets, s)
 		all = append(all, fs...)
 		st.done(s)
@@ -166,17 +166,12 @@ func Discover(paths []string, opts Options) ([]*model.Set, int, error) {
 // assembleSets runs the first two steps: discovery, then assembly (with
 // version resolution).
 func assembleSets(paths []string, opts Options) ([]*model.Set, *discover.Tree, error) {
-	return assembleSetsObserved(paths, opts, nil)
+	return assembleSetsWalking(paths, nil, opts, nil)
 }
 
-// assembleSetsObserved is assembleSets recording what it looks at in obs
-// (the result cache).
-func assembleSetsObserved(paths []string, opts Options, obs *inputfs.Observer) ([]*model.Set, *discover.Tree, error) {
-	return assembleSetsWalking(paths, nil, opts, obs)
-}
-
-// assembleSetsWalking is assembleSetsObserved walking only walk, with the
-// read boundary of the run over boundary (nil: of walk).
+// assembleSetsWalking is assembleSets walking only walk, with the read
+// boundary of the run over boundary (nil: of walk), recording what it
+// looks at in obs (the result cache's incremental run; nil: nothing).
 func assembleSetsWalking(walk, boundary []string, opts Options, obs *inputfs.Observer) ([]*model.Set, *discover.Tree, error) {
 	do := discoverOptions(opts)
 	do.Observer = obs

@@ -55,21 +55,15 @@ func (rs RuleSettings) apply(f *finding.Finding) bool {
 	return true
 }
 
-// Each evaluates sets on up to workers goroutines (GOMAXPROCS when
-// workers <= 0) and calls yield with each set's findings in the order of
-// sets, as soon as that set and every set before it are done. The first
-// error, from a set or from yield, stops the run and is returned.
-func Each(ctx context.Context, eng *engine.Engine, sets []*model.Set, workers int, rules RuleSettings,
-	yield func(s *model.Set, fs []finding.Finding) error) error {
-	return EachSeq(ctx, eng, slices.Values(sets), min(workers, max(len(sets), 1)), rules, yield)
-}
-
-// EachSeq is Each over the sets seq yields, which it ranges over on a
-// goroutine of its own while the workers evaluate (internal/ordered): a
-// streaming run assembles the next sets meanwhile (lint/assemble Each) and
-// holds only the parsed files of the few sets in between. When the run
-// stops early, seq's loop is left before EachSeq returns.
-func EachSeq(ctx context.Context, eng *engine.Engine, seq iter.Seq[*model.Set], workers int, rules RuleSettings,
+// Each evaluates the sets seq yields on up to workers goroutines
+// (GOMAXPROCS when workers <= 0) and calls yield with each set's findings
+// in the order of seq, as soon as that set and every set before it are
+// done. It ranges over seq on a goroutine of its own while the workers
+// evaluate (internal/ordered): a streaming run assembles the next sets
+// meanwhile (lint/assemble Each) and holds only the parsed files of the
+// few sets in between. The first error, from a set or from yield, stops
+// the run and is returned, after seq's loop was left.
+func Each(ctx context.Context, eng *engine.Engine, seq iter.Seq[*model.Set], workers int, rules RuleSettings,
 	yield func(s *model.Set, fs []finding.Finding) error) error {
 	return ordered.Map(seq, workers, func(s *model.Set) ([]finding.Finding, error) {
 		fs, err := Set(ctx, eng, s, rules)
@@ -78,17 +72,6 @@ func EachSeq(ctx context.Context, eng *engine.Engine, seq iter.Seq[*model.Set], 
 		}
 		return fs, nil
 	}, yield)
-}
-
-// All evaluates sets (Each) and returns their findings, in the order of
-// the sets; they are not sorted and no ignore comment is applied yet.
-func All(ctx context.Context, eng *engine.Engine, sets []*model.Set, workers int, rules RuleSettings) ([]finding.Finding, error) {
-	var all []finding.Finding
-	err := Each(ctx, eng, sets, workers, rules, func(_ *model.Set, fs []finding.Finding) error {
-		all = append(all, fs...)
-		return nil
-	})
-	return all, err
 }
 
 // RawAll evaluates the sets at the indexes in which (Raw) on up to
