@@ -36,7 +36,9 @@ func (a *assembler) cdataReading(s *model.Set) {
 		if !readOther() {
 			// Parsing it again reads nothing else (lint/discover freeParsed).
 			path, src := f.Path, raw
-			g.SetReload(func() *parsed.File { return hadoopxml.Parse(path, src, hadoopxml.Options{IgnoreCDATA: true}) })
+			g.SetReload(func(*parsed.File) *parsed.File {
+				return hadoopxml.Parse(path, src, hadoopxml.Options{IgnoreCDATA: true})
+			})
 		}
 		a.again[f] = g
 		return a.use(g)

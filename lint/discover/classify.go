@@ -80,7 +80,7 @@ func (d *Tree) Add(path string, explicit bool) error {
 	if d.lazy && pf == nil && d.deferrable(fm.ID, src) {
 		// Told by its name, and its parse reads nothing else: parsed
 		// when a set first holds it.
-		f.File = parsed.Deferred(disp, fm.ID, src, d.parser(fm, disp, src, d.chart(f)))
+		f.File = parsed.Deferred(disp, fm.ID, src, d.parser(fm, d.chart(f), nil))
 		d.keep(f)
 		return nil
 	}
@@ -122,7 +122,11 @@ func (d *Tree) Add(path string, explicit bool) error {
 // kept), each FlinkDeployment of a manifest.
 func (d *Tree) freeParsed(f *Found, fm *format.Format, src []byte, chart string) {
 	if f.File != nil && len(f.Deps) == 0 {
-		f.File.SetReload(d.parser(fm, f.Disp, src, chart))
+		var raw []byte // the bytes to parse, when Src is not them (Raw)
+		if !sameBytes(f.File.Src, src) {
+			raw = src
+		}
+		f.File.SetReload(d.parser(fm, chart, raw))
 		f.File.Drop()
 		return
 	}
@@ -132,7 +136,7 @@ func (d *Tree) freeParsed(f *Found, fm *format.Format, src []byte, chart string)
 		if cfg == nil {
 			continue
 		}
-		cfg.SetReload(func() *parsed.File {
+		cfg.SetReload(func(*parsed.File) *parsed.File {
 			deps := fm.Parse(f.Disp, src, format.Options{}).Deployments
 			if i >= len(deps) || deps[i].Config == nil { // unreachable: the parse is a function of src
 				return &parsed.File{Path: cfg.Path, Format: cfg.Format, Src: cfg.Src, Err: cfg.Err}
@@ -191,20 +195,39 @@ func limitKeys(f *parsed.File, disp string, src []byte) *parsed.File {
 		Msg: fmt.Sprintf("file has %d keys; ckptlint reads configuration files of up to %d keys", len(f.Entries), parsed.MaxEntries)}}
 }
 
-// parser parses src as discovery does, the key limit and then the
+// parser parses a file as discovery does, the key limit and then the
 // template marks for chart (the Helm chart the file lies in), without
 // reading anything else: the file's first parse read no xi:include
-// target (freeParsed), or it is a Flink file.
-func (d *Tree) parser(fm *format.Format, disp string, src []byte, chart string) func() *parsed.File {
+// target (freeParsed), or it is a Flink file. It parses the file's Path
+// and Src, or raw when that is not nil (a Hadoop file whose Src holds its
+// decoded text). Outside a Helm chart, one function serves every file of
+// a format.
+func (d *Tree) parser(fm *format.Format, chart string, raw []byte) func(*parsed.File) *parsed.File {
+	if chart == "" && raw == nil {
+		if fn := d.parsers[fm.ID]; fn != nil {
+			return fn
+		}
+	}
 	literal := d.literal
-	return func() *parsed.File {
-		g := limitKeys(fm.Parse(disp, src, format.Options{}).File, disp, src)
+	fn := func(f *parsed.File) *parsed.File {
+		src := f.Src
+		if raw != nil {
+			src = raw
+		}
+		g := limitKeys(fm.Parse(f.Path, src, format.Options{}).File, f.Path, src)
 		if !literal {
 			template.Mark(g, chart)
 		}
 		g.Entries = slices.Clip(g.Entries)
 		return g
 	}
+	if chart == "" && raw == nil {
+		if d.parsers == nil {
+			d.parsers = map[parsed.Format]func(*parsed.File) *parsed.File{}
+		}
+		d.parsers[fm.ID] = fn
+	}
+	return fn
 }
 
 // chart is the Helm chart (display path) f lies in, "" when none or when

@@ -1,6 +1,7 @@
 package discover
 
 import (
+	"maps"
 	"path/filepath"
 	"slices"
 
@@ -21,7 +22,6 @@ func (d *Tree) keep(f *Found) {
 	if k := (dirKind{filepath.Dir(f.Path), f.Format}); d.byDir[k] == nil {
 		d.byDir[k] = f
 	}
-	d.order = append(d.order, f.Path)
 }
 
 // InDir returns the discovered file of format k in directory dir, or nil.
@@ -31,9 +31,7 @@ func (d *Tree) InDir(dir string, k parsed.Format) *Found {
 
 // Paths returns discovered paths in a stable order.
 func (d *Tree) Paths() []string {
-	out := slices.Clone(d.order)
-	slices.Sort(out)
-	return out
+	return slices.Sorted(maps.Keys(d.files))
 }
 
 // Get returns the discovered file at path (absolute, clean), or nil.
