@@ -120,19 +120,35 @@ type Result struct {
 // Lint is a whole run: discover the files under paths, assemble them into
 // config sets, evaluating each while the next are assembled (stream), and
 // apply the ignore comments. The findings are sorted.
+//
+// With Options.Release a run keeps nothing of a set once its findings are
+// in (docs/performance.md, "Memory at 10,000 sets"): Result.Sets hold
+// only the sets' names, Result.Sources the bytes of the sets' files that
+// a finding names, and the ignore comments are read from the files that
+// mention ckptlint, noted as each set is done (sourceNotes).
 func Lint(ctx context.Context, eng *engine.Engine, paths []string, opts Options) (*Result, error) {
 	st, err := newStream(paths, opts, nil)
 	if err != nil {
 		return nil, err
 	}
 	var (
-		sets []*model.Set
-		all  []finding.Finding
+		sets  []*model.Set
+		names []string // Release: the sets' names; the sets are built at the end
+		all   []finding.Finding
+		notes *sourceNotes
 	)
+	if opts.Release {
+		notes = &sourceNotes{overlay: opts.Overlay, bytes: map[string][]byte{}}
+	}
 	rules := evaluate.RuleSettings(opts.Config.RuleByID)
 	err = evaluate.Each(ctx, eng, st.sets(), opts.Workers, rules, func(s *model.Set, fs []finding.Finding) error {
-		sets = append(sets, s)
 		all = append(all, fs...)
+		if notes != nil {
+			notes.add(s, fs, !opts.NoInlineIgnores)
+			names = append(names, s.Name)
+		} else {
+			sets = append(sets, s)
+		}
 		st.done(s)
 		return nil
 	})
@@ -142,15 +158,120 @@ func Lint(ctx context.Context, eng *engine.Engine, paths []string, opts Options)
 	if err := st.err(); err != nil {
 		return nil, err
 	}
+	if notes != nil {
+		// One array for all: a model.Set is 240 bytes, most of them unused
+		// here.
+		named := make([]model.Set, len(names))
+		sets = make([]*model.Set, len(names))
+		for i, n := range names {
+			named[i].Name = n
+			sets[i] = &named[i]
+		}
+	}
 	t := st.t
 	res := &Result{Sets: sets, Files: t.Len(), Unread: t.Unread()}
+	if notes != nil {
+		res.Sources = notes.bytes
+	}
 	if opts.NoInlineIgnores {
 		res.Findings = finding.Sort(all)
 		return res, nil
 	}
-	kept, suppressed := evaluate.Ignores(eng, sets, all, rules, opts.Overlay)
+	var kept, suppressed []finding.Finding
+	if notes != nil {
+		kept, suppressed = evaluate.IgnoresIn(notes.srcs, eng.Rules(), all, rules)
+		notes.named(kept)
+		notes.named(suppressed)
+	} else {
+		kept, suppressed = evaluate.Ignores(eng, sets, all, rules, opts.Overlay)
+	}
 	res.Findings, res.Suppressed = finding.Sort(kept), finding.Sort(suppressed)
 	return res, nil
+}
+
+// sourceNotes is what a streaming run (Options.Release) keeps of each set
+// once it is done, for the ignore comments and the reporters: the sources
+// evaluate.Ignores would read, less those that do not mention ckptlint
+// (suppress.Mentions: no directive and no problem in them, so leaving
+// them out changes nothing), and the bytes of the sets' files that a
+// finding names (what Result.Sources is for: snippets and columns).
+type sourceNotes struct {
+	overlay map[string][]byte
+	srcs    []evaluate.Source
+	// bytes are Result.Sources; mentions holds the bytes of the sets'
+	// files that mention ckptlint, which an ignore problem (CKPT001,
+	// CKPT002) or a suppressed finding may name once every set is done.
+	bytes, mentions map[string][]byte
+	// first are the bytes of a path's first source (add), nil when they
+	// do not mention ckptlint.
+	first map[string][]byte
+}
+
+// add notes the sources and named files of s, whose findings are fs;
+// ignores is false when inline ignores are not read.
+func (n *sourceNotes) add(s *model.Set, fs []finding.Finding, ignores bool) {
+	for _, f := range fs {
+		if _, ok := n.bytes[f.Range.File]; ok {
+			continue
+		}
+		for _, g := range s.Files() {
+			if g.Path == f.Range.File {
+				n.bytes[g.Path] = g.Src
+				break
+			}
+		}
+	}
+	if !ignores {
+		return
+	}
+	for _, src := range evaluate.Sources([]*model.Set{s}, n.overlay) {
+		var own []byte // a set's own file's bytes, when they mention ckptlint
+		if !src.Included {
+			if b := src.Src(); suppress.Mentions(b) {
+				own = b
+				if n.mentions == nil {
+					n.mentions = map[string][]byte{}
+				}
+				if _, ok := n.mentions[src.Path]; !ok {
+					n.mentions[src.Path] = b
+				}
+			}
+		}
+		// evaluate.IgnoresIn reads the bytes of a path's first source;
+		// first remembers them for an xi:include target (read from disk,
+		// once) and for a file that mentions ckptlint. A set's own file
+		// that does not is looked at again each time (its bytes are in
+		// memory) rather than remembered: there are as many as files.
+		b, seen := n.first[src.Path]
+		if !seen {
+			b = own
+			if src.Included {
+				if b = src.Src(); !suppress.Mentions(b) {
+					b = nil
+				}
+			}
+			if b != nil || src.Included {
+				if n.first == nil {
+					n.first = map[string][]byte{}
+				}
+				n.first[src.Path] = b
+			}
+		}
+		if b != nil {
+			src.Src = func() []byte { return b }
+			n.srcs = append(n.srcs, src)
+		}
+	}
+}
+
+// named adds to Result.Sources the files of the sets that mention
+// ckptlint and that fs name.
+func (n *sourceNotes) named(fs []finding.Finding) {
+	for _, f := range fs {
+		if b, ok := n.mentions[f.Range.File]; ok {
+			n.bytes[f.Range.File] = b
+		}
+	}
 }
 
 // Discover walks paths and returns the config sets, in a stable order, and

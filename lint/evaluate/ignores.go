@@ -37,6 +37,9 @@ type Source struct {
 	// set was not evaluated (a file of it is unreadable or skipped).
 	Set       string
 	Evaluated bool
+	// Included is set for a file pulled in through xi:include, whose Src
+	// reads it from disk (or the overlay).
+	Included bool `json:"-"`
 }
 
 // Sources lists the files whose ignore comments Ignores reads, in the
@@ -54,7 +57,7 @@ func Sources(sets []*model.Set, overlay map[string][]byte) []Source {
 			}
 			for _, inc := range f.Includes {
 				if syn := suppress.SyntaxOfPath(inc); syn != 0 {
-					out = append(out, Source{Path: inc, Syntax: syn, Src: func() []byte { return readSource(inc, overlay) }, Set: s.Name, Evaluated: evaluated})
+					out = append(out, Source{Path: inc, Syntax: syn, Src: func() []byte { return readSource(inc, overlay) }, Set: s.Name, Evaluated: evaluated, Included: true})
 				}
 			}
 		}
