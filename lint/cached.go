@@ -79,6 +79,53 @@ type runEntry struct {
 	// Abs maps the display path of each file in Sources, and of each file
 	// a finding names, to the absolute path its bytes were read from.
 	Abs map[string]string `json:"abs"`
+
+	// pending decodes the sets' findings (decodePending) once, for an entry
+	// read from the store; nil for one built in this run.
+	pending *pendingOnce
+}
+
+// pendingOnce is the decoding of an entry's findings and its outcome.
+type pendingOnce struct {
+	once sync.Once
+	ok   bool
+}
+
+// decodePending decodes the findings of every set of an entry read from
+// the store (their JSON, rawPending), once, and reports whether each was
+// valid; an entry with one that is not is not used. The findings are
+// most of an entry's decoding, and the policies start to compile only
+// once the entry is loaded and its replay meets a changed file (Cached):
+// Cached decodes them while the replay runs (docs/performance.md, "One
+// file edited").
+func (e *runEntry) decodePending() bool {
+	if e.pending == nil {
+		return true
+	}
+	e.pending.once.Do(func() {
+		for i := range e.Sets {
+			st := &e.Sets[i]
+			pj := st.rawPending
+			if pj == "null" || pj == "[]" {
+				continue
+			}
+			if err := json.Unmarshal(unsafe.Slice(unsafe.StringData(pj), len(pj)), &st.Pending); err != nil || !pendingValid(st.Pending) { //nolint:gosec // G103: read only, as in decodeEntry
+				return
+			}
+		}
+		e.pending.ok = true
+	})
+	return e.pending.ok
+}
+
+// pendingValid checks what decoding a set's findings does not.
+func pendingValid(ps []evaluate.Pending) bool {
+	for _, p := range ps {
+		if p.RuleID == "" || p.Severity < finding.Info || p.Severity > finding.Error || p.Cap < 0 || p.Cap > finding.Error {
+			return false
+		}
+	}
+	return true
 }
 
 // sameAsPath stands for a probe result equal to the probe's path (no
@@ -321,20 +368,15 @@ func decodeEntry(b []byte) (*runEntry, bool) {
 				st.Members[k] = r.field()
 			}
 		}
-		pj := r.field()
+		st.rawPending = r.field() // decoded by decodePending
 		if r.bad {
 			return nil, false
 		}
-		if pj != "null" && pj != "[]" {
-			if err := json.Unmarshal(unsafe.Slice(unsafe.StringData(pj), len(pj)), &st.Pending); err != nil { //nolint:gosec // G103: read only, as above
-				return nil, false
-			}
-		}
-		st.rawPending = pj
 	}
 	if r.bad || r.pos != len(b) {
 		return nil, false
 	}
+	e.pending = &pendingOnce{}
 	return &e, true
 }
 
@@ -404,6 +446,7 @@ func Cached(ctx context.Context, c *Cache, paths []string, opts Options) (*Resul
 	key := h.Sum()
 	prev := loadEntry(c.Store, key)
 	if prev != nil {
+		go prev.decodePending() // while the replay runs; its users wait for it
 		// A file whose bytes changed almost always means a config set to
 		// evaluate: the policies compile meanwhile, on the core the
 		// replay's system calls leave idle, instead of after it.
@@ -490,15 +533,14 @@ func loadEntry(s *cache.Store, key cache.Key) *runEntry {
 }
 
 // valid checks what decoding does not: every probe names an absolute
-// path, every source a set of the entry.
+// path, every source a set of the entry, every finding decoded so far
+// (decodePending) has a rule and a severity.
 func (e *runEntry) valid() bool {
 	names := map[string]bool{}
 	for _, s := range e.Sets {
 		names[s.Name] = true
-		for _, p := range s.Pending {
-			if p.RuleID == "" || p.Severity < finding.Info || p.Severity > finding.Error || p.Cap < 0 || p.Cap > finding.Error {
-				return false
-			}
+		if !pendingValid(s.Pending) {
+			return false
 		}
 	}
 	for _, p := range e.Probes {
@@ -603,6 +645,9 @@ func replay(e *runEntry, onChange func()) (srcs map[string][]byte, upgrades map[
 // each checked against its recorded bytes: false when one changed since
 // the replay, and the run is then made afresh.
 func fromEntry(c *Cache, e *runEntry, srcs map[string][]byte, opts Options) (*Result, bool, error) {
+	if !e.decodePending() {
+		return nil, false, nil
+	}
 	// The read probes of the files this may read again: those of Abs.
 	reads := make(map[string]inputfs.Probe, len(e.Abs))
 	for _, abs := range e.Abs {
@@ -711,7 +756,7 @@ func lintAndStore(ctx context.Context, c *Cache, key, base cache.Key, prev *runE
 		return nil, CacheStats{}, err
 	}
 	known := map[string][]evaluate.Pending{}
-	if prev != nil {
+	if prev != nil && prev.decodePending() {
 		for _, s := range prev.Sets {
 			known[s.Fingerprint] = s.Pending
 		}
@@ -921,7 +966,7 @@ func members(links *inputfs.Symlinks, cwd string, s *model.Set) (paths []string,
 // any run answered from the cache.
 func incremental(ctx context.Context, c *Cache, key, base cache.Key, prev *runEntry, changed []int, upgrades map[int]string,
 	paths []string, opts Options) (res *Result, stats CacheStats, done bool, err error) {
-	if len(prev.Notes) > 0 || (opts.Config != nil && len(opts.Config.Deployments) > 0) {
+	if len(prev.Notes) > 0 || (opts.Config != nil && len(opts.Config.Deployments) > 0) || !prev.decodePending() {
 		return nil, stats, false, nil
 	}
 	named := paths

@@ -35,7 +35,7 @@ func TestEntryRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, ok := decodeEntry(b)
-	if !ok {
+	if !ok || !got.decodePending() {
 		t.Fatal("the encoded entry does not decode")
 	}
 	again, err := got.encode() // the findings' JSON written back as it was read
@@ -45,6 +45,7 @@ func TestEntryRoundTrip(t *testing.T) {
 	for i := range got.Sets {
 		got.Sets[i].rawPending = ""
 	}
+	got.pending = nil
 	if !reflect.DeepEqual(got, e) {
 		t.Errorf("round trip:\n got %+v\nwant %+v", got, e)
 	}
@@ -60,7 +61,7 @@ func TestEntryRoundTrip(t *testing.T) {
 		c := append([]byte(nil), b...)
 		c[i] ^= 0x41
 		if e, ok := decodeEntry(c); ok {
-			_ = e.valid() // must not panic either
+			_ = e.decodePending() && e.valid() // must not panic either
 		}
 	}
 }
@@ -93,6 +94,40 @@ func TestForgedEntryBoundsAllocation(t *testing.T) {
 		}
 		if got := after.TotalAlloc - before.TotalAlloc; got > 12*uint64(len(b)) {
 			t.Errorf("%s: decoding %d bytes allocated %d", name, len(b), got)
+		}
+	}
+}
+
+// TestEntryBadFindings: an entry whose framing decodes but one of whose
+// sets' findings is not JSON, or names no rule, or has no valid severity,
+// is not used (decodePending, which decodes the findings apart from the
+// rest of the entry, refuses it, and so does fromEntry).
+func TestEntryBadFindings(t *testing.T) {
+	for name, pending := range map[string]string{
+		"not JSON":          `[{"rule_id":`,
+		"no rule":           `[{"severity":"warning","message":"m"}]`,
+		"severity too high": `[{"rule_id":"CKPT101","severity":9}]`,
+	} {
+		e := &runEntry{Format: entryFormat, Probes: []inputfs.Probe{{Op: "dir", Path: "/r", Result: "abc"}},
+			Sets: []setEntry{
+				{Name: "a", Fingerprint: strings.Repeat("a", 64), Root: "a"},
+				{Name: "b", Fingerprint: strings.Repeat("b", 64), Root: "b", rawPending: pending},
+			},
+			Abs: map[string]string{}}
+		b, err := e.encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := decodeEntry(b)
+		if !ok || !got.valid() {
+			t.Fatalf("%s: the entry's framing does not decode", name)
+		}
+		if got.decodePending() {
+			t.Errorf("%s: the findings decode", name)
+			continue
+		}
+		if _, ok, err := fromEntry(&Cache{}, got, nil, Options{}); ok || err != nil {
+			t.Errorf("%s: fromEntry used the entry (%v)", name, err)
 		}
 	}
 }
