@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"iter"
 	"maps"
 	"os"
 	"path/filepath"
@@ -44,6 +45,25 @@ type Cache struct {
 	// Rules name the rules an ignore comment may name, and its Engine is
 	// compiled only when some config set is not in the cache.
 	Policies *engine.Lazy
+	// Background writes a run's entry on a goroutine of its own, while the
+	// caller reports the result; Wait waits for it, and must be called
+	// before the process exits (`ckptlint lint` does, then Trim). The
+	// write is atomic either way (lint/cache).
+	Background bool
+	writes     sync.WaitGroup
+}
+
+// Wait waits for the entries being written in the background.
+func (c *Cache) Wait() { c.writes.Wait() }
+
+// put stores e under key, in the background when c.Background is set;
+// nothing may change e after.
+func (c *Cache) put(e *runEntry, key cache.Key) {
+	if !c.Background {
+		e.store(c.Store, key)
+		return
+	}
+	c.writes.Go(func() { e.store(c.Store, key) })
 }
 
 // entryFormat is the layout of a run entry; an entry of another layout is
@@ -415,6 +435,7 @@ type CacheStats struct {
 // and the inline ignores are applied afresh on every run. Runs with an
 // overlay (fix) do not use the cache. Without a store it is Lint.
 func Cached(ctx context.Context, c *Cache, paths []string, opts Options) (*Result, CacheStats, error) {
+	c.Wait() // a run reads what the one before it wrote
 	if opts.Now.IsZero() {
 		opts.Now = time.Now() // one clock for the key and the run (facts' ages)
 	}
@@ -474,7 +495,7 @@ func Cached(ctx context.Context, c *Cache, paths []string, opts Options) (*Resul
 					for i, sig := range upgrades {
 						prev.Probes[i].Sig = sig
 					}
-					prev.store(c.Store, key)
+					c.put(prev, key)
 				}
 				return res, CacheStats{Hit: true}, nil
 			}
@@ -703,7 +724,7 @@ func fromEntry(c *Cache, e *runEntry, srcs map[string][]byte, opts Options) (*Re
 				res.Sources[path] = b
 				continue
 			}
-			res.Sources[path] = readSource(path)
+			res.Sources[path] = evaluate.ReadSource(path, nil)
 		}
 	}
 	if opts.Note != nil {
@@ -729,13 +750,6 @@ func (c *Cache) applyIgnores(res *Result, sources []evaluate.Source, all []findi
 	kept, sup := evaluate.IgnoresIn(sources, policyRules, all, rules)
 	res.Findings, res.Suppressed = finding.Sort(kept), finding.Sort(sup)
 	return nil
-}
-
-// readSource reads a file by its display path (relative to the working
-// directory unless absolute); nil when it cannot be read.
-func readSource(path string) []byte {
-	b, _ := inputfs.ReadRegular(filepath.FromSlash(path), parsed.MaxFileSize)
-	return b
 }
 
 // lintAndStore is a run that discovers and parses: each set whose
@@ -765,6 +779,8 @@ func lintAndStore(ctx context.Context, c *Cache, key, base cache.Key, prev *runE
 	storable := true
 	var (
 		sets  []*model.Set
+		names []string                                                          // Release: the sets' names (as Lint)
+		kept  = &sourceNotes{mayRead: st.t.MayRead, bytes: map[string][]byte{}} // what is kept of each set (as Lint)
 		pend  [][]evaluate.Pending
 		stats CacheStats
 		links inputfs.Symlinks
@@ -797,7 +813,6 @@ func lintAndStore(ctx context.Context, c *Cache, key, base cache.Key, prev *runE
 		}
 		return evaluated{fp: fp, ok: ok, findings: p}, nil
 	}, func(s *model.Set, e evaluated) error {
-		st.done(s)
 		storable = storable && e.ok
 		mem, root := members(&links, cwd, s)
 		entry.Sets = append(entry.Sets, setEntry{Name: s.Name, Fingerprint: e.fp, Members: mem, Root: root, Pending: e.findings})
@@ -806,8 +821,16 @@ func lintAndStore(ctx context.Context, c *Cache, key, base cache.Key, prev *runE
 		} else {
 			stats.Evaluated++
 		}
-		sets = append(sets, s)
+		// The entry keeps the ignore sources whatever opts.NoInlineIgnores
+		// says (it is no part of the key).
+		kept.add(s, pendingFiles(e.findings), true)
+		if opts.Release {
+			names = append(names, s.Name)
+		} else {
+			sets = append(sets, s)
+		}
 		pend = append(pend, e.findings)
+		st.done(s)
 		return nil
 	})
 	if err == nil {
@@ -820,14 +843,19 @@ func lintAndStore(ctx context.Context, c *Cache, key, base cache.Key, prev *runE
 	entry.Files = t.Len()
 	rules := evaluate.RuleSettings(opts.Config.RuleByID)
 	var all []finding.Finding
-	for i := range sets {
-		all = append(all, evaluate.Settle(pend[i], rules)...)
+	for _, p := range pend {
+		all = append(all, evaluate.Settle(p, rules)...)
 	}
-	res := &Result{Sets: sets, Files: t.Len(), Unread: t.Unread()}
-	sources := evaluate.Sources(sets, nil)
+	if opts.Release {
+		sets = namedSets(names)
+	}
+	sources := kept.srcs
+	res := &Result{Sets: sets, Files: t.Len(), Unread: t.Unread(), Sources: kept.bytes}
 	if err := c.applyIgnores(res, sources, all, rules, opts.NoInlineIgnores); err != nil {
 		return nil, stats, err
 	}
+	kept.named(res.Findings)
+	kept.named(res.Suppressed)
 	// A run that could not read something is not stored: the next run
 	// tries again (and ends with exit code 2 again).
 	if storable && len(res.Unread) == 0 {
@@ -859,7 +887,7 @@ func lintAndStore(ctx context.Context, c *Cache, key, base cache.Key, prev *runE
 				}
 			}
 		}
-		entry.store(c.Store, key)
+		c.put(entry, key)
 	}
 	return res, stats, nil
 }
@@ -1158,7 +1186,7 @@ func incremental(ctx context.Context, c *Cache, key, base cache.Key, prev *runEn
 	if !ok {
 		return nil, stats, false, nil
 	}
-	next.store(c.Store, key)
+	c.put(&next, key)
 	stats.Incremental = true
 	return res, stats, true, nil
 }
@@ -1220,4 +1248,15 @@ func fingerprint(base cache.Key, s *model.Set) (string, bool) {
 	}
 	k := cache.NewHasher("ckptlint set").Bytes(base[:]).Bytes(b).Sum()
 	return k.String(), true
+}
+
+// pendingFiles lists the files ps name.
+func pendingFiles(ps []evaluate.Pending) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for _, p := range ps {
+			if !yield(p.Range.File) {
+				return
+			}
+		}
+	}
 }

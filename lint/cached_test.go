@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -42,12 +43,31 @@ func resultJSON(t *testing.T, res *lint.Result) string {
 	for _, s := range res.Sets {
 		names = append(names, s.Name)
 	}
+	// The bytes the reporters read for each file a finding names: the
+	// result's Sources, or (a run keeping its sets) the sets' files, as
+	// `ckptlint lint` takes them.
+	sources := res.Sources
+	if sources == nil {
+		sources = map[string][]byte{}
+		for _, s := range res.Sets {
+			for _, f := range s.Files() {
+				sources[f.Path] = f.Src
+			}
+		}
+	}
+	shown := map[string]string{}
+	for _, f := range slices.Concat(res.Findings, res.Suppressed) {
+		if b, ok := sources[f.Range.File]; ok {
+			shown[f.Range.File] = string(b)
+		}
+	}
 	b, err := json.MarshalIndent(struct {
 		Findings, Suppressed any
 		Files                int
 		Unread               []string
 		Sets                 []string
-	}{res.Findings, res.Suppressed, res.Files, res.Unread, names}, "", " ")
+		Shown                map[string]string
+	}{res.Findings, res.Suppressed, res.Files, res.Unread, names, shown}, "", " ")
 	if err != nil {
 		t.Fatal(err)
 	}

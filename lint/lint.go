@@ -121,11 +121,11 @@ type Result struct {
 // config sets, evaluating each while the next are assembled (stream), and
 // apply the ignore comments. The findings are sorted.
 //
-// With Options.Release a run keeps nothing of a set once its findings are
+// Result.Sources holds the bytes of every file a finding names. With
+// Options.Release a run keeps nothing else of a set once its findings are
 // in (docs/performance.md, "Memory at 10,000 sets"): Result.Sets hold
-// only the sets' names, Result.Sources the bytes of the sets' files that
-// a finding names, and the ignore comments are read from the files that
-// mention ckptlint, noted as each set is done (sourceNotes).
+// only the sets' names, and the ignore comments are read from the files
+// that mention ckptlint, noted as each set is done (sourceNotes).
 func Lint(ctx context.Context, eng *engine.Engine, paths []string, opts Options) (*Result, error) {
 	st, err := newStream(paths, opts, nil)
 	if err != nil {
@@ -137,14 +137,12 @@ func Lint(ctx context.Context, eng *engine.Engine, paths []string, opts Options)
 		all   []finding.Finding
 		notes *sourceNotes
 	)
-	if opts.Release {
-		notes = &sourceNotes{overlay: opts.Overlay, bytes: map[string][]byte{}}
-	}
+	notes = &sourceNotes{overlay: opts.Overlay, mayRead: st.t.MayRead, bytes: map[string][]byte{}}
 	rules := evaluate.RuleSettings(opts.Config.RuleByID)
 	err = evaluate.Each(ctx, eng, st.sets(), opts.Workers, rules, func(s *model.Set, fs []finding.Finding) error {
 		all = append(all, fs...)
-		if notes != nil {
-			notes.add(s, fs, !opts.NoInlineIgnores)
+		notes.add(s, namedFiles(fs), opts.Release && !opts.NoInlineIgnores)
+		if opts.Release {
 			names = append(names, s.Name)
 		} else {
 			sets = append(sets, s)
@@ -158,45 +156,38 @@ func Lint(ctx context.Context, eng *engine.Engine, paths []string, opts Options)
 	if err := st.err(); err != nil {
 		return nil, err
 	}
-	if notes != nil {
-		// One array for all: a model.Set is 240 bytes, most of them unused
-		// here.
-		named := make([]model.Set, len(names))
-		sets = make([]*model.Set, len(names))
-		for i, n := range names {
-			named[i].Name = n
-			sets[i] = &named[i]
-		}
+	if opts.Release {
+		sets = namedSets(names)
 	}
 	t := st.t
-	res := &Result{Sets: sets, Files: t.Len(), Unread: t.Unread()}
-	if notes != nil {
-		res.Sources = notes.bytes
-	}
+	res := &Result{Sets: sets, Files: t.Len(), Unread: t.Unread(), Sources: notes.bytes}
 	if opts.NoInlineIgnores {
 		res.Findings = finding.Sort(all)
 		return res, nil
 	}
 	var kept, suppressed []finding.Finding
-	if notes != nil {
+	if opts.Release {
 		kept, suppressed = evaluate.IgnoresIn(notes.srcs, eng.Rules(), all, rules)
-		notes.named(kept)
-		notes.named(suppressed)
 	} else {
 		kept, suppressed = evaluate.Ignores(eng, sets, all, rules, opts.Overlay)
 	}
+	notes.named(kept)
+	notes.named(suppressed)
 	res.Findings, res.Suppressed = finding.Sort(kept), finding.Sort(suppressed)
 	return res, nil
 }
 
-// sourceNotes is what a streaming run (Options.Release) keeps of each set
-// once it is done, for the ignore comments and the reporters: the sources
-// evaluate.Ignores would read, less those that do not mention ckptlint
-// (suppress.Mentions: no directive and no problem in them, so leaving
-// them out changes nothing), and the bytes of the sets' files that a
-// finding names (what Result.Sources is for: snippets and columns).
+// sourceNotes is what a run keeps of each set once it is done, for the
+// reporters and, in a streaming run (Options.Release), the ignore
+// comments: the bytes of every file a finding names (Result.Sources, for
+// snippets and columns: a set's file as the run read it, any other file,
+// such as an xi:include target, read again as the result cache reads
+// it), and the sources evaluate.Ignores would read, less those that do
+// not mention ckptlint (suppress.Mentions: no directive and no problem
+// in them, so leaving them out changes nothing).
 type sourceNotes struct {
 	overlay map[string][]byte
+	mayRead func(abs string) bool // the run's boundary (discover.Tree MayRead)
 	srcs    []evaluate.Source
 	// bytes are Result.Sources; mentions holds the bytes of the sets'
 	// files that mention ckptlint, which an ignore problem (CKPT001,
@@ -207,19 +198,38 @@ type sourceNotes struct {
 	first map[string][]byte
 }
 
-// add notes the sources and named files of s, whose findings are fs;
-// ignores is false when inline ignores are not read.
-func (n *sourceNotes) add(s *model.Set, fs []finding.Finding, ignores bool) {
-	for _, f := range fs {
-		if _, ok := n.bytes[f.Range.File]; ok {
-			continue
-		}
-		for _, g := range s.Files() {
-			if g.Path == f.Range.File {
-				n.bytes[g.Path] = g.Src
-				break
+// namedSets are sets holding only the names given: one array for all, as
+// a model.Set is 240 bytes, most of them unused here.
+func namedSets(names []string) []*model.Set {
+	named := make([]model.Set, len(names))
+	sets := make([]*model.Set, len(names))
+	for i, n := range names {
+		named[i].Name = n
+		sets[i] = &named[i]
+	}
+	return sets
+}
+
+// namedFiles lists the files fs name.
+func namedFiles(fs []finding.Finding) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for _, f := range fs {
+			if !yield(f.Range.File) {
+				return
 			}
 		}
+	}
+}
+
+// add notes the sources of s and those of its files that named lists
+// (the files its findings name); ignores is false when inline ignores
+// are not read.
+func (n *sourceNotes) add(s *model.Set, named iter.Seq[string], ignores bool) {
+	for path := range named {
+		if _, ok := n.bytes[path]; ok || path == "" {
+			continue
+		}
+		n.bytes[path] = n.fileBytes(s, path)
 	}
 	if !ignores {
 		return
@@ -264,12 +274,43 @@ func (n *sourceNotes) add(s *model.Set, fs []finding.Finding, ignores bool) {
 	}
 }
 
-// named adds to Result.Sources the files of the sets that mention
-// ckptlint and that fs name.
+// fileBytes are the bytes of the file at display path, as s read it when
+// it is one of its files and they were kept, else read now (read).
+func (n *sourceNotes) fileBytes(s *model.Set, path string) []byte {
+	for _, f := range s.Files() {
+		if f.Path == path && f.Src != nil {
+			return f.Src
+		}
+	}
+	return n.read(path)
+}
+
+// read reads the file at display path, inside the run's boundary only;
+// nil when it cannot be read. A set holds no bytes for an xi:include
+// target, a version evidence file, a manifest skipped as a template or
+// refused whole: the result cache reads these again too (fromEntry).
+func (n *sourceNotes) read(path string) []byte {
+	abs, err := filepath.Abs(filepath.FromSlash(path))
+	if err != nil || (n.mayRead != nil && !n.mayRead(abs)) {
+		return nil
+	}
+	return evaluate.ReadSource(path, n.overlay)
+}
+
+// named adds to Result.Sources the files fs name that it does not hold
+// yet (an ignore problem, CKPT001 or CKPT002, may name a file no finding
+// of its set named): a set's file that mentions ckptlint as the set read
+// it, any other read now.
 func (n *sourceNotes) named(fs []finding.Finding) {
 	for _, f := range fs {
-		if b, ok := n.mentions[f.Range.File]; ok {
-			n.bytes[f.Range.File] = b
+		path := f.Range.File
+		if _, ok := n.bytes[path]; ok || path == "" {
+			continue
+		}
+		if b, ok := n.mentions[path]; ok {
+			n.bytes[path] = b
+		} else {
+			n.bytes[path] = n.read(path)
 		}
 	}
 }

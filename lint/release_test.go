@@ -1,11 +1,13 @@
 package lint_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ckptlint/ckptlint/internal/linttest"
@@ -52,8 +54,8 @@ func TestReleaseSameFindings(t *testing.T) {
 // sameRun fails unless rel, a streamed run (Options.Release), reports what
 // keep, the same run keeping its sets, does: findings, suppressed
 // findings, the sets' names and order, and for every file a finding names
-// the bytes the reporters show (Result.Sources; a kept run's reporters
-// read the sets' files). rel's sets must hold their names only.
+// the bytes the reporters show (Result.Sources). rel's sets must hold
+// their names only.
 func sameRun(t *testing.T, label string, keep, rel *lint.Result) {
 	t.Helper()
 	if !reflect.DeepEqual(keep.Findings, rel.Findings) || !reflect.DeepEqual(keep.Suppressed, rel.Suppressed) {
@@ -63,7 +65,6 @@ func sameRun(t *testing.T, label string, keep, rel *lint.Result) {
 	if len(keep.Sets) != len(rel.Sets) {
 		t.Fatalf("%s: %d sets, %d with Release", label, len(keep.Sets), len(rel.Sets))
 	}
-	kept := map[string][]byte{}
 	for i, s := range rel.Sets {
 		if s.Name != keep.Sets[i].Name {
 			t.Errorf("%s: set %d is %s, %s with Release", label, i, keep.Sets[i].Name, s.Name)
@@ -71,12 +72,9 @@ func sameRun(t *testing.T, label string, keep, rel *lint.Result) {
 		if len(s.Files()) != 0 {
 			t.Errorf("%s: set %s keeps its files with Release", label, s.Name)
 		}
-		for _, f := range keep.Sets[i].Files() {
-			kept[f.Path] = f.Src
-		}
 	}
 	for _, f := range slices.Concat(keep.Findings, keep.Suppressed) {
-		want, ok := kept[f.Range.File]
+		want, ok := keep.Sources[f.Range.File]
 		got, gotOK := rel.Sources[f.Range.File]
 		if ok != gotOK || string(want) != string(got) {
 			t.Errorf("%s: %s: the bytes reporters read differ with Release (kept %v, streamed %v)", label, f.Range.File, ok, gotOK)
@@ -182,4 +180,63 @@ func TestReleaseSameFindingsCorpus(t *testing.T) {
 	}
 	t.Chdir(dir)
 	compare("the whole corpus")
+}
+
+// TestSourcesInsideBoundary: Result.Sources (the bytes the reporters show
+// for each file a finding names) holds a file no set kept the bytes of
+// (an xi:include target) as read now, but never reads a file outside
+// the run's boundary (a config file symlinked out of the repository is a
+// CKPT000 finding, and its target's text must not reach a public log),
+// streamed or not, with the cache or without.
+func TestSourcesInsideBoundary(t *testing.T) {
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo := filepath.Join(tmp, "repo")
+	mkfile(t, filepath.Join(repo, ".git", "HEAD"), "ref: refs/heads/main\n")
+	mkfile(t, filepath.Join(repo, "conf", "flink-conf.yaml"), "state.backend.type: rocksdb\nstate.checkpoints.dir: hdfs:///flink/checkpoints\nexecution.checkpointing.interval: 10 s\n")
+	mkfile(t, filepath.Join(repo, "conf", "hdfs-site.xml"), "<?xml version=\"1.0\"?>\n<configuration xmlns:xi=\"http://www.w3.org/2001/XInclude\">\n  <xi:include href=\"extra.xml\"/>\n</configuration>\n")
+	mkfile(t, filepath.Join(repo, "conf", "extra.xml"), "<configuration>\n<property><name>dfs.blocksize</name><value>1k</value></property>\n</configuration>\n")
+	const secret = "<configuration><!-- SECRET outside the repository --></configuration>\n"
+	mkfile(t, filepath.Join(tmp, "outside", "core-site.xml"), secret)
+	mkfile(t, filepath.Join(repo, "other", "flink-conf.yaml"), "state.backend.type: rocksdb\n")
+	if err := os.Symlink(filepath.Join(tmp, "outside", "core-site.xml"), filepath.Join(repo, "other", "core-site.xml")); err != nil {
+		t.Skipf("symlinks: %v", err)
+	}
+	eng := linttest.Engine(t)
+	c, _ := newCache(t)
+	for _, run := range []string{"plain", "streamed", "cached (first run)", "cached (second run)"} {
+		release := run != "plain"
+		var res *lint.Result
+		if strings.HasPrefix(run, "cached") {
+			t.Chdir(repo)
+			var err error
+			if res, _, err = lint.Cached(context.Background(), c, nil, lint.Options{Release: true}); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			res = linttest.Lint(t, eng, repo, lint.Options{Release: release})
+		}
+		refused, included := false, false
+		for _, f := range res.Findings {
+			switch f.Range.File {
+			case "other/core-site.xml":
+				refused = refused || f.RuleID == lint.ParseErrorRule
+			case "conf/extra.xml":
+				included = true
+			}
+		}
+		if !refused || !included {
+			t.Fatalf("%s: want a CKPT000 finding on the symlink and one in the xi:include target: %v", run, res.Findings)
+		}
+		for path, b := range res.Sources {
+			if strings.Contains(string(b), "SECRET") {
+				t.Errorf("%s: Sources[%s] holds the text of a file outside the repository", run, path)
+			}
+		}
+		if !strings.Contains(string(res.Sources["conf/extra.xml"]), "dfs.blocksize") {
+			t.Errorf("%s: no bytes for the xi:include target a finding names", run)
+		}
+	}
 }

@@ -232,6 +232,14 @@ func (d *Tree) addOverlay(paths []string) error {
 	return nil
 }
 
+// MayRead reports whether the run may read the file at p (its boundary,
+// as Check), without recording the question: the reporters read again a
+// file a finding names that no set holds the bytes of (lint sourceNotes).
+func (d *Tree) MayRead(p string) bool {
+	_, err := d.bound.Check(p)
+	return err == nil
+}
+
 // Display renders p relative to the working directory, with slashes.
 func (d *Tree) Display(p string) string {
 	// Below the working directory, the display path of a clean absolute

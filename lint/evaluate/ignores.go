@@ -57,7 +57,7 @@ func Sources(sets []*model.Set, overlay map[string][]byte) []Source {
 			}
 			for _, inc := range f.Includes {
 				if syn := suppress.SyntaxOfPath(inc); syn != 0 {
-					out = append(out, Source{Path: inc, Syntax: syn, Src: func() []byte { return readSource(inc, overlay) }, Set: s.Name, Evaluated: evaluated, Included: true})
+					out = append(out, Source{Path: inc, Syntax: syn, Src: func() []byte { return ReadSource(inc, overlay) }, Set: s.Name, Evaluated: evaluated, Included: true})
 				}
 			}
 		}
@@ -110,11 +110,12 @@ func IgnoresIn(srcs []Source, policyRules []*engine.Rule, fs []finding.Finding, 
 	return kept, out.Suppressed
 }
 
-// readSource reads a file pulled in through xi:include (path is relative
-// to the working directory unless absolute), from the overlay when it is
-// there; nil when it cannot be read. Only includes discovery read (inside
-// the boundary) are listed in File.Includes.
-func readSource(path string, overlay map[string][]byte) []byte {
+// ReadSource reads a file by its display path (relative to the working
+// directory unless absolute), from the overlay when it is there; nil when
+// it cannot be read: a file pulled in through xi:include (only includes
+// discovery read, inside the boundary, are listed in File.Includes), or
+// another file a finding names, for the reporters.
+func ReadSource(path string, overlay map[string][]byte) []byte {
 	p := filepath.FromSlash(path)
 	if abs, err := filepath.Abs(p); err == nil {
 		if b, ok := overlay[abs]; ok {
