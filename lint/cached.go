@@ -703,6 +703,7 @@ func fromEntry(c *Cache, e *runEntry, srcs map[string][]byte, opts Options) (*Re
 		if !ok {
 			return nil, false, nil
 		}
+		b = evaluate.Text(s.Path, b) // a UTF-16 file's ignore comments are in its text
 		res.Sources[s.Path] = b
 		s.Src = func() []byte { return b }
 		sources[i] = s
@@ -721,7 +722,7 @@ func fromEntry(c *Cache, e *runEntry, srcs map[string][]byte, opts Options) (*Re
 				if !ok {
 					return nil, false, nil
 				}
-				res.Sources[path] = b
+				res.Sources[path] = evaluate.Text(path, b)
 				continue
 			}
 			res.Sources[path] = evaluate.ReadSource(path, nil)

@@ -188,6 +188,7 @@ func Lint(ctx context.Context, eng *engine.Engine, paths []string, opts Options)
 type sourceNotes struct {
 	overlay map[string][]byte
 	mayRead func(abs string) bool // the run's boundary (discover.Tree MayRead)
+	reread  int64                 // bytes read again (read)
 	srcs    []evaluate.Source
 	// bytes are Result.Sources; mentions holds the bytes of the sets'
 	// files that mention ckptlint, which an ignore problem (CKPT001,
@@ -225,6 +226,16 @@ func namedFiles(fs []finding.Finding) iter.Seq[string] {
 // (the files its findings name); ignores is false when inline ignores
 // are not read.
 func (n *sourceNotes) add(s *model.Set, named iter.Seq[string], ignores bool) {
+	for _, f := range s.Files() {
+		// An ignore problem (CKPT001, CKPT002) may name a file of the set
+		// that none of its findings names (named).
+		if _, ok := n.mentions[f.Path]; !ok && suppress.Mentions(f.Src) {
+			if n.mentions == nil {
+				n.mentions = map[string][]byte{}
+			}
+			n.mentions[f.Path] = f.Src
+		}
+	}
 	for path := range named {
 		if _, ok := n.bytes[path]; ok || path == "" {
 			continue
@@ -239,12 +250,6 @@ func (n *sourceNotes) add(s *model.Set, named iter.Seq[string], ignores bool) {
 		if !src.Included {
 			if b := src.Src(); suppress.Mentions(b) {
 				own = b
-				if n.mentions == nil {
-					n.mentions = map[string][]byte{}
-				}
-				if _, ok := n.mentions[src.Path]; !ok {
-					n.mentions[src.Path] = b
-				}
 			}
 		}
 		// evaluate.IgnoresIn reads the bytes of a path's first source;
@@ -274,27 +279,39 @@ func (n *sourceNotes) add(s *model.Set, named iter.Seq[string], ignores bool) {
 	}
 }
 
-// fileBytes are the bytes of the file at display path, as s read it when
-// it is one of its files and they were kept, else read now (read).
+// fileBytes are the bytes of the file at display path: as s read it when
+// it is one of its files (nil for a file the run refused: too large,
+// outside the repository, over the run's input budget, unreadable),
+// else read now (read).
 func (n *sourceNotes) fileBytes(s *model.Set, path string) []byte {
 	for _, f := range s.Files() {
-		if f.Path == path && f.Src != nil {
+		if f.Path == path {
 			return f.Src
 		}
 	}
 	return n.read(path)
 }
 
-// read reads the file at display path, inside the run's boundary only;
-// nil when it cannot be read. A set holds no bytes for an xi:include
-// target, a version evidence file, a manifest skipped as a template or
-// refused whole: the result cache reads these again too (fromEntry).
+// maxReread bounds the bytes sourceNotes reads again over a run: no more
+// than the run's input budget (inputfs.MaxRunInput); past it, a finding's
+// file is reported without its text (no snippet, byte columns).
+var maxReread int64 = inputfs.MaxRunInput
+
+// read reads the file at display path, a file the sets do not hold the
+// bytes of (an xi:include target, a version evidence file, .ckptlint.hcl;
+// the result cache reads these again too, fromEntry), as its text
+// (evaluate.ReadSource), inside the run's boundary and maxReread only;
+// nil when it cannot be read.
 func (n *sourceNotes) read(path string) []byte {
 	abs, err := filepath.Abs(filepath.FromSlash(path))
-	if err != nil || (n.mayRead != nil && !n.mayRead(abs)) {
+	if err != nil || (n.mayRead != nil && !n.mayRead(abs)) || n.reread >= maxReread {
 		return nil
 	}
-	return evaluate.ReadSource(path, n.overlay)
+	b := evaluate.ReadSource(path, n.overlay)
+	if n.reread += int64(len(b)); n.reread > maxReread {
+		return nil
+	}
+	return b
 }
 
 // named adds to Result.Sources the files fs name that it does not hold

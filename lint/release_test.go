@@ -240,3 +240,86 @@ func TestSourcesInsideBoundary(t *testing.T) {
 		}
 	}
 }
+
+// utf16 encodes s as UTF-16LE with a byte-order mark.
+func utf16(s string) string {
+	b := []byte{0xFF, 0xFE}
+	for _, r := range s {
+		b = append(b, byte(r), byte(r>>8))
+	}
+	return string(b)
+}
+
+// TestUTF16Sources (found by a review): the bytes the reporters show and
+// the ignore comments read are a UTF-16 file's text, whether the file is
+// a set's own (an ignore problem no other finding of its set names) or an
+// xi:include target read again, in a run keeping its sets, a streamed
+// run, the cache's first run and a run answered from the cache.
+func TestUTF16Sources(t *testing.T) {
+	dir := t.TempDir()
+	mkfile(t, filepath.Join(dir, ".git", "HEAD"), "ref: refs/heads/main\n")
+	mkfile(t, filepath.Join(dir, "conf", "flink-conf.yaml"), "state.backend.type: rocksdb\nstate.checkpoints.dir: hdfs:///flink/checkpoints\nexecution.checkpointing.interval: 60 s\n")
+	mkfile(t, filepath.Join(dir, "conf", "core-site.xml"), utf16("<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<configuration>\n"+
+		"  <!-- café ☕ --><!-- ckptlint:ignore CKPT101 - unused -->\n  <property><name>fs.defaultFS</name><value>hdfs://nn1:8020</value></property>\n</configuration>\n"))
+	mkfile(t, filepath.Join(dir, "conf", "hdfs-site.xml"), "<?xml version=\"1.0\"?>\n<configuration xmlns:xi=\"http://www.w3.org/2001/XInclude\">\n  <xi:include href=\"common.xml\"/>\n</configuration>\n")
+	mkfile(t, filepath.Join(dir, "conf", "common.xml"), utf16("<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<configuration>\n"+
+		"  <!-- ckptlint:ignore CKPT105 - state is small -->\n  <property><name>dfs.blocksize</name><value>1m</value></property>\n"+
+		"</configuration>\n"))
+	eng := linttest.Engine(t)
+	c, _ := newCache(t)
+	var want string
+	for _, run := range []string{"plain", "streamed", "cached (first run)", "cached (second run)"} {
+		var res *lint.Result
+		if strings.HasPrefix(run, "cached") {
+			t.Chdir(dir)
+			var err error
+			if res, _, err = lint.Cached(context.Background(), c, nil, lint.Options{Release: true}); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			res = linttest.Lint(t, eng, dir, lint.Options{Release: run == "streamed"})
+		}
+		unused, suppressed := false, false
+		for _, f := range res.Findings {
+			unused = unused || f.Range.File == "conf/core-site.xml" && f.RuleID == lint.UnusedIgnoreRule
+		}
+		for _, f := range res.Suppressed {
+			suppressed = suppressed || f.Range.File == "conf/common.xml" && f.RuleID == "CKPT105"
+		}
+		if !unused || !suppressed {
+			t.Errorf("%s: unused ignore in core-site.xml %v, CKPT105 suppressed in common.xml %v", run, unused, suppressed)
+		}
+		for _, p := range []string{"conf/core-site.xml", "conf/common.xml"} {
+			if b := res.Sources[p]; !strings.Contains(string(b), "ckptlint:ignore") {
+				t.Errorf("%s: Sources[%s] is not the file's text: %q", run, p, b)
+			}
+		}
+		got := fmt.Sprint(res.Findings, res.Suppressed)
+		if want == "" {
+			want = got
+		} else if got != want {
+			t.Errorf("%s: findings differ from the plain run:\n%s\nwant\n%s", run, got, want)
+		}
+	}
+}
+
+// TestOverlaySources (found by a review): a file given on standard input
+// that is not on disk (fix's planned edits and --stdin-filename lint it
+// from memory) shows its own text, also where only an ignore problem
+// names it.
+func TestOverlaySources(t *testing.T) {
+	dir := t.TempDir()
+	mkfile(t, filepath.Join(dir, "conf", "flink-conf.yaml"), "state.backend.type: rocksdb\nstate.checkpoints.dir: hdfs:///flink/checkpoints\nexecution.checkpointing.interval: 60 s\n")
+	const text = "<?xml version=\"1.0\"?>\n<configuration>\n  <!-- café --><!-- ckptlint:ignore CKPT101 - unused -->\n  <property><name>fs.defaultFS</name><value>hdfs://nn1:8020</value></property>\n</configuration>\n"
+	eng := linttest.Engine(t)
+	for _, release := range []bool{false, true} {
+		res := linttest.Lint(t, eng, dir, lint.Options{Release: release,
+			Overlay: map[string][]byte{filepath.Join(dir, "conf", "core-site.xml"): []byte(text)}})
+		if !slices.ContainsFunc(res.Findings, func(f finding.Finding) bool { return f.RuleID == lint.UnusedIgnoreRule }) {
+			t.Fatalf("release %v: no unused ignore: %v", release, res.Findings)
+		}
+		if got := string(res.Sources["conf/core-site.xml"]); got != text {
+			t.Errorf("release %v: Sources[conf/core-site.xml] = %q, want the text given", release, got)
+		}
+	}
+}

@@ -108,6 +108,12 @@ func (d *Tree) Add(path string, explicit bool) error {
 		f.File.Entries = slices.Clone(f.File.Entries)
 	}
 	chart := d.markTemplates(f, src)
+	if f.Format == parsed.FlinkDeployment && (f.Err != nil || f.Template != nil) {
+		if d.whole == nil {
+			d.whole = map[*Found][]byte{}
+		}
+		d.whole[f] = src
+	}
 	if d.lazy && !readOther() {
 		d.freeParsed(f, fm, src, chart)
 	}

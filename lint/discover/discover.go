@@ -109,6 +109,9 @@ type Tree struct {
 	// raw are the bytes read of the files whose parsed Src is their
 	// decoded text (a Hadoop file in UTF-16 or a single-byte charset).
 	raw map[*parsed.File][]byte
+	// whole are the bytes of the manifests read as no FlinkDeployment: a
+	// whole-file parse error, or skipped as a template (Whole).
+	whole map[*Found][]byte
 	// parsers are the shared parse functions of files outside a Helm
 	// chart, by format (parser).
 	parsers map[parsed.Format]func(*parsed.File) *parsed.File
@@ -231,6 +234,12 @@ func (d *Tree) addOverlay(paths []string) error {
 	}
 	return nil
 }
+
+// Whole returns the bytes of a manifest that is read as no FlinkDeployment
+// (a whole-file parse error, or skipped as a template: Found.Err or
+// Found.Template), for the reporters and the ignore comments; nil for any
+// other file.
+func (d *Tree) Whole(f *Found) []byte { return d.whole[f] }
 
 // MayRead reports whether the run may read the file at p (its boundary,
 // as Check), without recording the question: the reporters read again a

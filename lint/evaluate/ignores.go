@@ -7,6 +7,7 @@ import (
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/format"
+	"github.com/ckptlint/ckptlint/lint/format/hadoopxml"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/model"
 	"github.com/ckptlint/ckptlint/lint/parsed"
@@ -114,14 +115,26 @@ func IgnoresIn(srcs []Source, policyRules []*engine.Rule, fs []finding.Finding, 
 // directory unless absolute), from the overlay when it is there; nil when
 // it cannot be read: a file pulled in through xi:include (only includes
 // discovery read, inside the boundary, are listed in File.Includes), or
-// another file a finding names, for the reporters.
+// another file a finding names, for the reporters. The result is the file's
+// text (Text).
 func ReadSource(path string, overlay map[string][]byte) []byte {
 	p := filepath.FromSlash(path)
 	if abs, err := filepath.Abs(p); err == nil {
 		if b, ok := overlay[abs]; ok {
-			return b
+			return Text(path, b)
 		}
 	}
 	b, _ := inputfs.ReadRegular(p, parsed.MaxFileSize)
+	return Text(path, b)
+}
+
+// Text is the text of the file at display path whose bytes are b, as its
+// findings' positions and its ignore comments read it: an XML file in
+// UTF-16 or a declared single-byte charset decoded to UTF-8, as the Hadoop
+// reader decodes it (hadoopxml.Text), any other file b itself.
+func Text(path string, b []byte) []byte {
+	if b != nil && suppress.SyntaxOfPath(path) == suppress.XML {
+		return hadoopxml.Text(b)
+	}
 	return b
 }

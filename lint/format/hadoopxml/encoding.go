@@ -44,6 +44,19 @@ var declEncoding = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^<\?xml[ \t\r\n][^>]*?encoding[ \t\r\n]*=[ \t\r\n]*(?:"([^"]*)"|'([^']*)')`)
 })
 
+// Text is the text a parse of src reads and its positions point into: src
+// decoded to UTF-8 when it is in UTF-16 or a declared single-byte charset,
+// else (also when it cannot be decoded) src itself. The reporters and the
+// ignore comments read a file the run does not hold the bytes of (an
+// xi:include target, a file of a cached run) through it.
+func Text(src []byte) []byte {
+	text, _, perr := decodeXML("", src)
+	if perr != nil {
+		return src
+	}
+	return text
+}
+
 // decodeXML returns the UTF-8 text of src and, for another encoding, how it
 // was decoded. A file that cannot be decoded is a ParseError naming the
 // encoding.
