@@ -3,6 +3,7 @@ package lint_test
 import (
 	"context"
 	"fmt"
+	"iter"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -204,20 +205,7 @@ func TestSourcesInsideBoundary(t *testing.T) {
 	if err := os.Symlink(filepath.Join(tmp, "outside", "core-site.xml"), filepath.Join(repo, "other", "core-site.xml")); err != nil {
 		t.Skipf("symlinks: %v", err)
 	}
-	eng := linttest.Engine(t)
-	c, _ := newCache(t)
-	for _, run := range []string{"plain", "streamed", "cached (first run)", "cached (second run)"} {
-		release := run != "plain"
-		var res *lint.Result
-		if strings.HasPrefix(run, "cached") {
-			t.Chdir(repo)
-			var err error
-			if res, _, err = lint.Cached(context.Background(), c, nil, lint.Options{Release: true}); err != nil {
-				t.Fatal(err)
-			}
-		} else {
-			res = linttest.Lint(t, eng, repo, lint.Options{Release: release})
-		}
+	for run, res := range fourRuns(t, repo) {
 		refused, included := false, false
 		for _, f := range res.Findings {
 			switch f.Range.File {
@@ -265,20 +253,8 @@ func TestUTF16Sources(t *testing.T) {
 	mkfile(t, filepath.Join(dir, "conf", "common.xml"), utf16("<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<configuration>\n"+
 		"  <!-- ckptlint:ignore CKPT105 - state is small -->\n  <property><name>dfs.blocksize</name><value>1m</value></property>\n"+
 		"</configuration>\n"))
-	eng := linttest.Engine(t)
-	c, _ := newCache(t)
 	var want string
-	for _, run := range []string{"plain", "streamed", "cached (first run)", "cached (second run)"} {
-		var res *lint.Result
-		if strings.HasPrefix(run, "cached") {
-			t.Chdir(dir)
-			var err error
-			if res, _, err = lint.Cached(context.Background(), c, nil, lint.Options{Release: true}); err != nil {
-				t.Fatal(err)
-			}
-		} else {
-			res = linttest.Lint(t, eng, dir, lint.Options{Release: run == "streamed"})
-		}
+	for run, res := range fourRuns(t, dir) {
 		unused, suppressed := false, false
 		for _, f := range res.Findings {
 			unused = unused || f.Range.File == "conf/core-site.xml" && f.RuleID == lint.UnusedIgnoreRule
@@ -320,6 +296,32 @@ func TestOverlaySources(t *testing.T) {
 		}
 		if got := string(res.Sources["conf/core-site.xml"]); got != text {
 			t.Errorf("release %v: Sources[conf/core-site.xml] = %q, want the text given", release, got)
+		}
+	}
+}
+
+// fourRuns lints dir as a run keeping its sets ("plain"), a streamed run
+// (Options.Release, "streamed"), and with an empty result cache twice
+// ("cached (first run)", "cached (second run)", from dir), in that order.
+func fourRuns(t *testing.T, dir string) iter.Seq2[string, *lint.Result] {
+	t.Helper()
+	eng := linttest.Engine(t)
+	c, _ := newCache(t)
+	return func(yield func(string, *lint.Result) bool) {
+		for _, run := range []string{"plain", "streamed", "cached (first run)", "cached (second run)"} {
+			var res *lint.Result
+			if strings.HasPrefix(run, "cached") {
+				t.Chdir(dir)
+				var err error
+				if res, _, err = lint.Cached(context.Background(), c, nil, lint.Options{Release: true}); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				res = linttest.Lint(t, eng, dir, lint.Options{Release: run == "streamed"})
+			}
+			if !yield(run, res) {
+				return
+			}
 		}
 	}
 }
