@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"iter"
 	"maps"
 	"os"
 	"path/filepath"
@@ -1249,15 +1248,4 @@ func fingerprint(base cache.Key, s *model.Set) (string, bool) {
 	}
 	k := cache.NewHasher("ckptlint set").Bytes(base[:]).Bytes(b).Sum()
 	return k.String(), true
-}
-
-// pendingFiles lists the files ps name.
-func pendingFiles(ps []evaluate.Pending) iter.Seq[string] {
-	return func(yield func(string) bool) {
-		for _, p := range ps {
-			if !yield(p.Range.File) {
-				return
-			}
-		}
-	}
 }
