@@ -136,7 +136,7 @@ func Lint(ctx context.Context, eng *engine.Engine, paths []string, opts Options)
 		names []string // Release: the sets' names; the sets are built at the end
 		all   []finding.Finding
 	)
-	notes := &sourceNotes{overlay: opts.Overlay, mayRead: st.t.MayRead, bytes: map[string][]byte{}}
+	notes := &sourceNotes{overlay: opts.Overlay, mayRead: st.t.MayRead, kept: st.t.Kept, bytes: map[string][]byte{}}
 	rules := evaluate.RuleSettings(opts.Config.RuleByID)
 	err = evaluate.Each(ctx, eng, st.sets(), opts.Workers, rules, func(s *model.Set, fs []finding.Finding) error {
 		all = append(all, fs...)

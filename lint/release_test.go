@@ -14,6 +14,7 @@ import (
 	"github.com/ckptlint/ckptlint/internal/linttest"
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/finding"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
 // TestReleaseSameFindings lints every fixture tree twice, keeping the
@@ -322,6 +323,25 @@ func fourRuns(t *testing.T, dir string) iter.Seq2[string, *lint.Result] {
 			if !yield(run, res) {
 				return
 			}
+		}
+	}
+}
+
+// TestRefusedSources (found by a review): a file refused for its content
+// (more lines than ckptlint reads) shows its text beside its CKPT000
+// finding in every run, as a run answered from the cache shows it.
+func TestRefusedSources(t *testing.T) {
+	dir := t.TempDir()
+	mkfile(t, filepath.Join(dir, ".git", "HEAD"), "ref: refs/heads/main\n")
+	mkfile(t, filepath.Join(dir, "conf", "flink-conf.yaml"), "state.backend.type: rocksdb\n"+strings.Repeat("#\n", parsed.MaxLines))
+	for run, res := range fourRuns(t, dir) {
+		if !slices.ContainsFunc(res.Findings, func(f finding.Finding) bool {
+			return f.RuleID == lint.ParseErrorRule && f.Range.File == "conf/flink-conf.yaml"
+		}) {
+			t.Fatalf("%s: no CKPT000 on the long file: %v", run, res.Findings)
+		}
+		if b := res.Sources["conf/flink-conf.yaml"]; !strings.HasPrefix(string(b), "state.backend.type: rocksdb\n") {
+			t.Errorf("%s: Sources holds %d bytes of the refused file, want its text", run, len(b))
 		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/ckptlint/ckptlint/lint/evaluate"
 	"github.com/ckptlint/ckptlint/lint/finding"
-	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/model"
 	"github.com/ckptlint/ckptlint/lint/suppress"
 )
@@ -22,8 +21,10 @@ import (
 type sourceNotes struct {
 	overlay map[string][]byte
 	mayRead func(abs string) bool // the run's boundary (discover.Tree MayRead)
-	reread  int64                 // bytes read again (read)
-	srcs    []evaluate.Source
+	// kept are the bytes discovery read of a file whose parsed form does
+	// not hold them (discover.Tree Kept).
+	kept func(disp string) []byte
+	srcs []evaluate.Source
 	// bytes are Result.Sources; mentions holds the bytes of the sets'
 	// files that mention ckptlint, which an ignore problem (CKPT001,
 	// CKPT002) or a suppressed finding may name once every set is done.
@@ -113,39 +114,38 @@ func (n *sourceNotes) add(s *model.Set, named iter.Seq[string], ignores bool) {
 	}
 }
 
-// fileBytes are the bytes of the file at display path: as s read it when
-// it is one of its files (nil for a file the run refused: too large,
-// outside the repository, over the run's input budget, unreadable),
-// else read now (read).
+// fileBytes are the bytes of the file at display path. One of s's files
+// is never read again: its bytes as read, or those discovery kept of a
+// file refused for its content (Kept), or nil for one the run did not
+// read (outside the repository, too large, over the run's input budget,
+// unreadable). Any other file is read now (read).
 func (n *sourceNotes) fileBytes(s *model.Set, path string) []byte {
 	for _, f := range s.Files() {
-		if f.Path == path {
-			return f.Src
+		if f.Path != path {
+			continue
 		}
+		if f.Src == nil && n.kept != nil {
+			return n.kept(path)
+		}
+		return f.Src
 	}
 	return n.read(path)
 }
 
-// maxReread bounds the bytes sourceNotes reads again over a run: no more
-// than the run's input budget (inputfs.MaxRunInput); past it, a finding's
-// file is reported without its text (no snippet, byte columns).
-var maxReread int64 = inputfs.MaxRunInput
-
-// read reads the file at display path, a file the sets do not hold the
-// bytes of (an xi:include target, a version evidence file, .ckptlint.hcl;
-// the result cache reads these again too, fromEntry), as its text
-// (evaluate.ReadSource), inside the run's boundary and maxReread only;
-// nil when it cannot be read.
+// read reads the file at display path, a file no set holds the bytes of
+// that a finding names, as its text (evaluate.ReadSource), inside the
+// run's boundary only; nil when it cannot be read. Such a file is one
+// the run read (an xi:include target: a target the run did not read is a
+// finding on the file including it; a version evidence file;
+// .ckptlint.hcl), so what this reads is bounded by the run's input and
+// evidence budgets, and the result cache reads the same files again
+// (fromEntry).
 func (n *sourceNotes) read(path string) []byte {
 	abs, err := filepath.Abs(filepath.FromSlash(path))
-	if err != nil || (n.mayRead != nil && !n.mayRead(abs)) || n.reread >= maxReread {
+	if err != nil || (n.mayRead != nil && !n.mayRead(abs)) {
 		return nil
 	}
-	b := evaluate.ReadSource(path, n.overlay)
-	if n.reread += int64(len(b)); n.reread > maxReread {
-		return nil
-	}
-	return b
+	return evaluate.ReadSource(path, n.overlay)
 }
 
 // named adds to Result.Sources the files fs name that it does not hold

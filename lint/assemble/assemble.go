@@ -230,7 +230,7 @@ func (a *assembler) deployment(dep *config.Deployment, claimed map[string]bool) 
 // manifest makes one set per FlinkDeployment document of a manifest file.
 func (a *assembler) manifest(f *discover.Found, dep *config.Deployment, hconf, csite string) {
 	if f.Err != nil || f.Template != nil {
-		s := &model.Set{Name: f.Disp, Flink: &parsed.File{Path: f.Disp, Format: parsed.FlinkDeployment, Src: a.d.Whole(f), Err: f.Err, Template: f.Template}}
+		s := &model.Set{Name: f.Disp, Flink: &parsed.File{Path: f.Disp, Format: parsed.FlinkDeployment, Src: a.d.Kept(f.Disp), Err: f.Err, Template: f.Template}}
 		a.vers.Resolve(s, dep, nil, filepath.Dir(f.Path))
 		a.emit(s)
 		return

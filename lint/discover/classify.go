@@ -41,7 +41,7 @@ func (d *Tree) Add(path string, explicit bool) error {
 	}
 	disp := d.Display(path)
 	if n := bytes.Count(src, []byte{'\n'}) + 1; n > parsed.MaxLines {
-		return d.refuse(path, explicit, fmt.Sprintf("file has %d lines; ckptlint reads configuration files up to %d lines", n, parsed.MaxLines), false)
+		return d.refuseRead(path, explicit, fmt.Sprintf("file has %d lines; ckptlint reads configuration files up to %d lines", n, parsed.MaxLines), src)
 	}
 	if format.IsYAML(base) && format.ByName(base) == nil {
 		// A YAML parser builds a node per item: a flow collection packs
@@ -55,7 +55,7 @@ func (d *Tree) Add(path string, explicit bool) error {
 				if format.IsManifest(src) {
 					d.manifestRefused = path
 				}
-				return d.refuse(path, true, fmt.Sprintf("YAML flow collections ('[' or '{') nested %d levels deep; ckptlint reads up to %d", depth, maxFlowDepth), false)
+				return d.refuseRead(path, true, fmt.Sprintf("YAML flow collections ('[' or '{') nested %d levels deep; ckptlint reads up to %d", depth, maxFlowDepth), src)
 			}
 			return nil
 		}
@@ -64,7 +64,7 @@ func (d *Tree) Add(path string, explicit bool) error {
 				if format.IsManifest(src) {
 					d.manifestRefused = path
 				}
-				return d.refuse(path, true, fmt.Sprintf("file has %d flow-collection items (',', '[' or '{'); ckptlint reads YAML files with up to %d", n, maxFlowItems), false)
+				return d.refuseRead(path, true, fmt.Sprintf("file has %d flow-collection items (',', '[' or '{'); ckptlint reads YAML files with up to %d", n, maxFlowItems), src)
 			}
 			return nil
 		}
@@ -109,10 +109,7 @@ func (d *Tree) Add(path string, explicit bool) error {
 	}
 	chart := d.markTemplates(f, src)
 	if f.Format == parsed.FlinkDeployment && (f.Err != nil || f.Template != nil) {
-		if d.whole == nil {
-			d.whole = map[*Found][]byte{}
-		}
-		d.whole[f] = src
+		d.keepBytes(f.Disp, src)
 	}
 	if d.lazy && !readOther() {
 		d.freeParsed(f, fm, src, chart)

@@ -109,9 +109,9 @@ type Tree struct {
 	// raw are the bytes read of the files whose parsed Src is their
 	// decoded text (a Hadoop file in UTF-16 or a single-byte charset).
 	raw map[*parsed.File][]byte
-	// whole are the bytes of the manifests read as no FlinkDeployment: a
-	// whole-file parse error, or skipped as a template (Whole).
-	whole map[*Found][]byte
+	// kept are the bytes of the files read whose parsed form does not hold
+	// them, by display path (Kept).
+	kept map[string][]byte
 	// parsers are the shared parse functions of files outside a Helm
 	// chart, by format (parser).
 	parsers map[parsed.Format]func(*parsed.File) *parsed.File
@@ -235,11 +235,24 @@ func (d *Tree) addOverlay(paths []string) error {
 	return nil
 }
 
-// Whole returns the bytes of a manifest that is read as no FlinkDeployment
+// Kept returns the bytes of a file discovery read whose parsed form does
+// not hold them (display path disp): a manifest read as no FlinkDeployment
 // (a whole-file parse error, or skipped as a template: Found.Err or
-// Found.Template), for the reporters and the ignore comments; nil for any
-// other file.
-func (d *Tree) Whole(f *Found) []byte { return d.whole[f] }
+// Found.Template), a file refused for its content (its lines, its YAML
+// flow collections). The reporters show its text, as a run answered from
+// the result cache does. nil for any other file: one never read (outside
+// the repository, too large, over the run's input budget, unreadable) or
+// one whose parsed form has its bytes (parsed.File.Src).
+func (d *Tree) Kept(disp string) []byte { return d.kept[disp] }
+
+// keepBytes records the bytes read of the file at display path disp
+// (Kept).
+func (d *Tree) keepBytes(disp string, src []byte) {
+	if d.kept == nil {
+		d.kept = map[string][]byte{}
+	}
+	d.kept[disp] = src
+}
 
 // MayRead reports whether the run may read the file at p (its boundary,
 // as Check), without recording the question: the reporters read again a

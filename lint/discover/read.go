@@ -59,6 +59,16 @@ func (d *Tree) notRead(path string, explicit bool, err error) error {
 	return d.refuse(path, explicit, "cannot read the file: "+strings.TrimPrefix(unwrapPath(err).Error(), "EvalSymlinks: "), true)
 }
 
+// refuseRead is refuse for a file read and refused for its content (src):
+// its bytes are kept for the reporters (Kept).
+func (d *Tree) refuseRead(path string, explicit bool, msg string, src []byte) error {
+	err := d.refuse(path, explicit, msg, false)
+	if f := d.files[path]; err == nil && f != nil {
+		d.keepBytes(f.Disp, src)
+	}
+	return err
+}
+
 // refuse records a file that is not linted: a CKPT000 finding when its
 // name tells its format, else a note. unread marks a file that could not be
 // read at all (exit 2).
