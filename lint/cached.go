@@ -779,12 +779,12 @@ func lintAndStore(ctx context.Context, c *Cache, key, base cache.Key, prev *runE
 	storable := true
 	var (
 		sets  []*model.Set
-		names []string                                                                           // Release: the sets' names (as Lint)
-		kept  = &sourceNotes{mayRead: st.t.MayRead, kept: st.t.Kept, bytes: map[string][]byte{}} // what is kept of each set (as Lint)
+		names []string // Release: the sets' names (as Lint)
 		pend  [][]evaluate.Pending
 		stats CacheStats
 		links inputfs.Symlinks
 	)
+	kept := &sourceNotes{mayRead: st.t.MayRead, kept: st.t.Kept, bytes: map[string][]byte{}} // what is kept of each set (as Lint)
 	cwd, _ := os.Getwd()
 	// Each set is fingerprinted and, on a miss, evaluated while the next
 	// are assembled (stream); the policies are compiled at the first miss.
