@@ -334,14 +334,19 @@ func TestRefusedSources(t *testing.T) {
 	dir := t.TempDir()
 	mkfile(t, filepath.Join(dir, ".git", "HEAD"), "ref: refs/heads/main\n")
 	mkfile(t, filepath.Join(dir, "conf", "flink-conf.yaml"), "state.backend.type: rocksdb\n"+strings.Repeat("#\n", parsed.MaxLines))
+	// A UTF-16 one shows its text too, decoded as a cached run decodes it.
+	mkfile(t, filepath.Join(dir, "other", "hdfs-site.xml"), utf16("<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<configuration>\n"+strings.Repeat("\n", parsed.MaxLines)+"</configuration>\n"))
+	want := map[string]string{"conf/flink-conf.yaml": "state.backend.type: rocksdb\n", "other/hdfs-site.xml": "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<configuration>\n"}
 	for run, res := range fourRuns(t, dir) {
-		if !slices.ContainsFunc(res.Findings, func(f finding.Finding) bool {
-			return f.RuleID == lint.ParseErrorRule && f.Range.File == "conf/flink-conf.yaml"
-		}) {
-			t.Fatalf("%s: no CKPT000 on the long file: %v", run, res.Findings)
-		}
-		if b := res.Sources["conf/flink-conf.yaml"]; !strings.HasPrefix(string(b), "state.backend.type: rocksdb\n") {
-			t.Errorf("%s: Sources holds %d bytes of the refused file, want its text", run, len(b))
+		for file, prefix := range want {
+			if !slices.ContainsFunc(res.Findings, func(f finding.Finding) bool {
+				return f.RuleID == lint.ParseErrorRule && f.Range.File == file
+			}) {
+				t.Fatalf("%s: no CKPT000 on the long file %s: %v", run, file, res.Findings)
+			}
+			if b := res.Sources[file]; !strings.HasPrefix(string(b), prefix) {
+				t.Errorf("%s: Sources holds %d bytes of the refused file %s, want its text", run, len(b), file)
+			}
 		}
 	}
 }

@@ -125,7 +125,7 @@ func (n *sourceNotes) fileBytes(s *model.Set, path string) []byte {
 			continue
 		}
 		if f.Src == nil && n.kept != nil {
-			return n.kept(path)
+			return evaluate.Text(path, n.kept(path)) // as a cached run reads it (fromEntry)
 		}
 		return f.Src
 	}

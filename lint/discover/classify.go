@@ -125,11 +125,7 @@ func (d *Tree) Add(path string, explicit bool) error {
 // kept), each FlinkDeployment of a manifest.
 func (d *Tree) freeParsed(f *Found, fm *format.Format, src []byte, chart string) {
 	if f.File != nil && len(f.Deps) == 0 {
-		var raw []byte // the bytes to parse, when Src is not them (Raw)
-		if !sameBytes(f.File.Src, src) {
-			raw = src
-		}
-		f.File.SetReload(d.parser(fm, chart, raw))
+		f.File.SetReload(d.parser(fm, chart, d.raw[f.File])) // the bytes read, when Src is not them (Raw)
 		f.File.Drop()
 		return
 	}
