@@ -740,7 +740,7 @@ func fromEntry(c *Cache, e *runEntry, srcs map[string][]byte, opts Options) (*Re
 // of sources apply unless noInline.
 func (c *Cache) applyIgnores(res *Result, sources []evaluate.Source, all []finding.Finding, rules evaluate.RuleSettings, noInline bool) error {
 	if noInline {
-		res.Findings = finding.Sort(all)
+		res.Findings = inSets(all, res.Sets)
 		return nil
 	}
 	policyRules, err := c.Policies.Rules()
@@ -748,7 +748,7 @@ func (c *Cache) applyIgnores(res *Result, sources []evaluate.Source, all []findi
 		return err
 	}
 	kept, sup := evaluate.IgnoresIn(sources, policyRules, all, rules)
-	res.Findings, res.Suppressed = finding.Sort(kept), finding.Sort(sup)
+	res.Findings, res.Suppressed = inSets(kept, res.Sets), inSets(sup, res.Sets)
 	return nil
 }
 

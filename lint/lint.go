@@ -161,7 +161,7 @@ func Lint(ctx context.Context, eng *engine.Engine, paths []string, opts Options)
 	t := st.t
 	res := &Result{Sets: sets, Files: t.Len(), Unread: t.Unread(), Sources: notes.bytes}
 	if opts.NoInlineIgnores {
-		res.Findings = finding.Sort(all)
+		res.Findings = inSets(all, sets)
 		return res, nil
 	}
 	var kept, suppressed []finding.Finding
@@ -172,8 +172,25 @@ func Lint(ctx context.Context, eng *engine.Engine, paths []string, opts Options)
 	}
 	notes.named(kept)
 	notes.named(suppressed)
-	res.Findings, res.Suppressed = finding.Sort(kept), finding.Sort(suppressed)
+	res.Findings, res.Suppressed = inSets(kept, sets), inSets(suppressed, sets)
 	return res, nil
+}
+
+// inSets orders fs set by set, as a report streams them, the
+// ignore-comment problems last (finding.InSets).
+func inSets(fs []finding.Finding, sets []*model.Set) []finding.Finding {
+	names := make([]string, len(sets))
+	for i, s := range sets {
+		names[i] = s.Name
+	}
+	return finding.InSets(fs, names, IgnoreProblem)
+}
+
+// IgnoreProblem reports a finding about an ignore comment (CKPT001,
+// CKPT002): those come after every config set's findings, as whether an
+// ignore in a file several sets share is used is known only then.
+func IgnoreProblem(f finding.Finding) bool {
+	return f.RuleID == UnusedIgnoreRule || f.RuleID == InvalidIgnoreRule
 }
 
 // Discover walks paths and returns the config sets, in a stable order, and
