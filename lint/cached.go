@@ -690,41 +690,59 @@ func fromEntry(c *Cache, e *runEntry, srcs map[string][]byte, opts Options) (*Re
 		return inputfs.ReadProbe(p)
 	}
 	rules := evaluate.RuleSettings(opts.Config.RuleByID)
-	res := &Result{Files: e.Files, Sources: map[string][]byte{}, Cached: true}
-	var all []finding.Finding
-	for _, s := range e.Sets {
-		res.Sets = append(res.Sets, &model.Set{Name: s.Name})
-		all = append(all, evaluate.Settle(s.Pending, rules)...)
-	}
-	sources := make([]evaluate.Source, len(e.Sources))
-	for i, s := range e.Sources {
+	res := &Result{Files: e.Files, Cached: true}
+	bySet := map[string][]evaluate.Source{}
+	for _, s := range e.Sources {
 		b, ok := readAbs(e.Abs[s.Path])
 		if !ok {
 			return nil, false, nil
 		}
 		b = evaluate.Text(s.Path, b) // a UTF-16 file's ignore comments are in its text
-		res.Sources[s.Path] = b
 		s.Src = func() []byte { return b }
-		sources[i] = s
+		bySet[s.Set] = append(bySet[s.Set], s)
 	}
-	if err := c.applyIgnores(res, sources, all, rules, opts.NoInlineIgnores); err != nil {
+	// The bytes of the files the findings name, read again and checked
+	// against the entry's probes; a run that finds one changed is made
+	// afresh, so the groups are handed on only once all are made.
+	read := map[string][]byte{}
+	changed := false
+	bytes := func(path string) []byte {
+		if b, ok := read[path]; ok {
+			return b
+		}
+		var b []byte
+		if abs, ok := e.Abs[path]; ok {
+			if b, ok = readAbs(abs); !ok {
+				changed = true
+			}
+			b = evaluate.Text(path, b)
+		} else {
+			b = evaluate.ReadSource(path, nil)
+		}
+		read[path] = b
+		return b
+	}
+	var groups []Group
+	policyRules, err := c.policyRules(opts.NoInlineIgnores)
+	if err != nil {
 		return nil, false, err
 	}
-	for _, list := range [][]finding.Finding{res.Findings, res.Suppressed} {
-		for _, f := range list {
-			path := f.Range.File
-			if _, done := res.Sources[path]; done || path == "" {
-				continue
-			}
-			if abs, ok := e.Abs[path]; ok {
-				b, ok := readAbs(abs)
-				if !ok {
-					return nil, false, nil
-				}
-				res.Sources[path] = evaluate.Text(path, b)
-				continue
-			}
-			res.Sources[path] = evaluate.ReadSource(path, nil)
+	g := newGrouper(policyRules, rules, opts.NoInlineIgnores, func(grp Group) error { groups = append(groups, grp); return nil })
+	for _, s := range e.Sets {
+		res.Sets = append(res.Sets, &model.Set{Name: s.Name})
+		_ = g.set(s.Name, bySet[s.Name], evaluate.Settle(s.Pending, rules), bytes) // collecting fails not
+	}
+	_ = g.last(bytes)
+	if changed {
+		return nil, false, nil
+	}
+	out := opts.Report
+	if out == nil {
+		out = collect(res)
+	}
+	for _, grp := range groups {
+		if err := out(grp); err != nil {
+			return nil, false, err
 		}
 	}
 	if opts.Note != nil {
@@ -735,21 +753,14 @@ func fromEntry(c *Cache, e *runEntry, srcs map[string][]byte, opts Options) (*Re
 	return res, true, nil
 }
 
-// applyIgnores sets res's findings and suppressed findings from all, the
-// run's findings with the rule blocks applied: the inline ignore comments
-// of sources apply unless noInline.
-func (c *Cache) applyIgnores(res *Result, sources []evaluate.Source, all []finding.Finding, rules evaluate.RuleSettings, noInline bool) error {
+// policyRules are the policy rules an ignore comment may name, from the
+// policies' metadata (nothing is compiled); none when inline ignores are
+// not read.
+func (c *Cache) policyRules(noInline bool) ([]*engine.Rule, error) {
 	if noInline {
-		res.Findings = inSets(all, res.Sets)
-		return nil
+		return nil, nil
 	}
-	policyRules, err := c.Policies.Rules()
-	if err != nil {
-		return err
-	}
-	kept, sup := evaluate.IgnoresIn(sources, policyRules, all, rules)
-	res.Findings, res.Suppressed = inSets(kept, res.Sets), inSets(sup, res.Sets)
-	return nil
+	return c.Policies.Rules()
 }
 
 // lintAndStore is a run that discovers and parses: each set whose
@@ -780,11 +791,21 @@ func lintAndStore(ctx context.Context, c *Cache, key, base cache.Key, prev *runE
 	var (
 		sets  []*model.Set
 		names []string // Release: the sets' names (as Lint)
-		pend  [][]evaluate.Pending
 		stats CacheStats
 		links inputfs.Symlinks
 	)
-	kept := &sourceNotes{mayRead: st.t.MayRead, kept: st.t.Kept, bytes: map[string][]byte{}} // what is kept of each set (as Lint)
+	kept := &sourceNotes{mayRead: st.t.MayRead, kept: st.t.Kept, keep: true} // what is kept of each set (as Lint)
+	rules := evaluate.RuleSettings(opts.Config.RuleByID)
+	res := &Result{}
+	out := opts.Report
+	if out == nil {
+		out = collect(res)
+	}
+	policyRules, err := c.policyRules(opts.NoInlineIgnores)
+	if err != nil {
+		return nil, CacheStats{}, err
+	}
+	g := newGrouper(policyRules, rules, opts.NoInlineIgnores, out)
 	cwd, _ := os.Getwd()
 	// Each set is fingerprinted and, on a miss, evaluated while the next
 	// are assembled (stream); the policies are compiled at the first miss.
@@ -821,17 +842,17 @@ func lintAndStore(ctx context.Context, c *Cache, key, base cache.Key, prev *runE
 		} else {
 			stats.Evaluated++
 		}
+		defer st.done(s)
 		// The entry keeps the ignore sources whatever opts.NoInlineIgnores
-		// says (it is no part of the key).
-		kept.add(s, pendingFiles(e.findings), true)
+		// says (it is no part of the key); the grouper reads them only
+		// when inline ignores apply.
+		srcs := kept.add(s, true)
 		if opts.Release {
 			names = append(names, s.Name)
 		} else {
 			sets = append(sets, s)
 		}
-		pend = append(pend, e.findings)
-		st.done(s)
-		return nil
+		return g.set(s.Name, srcs, evaluate.Settle(e.findings, rules), func(path string) []byte { return kept.fileBytes(s, path) })
 	})
 	if err == nil {
 		err = st.err()
@@ -839,23 +860,16 @@ func lintAndStore(ctx context.Context, c *Cache, key, base cache.Key, prev *runE
 	if err != nil {
 		return nil, stats, err
 	}
+	if err := g.last(kept.lastBytes); err != nil {
+		return nil, stats, err
+	}
 	t := st.t
 	entry.Files = t.Len()
-	rules := evaluate.RuleSettings(opts.Config.RuleByID)
-	var all []finding.Finding
-	for _, p := range pend {
-		all = append(all, evaluate.Settle(p, rules)...)
-	}
 	if opts.Release {
 		sets = namedSets(names)
 	}
 	sources := kept.srcs
-	res := &Result{Sets: sets, Files: t.Len(), Unread: t.Unread(), Sources: kept.bytes}
-	if err := c.applyIgnores(res, sources, all, rules, opts.NoInlineIgnores); err != nil {
-		return nil, stats, err
-	}
-	kept.named(res.Findings)
-	kept.named(res.Suppressed)
+	res.Sets, res.Files, res.Unread = sets, t.Len(), t.Unread()
 	// A run that could not read something is not stored: the next run
 	// tries again (and ends with exit code 2 again).
 	if storable && len(res.Unread) == 0 {
@@ -880,8 +894,8 @@ func lintAndStore(ctx context.Context, c *Cache, key, base cache.Key, prev *runE
 			entry.Sources = append(entry.Sources, s)
 			entry.Abs[s.Path] = absOf(s.Path)
 		}
-		for _, p := range pend {
-			for _, f := range p {
+		for _, se := range entry.Sets {
+			for _, f := range se.Pending {
 				if path := f.Range.File; path != "" && entry.Abs[path] == "" {
 					entry.Abs[path] = absOf(path)
 				}

@@ -89,10 +89,31 @@ func cachedTwice(t *testing.T, name string, store *cache.Store, opts lint.Option
 		t.Fatalf("%s: %v", name, err)
 	}
 	want := resultJSON(t, plain)
+	lintRun := func(o lint.Options) (*lint.Result, error) { return lint.Lint(context.Background(), eng, nil, o) }
+	if got := resultJSON(t, reported(t, name+": with Report", opts, lintRun)); got != want {
+		t.Errorf("%s: the groups of a run with Report differ from its result without:\n--- without\n%s\n--- with\n%s", name, want, got)
+	}
 	for run := range 2 {
-		res, st, err := lint.Cached(context.Background(), c, nil, opts)
-		if err != nil {
-			t.Fatalf("%s: cached run %d: %v", name, run, err)
+		// The first run with the cache hands its groups on as it goes
+		// (Options.Report); the second, from the cache, at its end: run
+		// twice, without Report and then with it.
+		var st lint.CacheStats
+		cachedRun := func(o lint.Options) (*lint.Result, error) {
+			res, s, err := lint.Cached(context.Background(), c, nil, o)
+			st = s
+			return res, err
+		}
+		var res *lint.Result
+		if run == 0 {
+			res = reported(t, fmt.Sprintf("%s: cached run %d with Report", name, run), opts, cachedRun)
+		} else {
+			var err error
+			if res, err = cachedRun(opts); err != nil {
+				t.Fatalf("%s: cached run %d: %v", name, run, err)
+			}
+			if got := resultJSON(t, reported(t, name+": cache hit with Report", opts, cachedRun)); got != want {
+				t.Errorf("%s: a cache hit with Report differs from the run without the cache:\n--- without\n%s\n--- with\n%s", name, want, got)
+			}
 		}
 		if got := resultJSON(t, res); got != want {
 			t.Errorf("%s: cached run %d differs from the run without the cache:\n--- without\n%s\n--- with\n%s", name, run, want, got)

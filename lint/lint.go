@@ -96,6 +96,12 @@ type Options struct {
 	// Now is the time facts blocks' ages are measured at (CKPT609); zero
 	// means the clock.
 	Now time.Time
+	// Report, when set, receives the run's findings a group at a time, in
+	// order (Group): each config set's as soon as it is done (a run
+	// answered from the result cache hands them on at its end), then the
+	// last group. Result.Findings, Suppressed and Sources are then empty.
+	// An error from Report ends the run with that error.
+	Report func(Group) error
 }
 
 // Result is what one lint run found.
@@ -119,7 +125,9 @@ type Result struct {
 
 // Lint is a whole run: discover the files under paths, assemble them into
 // config sets, evaluating each while the next are assembled (stream), and
-// apply the ignore comments. The findings are sorted.
+// apply the ignore comments. The findings come in the order a report
+// streams them (Group): with Options.Report each set's group is handed on
+// as soon as the set is done, and the Result holds no findings.
 //
 // Result.Sources holds the bytes of every file a finding names. With
 // Options.Release a run keeps nothing else of a set once its findings are
@@ -134,20 +142,24 @@ func Lint(ctx context.Context, eng *engine.Engine, paths []string, opts Options)
 	var (
 		sets  []*model.Set
 		names []string // Release: the sets' names; the sets are built at the end
-		all   []finding.Finding
 	)
-	notes := &sourceNotes{overlay: opts.Overlay, mayRead: st.t.MayRead, kept: st.t.Kept, bytes: map[string][]byte{}}
+	res := &Result{}
+	out := opts.Report
+	if out == nil {
+		out = collect(res)
+	}
+	notes := &sourceNotes{overlay: opts.Overlay, mayRead: st.t.MayRead, kept: st.t.Kept}
 	rules := evaluate.RuleSettings(opts.Config.RuleByID)
+	g := newGrouper(eng.Rules(), rules, opts.NoInlineIgnores, out)
 	err = evaluate.Each(ctx, eng, st.sets(), opts.Workers, rules, func(s *model.Set, fs []finding.Finding) error {
-		all = append(all, fs...)
-		notes.add(s, namedFiles(fs), opts.Release && !opts.NoInlineIgnores)
+		defer st.done(s)
+		srcs := notes.add(s, !opts.NoInlineIgnores)
 		if opts.Release {
 			names = append(names, s.Name)
 		} else {
 			sets = append(sets, s)
 		}
-		st.done(s)
-		return nil
+		return g.set(s.Name, srcs, fs, func(path string) []byte { return notes.fileBytes(s, path) })
 	})
 	if err != nil {
 		return nil, err
@@ -155,42 +167,15 @@ func Lint(ctx context.Context, eng *engine.Engine, paths []string, opts Options)
 	if err := st.err(); err != nil {
 		return nil, err
 	}
+	if err := g.last(notes.lastBytes); err != nil {
+		return nil, err
+	}
 	if opts.Release {
 		sets = namedSets(names)
 	}
 	t := st.t
-	res := &Result{Sets: sets, Files: t.Len(), Unread: t.Unread(), Sources: notes.bytes}
-	if opts.NoInlineIgnores {
-		res.Findings = inSets(all, sets)
-		return res, nil
-	}
-	var kept, suppressed []finding.Finding
-	if opts.Release {
-		kept, suppressed = evaluate.IgnoresIn(notes.srcs, eng.Rules(), all, rules)
-	} else {
-		kept, suppressed = evaluate.Ignores(eng, sets, all, rules, opts.Overlay)
-	}
-	notes.named(kept)
-	notes.named(suppressed)
-	res.Findings, res.Suppressed = inSets(kept, sets), inSets(suppressed, sets)
+	res.Sets, res.Files, res.Unread = sets, t.Len(), t.Unread()
 	return res, nil
-}
-
-// inSets orders fs set by set, as a report streams them, the
-// ignore-comment problems last (finding.InSets).
-func inSets(fs []finding.Finding, sets []*model.Set) []finding.Finding {
-	names := make([]string, len(sets))
-	for i, s := range sets {
-		names[i] = s.Name
-	}
-	return finding.InSets(fs, names, IgnoreProblem)
-}
-
-// IgnoreProblem reports a finding about an ignore comment (CKPT001,
-// CKPT002): those come after every config set's findings, as whether an
-// ignore in a file several sets share is used is known only then.
-func IgnoreProblem(f finding.Finding) bool {
-	return f.RuleID == UnusedIgnoreRule || f.RuleID == InvalidIgnoreRule
 }
 
 // Discover walks paths and returns the config sets, in a stable order, and

@@ -1,34 +1,32 @@
 package lint
 
 import (
-	"iter"
 	"path/filepath"
 
 	"github.com/ckptlint/ckptlint/lint/evaluate"
-	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/model"
 	"github.com/ckptlint/ckptlint/lint/suppress"
 )
 
 // sourceNotes is what a run keeps of each set once it is done, for the
-// reporters and, in a streaming run (Options.Release), the ignore
-// comments: the bytes of every file a finding names (Result.Sources, for
-// snippets and columns: a set's file as the run read it, any other file,
-// such as an xi:include target, read again as the result cache reads
-// it), and the sources evaluate.Ignores would read, less those that do
-// not mention ckptlint (suppress.Mentions: no directive and no problem
-// in them, so leaving them out changes nothing).
+// reporters and the ignore comments: the bytes of the sets' files that
+// mention ckptlint, which the last group (CKPT001, CKPT002) may name once
+// every set is done, and, for the result cache's entry (keep), the ignore
+// sources of every set. The bytes of the files a set's findings name come
+// from the set itself while it is reported (fileBytes).
 type sourceNotes struct {
 	overlay map[string][]byte
 	mayRead func(abs string) bool // the run's boundary (discover.Tree MayRead)
 	// kept are the bytes discovery read of a file whose parsed form does
 	// not hold them (discover.Tree Kept).
 	kept func(disp string) []byte
+	// keep makes add keep every set's ignore sources in srcs (the result
+	// cache's entry lists them).
+	keep bool
 	srcs []evaluate.Source
-	// bytes are Result.Sources; mentions holds the bytes of the sets'
-	// files that mention ckptlint, which an ignore problem (CKPT001,
-	// CKPT002) or a suppressed finding may name once every set is done.
-	bytes, mentions map[string][]byte
+	// mentions holds the bytes of the sets' files that mention ckptlint;
+	// read those of the other files read again (read), by display path.
+	mentions, reads map[string][]byte
 	// first are the bytes of a path's first source (add), nil when they
 	// do not mention ckptlint.
 	first map[string][]byte
@@ -46,24 +44,16 @@ func namedSets(names []string) []*model.Set {
 	return sets
 }
 
-// namedFiles lists the files fs name.
-func namedFiles(fs []finding.Finding) iter.Seq[string] {
-	return func(yield func(string) bool) {
-		for _, f := range fs {
-			if !yield(f.Range.File) {
-				return
-			}
-		}
-	}
-}
-
-// add notes the sources of s and those of its files that named lists
-// (the files its findings name); ignores is false when inline ignores
-// are not read.
-func (n *sourceNotes) add(s *model.Set, named iter.Seq[string], ignores bool) {
+// add notes the files of s that mention ckptlint and returns the
+// sources whose ignore comments apply to its findings: those the
+// evaluate.Ignorer reads, less those that do not mention ckptlint
+// (suppress.Mentions: no directive and no problem in them, so leaving
+// them out changes nothing); none when ignores is false (inline ignores
+// are not read).
+func (n *sourceNotes) add(s *model.Set, ignores bool) []evaluate.Source {
 	for _, f := range s.Files() {
 		// An ignore problem (CKPT001, CKPT002) may name a file of the set
-		// that none of its findings names (named).
+		// once every set is done (lastBytes).
 		if _, ok := n.mentions[f.Path]; !ok && suppress.Mentions(f.Src) {
 			if n.mentions == nil {
 				n.mentions = map[string][]byte{}
@@ -71,15 +61,10 @@ func (n *sourceNotes) add(s *model.Set, named iter.Seq[string], ignores bool) {
 			n.mentions[f.Path] = f.Src
 		}
 	}
-	for path := range named {
-		if _, ok := n.bytes[path]; ok || path == "" {
-			continue
-		}
-		n.bytes[path] = n.fileBytes(s, path)
-	}
 	if !ignores {
-		return
+		return nil
 	}
+	var out []evaluate.Source
 	for _, src := range evaluate.Sources([]*model.Set{s}, n.overlay) {
 		var own []byte // a set's own file's bytes, when they mention ckptlint
 		if !src.Included {
@@ -87,11 +72,11 @@ func (n *sourceNotes) add(s *model.Set, named iter.Seq[string], ignores bool) {
 				own = b
 			}
 		}
-		// evaluate.IgnoresIn reads the bytes of a path's first source;
-		// first remembers them for an xi:include target (read from disk,
-		// once) and for a file that mentions ckptlint. A set's own file
-		// that does not is looked at again each time (its bytes are in
-		// memory) rather than remembered: there are as many as files.
+		// The Ignorer reads the bytes of a path's first source; first
+		// remembers them for an xi:include target (read from disk, once)
+		// and for a file that mentions ckptlint. A set's own file that
+		// does not is looked at again each time (its bytes are in memory)
+		// rather than remembered: there are as many as files.
 		b, seen := n.first[src.Path]
 		if !seen {
 			b = own
@@ -109,9 +94,13 @@ func (n *sourceNotes) add(s *model.Set, named iter.Seq[string], ignores bool) {
 		}
 		if b != nil {
 			src.Src = func() []byte { return b }
-			n.srcs = append(n.srcs, src)
+			out = append(out, src)
 		}
 	}
+	if n.keep {
+		n.srcs = append(n.srcs, out...)
+	}
+	return out
 }
 
 // fileBytes are the bytes of the file at display path. One of s's files
@@ -139,40 +128,28 @@ func (n *sourceNotes) fileBytes(s *model.Set, path string) []byte {
 // finding on the file including it; a version evidence file;
 // .ckptlint.hcl), so what this reads is bounded by the run's input and
 // evidence budgets, and the result cache reads the same files again
-// (fromEntry).
+// (fromEntry). Each is read once a run.
 func (n *sourceNotes) read(path string) []byte {
-	abs, err := filepath.Abs(filepath.FromSlash(path))
-	if err != nil || (n.mayRead != nil && !n.mayRead(abs)) {
-		return nil
+	if b, ok := n.reads[path]; ok {
+		return b
 	}
-	return evaluate.ReadSource(path, n.overlay)
+	var b []byte
+	if abs, err := filepath.Abs(filepath.FromSlash(path)); err == nil && (n.mayRead == nil || n.mayRead(abs)) {
+		b = evaluate.ReadSource(path, n.overlay)
+	}
+	if n.reads == nil {
+		n.reads = map[string][]byte{}
+	}
+	n.reads[path] = b
+	return b
 }
 
-// named adds to Result.Sources the files fs name that it does not hold
-// yet (an ignore problem, CKPT001 or CKPT002, may name a file no finding
-// of its set named): a set's file that mentions ckptlint as the set read
-// it, any other read now.
-func (n *sourceNotes) named(fs []finding.Finding) {
-	for _, f := range fs {
-		path := f.Range.File
-		if _, ok := n.bytes[path]; ok || path == "" {
-			continue
-		}
-		if b, ok := n.mentions[path]; ok {
-			n.bytes[path] = b
-		} else {
-			n.bytes[path] = n.read(path)
-		}
+// lastBytes are the bytes of a file a finding of the last group names:
+// a set's file that mentions ckptlint as the set read it, any other read
+// now.
+func (n *sourceNotes) lastBytes(path string) []byte {
+	if b, ok := n.mentions[path]; ok {
+		return b
 	}
-}
-
-// pendingFiles lists the files ps name.
-func pendingFiles(ps []evaluate.Pending) iter.Seq[string] {
-	return func(yield func(string) bool) {
-		for _, p := range ps {
-			if !yield(p.Range.File) {
-				return
-			}
-		}
-	}
+	return n.read(path)
 }

@@ -27,7 +27,7 @@ func TestSourcesNoRereadOfRefused(t *testing.T) {
 	s := &model.Set{Name: "conf", Flink: &parsed.File{Path: "conf/flink-conf.yaml", Src: []byte("a: 1\n")}}
 	s.Client = []model.Resource{{File: &parsed.File{Path: "conf/core-site.xml", Format: parsed.HadoopCoreSite,
 		Err: &parsed.ParseError{File: "conf/core-site.xml", Msg: "over the run's input budget", Unread: true}}}}
-	n := &sourceNotes{bytes: map[string][]byte{}}
+	n := &sourceNotes{}
 	if b := n.fileBytes(s, "conf/core-site.xml"); b != nil {
 		t.Errorf("a refused file was read again: %q", b)
 	}

@@ -69,46 +69,75 @@ func Sources(sets []*model.Set, overlay map[string][]byte) []Source {
 // IgnoresIn is Ignores over a list of sources, with the policy rules
 // named by their metadata (what the result cache has without compiling).
 func IgnoresIn(srcs []Source, policyRules []*engine.Rule, fs []finding.Finding, rules RuleSettings) (kept, suppressed []finding.Finding) {
-	type fileInfo struct {
-		f         *suppress.File
-		set       string // the first config set holding the file
-		unchecked bool   // some set holding it was not evaluated
-	}
-	files := map[string]*fileInfo{}
-	var order []string
-	for _, src := range srcs {
-		fi := files[src.Path]
-		if fi == nil {
-			fi = &fileInfo{f: suppress.Parse(src.Path, src.Src(), src.Syntax), set: src.Set}
-			files[src.Path] = fi
-			order = append(order, src.Path)
-		}
-		fi.unchecked = fi.unchecked || !src.Evaluated
-	}
-	ignoreFiles := make([]*suppress.File, 0, len(order))
-	for _, p := range order {
-		ignoreFiles = append(ignoreFiles, files[p].f)
-	}
+	ig := NewIgnorer(policyRules, rules)
+	kept, suppressed = ig.Set(srcs, fs)
+	return append(kept, ig.Problems()...), suppressed
+}
+
+// Ignorer is IgnoresIn a config set at a time, for a run that reports
+// each set as soon as it is done: Set for each set, with the sources of
+// its files and its findings, then Problems once every set is done. A
+// finding is silenced by the ignores of the sources given so far, which
+// hold those of its own file: a set's findings name its files (and their
+// xi:include targets), or files with no comment syntax of their own.
+type Ignorer struct {
+	rules RuleSettings
+	a     *suppress.Applier
+	files map[string]*ignoreFile
+}
+
+type ignoreFile struct {
+	set       string // the first config set holding the file
+	unchecked bool   // some set holding it was not evaluated
+}
+
+// NewIgnorer returns an Ignorer for the run's rules: eng's policy rules
+// (by their metadata) and the rule blocks of .ckptlint.hcl.
+func NewIgnorer(policyRules []*engine.Rule, rules RuleSettings) *Ignorer {
+	ig := &Ignorer{rules: rules, files: map[string]*ignoreFile{}}
 	known := []suppress.Rule{{ID: ParseErrorRule, Name: ParseErrorName,
 		NotIgnorable: "Flink or Hadoop cannot read the file; fix it, or list it under ignore in .ckptlint.hcl"}}
 	for _, r := range policyRules {
 		known = append(known, suppress.Rule{ID: r.ID, Name: r.Name})
 	}
-	out := suppress.Apply(fs, ignoreFiles, suppress.Options{
+	ig.a = suppress.NewApplier(suppress.Options{
 		Rules:     known,
 		Dormant:   rules.disabled,
-		Unchecked: func(path string) bool { return files[path] != nil && files[path].unchecked },
+		Unchecked: func(path string) bool { return ig.files[path] != nil && ig.files[path].unchecked },
 	})
-	kept = out.Findings
-	for _, p := range out.Problems {
-		if fi := files[p.Range.File]; fi != nil {
+	return ig
+}
+
+// Set reads the ignores of srcs (a path's first source only: a Hadoop
+// file several sets share has one set of ignores) and splits fs into the
+// findings they leave and those they silence.
+func (ig *Ignorer) Set(srcs []Source, fs []finding.Finding) (kept, suppressed []finding.Finding) {
+	for _, src := range srcs {
+		fi := ig.files[src.Path]
+		if fi == nil {
+			fi = &ignoreFile{set: src.Set}
+			ig.files[src.Path] = fi
+			ig.a.Add(suppress.Parse(src.Path, src.Src(), src.Syntax))
+		}
+		fi.unchecked = fi.unchecked || !src.Evaluated
+	}
+	return ig.a.Filter(fs)
+}
+
+// Problems are the CKPT001 and CKPT002 findings about the ignores of
+// every source given, each with the first config set holding its file and
+// the rule blocks of .ckptlint.hcl applied (a rule turned off drops them).
+func (ig *Ignorer) Problems() []finding.Finding {
+	var out []finding.Finding
+	for _, p := range ig.a.Problems() {
+		if fi := ig.files[p.Range.File]; fi != nil {
 			p.ConfigSet = fi.set
 		}
-		if rules.apply(&p) {
-			kept = append(kept, p)
+		if ig.rules.apply(&p) {
+			out = append(out, p)
 		}
 	}
-	return kept, out.Suppressed
+	return out
 }
 
 // ReadSource reads a file by its display path (relative to the working

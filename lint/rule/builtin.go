@@ -29,6 +29,11 @@ const (
 	VersionConflictName = "version-evidence-conflict"
 )
 
+// AboutIgnores reports a rule whose findings are about the ignore comments
+// (CKPT001, CKPT002). They are known only once every config set is done,
+// so a report gives them last (lint.Group, docs/output.md "Order").
+func AboutIgnores(id string) bool { return id == UnusedIgnore || id == InvalidIgnore }
+
 // builtins are declared once, here, and documented in docs/suppressions.md
 // "Rules the Go code reports" (Doc). They have no policy file; a rule block
 // in .ckptlint.hcl can turn them off or change their severity (CKPT000

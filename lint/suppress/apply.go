@@ -2,6 +2,7 @@ package suppress
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agnivade/levenshtein"
@@ -76,67 +77,100 @@ type resolved struct {
 // its rule. A finding without a line of its own (a default value reported
 // at 1:1 with an empty span) is silenced by file-level ignores only.
 func Apply(fs []finding.Finding, files []*File, opts Options) Outcome {
+	a := NewApplier(opts)
+	for _, f := range files {
+		a.Add(f)
+	}
+	var out Outcome
+	out.Findings, out.Suppressed = a.Filter(fs)
+	out.Problems = a.Problems()
+	return out
+}
+
+// Applier is Apply a part at a time, for a run that reports each config
+// set as soon as it is done: Add each file once, Filter the findings of
+// each set once its files are added, and ask for the Problems last, when
+// whether an ignore was used is known.
+type Applier struct {
+	opts     Options
+	lookup   func(w string) *Rule
+	ids      []string // ids and names, for suggestions
+	files    []*File
+	byFile   map[string][]*resolved
+	problems []finding.Finding // the invalid ignores, in the order of the files
+}
+
+// NewApplier returns an Applier with no files.
+func NewApplier(opts Options) *Applier {
 	rules := append([]Rule{
 		{ID: UnusedRule, Name: UnusedName, NotIgnorable: "it reports the ignores themselves; remove the ignore, or turn the rule off with a rule block in .ckptlint.hcl"},
 		{ID: InvalidRule, Name: InvalidName, NotIgnorable: "it reports the ignores themselves; fix the ignore, or turn the rule off with a rule block in .ckptlint.hcl"},
 	}, opts.Rules...)
 	byKey := map[string]*Rule{}
-	var ids []string // ids and names, for suggestions
+	a := &Applier{opts: opts, byFile: map[string][]*resolved{}}
 	for i := range rules {
 		r := &rules[i]
 		byKey[strings.ToUpper(r.ID)] = r
 		if r.Name != "" {
 			byKey[strings.ToLower(r.Name)] = r
 		}
-		ids = append(ids, r.ID)
+		a.ids = append(a.ids, r.ID)
 		if r.Name != "" {
-			ids = append(ids, r.Name)
+			a.ids = append(a.ids, r.Name)
 		}
 	}
-	lookup := func(w string) *Rule {
+	a.lookup = func(w string) *Rule {
 		if r := byKey[strings.ToUpper(w)]; r != nil {
 			return r
 		}
 		return byKey[strings.ToLower(w)]
 	}
+	return a
+}
 
-	var out Outcome
-	problem := func(f *File, id, name string, ig Ignore, msg string) {
-		out.Problems = append(out.Problems, finding.Finding{
-			RuleID: id, RuleName: name, Severity: finding.Warning, Message: msg,
-			Range: finding.Range{File: f.Path, Span: ig.Span}, DocURL: DocURL + "#" + strings.ToLower(id) + "-" + name,
-		})
+// problem is a CKPT001 or CKPT002 finding about ig in f.
+func problem(f *File, id, name string, ig Ignore, msg string) finding.Finding {
+	return finding.Finding{
+		RuleID: id, RuleName: name, Severity: finding.Warning, Message: msg,
+		Range: finding.Range{File: f.Path, Span: ig.Span}, DocURL: DocURL + "#" + strings.ToLower(id) + "-" + name,
 	}
-	byFile := map[string][]*resolved{}
-	for _, f := range files {
-		if f == nil {
-			continue
-		}
-		for _, p := range f.Problems {
-			problem(f, InvalidRule, InvalidName, Ignore{Span: p.Span}, p.Msg)
-		}
-		for _, ig := range f.Ignores {
-			rv := &resolved{Ignore: ig}
-			for _, w := range ig.Rules {
-				r := lookup(w)
-				switch {
-				case r == nil:
-					problem(f, InvalidRule, InvalidName, ig, fmt.Sprintf(
-						"%s names %q, which is no rule's id or name, so it silences nothing for it%s (ckptlint rules lists the rules)",
-						directiveOf(ig), w, suggest(w, ids)))
-				case r.NotIgnorable != "":
-					problem(f, InvalidRule, InvalidName, ig, fmt.Sprintf("%s names %s, which cannot be ignored: %s",
-						directiveOf(ig), r.ID, r.NotIgnorable))
-				default:
-					rv.refs = append(rv.refs, &ref{written: w, id: r.ID})
-				}
+}
+
+// Add takes in the ignores of f (nil: nothing), a file not added before.
+func (a *Applier) Add(f *File) {
+	if f == nil {
+		return
+	}
+	a.files = append(a.files, f)
+	for _, p := range f.Problems {
+		a.problems = append(a.problems, problem(f, InvalidRule, InvalidName, Ignore{Span: p.Span}, p.Msg))
+	}
+	for _, ig := range f.Ignores {
+		rv := &resolved{Ignore: ig}
+		for _, w := range ig.Rules {
+			r := a.lookup(w)
+			switch {
+			case r == nil:
+				a.problems = append(a.problems, problem(f, InvalidRule, InvalidName, ig, fmt.Sprintf(
+					"%s names %q, which is no rule's id or name, so it silences nothing for it%s (ckptlint rules lists the rules)",
+					directiveOf(ig), w, suggest(w, a.ids))))
+			case r.NotIgnorable != "":
+				a.problems = append(a.problems, problem(f, InvalidRule, InvalidName, ig, fmt.Sprintf("%s names %s, which cannot be ignored: %s",
+					directiveOf(ig), r.ID, r.NotIgnorable)))
+			default:
+				rv.refs = append(rv.refs, &ref{written: w, id: r.ID})
 			}
-			byFile[f.Path] = append(byFile[f.Path], rv)
 		}
+		a.byFile[f.Path] = append(a.byFile[f.Path], rv)
 	}
+}
 
+// Filter splits fs into the findings no ignore added so far silences and
+// the silenced ones (with their Suppression), each in input order, and
+// notes the ignores it used.
+func (a *Applier) Filter(fs []finding.Finding) (kept, suppressed []finding.Finding) {
 	for _, fd := range fs {
-		igs := byFile[fd.Range.File]
+		igs := a.byFile[fd.Range.File]
 		var inline, file *resolved
 		for _, ig := range igs {
 			if ig.Kind == KindInline && (lineless(fd) || fd.Range.Start.Line < ig.From || fd.Range.Start.Line > ig.To) {
@@ -160,20 +194,27 @@ func Apply(fs []finding.Finding, files []*File, opts Options) Outcome {
 			by = file
 		}
 		if by == nil {
-			out.Findings = append(out.Findings, fd)
+			kept = append(kept, fd)
 			continue
 		}
 		fd.Suppression = &finding.Suppression{Kind: by.Kind, Reason: by.Reason, File: fd.Range.File, Line: by.Span.Start.Line}
-		out.Suppressed = append(out.Suppressed, fd)
+		suppressed = append(suppressed, fd)
 	}
+	return kept, suppressed
+}
 
-	for _, f := range files {
-		if f == nil || (opts.Unchecked != nil && opts.Unchecked(f.Path)) {
+// Problems are the CKPT002 invalid ignores of the files added, then the
+// CKPT001 ignores no finding filtered so far used, in file order;
+// ConfigSet is left empty.
+func (a *Applier) Problems() []finding.Finding {
+	out := slices.Clone(a.problems)
+	for _, f := range a.files {
+		if a.opts.Unchecked != nil && a.opts.Unchecked(f.Path) {
 			continue
 		}
-		for _, ig := range byFile[f.Path] {
+		for _, ig := range a.byFile[f.Path] {
 			for _, rf := range ig.refs {
-				if rf.used || (opts.Dormant != nil && opts.Dormant(rf.id)) {
+				if rf.used || (a.opts.Dormant != nil && a.opts.Dormant(rf.id)) {
 					continue
 				}
 				name := rf.written
@@ -194,8 +235,8 @@ func Apply(fs []finding.Finding, files []*File, opts Options) Outcome {
 				if ig.Kind == KindInline {
 					fix += ", or put it at the end of the finding's line or alone on the line above"
 				}
-				problem(f, UnusedRule, UnusedName, ig.Ignore, fmt.Sprintf("%s %s matched no finding %s: %s",
-					directiveOf(ig.Ignore), name, where, fix))
+				out = append(out, problem(f, UnusedRule, UnusedName, ig.Ignore, fmt.Sprintf("%s %s matched no finding %s: %s",
+					directiveOf(ig.Ignore), name, where, fix)))
 			}
 		}
 	}

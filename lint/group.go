@@ -1,0 +1,104 @@
+package lint
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/ckptlint/ckptlint/lint/engine"
+	"github.com/ckptlint/ckptlint/lint/evaluate"
+	"github.com/ckptlint/ckptlint/lint/finding"
+)
+
+// Group is one part of a run's findings, in the order a report streams
+// them (docs/output.md, "Order"): the findings of one config set, the sets
+// in their order (deployment blocks of .ckptlint.hcl, FlinkDeployment
+// manifests, Flink configuration directories, Hadoop-only directories,
+// each in path order), then a last group with the problems of the ignore
+// comments (CKPT001, CKPT002), which are known only once every set is
+// done: an ignore in a Hadoop file several sets share is unused only when
+// no set used it.
+type Group struct {
+	// Set names the config set; "" for the last group.
+	Set string
+	// Findings and Suppressed are sorted (finding.Compare). A finding an
+	// earlier group holds (a Hadoop file several sets share) is left out:
+	// it is reported with the first set holding it.
+	Findings, Suppressed []finding.Finding
+	// Sources holds the bytes of the files the findings name, by display
+	// path (Result.Sources).
+	Sources map[string][]byte
+}
+
+// grouper makes a run's groups: it applies the ignore comments a set at a
+// time (evaluate.Ignorer) and hands each group to out.
+type grouper struct {
+	ign           *evaluate.Ignorer // nil: inline ignores are not read
+	seen, seenSup finding.Seen
+	out           func(Group) error
+}
+
+// newGrouper returns the grouper of a run whose policy rules are
+// policyRules, handing groups to out.
+func newGrouper(policyRules []*engine.Rule, rules evaluate.RuleSettings, noInline bool, out func(Group) error) *grouper {
+	g := &grouper{out: out}
+	if !noInline {
+		g.ign = evaluate.NewIgnorer(policyRules, rules)
+	}
+	return g
+}
+
+// set hands on the group of the config set name: its findings fs (the
+// rule blocks applied) less those the ignores of srcs and of the sets
+// before it silence. bytes gives the bytes of a file the findings name.
+func (g *grouper) set(name string, srcs []evaluate.Source, fs []finding.Finding, bytes func(path string) []byte) error {
+	kept, sup := fs, []finding.Finding(nil)
+	if g.ign != nil {
+		kept, sup = g.ign.Set(srcs, fs)
+	}
+	return g.emit(name, kept, sup, bytes)
+}
+
+// last hands on the last group, once every set is done.
+func (g *grouper) last(bytes func(path string) []byte) error {
+	var ps []finding.Finding
+	if g.ign != nil {
+		ps = g.ign.Problems()
+	}
+	return g.emit("", ps, nil, bytes)
+}
+
+func (g *grouper) emit(name string, kept, sup []finding.Finding, bytes func(path string) []byte) error {
+	grp := Group{Set: name, Findings: inOrder(kept, &g.seen), Suppressed: inOrder(sup, &g.seenSup)}
+	for _, list := range [][]finding.Finding{grp.Findings, grp.Suppressed} {
+		for _, f := range list {
+			path := f.Range.File
+			if _, done := grp.Sources[path]; done || path == "" {
+				continue
+			}
+			if grp.Sources == nil {
+				grp.Sources = map[string][]byte{}
+			}
+			grp.Sources[path] = bytes(path)
+		}
+	}
+	return g.out(grp)
+}
+
+// inOrder sorts fs and drops the findings seen before.
+func inOrder(fs []finding.Finding, seen *finding.Seen) []finding.Finding {
+	slices.SortFunc(fs, finding.Compare)
+	return slices.DeleteFunc(fs, seen.Again)
+}
+
+// collect folds groups into res, for a run without Options.Report.
+func collect(res *Result) func(Group) error {
+	if res.Sources == nil {
+		res.Sources = map[string][]byte{}
+	}
+	return func(g Group) error {
+		res.Findings = append(res.Findings, g.Findings...)
+		res.Suppressed = append(res.Suppressed, g.Suppressed...)
+		maps.Copy(res.Sources, g.Sources)
+		return nil
+	}
+}
