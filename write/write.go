@@ -6,6 +6,7 @@
 package write
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -367,6 +368,33 @@ func stageFile(path string, data []byte, mode fs.FileMode, o owner) error {
 // keeps its mode, owner and group; a symlink is written through; a path
 // that exists and is not a regular file is refused.
 func File(path string, data []byte) error {
+	st, err := Stage(path)
+	if err != nil {
+		return err
+	}
+	defer st.Abort()
+	if _, err := st.Write(data); err != nil {
+		return err
+	}
+	return st.Commit()
+}
+
+// Staged is File a write at a time, for a report written as the run goes
+// (lint/report NewStreamer): Stage creates the staged file beside path,
+// Write appends to it, Commit puts it in place as File does, and Abort
+// (a no-op after Commit) removes it, leaving path as it was.
+type Staged struct {
+	f           *os.File
+	w           *bufio.Writer
+	tmp, target string
+	mode        fs.FileMode
+	owner       owner
+	err         error
+	ended       bool
+}
+
+// Stage starts writing path (see File).
+func Stage(path string) (*Staged, error) {
 	target := path
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		target = real
@@ -376,28 +404,71 @@ func File(path string, data []byte) error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
-		return err
+		return nil, err
 	case !st.Mode().IsRegular():
-		return fmt.Errorf("%s exists and is not a regular file", path)
+		return nil, fmt.Errorf("%s exists and is not a regular file", path)
 	default:
 		mode, exists = st.Mode().Perm(), true
 	}
-	owner, err := ownerOf(target, exists)
+	o, err := ownerOf(target, exists)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	tmp, err := freeStagedName(target)
 	if err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	return &Staged{f: f, w: bufio.NewWriterSize(f, 64<<10), tmp: tmp, target: target, mode: mode, owner: o}, nil
+}
+
+// Write appends p to the staged file.
+func (s *Staged) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(p)
+	s.err = err
+	return n, err
+}
+
+// Commit flushes, fsyncs and renames the staged file over its target,
+// then fsyncs the directory. On an error the staged file is removed.
+func (s *Staged) Commit() error {
+	if s.ended {
+		return errors.New("write: staged file already ended")
+	}
+	s.ended = true
+	werr := s.err
+	if werr == nil {
+		werr = s.w.Flush()
+	}
+	oerr := s.owner.apply(s.f)
+	merr := s.f.Chmod(s.mode)
+	serr := s.f.Sync()
+	cerr := s.f.Close()
+	if err := errors.Join(werr, oerr, merr, serr, cerr); err != nil {
+		os.Remove(s.tmp)
 		return err
 	}
-	if err := stageFile(tmp, data, mode, owner); err != nil {
+	if err := os.Rename(s.tmp, s.target); err != nil {
+		os.Remove(s.tmp)
 		return err
 	}
-	if err := os.Rename(tmp, target); err != nil {
-		os.Remove(tmp)
-		return err
+	return syncDirs([]string{filepath.Dir(s.target)})
+}
+
+// Abort removes the staged file unless it was committed.
+func (s *Staged) Abort() {
+	if s.ended {
+		return
 	}
-	return syncDirs([]string{filepath.Dir(target)})
+	s.ended = true
+	s.f.Close()
+	os.Remove(s.tmp)
 }
 
 // syncDirs fsyncs each directory once, so the renames into it survive a

@@ -291,3 +291,45 @@ func TestSweep(t *testing.T) {
 		t.Errorf("notes = %q", n)
 	}
 }
+
+// TestStage writes a report a part at a time: until Commit the target
+// keeps its old content and mode, Abort leaves no staged file, Commit puts
+// the new content in place with the old mode.
+func TestStage(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "report.xml")
+	if err := os.WriteFile(p, []byte("old\n"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	for _, commit := range []bool{false, true} {
+		st, err := Stage(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 10000 {
+			if _, err := st.Write([]byte("a line of the new report\n")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if b, _ := os.ReadFile(p); string(b) != "old\n" {
+			t.Fatalf("the target changed before Commit: %d bytes", len(b))
+		}
+		if commit {
+			if err := st.Commit(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		st.Abort() // a no-op after Commit
+		ents, _ := os.ReadDir(dir)
+		if len(ents) != 1 {
+			t.Errorf("commit %v: %d entries in the directory, want the target alone", commit, len(ents))
+		}
+		b, _ := os.ReadFile(p)
+		if want := map[bool]int{false: 4, true: 10000 * 25}[commit]; len(b) != want {
+			t.Errorf("commit %v: %d bytes, want %d", commit, len(b), want)
+		}
+		if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o640 {
+			t.Errorf("commit %v: mode %v, want 0640", commit, fi.Mode().Perm())
+		}
+	}
+}

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -166,18 +168,22 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 			_ = c.Store.Trim() // only after a run that wrote; a failure leaves the cache larger
 		}
 	}()
+	head := report.Result{Version: buildinfo.Get().Version, Rules: rules, Disabled: disabledRules(rules, cfg),
+		FailLevel: fail, RepoDir: repoDir()}
+	rep, err := newReports(g, outs, head, p.quiet, tty)
+	if err != nil {
+		return err
+	}
+	defer rep.abort()
+	opts.Report = rep.group
 	res, _, err := lint.Cached(cmd.Context(), c, args, opts)
 	if err != nil {
 		return usageErr(err)
 	}
 	warnNoFiles(g.stderr, res, args)
-	rr := report.Result{Version: buildinfo.Get().Version, Findings: res.Findings, Suppressed: res.Suppressed,
-		Sets: len(res.Sets), Files: res.Files, Sources: sources(res), Rules: rules,
-		Disabled:  disabledRules(rules, cfg),
-		FailLevel: fail, RepoDir: repoDir()}
-	for _, s := range res.Sets {
-		rr.ConfigSets = append(rr.ConfigSets, s.Name)
-	}
+	rr := head
+	rr.Findings, rr.Suppressed, rr.Sources, rr.ConfigSets = rep.findings, rep.suppressed, rep.sources, rep.sets
+	rr.Sets, rr.Files = len(res.Sets), res.Files
 	for _, o := range outs {
 		if o.name == "sarif" {
 			sets := res.Sets
@@ -188,10 +194,10 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 					return usageErr(err)
 				}
 			}
-			fix.Edits(sets, res.Findings) // exact replacements for SARIF fixes
+			fix.Edits(sets, rr.Findings) // exact replacements for SARIF fixes
 		}
 	}
-	if err := writeOutputs(g, outs, rr, p.quiet, tty); err != nil {
+	if err := rep.finish(rr); err != nil {
 		return err
 	}
 	if n := len(res.Unread); n > 0 {
@@ -203,51 +209,190 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 		}
 		return usageErr(fmt.Errorf("%d path(s) could not be read: %s; every other file was linted", n, strings.Join(list, ", ")))
 	}
-	if m := finding.Max(res.Findings); m != 0 && m >= fail {
+	if rep.max != 0 && rep.max >= fail {
 		return &exitError{code: exitFindings}
 	}
 	return nil
 }
 
-// writeOutputs renders every format, then writes the files (each staged,
-// fsynced and renamed into place by write.File) and standard output. Text on
-// standard output is coloured with a snippet on a terminal and followed by
-// a tally on standard error; --quiet drops it.
-func writeOutputs(g *globals, outs []output, rr report.Result, quiet, tty bool) error {
-	if os.Getenv("CKPTLINT_TEST_PANIC") == "report" { // test hook: testdata/script/internal_error.txtar
-		panic("test hook: panic while rendering reports")
-	}
-	for _, o := range outs {
+// reports are a run's outputs. The formats that stream (text, GitHub,
+// JUnit: report.Streams) take each group of findings as the run hands it
+// on and keep nothing of it; the others take the whole result at the end,
+// so their findings are kept only when one of them is asked for. Nothing
+// reaches its destination before the run is done: a report file is staged
+// and renamed into place (write.Stage), standard output is spooled
+// (report.Spool), so a run that fails writes no report (docs/output.md).
+type reports struct {
+	g       *globals
+	outs    []output
+	tty     bool
+	streams []*streamOut // by outs index; nil for a whole format or a dropped one
+	whole   bool         // some output renders the whole result
+	// What the whole formats and the exit code need.
+	findings, suppressed []finding.Finding
+	sources              map[string][]byte
+	sets                 []string
+	counts               map[string]int
+	max                  finding.Severity
+}
+
+// streamOut is an output that streams.
+type streamOut struct {
+	st    report.Streamer
+	file  *write.Staged // nil for standard output
+	spool *report.Spool // standard output's
+	err   error         // the first error writing it
+}
+
+// newReports opens the outputs: each streaming one gets its staged file
+// or spool. Text on standard output is coloured with a snippet on a
+// terminal; --quiet drops it.
+func newReports(g *globals, outs []output, head report.Result, quiet, tty bool) (*reports, error) {
+	r := &reports{g: g, outs: outs, tty: tty, streams: make([]*streamOut, len(outs)), counts: report.Counts(nil)}
+	for i, o := range outs {
 		toStdout := o.path == ""
 		if toStdout && quiet && o.name == "text" {
+			continue
+		}
+		if !report.Streams(o.name) {
+			r.whole = true
 			continue
 		}
 		opts := report.Options{}
 		if toStdout {
 			opts = report.Options{Color: tty, Snippet: tty}
 		}
-		rep, err := report.Get(o.name, opts)
-		if err != nil {
-			return &exitError{code: exitInternal, err: err}
-		}
-		var b bytes.Buffer
-		if err := rep(&b, rr); err != nil {
-			return &exitError{code: exitInternal, err: fmt.Errorf("render %s report: %w", o.name, err)}
-		}
-		if !toStdout {
-			if err := write.File(o.path, b.Bytes()); err != nil {
-				return usageErr(fmt.Errorf("write %s report: %w", o.name, err))
+		so := &streamOut{}
+		var w io.Writer
+		if toStdout {
+			so.spool = report.NewSpool()
+			w = so.spool
+		} else {
+			f, err := write.Stage(o.path)
+			if err != nil {
+				r.abort()
+				return nil, usageErr(fmt.Errorf("write %s report: %w", o.name, err))
 			}
-			continue
+			so.file, w = f, f
 		}
-		if _, err := g.stdout.Write(b.Bytes()); err != nil {
-			return &exitError{code: exitInternal, err: fmt.Errorf("write report: %w", err)}
+		st, err := report.NewStreamer(o.name, w, head, opts)
+		if err != nil {
+			r.abort()
+			return nil, &exitError{code: exitInternal, err: err}
 		}
-		if o.name == "text" && tty {
-			fmt.Fprintln(g.stderr, report.Summary(rr))
+		so.st = st
+		r.streams[i] = so
+	}
+	return r, nil
+}
+
+// group takes one group of the run's findings (lint.Options.Report).
+func (r *reports) group(lg lint.Group) error {
+	g := report.Group{Set: lg.Set, Findings: lg.Findings, Suppressed: lg.Suppressed, Sources: lg.Sources}
+	for _, f := range g.Findings {
+		r.counts[f.Severity.String()]++
+		r.max = max(r.max, f.Severity)
+	}
+	if g.Set != "" {
+		r.sets = append(r.sets, g.Set)
+	}
+	if r.whole {
+		r.findings = append(r.findings, g.Findings...)
+		r.suppressed = append(r.suppressed, g.Suppressed...)
+		if r.sources == nil {
+			r.sources = map[string][]byte{}
+		}
+		maps.Copy(r.sources, g.Sources)
+	}
+	for _, so := range r.streams {
+		if so != nil && so.err == nil {
+			// A report that cannot be written fails at finish; the run
+			// and the other reports go on.
+			so.err = so.st.Group(g)
 		}
 	}
 	return nil
+}
+
+// finish writes every output in the order given: the streaming ones end
+// (file committed, standard output copied from its spool), the others are
+// rendered from rr. Text on standard output on a terminal is followed by
+// a tally on standard error.
+func (r *reports) finish(rr report.Result) error {
+	if os.Getenv("CKPTLINT_TEST_PANIC") == "report" { // test hook: testdata/script/internal_error.txtar
+		panic("test hook: panic while rendering reports")
+	}
+	for i, o := range r.outs {
+		so := r.streams[i]
+		toStdout := o.path == ""
+		switch {
+		case so != nil:
+			if so.err == nil {
+				so.err = so.st.Close()
+			}
+			if so.err != nil { // a streamer fails only when its writer does
+				return usageErr(fmt.Errorf("write %s report: %w", o.name, so.err))
+			}
+			if so.file != nil {
+				err := so.file.Commit()
+				if err != nil {
+					return usageErr(fmt.Errorf("write %s report: %w", o.name, err))
+				}
+				continue
+			}
+			if err := so.spool.CopyTo(r.g.stdout); err != nil {
+				return &exitError{code: exitInternal, err: fmt.Errorf("write report: %w", err)}
+			}
+		case !report.Streams(o.name):
+			if err := r.whole1(o, rr); err != nil {
+				return err
+			}
+		default:
+			continue // --quiet text
+		}
+		if toStdout && o.name == "text" && r.tty {
+			fmt.Fprintln(r.g.stderr, report.Summary(r.counts, rr.Sets, rr.Files))
+		}
+	}
+	return nil
+}
+
+// whole1 renders the whole-result format o and writes it (a file staged,
+// fsynced and renamed into place by write.File).
+func (r *reports) whole1(o output, rr report.Result) error {
+	rep, err := report.Get(o.name, report.Options{})
+	if err != nil {
+		return &exitError{code: exitInternal, err: err}
+	}
+	var b bytes.Buffer
+	if err := rep(&b, rr); err != nil {
+		return &exitError{code: exitInternal, err: fmt.Errorf("render %s report: %w", o.name, err)}
+	}
+	if o.path != "" {
+		if err := write.File(o.path, b.Bytes()); err != nil {
+			return usageErr(fmt.Errorf("write %s report: %w", o.name, err))
+		}
+		return nil
+	}
+	if _, err := r.g.stdout.Write(b.Bytes()); err != nil {
+		return &exitError{code: exitInternal, err: fmt.Errorf("write report: %w", err)}
+	}
+	return nil
+}
+
+// abort removes the staged files not committed and lets go of the spools.
+func (r *reports) abort() {
+	for _, so := range r.streams {
+		if so == nil {
+			continue
+		}
+		if so.file != nil {
+			so.file.Abort()
+		}
+		if so.spool != nil {
+			so.spool.Close()
+		}
+	}
 }
 
 // disabledRules holds the ids of the rules .ckptlint.hcl turns off.
@@ -277,18 +422,4 @@ func repoDir() string {
 		return ""
 	}
 	return filepath.ToSlash(rel)
-}
-
-// sources maps display paths to file contents for the snippet view.
-func sources(res *lint.Result) map[string][]byte {
-	if res.Sources != nil {
-		return res.Sources
-	}
-	m := map[string][]byte{}
-	for _, s := range res.Sets {
-		for _, f := range s.Files() {
-			m[f.Path] = f.Src
-		}
-	}
-	return m
 }

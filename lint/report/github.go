@@ -17,29 +17,31 @@ import (
 // repository root and columns count Unicode code points. The message is
 // followed by the fix in words, when there is one, and the rule's
 // documentation link. Suppressed findings are not annotated.
-func GitHub(w io.Writer, r Result) error {
-	cols := newColumns(r.Sources)
-	var b bytes.Buffer
-	for _, f := range r.Findings {
-		cmd := map[finding.Severity]string{finding.Error: "error", finding.Warning: "warning"}[f.Severity]
-		if cmd == "" {
-			cmd = "notice"
+func GitHub(w io.Writer, r Result) error { return streamed("github", Options{})(w, r) }
+
+// githubGroup writes the workflow commands of a group.
+func githubGroup(head Result) func(b *bytes.Buffer, g Group) {
+	return func(b *bytes.Buffer, g Group) {
+		cols := newColumns(g.Sources)
+		for _, f := range g.Findings {
+			cmd := map[finding.Severity]string{finding.Error: "error", finding.Warning: "warning"}[f.Severity]
+			if cmd == "" {
+				cmd = "notice"
+			}
+			file, _ := head.repoPath(f.Range.File)
+			rg := cols.region(f.Range.File, f.Range.Span)
+			msg := f.Message
+			if len(f.Fix) > 0 {
+				msg += "\nFixable with ckptlint fix: " + fixWords(f.Fix) + "."
+			}
+			if f.DocURL != "" {
+				msg += "\n" + f.DocURL
+			}
+			fmt.Fprintf(b, "::%s file=%s,line=%d,col=%d,endLine=%d,endColumn=%d,title=%s::%s\n", cmd,
+				escapeProperty(file), rg.startLine, rg.startCol, rg.endLine, rg.endCol,
+				escapeProperty(f.RuleID+" "+f.RuleName), escapeData(msg))
 		}
-		file, _ := r.repoPath(f.Range.File)
-		rg := cols.region(f.Range.File, f.Range.Span)
-		msg := f.Message
-		if len(f.Fix) > 0 {
-			msg += "\nFixable with ckptlint fix: " + fixWords(f.Fix) + "."
-		}
-		if f.DocURL != "" {
-			msg += "\n" + f.DocURL
-		}
-		fmt.Fprintf(&b, "::%s file=%s,line=%d,col=%d,endLine=%d,endColumn=%d,title=%s::%s\n", cmd,
-			escapeProperty(file), rg.startLine, rg.startCol, rg.endLine, rg.endCol,
-			escapeProperty(f.RuleID+" "+f.RuleName), escapeData(msg))
 	}
-	_, err := w.Write(b.Bytes())
-	return err
 }
 
 // escapeData escapes a workflow command's message as the Actions runner

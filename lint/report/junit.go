@@ -1,12 +1,15 @@
 package report
 
 import (
+	"bytes"
 	"encoding/xml"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/ckptlint/ckptlint/lint/finding"
+	"github.com/ckptlint/ckptlint/lint/rule"
 )
 
 type junitSuites struct {
@@ -75,92 +78,144 @@ type junitSkipped struct {
 	Message string `xml:"message,attr"`
 }
 
-// noSet names the suite of findings that belong to no config set.
-const noSet = "(no config set)"
+// noSet names the suite of the last group (Group): the problems of the
+// ignore comments and any finding of no config set.
+const noSet = "(ignore comments)"
 
 // JUnit writes a JUnit XML report: one <testsuite> per config set and one
 // <testcase> per config set × loaded rule, passing ones included so that CI
 // dashboards show what was checked. A test case fails when the rule has a
 // finding at or above Result.FailLevel in that set (the findings that make
 // the exit code 1); findings below it and suppressed findings go to the
-// case's <system-out>. Rules disabled in .ckptlint.hcl are <skipped>.
-func JUnit(w io.Writer, r Result) error {
-	rules, _ := r.rules()
-	fail := r.failLevel()
-	type key struct{ set, rule string }
+// case's <system-out>. Rules disabled in .ckptlint.hcl are <skipped>. The
+// rules of the ignore comments (CKPT001, CKPT002) are the cases of a last
+// suite, "(ignore comments)", after every set's (docs/output.md). It
+// streams (NewStreamer): the suites are spooled (Spool) until the totals
+// of the root element are known.
+func JUnit(w io.Writer, r Result) error { return streamed("junit", Options{})(w, r) }
+
+// junitStreamer writes a suite per group.
+type junitStreamer struct {
+	w     io.Writer
+	head  Result
+	rules []listed
+	fail  finding.Severity
+	spool *Spool
+	doc   junitSuites // the totals; Suites stays empty
+	n     int         // suites written
+}
+
+func newJUnitStreamer(w io.Writer, head Result, _ Options) Streamer {
+	rules, _ := head.rules()
+	return &junitStreamer{w: w, head: head, rules: rules, fail: head.failLevel(), spool: NewSpool(),
+		doc: junitSuites{Name: toolName}}
+}
+
+func (s *junitStreamer) Group(g Group) error {
+	last := g.Set == ""
+	if last && s.n == 0 && len(g.Findings)+len(g.Suppressed) == 0 {
+		return nil // no config set and nothing to report: no suites
+	}
+	type key = string // rule id
 	found := map[key][]finding.Finding{}
 	quiet := map[key][]string{}
-	sets := append([]string(nil), r.ConfigSets...)
+	var extra []listed // rules a finding names that the run's list lacks
 	known := map[string]bool{}
-	for _, s := range sets {
-		known[s] = true
+	for _, ru := range s.rules {
+		known[ru.ID] = true
 	}
-	addSet := func(s string) string {
-		if s == "" {
-			s = noSet
+	note := func(f finding.Finding) {
+		if !known[f.RuleID] {
+			known[f.RuleID] = true
+			extra = append(extra, unlisted(f))
 		}
-		if !known[s] {
-			known[s] = true
-			sets = append(sets, s)
-		}
-		return s
 	}
-	for _, f := range r.Findings {
-		k := key{addSet(f.ConfigSet), f.RuleID}
-		if f.Severity >= fail {
-			found[k] = append(found[k], f)
+	for _, f := range g.Findings {
+		note(f)
+		if f.Severity >= s.fail {
+			found[f.RuleID] = append(found[f.RuleID], f)
 		} else {
-			quiet[k] = append(quiet[k], textLine(f))
+			quiet[f.RuleID] = append(quiet[f.RuleID], textLine(f))
 		}
 	}
-	for _, f := range r.Suppressed {
-		k := key{addSet(f.ConfigSet), f.RuleID}
+	for _, f := range g.Suppressed {
+		note(f)
 		reason := ""
 		if f.Suppression != nil {
 			reason = f.Suppression.Reason
 		}
-		quiet[k] = append(quiet[k], fmt.Sprintf("suppressed (%s): %s", reason, textLine(f)))
+		quiet[f.RuleID] = append(quiet[f.RuleID], fmt.Sprintf("suppressed (%s): %s", reason, textLine(f)))
 	}
+	name := setOf(g)
+	suite := junitSuite{Name: name}
+	if s.head.Version != "" {
+		suite.Properties = []junitProperty{{Name: "ckptlint.version", Value: s.head.Version}}
+	}
+	for _, ru := range append(slices.Clip(s.rules), extra...) {
+		if rule.AboutIgnores(ru.ID) != last && found[ru.ID] == nil && quiet[ru.ID] == nil {
+			continue // a set's suite has no ignore rules, the last suite only those
+		}
+		c := junitCase{Name: strings.TrimSpace(ru.ID + " " + ru.Name), ClassName: name}
+		switch fs := found[ru.ID]; {
+		case len(fs) > 0:
+			c.File = fs[0].Range.File
+			c.Failure = junitFailureOf(fs)
+			suite.Failures++
+		case ru.Disabled:
+			c.Skipped = &junitSkipped{Message: "disabled in .ckptlint.hcl"}
+			suite.Skipped++
+		}
+		if q := quiet[ru.ID]; len(q) > 0 {
+			c.SystemOut = newJUnitText(strings.Join(q, "\n") + "\n")
+		}
+		suite.Cases = append(suite.Cases, c)
+	}
+	suite.Tests = len(suite.Cases)
+	s.doc.Tests += suite.Tests
+	s.doc.Failures += suite.Failures
+	s.doc.Skipped += suite.Skipped
+	s.n++
+	// The suite as the encoder writes it inside the root element: on a
+	// line of its own, indented one level.
+	if _, err := io.WriteString(s.spool, "\n"); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(s.spool)
+	enc.Indent("  ", "  ")
+	return enc.EncodeElement(suite, xml.StartElement{Name: xml.Name{Local: "testsuite"}})
+}
 
-	doc := junitSuites{Name: toolName}
-	for _, s := range sets {
-		suite := junitSuite{Name: s}
-		if r.Version != "" {
-			suite.Properties = []junitProperty{{Name: "ckptlint.version", Value: r.Version}}
-		}
-		for _, ru := range rules {
-			k := key{s, ru.ID}
-			c := junitCase{Name: strings.TrimSpace(ru.ID + " " + ru.Name), ClassName: s}
-			switch fs := found[k]; {
-			case len(fs) > 0:
-				c.File = fs[0].Range.File
-				c.Failure = junitFailureOf(fs)
-				suite.Failures++
-			case ru.Disabled:
-				c.Skipped = &junitSkipped{Message: "disabled in .ckptlint.hcl"}
-				suite.Skipped++
-			}
-			if q := quiet[k]; len(q) > 0 {
-				c.SystemOut = newJUnitText(strings.Join(q, "\n") + "\n")
-			}
-			suite.Cases = append(suite.Cases, c)
-		}
-		suite.Tests = len(suite.Cases)
-		doc.Tests += suite.Tests
-		doc.Failures += suite.Failures
-		doc.Skipped += suite.Skipped
-		doc.Suites = append(doc.Suites, suite)
-	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
+// Close writes the document: the root element with the totals, then the
+// spooled suites.
+func (s *junitStreamer) Close() error {
+	defer s.spool.Close()
+	root, err := xml.Marshal(s.doc) // <testsuites …></testsuites>: no suites in doc
+	if err != nil {
 		return err
 	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(doc); err != nil {
+	end := []byte("</testsuites>")
+	open := bytes.TrimSuffix(root, end)
+	if _, err := io.WriteString(s.w, xml.Header); err != nil {
 		return err
 	}
-	_, err := io.WriteString(w, "\n")
+	if _, err := s.w.Write(open); err != nil {
+		return err
+	}
+	if err := s.spool.CopyTo(s.w); err != nil {
+		return err
+	}
+	if s.n > 0 {
+		end = append([]byte("\n"), end...)
+	}
+	_, err = s.w.Write(append(end, '\n'))
 	return err
+}
+
+// unlisted is the entry of a rule a finding names that the run's rule
+// list lacks (Result.rules).
+func unlisted(f finding.Finding) listed {
+	return listed{Rule: &Rule{ID: f.RuleID, Name: f.RuleName, Severity: f.Severity, Fixable: len(f.Fix) > 0,
+		Title: f.RuleName}, HelpURI: f.DocURL}
 }
 
 // junitFailureOf is the failure of one set × rule: the first finding in the

@@ -63,7 +63,7 @@ var reporters = []struct {
 	{"json", always(JSON)},
 	{"sarif", always(SARIF)},
 	{"github", always(GitHub)},
-	{"junit", always(JUnit)},
+	{"junit", always(JUnit)}, // text, github and junit stream (stream.go)
 	{"markdown", always(Markdown)},
 	{"codeclimate", always(CodeClimate)},
 }
@@ -139,8 +139,7 @@ func (r Result) rules() ([]listed, map[string]int) {
 				continue
 			}
 			idx[f.RuleID] = len(out)
-			out = append(out, listed{Rule: &Rule{ID: f.RuleID, Name: f.RuleName, Severity: f.Severity, Fixable: len(f.Fix) > 0,
-				Title: f.RuleName}, HelpURI: f.DocURL})
+			out = append(out, unlisted(f))
 		}
 	}
 	return out, idx

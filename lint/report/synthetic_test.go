@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -158,8 +159,9 @@ type junitDoc struct {
 }
 
 // TestJUnitStructure parses the JUnit XML back: one suite per config set
-// (plus one for findings of no set), one case per set × rule (a user rule
-// missing from Rules included), failures at or above the fail level,
+// (plus the last, "(ignore comments)", which holds the findings of no set),
+// one case per set × rule (a user rule missing from Rules included), the
+// last suite a case per rule it has findings of; failures at or above the fail level,
 // lower findings and suppressed ones in system-out, disabled rules
 // skipped.
 func TestJUnitStructure(t *testing.T) {
@@ -169,20 +171,24 @@ func TestJUnitStructure(t *testing.T) {
 		t.Fatalf("JUnit output is not XML: %v", err)
 	}
 	nrules := len(r.Rules) + 1 // ACME001
-	if len(d.Suites) != 3 || d.Suites[0].Name != "jobs" || d.Suites[1].Name != "batch" || d.Suites[2].Name != "(no config set)" {
+	if len(d.Suites) != 3 || d.Suites[0].Name != "jobs" || d.Suites[1].Name != "batch" || d.Suites[2].Name != "(ignore comments)" {
 		t.Fatalf("suites %+v", d.Suites)
 	}
-	if d.Tests != 3*nrules || d.Skipped != 3 {
-		t.Errorf("tests %d skipped %d, want %d and 3", d.Tests, d.Skipped, 3*nrules)
+	if d.Tests != 2*nrules+1 || d.Skipped != 2 {
+		t.Errorf("tests %d skipped %d, want %d and 2", d.Tests, d.Skipped, 2*nrules+1)
 	}
 	type outcome struct {
 		failure, skipped bool
 		out              string
 	}
 	got := map[string]outcome{}
-	for _, s := range d.Suites {
-		if len(s.Cases) != nrules || s.Tests != nrules {
-			t.Errorf("suite %s: %d cases, want %d", s.Name, len(s.Cases), nrules)
+	for i, s := range d.Suites {
+		want := nrules
+		if i == 2 {
+			want = 1 // ACME001's finding of no set
+		}
+		if len(s.Cases) != want || s.Tests != want {
+			t.Errorf("suite %s: %d cases, want %d", s.Name, len(s.Cases), want)
 		}
 		for _, c := range s.Cases {
 			got[s.Name+"/"+c.Name] = outcome{c.Failure != nil, c.Skipped != nil, c.SystemOut}
@@ -198,7 +204,7 @@ func TestJUnitStructure(t *testing.T) {
 		"jobs/CKPT101 blocksize-scheduled-space":            {},
 		"batch/CKPT101 blocksize-scheduled-space":           {out: "suppressed (reviewed: the cluster has 20 DataNodes): conf/flink-conf.yaml:4:1"},
 		"batch/CKPT607 disabled-rule":                       {skipped: true},
-		"(no config set)/ACME001 replication-one":           {failure: true},
+		"(ignore comments)/ACME001 replication-one":         {failure: true},
 	} {
 		g, ok := got[name]
 		if !ok {
@@ -293,5 +299,48 @@ func TestJUnitInvalidCharacters(t *testing.T) {
 	c := d.Suites[0].Cases[0]
 	if c.Failure == nil || !strings.Contains(c.Failure.Text, "a\uFFFDb & <c> \"d\" ]]> \uFFFD") {
 		t.Errorf("failure %+v", c.Failure)
+	}
+}
+
+// TestJUnitIgnoreSuite checks where the rules of the ignore comments go:
+// a set's suite has no case for CKPT001 or CKPT002, and the last suite,
+// "(ignore comments)", has one for each, failing on an unused ignore
+// whatever set the file belongs to (the problem is known only after every
+// set, docs/output.md).
+func TestJUnitIgnoreSuite(t *testing.T) {
+	unused := finding.Finding{RuleID: rule.UnusedIgnore, RuleName: rule.UnusedIgnoreName, Severity: finding.Warning,
+		Message: "ckptlint:ignore CKPT101 matched no finding", ConfigSet: "jobs",
+		Range: finding.Range{File: "conf/flink-conf.yaml", Span: span.Span{Start: pos(1, 1, 0), End: pos(1, 5, 4)}}}
+	r := report.Result{Rules: rule.Builtins(), ConfigSets: []string{"jobs"}, Findings: []finding.Finding{unused},
+		FailLevel: finding.Warning}
+	var d junitDoc
+	if err := xml.Unmarshal([]byte(render(t, "junit", r)), &d); err != nil {
+		t.Fatalf("JUnit output is not XML: %v", err)
+	}
+	if len(d.Suites) != 2 || d.Suites[0].Name != "jobs" || d.Suites[1].Name != "(ignore comments)" {
+		t.Fatalf("suites %+v", d.Suites)
+	}
+	for _, c := range d.Suites[0].Cases {
+		if strings.HasPrefix(c.Name, rule.UnusedIgnore) || strings.HasPrefix(c.Name, rule.InvalidIgnore) {
+			t.Errorf("set suite has case %s", c.Name)
+		}
+	}
+	var names []string
+	for _, c := range d.Suites[1].Cases {
+		names = append(names, c.Name)
+		if c.Name == rule.UnusedIgnore+" "+rule.UnusedIgnoreName && c.Failure == nil {
+			t.Errorf("%s does not fail", c.Name)
+		}
+	}
+	if want := []string{rule.UnusedIgnore + " " + rule.UnusedIgnoreName, rule.InvalidIgnore + " " + rule.InvalidIgnoreName}; !slices.Equal(names, want) {
+		t.Errorf("last suite cases %q, want %q", names, want)
+	}
+	if d.Failures != 1 || d.Suites[0].Failures != 0 {
+		t.Errorf("failures %d (set suite %d), want 1 (0)", d.Failures, d.Suites[0].Failures)
+	}
+	// No config set and nothing to report: no suite at all.
+	empty := render(t, "junit", report.Result{Rules: rule.Builtins()})
+	if strings.Contains(empty, "<testsuite ") {
+		t.Errorf("empty run has a suite:\n%s", empty)
 	}
 }

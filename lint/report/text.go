@@ -21,24 +21,27 @@ const (
 
 // Text writes one line per finding, path:line:col: severity: message [id
 // name] (with ", fixable" in the brackets when the finding has a fix), and
-// with opts.Snippet the source line with a caret under the span.
-func Text(w io.Writer, r Result, opts Options) error {
-	var b bytes.Buffer
-	for _, f := range r.Findings {
-		sev := f.Severity.String()
-		if opts.Color {
-			c := map[finding.Severity]string{finding.Error: ansiRed, finding.Warning: ansiYellow, finding.Info: ansiCyan}[f.Severity]
-			fmt.Fprintf(&b, "%s%s:%d:%d:%s %s%s%s: %s %s[%s]%s\n", ansiBold, f.Range.File, f.Range.Start.Line, f.Range.Start.Col, ansiReset,
-				c, sev, ansiReset, f.Message, ansiGray, f.Tag(), ansiReset)
-		} else {
-			fmt.Fprintln(&b, f.String())
-		}
-		if opts.Snippet {
-			writeSnippet(&b, r.Sources[f.Range.File], f)
+// with opts.Snippet the source line with a caret under the span. It
+// streams (NewStreamer): r's groups in order.
+func Text(w io.Writer, r Result, opts Options) error { return streamed("text", opts)(w, r) }
+
+// textGroup writes the lines of a group.
+func textGroup(opts Options) func(b *bytes.Buffer, g Group) {
+	return func(b *bytes.Buffer, g Group) {
+		for _, f := range g.Findings {
+			sev := f.Severity.String()
+			if opts.Color {
+				c := map[finding.Severity]string{finding.Error: ansiRed, finding.Warning: ansiYellow, finding.Info: ansiCyan}[f.Severity]
+				fmt.Fprintf(b, "%s%s:%d:%d:%s %s%s%s: %s %s[%s]%s\n", ansiBold, f.Range.File, f.Range.Start.Line, f.Range.Start.Col, ansiReset,
+					c, sev, ansiReset, f.Message, ansiGray, f.Tag(), ansiReset)
+			} else {
+				fmt.Fprintln(b, f.String())
+			}
+			if opts.Snippet {
+				writeSnippet(b, g.Sources[f.Range.File], f)
+			}
 		}
 	}
-	_, err := w.Write(b.Bytes())
-	return err
 }
 
 // writeSnippet writes the finding's first line and a caret line under its
@@ -113,9 +116,9 @@ func lineOf(src []byte, n int) (string, bool) {
 	}
 }
 
-// Summary is the one-line tally printed after text findings on a TTY.
-func Summary(r Result) string {
-	c := Counts(r.Findings)
+// Summary is the one-line tally printed after text findings on a TTY:
+// counts are the findings per severity name (Counts).
+func Summary(counts map[string]int, sets, files int) string {
 	return fmt.Sprintf("%d error(s), %d warning(s), %d info in %d config set(s), %d file(s)",
-		c["error"], c["warning"], c["info"], r.Sets, r.Files)
+		counts["error"], counts["warning"], counts["info"], sets, files)
 }

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ckptlint/ckptlint/lint"
+	"github.com/ckptlint/ckptlint/lint/finding"
+	"github.com/ckptlint/ckptlint/lint/report"
+	"github.com/ckptlint/ckptlint/lint/rule"
+	"github.com/ckptlint/ckptlint/lint/span"
+)
+
+// TestReportsWriteNothingUntilDone feeds the outputs of `ckptlint lint`
+// far more groups than any buffer holds: nothing reaches standard output
+// or a report's path before finish, an aborted run leaves no file behind
+// (a run that fails writes no report, docs/output.md), and a finished one
+// writes every group.
+func TestReportsWriteNothingUntilDone(t *testing.T) {
+	const sets = 2000
+	feed := func(t *testing.T) (*reports, *bytes.Buffer, string) {
+		t.Helper()
+		dir := t.TempDir()
+		t.Setenv("TMPDIR", t.TempDir())
+		var out bytes.Buffer
+		g := &globals{stdout: &out, stderr: io.Discard}
+		outs := []output{{name: "text"}, {name: "junit", path: filepath.Join(dir, "out.xml")}, {name: "github", path: filepath.Join(dir, "gh.txt")}}
+		r, err := newReports(g, outs, report.Result{Rules: rule.Builtins(), FailLevel: finding.Warning}, false, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range sets {
+			name := fmt.Sprintf("job-%04d/conf", i)
+			f := finding.Finding{RuleID: "CKPT201", RuleName: "checkpoint-timeout", Severity: finding.Warning, ConfigSet: name,
+				Message: strings.Repeat("a checkpoint that overlaps a stall expires; ", 4),
+				Range:   finding.Range{File: name + "/flink-conf.yaml", Span: span.Span{Start: span.Pos{Line: 1, Col: 1}, End: span.Pos{Line: 1, Col: 2}}}}
+			if err := r.group(lint.Group{Set: name, Findings: []finding.Finding{f}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := r.group(lint.Group{}); err != nil {
+			t.Fatal(err)
+		}
+		if out.Len() != 0 {
+			t.Errorf("%d bytes on standard output before the run is done", out.Len())
+		}
+		for _, p := range []string{"out.xml", "gh.txt"} {
+			if _, err := os.Stat(filepath.Join(dir, p)); err == nil {
+				t.Errorf("%s exists before the run is done", p)
+			}
+		}
+		return r, &out, dir
+	}
+	t.Run("aborted", func(t *testing.T) {
+		r, out, dir := feed(t)
+		r.abort()
+		if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+			t.Errorf("an aborted run left %v", ents)
+		}
+		if out.Len() != 0 {
+			t.Errorf("an aborted run wrote %d bytes on standard output", out.Len())
+		}
+	})
+	t.Run("finished", func(t *testing.T) {
+		r, out, dir := feed(t)
+		defer r.abort()
+		if err := r.finish(report.Result{Sets: sets}); err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(out.String(), "\n"); n != sets {
+			t.Errorf("%d text lines, want %d", n, sets)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "out.xml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Tests    int `xml:"tests,attr"`
+			Failures int `xml:"failures,attr"`
+			Suites   []struct {
+				Name string `xml:"name,attr"`
+			} `xml:"testsuite"`
+		}
+		if err := xml.Unmarshal(b, &doc); err != nil {
+			t.Fatalf("JUnit report: %v", err)
+		}
+		if len(doc.Suites) != sets+1 || doc.Failures != sets || doc.Suites[sets].Name != "(ignore comments)" {
+			t.Errorf("JUnit: %d suites, %d failures, want %d and %d, the last \"(ignore comments)\"", len(doc.Suites), doc.Failures, sets+1, sets)
+		}
+		if gh, _ := os.ReadFile(filepath.Join(dir, "gh.txt")); strings.Count(string(gh), "::warning ") != sets {
+			t.Errorf("GitHub: %d annotations, want %d", strings.Count(string(gh), "::warning "), sets)
+		}
+		if r.max != finding.Warning {
+			t.Errorf("highest severity %v, want warning", r.max)
+		}
+	})
+}

@@ -1,0 +1,154 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+
+	"github.com/ckptlint/ckptlint/lint/finding"
+	"github.com/ckptlint/ckptlint/lint/rule"
+)
+
+// Group is one part of a streamed report (issue 13 item 4): the findings
+// of one config set, or, last, the findings of no set, which are the
+// problems of the ignore comments (CKPT001, CKPT002: whether an ignore in
+// a file several sets share is used is known only once every set is
+// done). docs/output.md, "Order", says what order the groups come in.
+type Group struct {
+	// Set names the config set; "" for the last group.
+	Set string
+	// Findings and Suppressed are the group's findings, in order.
+	Findings, Suppressed []finding.Finding
+	// Sources holds the bytes of the files the findings name (snippets,
+	// code point columns), by display path; the streamer keeps nothing
+	// of them once the group is written.
+	Sources map[string][]byte
+}
+
+// Streamer renders a report group by group: Group for each group in
+// order, then Close once, which writes what comes after the last group.
+// A streamer keeps nothing of a group once it is written, so a report's
+// memory does not grow with the number of config sets.
+type Streamer interface {
+	Group(g Group) error
+	Close() error
+}
+
+// streamers are the formats that stream; the others (JSON, SARIF,
+// Markdown, Code Climate) render the whole result at once.
+var streamers = map[string]func(w io.Writer, head Result, opts Options) Streamer{
+	"text":   func(w io.Writer, head Result, opts Options) Streamer { return newLineStreamer(w, textGroup(opts)) },
+	"github": func(w io.Writer, head Result, _ Options) Streamer { return newLineStreamer(w, githubGroup(head)) },
+	"junit":  newJUnitStreamer,
+}
+
+// Streams reports whether the format name streams (NewStreamer).
+func Streams(name string) bool { return streamers[name] != nil }
+
+// NewStreamer returns the streamer of the format name writing to w. head
+// is the result without its findings, suppressed findings, config sets
+// and sources: what the groups bring. Every finding is rendered with its
+// message clipped (finding.Bounded), as Get's reporters do.
+func NewStreamer(name string, w io.Writer, head Result, opts Options) (Streamer, error) {
+	mk := streamers[name]
+	if mk == nil {
+		return nil, fmt.Errorf("format %s does not stream", name)
+	}
+	return bounded{mk(w, head, opts)}, nil
+}
+
+// bounded clips each group's messages before its streamer sees them.
+type bounded struct{ Streamer }
+
+func (b bounded) Group(g Group) error {
+	g.Findings, g.Suppressed = finding.Bounded(g.Findings), finding.Bounded(g.Suppressed)
+	return b.Streamer.Group(g)
+}
+
+// streamed is the Reporter of a format that streams: r's groups, in
+// order, through its streamer.
+func streamed(name string, opts Options) Reporter {
+	return func(w io.Writer, r Result) error {
+		st := streamers[name](w, r, opts)
+		for _, g := range r.Groups() {
+			if err := st.Group(g); err != nil {
+				return err
+			}
+		}
+		return st.Close()
+	}
+}
+
+// Groups splits r's findings and suppressed findings into the groups a
+// streamed report writes: one per config set of ConfigSets, in order,
+// then one per set a finding names that ConfigSets does not list, in the
+// order they first appear, then the findings of no set and the ignore
+// problems (rule.AboutIgnores). Each group keeps the order of r's lists and
+// shares r's Sources.
+func (r Result) Groups() []Group {
+	idx := map[string]int{}
+	var out []Group
+	add := func(set string) int {
+		if i, ok := idx[set]; ok {
+			return i
+		}
+		idx[set] = len(out)
+		out = append(out, Group{Set: set, Sources: r.Sources})
+		return len(out) - 1
+	}
+	for _, s := range r.ConfigSets {
+		if s != "" {
+			add(s)
+		}
+	}
+	var last Group
+	for _, list := range []struct {
+		fs  []finding.Finding
+		get func(*Group) *[]finding.Finding
+	}{
+		{r.Findings, func(g *Group) *[]finding.Finding { return &g.Findings }},
+		{r.Suppressed, func(g *Group) *[]finding.Finding { return &g.Suppressed }},
+	} {
+		for _, f := range list.fs {
+			g := &last
+			if f.ConfigSet != "" && !rule.AboutIgnores(f.RuleID) {
+				g = &out[add(f.ConfigSet)]
+			}
+			*list.get(g) = append(*list.get(g), f)
+		}
+	}
+	last.Sources = r.Sources
+	return append(out, last)
+}
+
+// lineStreamer is a streamer whose groups are lines and that writes
+// nothing after them (text, GitHub). Each group is rendered into a buffer
+// and written in one call: the writers it is given (a staged report file,
+// a spool) buffer their own writes.
+type lineStreamer struct {
+	w     io.Writer
+	buf   bytes.Buffer
+	group func(b *bytes.Buffer, g Group)
+}
+
+func newLineStreamer(w io.Writer, group func(b *bytes.Buffer, g Group)) Streamer {
+	return &lineStreamer{w: w, group: group}
+}
+
+func (s *lineStreamer) Group(g Group) error {
+	s.buf.Reset()
+	s.group(&s.buf, g)
+	_, err := s.w.Write(s.buf.Bytes())
+	return err
+}
+
+func (s *lineStreamer) Close() error { return nil }
+
+// setOf is the config set a JUnit suite lists a finding under: its group's
+// set, noSet for the last group.
+func setOf(g Group) string {
+	if g.Set == "" {
+		return noSet
+	}
+	return g.Set
+}
