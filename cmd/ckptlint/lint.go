@@ -182,7 +182,7 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	}
 	warnNoFiles(g.stderr, res, args)
 	rr := head
-	rr.Findings, rr.Suppressed, rr.Sources, rr.ConfigSets = rep.findings, rep.suppressed, rep.sources, rep.sets
+	rr.Findings, rr.Suppressed, rr.Sources, rr.ConfigSets = rep.findings, rep.suppressed, rep.bytes, rep.sets
 	rr.Sets, rr.Files = len(res.Sets), res.Files
 	for _, o := range outs {
 		if o.name == "sarif" {
@@ -228,9 +228,10 @@ type reports struct {
 	tty     bool
 	streams []*streamOut // by outs index; nil for a whole format or a dropped one
 	whole   bool         // some output renders the whole result
+	sources bool         // and reads the bytes of the files (report.ReadsSources)
 	// What the whole formats and the exit code need.
 	findings, suppressed []finding.Finding
-	sources              map[string][]byte
+	bytes                map[string][]byte
 	sets                 []string
 	counts               map[string]int
 	max                  finding.Severity
@@ -256,6 +257,7 @@ func newReports(g *globals, outs []output, head report.Result, quiet, tty bool) 
 		}
 		if !report.Streams(o.name) {
 			r.whole = true
+			r.sources = r.sources || report.ReadsSources(o.name)
 			continue
 		}
 		opts := report.Options{}
@@ -299,10 +301,12 @@ func (r *reports) group(lg lint.Group) error {
 	if r.whole {
 		r.findings = append(r.findings, g.Findings...)
 		r.suppressed = append(r.suppressed, g.Suppressed...)
-		if r.sources == nil {
-			r.sources = map[string][]byte{}
+		if r.sources {
+			if r.bytes == nil {
+				r.bytes = map[string][]byte{}
+			}
+			maps.Copy(r.bytes, g.Sources)
 		}
-		maps.Copy(r.sources, g.Sources)
 	}
 	for _, so := range r.streams {
 		if so != nil && so.err == nil {

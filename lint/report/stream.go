@@ -45,6 +45,11 @@ var streamers = map[string]func(w io.Writer, head Result, opts Options) Streamer
 // Streams reports whether the format name streams (NewStreamer).
 func Streams(name string) bool { return streamers[name] != nil }
 
+// ReadsSources reports whether the format name, one that does not stream,
+// reads Result.Sources: SARIF for its code point columns, Code Climate for
+// the line it fingerprints. JSON and Markdown read the findings alone.
+func ReadsSources(name string) bool { return name == "sarif" || name == "codeclimate" }
+
 // NewStreamer returns the streamer of the format name writing to w. head
 // is the result without its findings, suppressed findings, config sets
 // and sources: what the groups bring. Every finding is rendered with its
