@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -219,9 +218,11 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 // JUnit: report.Streams) take each group of findings as the run hands it
 // on and keep nothing of it; the others take the whole result at the end,
 // so their findings are kept only when one of them is asked for. Nothing
-// reaches its destination before the run is done: a report file is staged
-// and renamed into place (write.Stage), standard output is spooled
-// (report.Spool), so a run that fails writes no report (docs/output.md).
+// reaches its destination before the run is done (a streamer spools what
+// it renders: report.Streamer): a run that fails writes no report, and a
+// report file inside the linted tree neither appears nor has a staged file
+// beside it while the run lists its directory, which would make every next
+// run miss the result cache (docs/output.md).
 type reports struct {
 	g       *globals
 	outs    []output
@@ -239,15 +240,13 @@ type reports struct {
 
 // streamOut is an output that streams.
 type streamOut struct {
-	st    report.Streamer
-	file  *write.Staged // nil for standard output
-	spool *report.Spool // standard output's
-	err   error         // the first error writing it
+	st  report.Streamer
+	err error // the first error spooling it
 }
 
-// newReports opens the outputs: each streaming one gets its staged file
-// or spool. Text on standard output is coloured with a snippet on a
-// terminal; --quiet drops it.
+// newReports makes a streamer for each output that streams. Text on
+// standard output is coloured with a snippet on a terminal; --quiet drops
+// it.
 func newReports(g *globals, outs []output, head report.Result, quiet, tty bool) (*reports, error) {
 	r := &reports{g: g, outs: outs, tty: tty, streams: make([]*streamOut, len(outs)), counts: report.Counts(nil)}
 	for i, o := range outs {
@@ -264,26 +263,12 @@ func newReports(g *globals, outs []output, head report.Result, quiet, tty bool) 
 		if toStdout {
 			opts = report.Options{Color: tty, Snippet: tty}
 		}
-		so := &streamOut{}
-		var w io.Writer
-		if toStdout {
-			so.spool = report.NewSpool()
-			w = so.spool
-		} else {
-			f, err := write.Stage(o.path)
-			if err != nil {
-				r.abort()
-				return nil, usageErr(fmt.Errorf("write %s report: %w", o.name, err))
-			}
-			so.file, w = f, f
-		}
-		st, err := report.NewStreamer(o.name, w, head, opts)
+		st, err := report.NewStreamer(o.name, head, opts)
 		if err != nil {
 			r.abort()
 			return nil, &exitError{code: exitInternal, err: err}
 		}
-		so.st = st
-		r.streams[i] = so
+		r.streams[i] = &streamOut{st: st}
 	}
 	return r, nil
 }
@@ -331,21 +316,8 @@ func (r *reports) finish(rr report.Result) error {
 		toStdout := o.path == ""
 		switch {
 		case so != nil:
-			if so.err == nil {
-				so.err = so.st.Close()
-			}
-			if so.err != nil { // a streamer fails only when its writer does
-				return usageErr(fmt.Errorf("write %s report: %w", o.name, so.err))
-			}
-			if so.file != nil {
-				err := so.file.Commit()
-				if err != nil {
-					return usageErr(fmt.Errorf("write %s report: %w", o.name, err))
-				}
-				continue
-			}
-			if err := so.spool.CopyTo(r.g.stdout); err != nil {
-				return &exitError{code: exitInternal, err: fmt.Errorf("write report: %w", err)}
+			if err := r.close(o, so); err != nil {
+				return err
 			}
 		case !report.Streams(o.name):
 			if err := r.whole1(o, rr); err != nil {
@@ -384,17 +356,42 @@ func (r *reports) whole1(o output, rr report.Result) error {
 	return nil
 }
 
-// abort removes the staged files not committed and lets go of the spools.
+// close writes the streamed output o to its destination: standard output,
+// or a file staged, fsynced and renamed into place (write.Stage).
+func (r *reports) close(o output, so *streamOut) error {
+	st := so.st
+	so.st = nil        // closed or discarded here, whatever happens
+	if so.err != nil { // a streamer fails only when its spool does
+		st.Discard()
+		return usageErr(fmt.Errorf("write %s report: %w", o.name, so.err))
+	}
+	if o.path == "" {
+		if err := st.Close(r.g.stdout); err != nil {
+			return &exitError{code: exitInternal, err: fmt.Errorf("write report: %w", err)}
+		}
+		return nil
+	}
+	f, err := write.Stage(o.path)
+	if err != nil {
+		st.Discard()
+		return usageErr(fmt.Errorf("write %s report: %w", o.name, err))
+	}
+	defer f.Abort()
+	if err := st.Close(f); err != nil {
+		return usageErr(fmt.Errorf("write %s report: %w", o.name, err))
+	}
+	if err := f.Commit(); err != nil {
+		return usageErr(fmt.Errorf("write %s report: %w", o.name, err))
+	}
+	return nil
+}
+
+// abort lets go of the spools of the outputs not written.
 func (r *reports) abort() {
 	for _, so := range r.streams {
-		if so == nil {
-			continue
-		}
-		if so.file != nil {
-			so.file.Abort()
-		}
-		if so.spool != nil {
-			so.spool.Close()
+		if so != nil && so.st != nil {
+			so.st.Discard()
+			so.st = nil
 		}
 	}
 }

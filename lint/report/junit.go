@@ -96,7 +96,6 @@ func JUnit(w io.Writer, r Result) error { return streamed("junit", Options{})(w,
 
 // junitStreamer writes a suite per group.
 type junitStreamer struct {
-	w     io.Writer
 	head  Result
 	rules []listed
 	fail  finding.Severity
@@ -105,9 +104,9 @@ type junitStreamer struct {
 	n     int         // suites written
 }
 
-func newJUnitStreamer(w io.Writer, head Result, _ Options) Streamer {
+func newJUnitStreamer(head Result, _ Options) Streamer {
 	rules, _ := head.rules()
-	return &junitStreamer{w: w, head: head, rules: rules, fail: head.failLevel(), spool: NewSpool(),
+	return &junitStreamer{head: head, rules: rules, fail: head.failLevel(), spool: NewSpool(),
 		doc: junitSuites{Name: toolName}}
 }
 
@@ -185,9 +184,12 @@ func (s *junitStreamer) Group(g Group) error {
 	return enc.EncodeElement(suite, xml.StartElement{Name: xml.Name{Local: "testsuite"}})
 }
 
-// Close writes the document: the root element with the totals, then the
-// spooled suites.
-func (s *junitStreamer) Close() error {
+// Discard lets go of the spooled suites.
+func (s *junitStreamer) Discard() { s.spool.Close() }
+
+// Close writes the document to w: the root element with the totals, then
+// the spooled suites.
+func (s *junitStreamer) Close(w io.Writer) error {
 	defer s.spool.Close()
 	root, err := xml.Marshal(s.doc) // <testsuites …></testsuites>: no suites in doc
 	if err != nil {
@@ -195,19 +197,19 @@ func (s *junitStreamer) Close() error {
 	}
 	end := []byte("</testsuites>")
 	open := bytes.TrimSuffix(root, end)
-	if _, err := io.WriteString(s.w, xml.Header); err != nil {
+	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}
-	if _, err := s.w.Write(open); err != nil {
+	if _, err := w.Write(open); err != nil {
 		return err
 	}
-	if err := s.spool.CopyTo(s.w); err != nil {
+	if err := s.spool.CopyTo(w); err != nil {
 		return err
 	}
 	if s.n > 0 {
 		end = append([]byte("\n"), end...)
 	}
-	_, err = s.w.Write(append(end, '\n'))
+	_, err = w.Write(append(end, '\n'))
 	return err
 }
 

@@ -26,19 +26,24 @@ type Group struct {
 }
 
 // Streamer renders a report group by group: Group for each group in
-// order, then Close once, which writes what comes after the last group.
-// A streamer keeps nothing of a group once it is written, so a report's
-// memory does not grow with the number of config sets.
+// order, then Close once, which writes the report to its destination; or
+// Discard, which drops it. A streamer keeps nothing of a group once it is
+// rendered: what it renders goes to a Spool, a temporary file, so a
+// report's memory does not grow with the number of config sets, and its
+// destination (a report file, standard output) is written only when the
+// run is done (docs/output.md): a file in the tree being linted appears
+// neither half written nor, staged, in a directory the run lists.
 type Streamer interface {
 	Group(g Group) error
-	Close() error
+	Close(w io.Writer) error
+	Discard()
 }
 
 // streamers are the formats that stream; the others (JSON, SARIF,
 // Markdown, Code Climate) render the whole result at once.
-var streamers = map[string]func(w io.Writer, head Result, opts Options) Streamer{
-	"text":   func(w io.Writer, head Result, opts Options) Streamer { return newLineStreamer(w, textGroup(opts)) },
-	"github": func(w io.Writer, head Result, _ Options) Streamer { return newLineStreamer(w, githubGroup(head)) },
+var streamers = map[string]func(head Result, opts Options) Streamer{
+	"text":   func(_ Result, opts Options) Streamer { return newLineStreamer(textGroup(opts)) },
+	"github": func(head Result, _ Options) Streamer { return newLineStreamer(githubGroup(head)) },
 	"junit":  newJUnitStreamer,
 }
 
@@ -50,16 +55,15 @@ func Streams(name string) bool { return streamers[name] != nil }
 // the line it fingerprints. JSON and Markdown read the findings alone.
 func ReadsSources(name string) bool { return name == "sarif" || name == "codeclimate" }
 
-// NewStreamer returns the streamer of the format name writing to w. head
-// is the result without its findings, suppressed findings, config sets
+// NewStreamer returns the streamer of the format name. head is the result without its findings, suppressed findings, config sets
 // and sources: what the groups bring. Every finding is rendered with its
 // message clipped (finding.Bounded), as Get's reporters do.
-func NewStreamer(name string, w io.Writer, head Result, opts Options) (Streamer, error) {
+func NewStreamer(name string, head Result, opts Options) (Streamer, error) {
 	mk := streamers[name]
 	if mk == nil {
 		return nil, fmt.Errorf("format %s does not stream", name)
 	}
-	return bounded{mk(w, head, opts)}, nil
+	return bounded{mk(head, opts)}, nil
 }
 
 // bounded clips each group's messages before its streamer sees them.
@@ -74,13 +78,14 @@ func (b bounded) Group(g Group) error {
 // order, through its streamer.
 func streamed(name string, opts Options) Reporter {
 	return func(w io.Writer, r Result) error {
-		st := streamers[name](w, r, opts)
+		st := streamers[name](r, opts)
 		for _, g := range r.Groups() {
 			if err := st.Group(g); err != nil {
+				st.Discard()
 				return err
 			}
 		}
-		return st.Close()
+		return st.Close(w)
 	}
 }
 
@@ -128,26 +133,30 @@ func (r Result) Groups() []Group {
 
 // lineStreamer is a streamer whose groups are lines and that writes
 // nothing after them (text, GitHub). Each group is rendered into a buffer
-// and written in one call: the writers it is given (a staged report file,
-// a spool) buffer their own writes.
+// and spooled in one write.
 type lineStreamer struct {
-	w     io.Writer
+	spool *Spool
 	buf   bytes.Buffer
 	group func(b *bytes.Buffer, g Group)
 }
 
-func newLineStreamer(w io.Writer, group func(b *bytes.Buffer, g Group)) Streamer {
-	return &lineStreamer{w: w, group: group}
+func newLineStreamer(group func(b *bytes.Buffer, g Group)) Streamer {
+	return &lineStreamer{spool: NewSpool(), group: group}
 }
 
 func (s *lineStreamer) Group(g Group) error {
 	s.buf.Reset()
 	s.group(&s.buf, g)
-	_, err := s.w.Write(s.buf.Bytes())
+	_, err := s.spool.Write(s.buf.Bytes())
 	return err
 }
 
-func (s *lineStreamer) Close() error { return nil }
+func (s *lineStreamer) Close(w io.Writer) error {
+	defer s.spool.Close()
+	return s.spool.CopyTo(w)
+}
+
+func (s *lineStreamer) Discard() { s.spool.Close() }
 
 // setOf is the config set a JUnit suite lists a finding under: its group's
 // set, noSet for the last group.
