@@ -8,13 +8,16 @@ import (
 	"runtime"
 )
 
-// Spool holds a report until it can be written: what a streamer writes
-// before it can write what comes first (the totals on JUnit's root
-// element), or a report for standard output, written there only once
-// the run is done (docs/output.md). It is a temporary file, unlinked
-// at once where the system allows it so that nothing is left behind, or
-// memory when no temporary file can be made. What it holds is the
-// report's own text, never read back by anything else.
+// spoolInMemory is how much a Spool holds in memory before it moves to a
+// temporary file: a report of a few config sets never touches the disk.
+const spoolInMemory = 1 << 20
+
+// Spool holds a report until it can be written: what a streamer renders
+// before the run is done (docs/output.md). Up to spoolInMemory bytes are
+// kept in memory; beyond that they go to a temporary file, unlinked at
+// once where the system allows it so that nothing is left behind, and
+// stay in memory only when no temporary file can be made. What it holds
+// is the report's own text, never read back by anything else.
 type Spool struct {
 	f   *os.File
 	w   *bufio.Writer
@@ -22,22 +25,35 @@ type Spool struct {
 }
 
 // NewSpool returns an empty spool; Close lets go of it.
-func NewSpool() *Spool {
-	s := &Spool{}
-	if f, err := os.CreateTemp("", "ckptlint-report-*"); err == nil {
-		if runtime.GOOS != "windows" {
-			_ = os.Remove(f.Name()) // open files stay readable; nothing is left if the run dies
-		}
-		s.f, s.w = f, bufio.NewWriterSize(f, 64<<10)
-	}
-	return s
-}
+func NewSpool() *Spool { return &Spool{} }
 
 func (s *Spool) Write(p []byte) (int, error) {
+	if s.f == nil && s.mem.Len()+len(p) > spoolInMemory {
+		s.toFile()
+	}
 	if s.f == nil {
 		return s.mem.Write(p)
 	}
 	return s.w.Write(p)
+}
+
+// toFile moves what the spool holds to a temporary file, if one can be
+// made.
+func (s *Spool) toFile() {
+	f, err := os.CreateTemp("", "ckptlint-report-*")
+	if err != nil {
+		return
+	}
+	if runtime.GOOS != "windows" {
+		_ = os.Remove(f.Name()) // open files stay readable; nothing is left if the run dies
+	}
+	w := bufio.NewWriterSize(f, 64<<10)
+	if _, err := w.Write(s.mem.Bytes()); err != nil {
+		s.closeFile(f)
+		return
+	}
+	s.f, s.w = f, w
+	s.mem = bytes.Buffer{}
 }
 
 // CopyTo writes what the spool holds to w.
@@ -59,12 +75,16 @@ func (s *Spool) CopyTo(w io.Writer) error {
 // Close lets go of the spool.
 func (s *Spool) Close() {
 	if s.f != nil {
-		name := s.f.Name()
-		_ = s.f.Close()
-		if runtime.GOOS == "windows" {
-			_ = os.Remove(name)
-		}
-		s.f = nil
+		s.closeFile(s.f)
+		s.f, s.w = nil, nil
 	}
 	s.mem = bytes.Buffer{}
+}
+
+func (s *Spool) closeFile(f *os.File) {
+	name := f.Name()
+	_ = f.Close()
+	if runtime.GOOS == "windows" {
+		_ = os.Remove(name)
+	}
 }
