@@ -9,25 +9,10 @@ import (
 	"github.com/ckptlint/ckptlint/lint/finding"
 )
 
-// Group is one part of a run's findings, in the order a report streams
-// them (docs/output.md, "Order"): the findings of one config set, the sets
-// in their order (deployment blocks of .ckptlint.hcl, FlinkDeployment
-// manifests, Flink configuration directories, Hadoop-only directories,
-// each in path order), then a last group with the problems of the ignore
-// comments (CKPT001, CKPT002), which are known only once every set is
-// done: an ignore in a Hadoop file several sets share is unused only when
-// no set used it.
-type Group struct {
-	// Set names the config set; "" for the last group.
-	Set string
-	// Findings and Suppressed are sorted (finding.Compare). A finding an
-	// earlier group holds (a Hadoop file several sets share) is left out:
-	// it is reported with the first set holding it.
-	Findings, Suppressed []finding.Finding
-	// Sources holds the bytes of the files the findings name, by display
-	// path (Result.Sources).
-	Sources map[string][]byte
-}
+// Group is one part of a run's findings, handed on as soon as it is
+// complete (Options.Report): a config set's, or the last group, the
+// ignore problems (finding.Group).
+type Group = finding.Group
 
 // grouper makes a run's groups: it applies the ignore comments a set at a
 // time (evaluate.Ignorer) and hands each group to out.

@@ -274,8 +274,7 @@ func newReports(g *globals, outs []output, head report.Result, quiet, tty bool) 
 }
 
 // group takes one group of the run's findings (lint.Options.Report).
-func (r *reports) group(lg lint.Group) error {
-	g := report.Group{Set: lg.Set, Findings: lg.Findings, Suppressed: lg.Suppressed, Sources: lg.Sources}
+func (r *reports) group(g lint.Group) error {
 	for _, f := range g.Findings {
 		r.counts[f.Severity.String()]++
 		r.max = max(r.max, f.Severity)

@@ -159,37 +159,9 @@ func Sort(fs []Finding) []Finding {
 	})
 }
 
-// InSets orders findings set by set, the order a report streams them in
-// (docs/output.md, "Order"): the findings of each config set in the order
-// names lists the sets, each set's sorted (Compare); then, last, those
-// last reports and those of a set names does not list (the ignore-comment
-// problems, which are known only once every set is done), sorted. A
-// finding equal to one before it in this order (same place, rule and
-// message: a Hadoop file several sets share) is dropped, so it is reported
-// with the first set holding it.
-func InSets(fs []Finding, names []string, last func(Finding) bool) []Finding {
-	idx := make(map[string]int, len(names))
-	for i, n := range names {
-		if _, dup := idx[n]; !dup {
-			idx[n] = i
-		}
-	}
-	group := func(f Finding) int {
-		if i, ok := idx[f.ConfigSet]; ok && (last == nil || !last(f)) {
-			return i
-		}
-		return len(names)
-	}
-	slices.SortStableFunc(fs, func(a, b Finding) int {
-		return cmp.Or(cmp.Compare(group(a), group(b)), Compare(a, b))
-	})
-	var seen Seen
-	return slices.DeleteFunc(fs, seen.Again)
-}
-
 // Seen remembers the findings reported so far, to drop a repeat of one
-// (InSets): a finding in a Hadoop file several config sets share is
-// found once per set. The zero value is ready to use.
+// (Group): a finding in a Hadoop file several config sets share is found
+// once per set. The zero value is ready to use.
 type Seen struct{ m map[seenKey]bool }
 
 type seenKey struct {

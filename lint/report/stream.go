@@ -9,21 +9,9 @@ import (
 	"github.com/ckptlint/ckptlint/lint/rule"
 )
 
-// Group is one part of a streamed report (issue 13 item 4): the findings
-// of one config set, or, last, the findings of no set, which are the
-// problems of the ignore comments (CKPT001, CKPT002: whether an ignore in
-// a file several sets share is used is known only once every set is
-// done). docs/output.md, "Order", says what order the groups come in.
-type Group struct {
-	// Set names the config set; "" for the last group.
-	Set string
-	// Findings and Suppressed are the group's findings, in order.
-	Findings, Suppressed []finding.Finding
-	// Sources holds the bytes of the files the findings name (snippets,
-	// code point columns), by display path; the streamer keeps nothing
-	// of them once the group is written.
-	Sources map[string][]byte
-}
+// Group is one part of a streamed report: a config set's findings, or
+// the last group (finding.Group).
+type Group = finding.Group
 
 // Streamer renders a report group by group: Group for each group in
 // order, then Close once, which writes the report to its destination; or
