@@ -15,18 +15,6 @@ import (
 	"github.com/ckptlint/ckptlint/lint/template"
 )
 
-// Ignores reads the ckptlint:ignore comments of every file of sets (and of
-// the files they pull in through xi:include, read from overlay when it
-// holds them), takes the findings they silence out of fs, and adds
-// CKPT001/CKPT002 findings for unused and malformed ignores, with the rule
-// blocks of .ckptlint.hcl applied. It runs once over all sets, after every
-// set is evaluated: a Hadoop file shared by several sets has one set of
-// ignores, used when any set's finding matches. eng names the policy
-// rules an ignore may name.
-func Ignores(eng *engine.Engine, sets []*model.Set, fs []finding.Finding, rules RuleSettings, overlay map[string][]byte) (kept, suppressed []finding.Finding) {
-	return IgnoresIn(Sources(sets, overlay), eng.Rules(), fs, rules)
-}
-
 // Source is one file whose ignore comments apply to the findings: a file
 // of a set, or a file it pulls in through xi:include.
 type Source struct {
@@ -43,7 +31,7 @@ type Source struct {
 	Included bool `json:"-"`
 }
 
-// Sources lists the files whose ignore comments Ignores reads, in the
+// Sources lists the files whose ignore comments an Ignorer reads, in the
 // order it reads them: each set's files (Flink first), each followed by
 // its xi:include targets. A file of no known comment syntax is left out.
 func Sources(sets []*model.Set, overlay map[string][]byte) []Source {
@@ -66,20 +54,16 @@ func Sources(sets []*model.Set, overlay map[string][]byte) []Source {
 	return out
 }
 
-// IgnoresIn is Ignores over a list of sources, with the policy rules
-// named by their metadata (what the result cache has without compiling).
-func IgnoresIn(srcs []Source, policyRules []*engine.Rule, fs []finding.Finding, rules RuleSettings) (kept, suppressed []finding.Finding) {
-	ig := NewIgnorer(policyRules, rules)
-	kept, suppressed = ig.Set(srcs, fs)
-	return append(kept, ig.Problems()...), suppressed
-}
-
-// Ignorer is IgnoresIn a config set at a time, for a run that reports
-// each set as soon as it is done: Set for each set, with the sources of
-// its files and its findings, then Problems once every set is done. A
-// finding is silenced by the ignores of the sources given so far, which
-// hold those of its own file: a set's findings name its files (and their
-// xi:include targets), or files with no comment syntax of their own.
+// Ignorer applies the ckptlint:ignore comments a config set at a time,
+// for a run that reports each set as soon as it is done: Set for each set,
+// with the sources of its files (Sources) and its findings, then Problems
+// once every set is done, the CKPT001/CKPT002 findings for unused and
+// malformed ignores with the rule blocks of .ckptlint.hcl applied. A
+// Hadoop file shared by several sets has one set of ignores, used when any
+// set's finding matches. A finding is silenced by the ignores of the
+// sources given so far, which hold those of its own file: a set's
+// findings name its files (and their xi:include targets), or files with
+// no comment syntax of their own.
 type Ignorer struct {
 	rules RuleSettings
 	a     *suppress.Applier
