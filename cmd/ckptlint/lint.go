@@ -302,87 +302,105 @@ func (r *reports) group(g lint.Group) error {
 	return nil
 }
 
-// finish writes every output in the order given: the streaming ones end
-// (file committed, standard output copied from its spool), the others are
-// rendered from rr. Text on standard output on a terminal is followed by
-// a tally on standard error.
+// finish writes the outputs in two steps, so that a run that cannot
+// write one of its reports writes none (docs/output.md): first every
+// report file is staged whole (write.Stage) and standard output's report
+// made ready, then the files are renamed into place and standard output
+// written. Text on standard output on a terminal is followed by a tally on
+// standard error.
 func (r *reports) finish(rr report.Result) error {
 	if os.Getenv("CKPTLINT_TEST_PANIC") == "report" { // test hook: testdata/script/internal_error.txtar
 		panic("test hook: panic while rendering reports")
 	}
+	type stagedOut struct {
+		f    *write.Staged
+		name string
+	}
+	var staged []stagedOut
+	defer func() {
+		for _, s := range staged {
+			s.f.Abort() // a no-op once committed
+		}
+	}()
+	var stdout func() error // writes standard output's report
+	text := false           // the report on standard output is text
 	for i, o := range r.outs {
 		so := r.streams[i]
-		toStdout := o.path == ""
-		switch {
-		case so != nil:
-			if err := r.close(o, so); err != nil {
-				return err
-			}
-		case !report.Streams(o.name):
-			if err := r.whole1(o, rr); err != nil {
-				return err
-			}
-		default:
+		if so == nil && report.Streams(o.name) {
 			continue // --quiet text
 		}
-		if toStdout && o.name == "text" && r.tty {
-			fmt.Fprintln(r.g.stderr, report.Summary(r.counts, rr.Sets, rr.Files))
+		// Whole-result formats are rendered here; a streamer's report is
+		// in its spool already.
+		var whole []byte
+		if so == nil {
+			b, err := renderWhole(o, rr)
+			if err != nil {
+				return err
+			}
+			whole = b
+		} else if so.err != nil { // a streamer fails only when its spool does
+			return usageErr(fmt.Errorf("write %s report: %w", o.name, so.err))
 		}
+		if o.path == "" {
+			text = o.name == "text"
+			stdout = func() error {
+				var err error
+				if so != nil {
+					err = so.st.Close(r.g.stdout)
+					so.st = nil
+				} else {
+					_, err = r.g.stdout.Write(whole)
+				}
+				if err != nil {
+					return &exitError{code: exitInternal, err: fmt.Errorf("write report: %w", err)}
+				}
+				return nil
+			}
+			continue
+		}
+		f, err := write.Stage(o.path)
+		if err != nil {
+			return usageErr(fmt.Errorf("write %s report: %w", o.name, err))
+		}
+		staged = append(staged, stagedOut{f, o.name})
+		if so != nil {
+			err = so.st.Close(f)
+			so.st = nil
+		} else {
+			_, err = f.Write(whole)
+		}
+		if err != nil {
+			return usageErr(fmt.Errorf("write %s report: %w", o.name, err))
+		}
+	}
+	for _, s := range staged {
+		if err := s.f.Commit(); err != nil {
+			return usageErr(fmt.Errorf("write %s report: %w", s.name, err))
+		}
+	}
+	if stdout == nil {
+		return nil
+	}
+	if err := stdout(); err != nil {
+		return err
+	}
+	if text && r.tty {
+		fmt.Fprintln(r.g.stderr, report.Summary(r.counts, rr.Sets, rr.Files))
 	}
 	return nil
 }
 
-// whole1 renders the whole-result format o and writes it (a file staged,
-// fsynced and renamed into place by write.File).
-func (r *reports) whole1(o output, rr report.Result) error {
+// renderWhole renders the whole-result format o.
+func renderWhole(o output, rr report.Result) ([]byte, error) {
 	rep, err := report.Get(o.name, report.Options{})
 	if err != nil {
-		return &exitError{code: exitInternal, err: err}
+		return nil, &exitError{code: exitInternal, err: err}
 	}
 	var b bytes.Buffer
 	if err := rep(&b, rr); err != nil {
-		return &exitError{code: exitInternal, err: fmt.Errorf("render %s report: %w", o.name, err)}
+		return nil, &exitError{code: exitInternal, err: fmt.Errorf("render %s report: %w", o.name, err)}
 	}
-	if o.path != "" {
-		if err := write.File(o.path, b.Bytes()); err != nil {
-			return usageErr(fmt.Errorf("write %s report: %w", o.name, err))
-		}
-		return nil
-	}
-	if _, err := r.g.stdout.Write(b.Bytes()); err != nil {
-		return &exitError{code: exitInternal, err: fmt.Errorf("write report: %w", err)}
-	}
-	return nil
-}
-
-// close writes the streamed output o to its destination: standard output,
-// or a file staged, fsynced and renamed into place (write.Stage).
-func (r *reports) close(o output, so *streamOut) error {
-	st := so.st
-	so.st = nil        // closed or discarded here, whatever happens
-	if so.err != nil { // a streamer fails only when its spool does
-		st.Discard()
-		return usageErr(fmt.Errorf("write %s report: %w", o.name, so.err))
-	}
-	if o.path == "" {
-		if err := st.Close(r.g.stdout); err != nil {
-			return &exitError{code: exitInternal, err: fmt.Errorf("write report: %w", err)}
-		}
-		return nil
-	}
-	f, err := write.Stage(o.path)
-	if err != nil {
-		st.Discard()
-		return usageErr(fmt.Errorf("write %s report: %w", o.name, err))
-	}
-	defer f.Abort()
-	if err := st.Close(f); err != nil {
-		return usageErr(fmt.Errorf("write %s report: %w", o.name, err))
-	}
-	if err := f.Commit(); err != nil {
-		return usageErr(fmt.Errorf("write %s report: %w", o.name, err))
-	}
-	return nil
+	return b.Bytes(), nil
 }
 
 // abort lets go of the spools of the outputs not written.

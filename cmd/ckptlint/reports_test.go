@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -32,7 +35,11 @@ func TestReportsWriteNothingUntilDone(t *testing.T) {
 		t.Setenv("TMPDIR", tmp) // the spools
 		var out bytes.Buffer
 		g := &globals{stdout: &out, stderr: io.Discard}
-		outs := []output{{name: "text"}, {name: "junit", path: filepath.Join(dir, "out.xml")}, {name: "github", path: filepath.Join(dir, "gh.txt")}}
+		if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		outs := []output{{name: "github", path: filepath.Join(dir, "gh.txt")}, {name: "text"},
+			{name: "junit", path: filepath.Join(dir, "sub", "out.xml")}, {name: "json", path: filepath.Join(dir, "r.json")}}
 		r, err := newReports(g, outs, report.Result{Rules: rule.Builtins(), FailLevel: finding.Warning}, false, false)
 		if err != nil {
 			t.Fatal(err)
@@ -54,15 +61,15 @@ func TestReportsWriteNothingUntilDone(t *testing.T) {
 		}
 		// Not even a staged file: the report's directory may be one the
 		// run lists, and the result cache records what it holds.
-		if ents, _ := os.ReadDir(dir); len(ents) != 0 {
-			t.Errorf("the report directory holds %v before the run is done", ents)
+		if ents := tree(t, dir); len(ents) != 1 || ents[0] != "sub" {
+			t.Errorf("the report directories hold %v before the run is done, want sub alone", ents)
 		}
 		return r, &out, dir
 	}
 	t.Run("aborted", func(t *testing.T) {
 		r, out, dir := feed(t)
 		r.abort()
-		if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		if ents := tree(t, dir); len(ents) != 1 {
 			t.Errorf("an aborted run left %v", ents)
 		}
 		if out.Len() != 0 {
@@ -70,6 +77,30 @@ func TestReportsWriteNothingUntilDone(t *testing.T) {
 		}
 		if ents, _ := os.ReadDir(tmp); len(ents) != 0 {
 			t.Errorf("an aborted run left %v in TMPDIR", ents)
+		}
+	})
+	// A report that cannot be written (its directory is gone): no report
+	// is written, the others neither, and nothing reaches standard output.
+	t.Run("unwritable", func(t *testing.T) {
+		r, out, dir := feed(t)
+		defer r.abort()
+		if err := os.Remove(filepath.Join(dir, "sub")); err != nil {
+			t.Fatal(err)
+		}
+		err := r.finish(report.Result{Sets: sets})
+		var ee *exitError
+		if !errors.As(err, &ee) || ee.code != exitUsage || !strings.Contains(err.Error(), "write junit report") {
+			t.Fatalf("finish: %v, want exit 2 naming the junit report", err)
+		}
+		if ents := tree(t, dir); len(ents) != 0 {
+			t.Errorf("a run that could not write a report left %v", ents)
+		}
+		if out.Len() != 0 {
+			t.Errorf("a run that could not write a report wrote %d bytes on standard output", out.Len())
+		}
+		r.abort()
+		if ents, _ := os.ReadDir(tmp); len(ents) != 0 {
+			t.Errorf("left %v in TMPDIR", ents)
 		}
 	})
 	t.Run("finished", func(t *testing.T) {
@@ -81,7 +112,10 @@ func TestReportsWriteNothingUntilDone(t *testing.T) {
 		if n := strings.Count(out.String(), "\n"); n != sets {
 			t.Errorf("%d text lines, want %d", n, sets)
 		}
-		b, err := os.ReadFile(filepath.Join(dir, "out.xml"))
+		if ents := tree(t, dir); !slices.Equal(ents, []string{"gh.txt", "r.json", "sub", "sub/out.xml"}) {
+			t.Errorf("the reports are %v", ents)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "sub", "out.xml"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,4 +142,23 @@ func TestReportsWriteNothingUntilDone(t *testing.T) {
 			t.Errorf("highest severity %v, want warning", r.max)
 		}
 	})
+}
+
+// tree lists the files and directories below dir, slash-separated.
+func tree(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, _ fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if rel, _ := filepath.Rel(dir, p); rel != "." {
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

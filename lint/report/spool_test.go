@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -37,5 +38,61 @@ func TestSpool(t *testing.T) {
 		if ents, _ := os.ReadDir(tmp); len(ents) != 0 {
 			t.Errorf("the spool left %v", ents)
 		}
+	}
+}
+
+// fullFile is a temporary file on a disk that fills up: writes past room
+// bytes fail, as on a full $TMPDIR.
+type fullFile struct {
+	*os.File
+	room int
+}
+
+func (f *fullFile) Write(p []byte) (int, error) {
+	if len(p) <= f.room {
+		f.room -= len(p)
+		return f.File.Write(p)
+	}
+	n, _ := f.File.Write(p[:f.room])
+	f.room = 0
+	return n, errors.New("no space left on device")
+}
+
+// TestSpoolFullDisk (found by a review): when the temporary file stops
+// taking writes part-way, the spool brings what it wrote back to memory
+// and goes on there; the report comes back whole and the spool does not
+// try another file.
+func TestSpoolFullDisk(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	s := NewSpool()
+	defer s.Close()
+	var want bytes.Buffer
+	line := strings.Repeat("y", 99) + "\n"
+	write := func(n int) {
+		for range n {
+			want.WriteString(line)
+			if _, err := s.Write([]byte(line)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	write(spoolInMemory/100 + 1) // past the threshold: on a file now
+	f, ok := s.f.(*os.File)
+	if !ok {
+		t.Fatal("the spool did not move to a temporary file")
+	}
+	s.f = &fullFile{File: f, room: 3*spoolBuffer + 1234}
+	write(10000)
+	if s.f != nil || !s.noFile {
+		t.Errorf("the spool is still on its file after the disk filled up")
+	}
+	write(100)
+	var got bytes.Buffer
+	if err := s.CopyTo(&got); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), want.Bytes()) {
+		t.Errorf("%d bytes written, %d read back", want.Len(), got.Len())
 	}
 }
