@@ -730,7 +730,7 @@ func fromEntry(c *Cache, e *runEntry, srcs map[string][]byte, opts Options) (*Re
 	g := newGrouper(policyRules, rules, opts.NoInlineIgnores, func(grp Group) error { groups = append(groups, grp); return nil })
 	for _, s := range e.Sets {
 		res.Sets = append(res.Sets, &model.Set{Name: s.Name})
-		_ = g.set(s.Name, bySet[s.Name], evaluate.Settle(s.Pending, rules), bytes) // collecting fails not
+		_ = g.set(s.Name, bySet[s.Name], evaluate.Settle(s.Pending, rules), bytes) // the collector never fails
 	}
 	_ = g.last(bytes)
 	if changed {

@@ -181,7 +181,7 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	}
 	warnNoFiles(g.stderr, res, args)
 	rr := head
-	rr.Findings, rr.Suppressed, rr.Sources, rr.ConfigSets = rep.findings, rep.suppressed, rep.bytes, rep.sets
+	rr.Findings, rr.Suppressed, rr.Sources = rep.findings, rep.suppressed, rep.bytes
 	rr.Sets, rr.Files = len(res.Sets), res.Files
 	for _, o := range outs {
 		if o.name == "sarif" {
@@ -233,7 +233,6 @@ type reports struct {
 	// What the whole formats and the exit code need.
 	findings, suppressed []finding.Finding
 	bytes                map[string][]byte
-	sets                 []string
 	counts               map[string]int
 	max                  finding.Severity
 }
@@ -278,9 +277,6 @@ func (r *reports) group(g lint.Group) error {
 	for _, f := range g.Findings {
 		r.counts[f.Severity.String()]++
 		r.max = max(r.max, f.Severity)
-	}
-	if g.Set != "" {
-		r.sets = append(r.sets, g.Set)
 	}
 	if r.whole {
 		r.findings = append(r.findings, g.Findings...)

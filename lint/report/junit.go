@@ -96,17 +96,22 @@ func JUnit(w io.Writer, r Result) error { return streamed("junit", Options{})(w,
 
 // junitStreamer writes a suite per group.
 type junitStreamer struct {
-	head  Result
-	rules []listed
-	fail  finding.Severity
-	spool *Spool
-	doc   junitSuites // the totals; Suites stays empty
-	n     int         // suites written
+	head   Result
+	rules  []listed
+	listed map[string]bool // the ids in rules
+	fail   finding.Severity
+	spool  *Spool
+	doc    junitSuites // the totals; Suites stays empty
+	n      int         // suites written
 }
 
 func newJUnitStreamer(head Result, _ Options) Streamer {
-	rules, _ := head.rules()
-	return &junitStreamer{head: head, rules: rules, fail: head.failLevel(), spool: NewSpool(),
+	rules, idx := head.rules()
+	listed := make(map[string]bool, len(idx))
+	for id := range idx {
+		listed[id] = true
+	}
+	return &junitStreamer{head: head, rules: rules, listed: listed, fail: head.failLevel(), spool: NewSpool(),
 		doc: junitSuites{Name: toolName}}
 }
 
@@ -119,13 +124,8 @@ func (s *junitStreamer) Group(g Group) error {
 	found := map[key][]finding.Finding{}
 	quiet := map[key][]string{}
 	var extra []listed // rules a finding names that the run's list lacks
-	known := map[string]bool{}
-	for _, ru := range s.rules {
-		known[ru.ID] = true
-	}
 	note := func(f finding.Finding) {
-		if !known[f.RuleID] {
-			known[f.RuleID] = true
+		if !s.listed[f.RuleID] && !slices.ContainsFunc(extra, func(l listed) bool { return l.ID == f.RuleID }) {
 			extra = append(extra, unlisted(f))
 		}
 	}

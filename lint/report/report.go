@@ -17,7 +17,9 @@ type Result struct {
 	// Suppression (SARIF suppressions, the JSON "suppressed" list).
 	Suppressed []finding.Finding
 	Sets       int // config sets linted
-	// ConfigSets names the config sets linted, in order (JUnit suites).
+	// ConfigSets names the config sets linted, in order: the groups a
+	// streamed format renders from a whole result (Groups). `ckptlint
+	// lint` hands those formats the groups themselves (NewStreamer).
 	ConfigSets []string
 	Files      int // files read
 	// Sources holds file contents by display path, for the TTY text form

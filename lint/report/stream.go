@@ -43,8 +43,9 @@ func Streams(name string) bool { return streamers[name] != nil }
 // the line it fingerprints. JSON and Markdown read the findings alone.
 func ReadsSources(name string) bool { return name == "sarif" || name == "codeclimate" }
 
-// NewStreamer returns the streamer of the format name. head is the result without its findings, suppressed findings, config sets
-// and sources: what the groups bring. Every finding is rendered with its
+// NewStreamer returns the streamer of the format name. head is the result
+// without its findings, suppressed findings, config sets and sources:
+// what the groups bring. Every finding is rendered with its
 // message clipped (finding.Bounded), as Get's reporters do.
 func NewStreamer(name string, head Result, opts Options) (Streamer, error) {
 	mk := streamers[name]
