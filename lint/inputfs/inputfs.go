@@ -182,13 +182,27 @@ func (b *Budget) Take(n int64) error {
 	return nil
 }
 
-// Boundary is the set of places a run may read. A nil Boundary allows
-// everything (library callers that lint trusted trees); an empty one
-// allows nothing.
+// Boundary is the set of places a run may read, resolved through the
+// run's FS. An empty one allows nothing; a nil one allows everything
+// (NewBoundary makes one).
 type Boundary struct {
+	fs    FS
 	roots []string // real (symlink-free) absolute paths
 	lex   []string // the roots as given (absolute, clean) and real
-	links Symlinks // Check's resolutions
+}
+
+// NewBoundary returns an empty Boundary that resolves paths through fsys.
+func NewBoundary(fsys FS) *Boundary { return &Boundary{fs: fsys} }
+
+// defaultFS serves the zero Boundary.
+var defaultFS = OS()
+
+// fsys is the file system b resolves paths through.
+func (b *Boundary) fsys() FS {
+	if b.fs == nil {
+		return defaultFS
+	}
+	return b.fs
 }
 
 // RepoRoot is the nearest directory at or above dir holding .git — a
@@ -247,18 +261,18 @@ func (b *Boundary) AddTree(p string) error {
 	if err != nil {
 		return err
 	}
-	real, err := filepath.EvalSymlinks(abs)
+	real, err := b.fsys().EvalSymlinks(abs)
 	if err != nil {
 		return err
 	}
 	dir, given := real, abs
-	if st, err := os.Stat(real); err == nil && !st.IsDir() {
+	if st, err := b.fsys().Stat(real); err == nil && !st.IsDir() {
 		dir, given = filepath.Dir(real), filepath.Dir(abs)
 	}
-	if r := RepoRoot(given); r != "" {
+	if r := b.fsys().RepoRoot(given); r != "" {
 		given = r
 	}
-	if r := RepoRoot(dir); r != "" {
+	if r := b.fsys().RepoRoot(dir); r != "" {
 		dir = r
 	}
 	b.add(dir, given)
@@ -274,7 +288,7 @@ func (b *Boundary) AddNamed(p string) {
 	if err != nil {
 		return
 	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
+	if real, err := b.fsys().EvalSymlinks(abs); err == nil {
 		b.add(real, abs)
 	}
 }
@@ -336,7 +350,7 @@ func (b *Boundary) Check(p string) (string, error) {
 	if b == nil {
 		return filepath.EvalSymlinks(abs)
 	}
-	real, err := b.links.Eval(abs)
+	real, err := b.fsys().EvalSymlinks(abs)
 	if err != nil {
 		return "", err
 	}

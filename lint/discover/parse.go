@@ -1,0 +1,102 @@
+package discover
+
+import (
+	"errors"
+	"slices"
+	"strings"
+
+	"github.com/ckptlint/ckptlint/lint/format"
+	"github.com/ckptlint/ckptlint/lint/format/hadoopxml"
+	"github.com/ckptlint/ckptlint/lint/parsed"
+	"github.com/ckptlint/ckptlint/lint/template"
+)
+
+// includeRead is what reading one xi:include target gave (Found.included).
+type includeRead struct {
+	src  []byte
+	real string // the path read
+	err  error
+}
+
+// errNotRead is an xi:include target discovery did not read: its parse
+// there asked for none such (unreachable: what a parse asks for is a
+// function of the file's bytes).
+var errNotRead = errors.New("not read during discovery")
+
+// Parse parses f for a config set that reads it: as its format reads it,
+// with more than parsed.MaxEntries keys refused, and its template
+// placeholders marked (unless they are literal). A Hadoop file is read
+// without CDATA sections when ignoreCDATA is set (a Hadoop release that
+// drops them: lint/assemble), and its xi:include targets are the bytes
+// discovery read. A file discovery refused is its parse error. Parse reads
+// nothing, and every call returns a new value: each config set owns the
+// files it parsed. It is safe for concurrent use.
+func (d *Tree) Parse(f *Found, ignoreCDATA bool) *parsed.File {
+	if f.Err != nil {
+		return &parsed.File{Path: f.Disp, Err: f.Err}
+	}
+	fm := format.Of(f.Format)
+	var o format.Options
+	if fm.Product == format.Hadoop {
+		o.XML = hadoopxml.Options{IgnoreCDATA: ignoreCDATA, ReadFile: func(p string) ([]byte, error) {
+			r, ok := f.included[p]
+			if !ok {
+				return nil, errNotRead
+			}
+			return r.src, r.err
+		}}
+	}
+	g := limitKeys(fm.Parse(f.Disp, f.Src, o).File, f.Disp, f.Src)
+	if !d.literal {
+		template.Mark(g, f.Chart)
+	}
+	return g
+}
+
+// Included returns the bytes of an xi:include target of f as discovery
+// read them, by the path f's parse names it with (parsed.File Includes);
+// false when it was not read.
+func (f *Found) Included(path string) ([]byte, bool) {
+	r, ok := f.included[path]
+	if !ok || r.err != nil {
+		return nil, false
+	}
+	return r.src, true
+}
+
+// IncludedReal returns the real paths of the xi:include targets f read,
+// sorted.
+func (f *Found) IncludedReal() []string {
+	var out []string
+	for _, r := range f.included {
+		if r.err == nil && r.real != "" {
+			out = append(out, r.real)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Include is one xi:include target a Hadoop file asked for, as discovery
+// read it.
+type Include struct {
+	Path string // as the file's parse names it
+	Real string // the path read ("" when it was not read)
+	Src  []byte
+	Err  string // why it was not read, "" when it was
+}
+
+// Includes returns the xi:include targets f's parse asked for, sorted by
+// path.
+func (f *Found) Includes() []Include {
+	out := make([]Include, 0, len(f.included))
+	for p, r := range f.included {
+		inc := Include{Path: p, Real: r.real, Src: r.src}
+		if r.err != nil {
+			inc.Err = r.err.Error()
+		}
+		out = append(out, inc)
+	}
+	slices.SortFunc(out, func(a, b Include) int { return strings.Compare(a.Path, b.Path) })
+	return out
+}
