@@ -10,16 +10,20 @@ import (
 
 	"github.com/ckptlint/ckptlint/internal/linttest"
 	"github.com/ckptlint/ckptlint/lint"
+	"github.com/ckptlint/ckptlint/lint/finding"
 )
 
 // TestRealWorld lints each deployment of testdata/realworld — fixtures
 // written for this repository in the shape real deployments take (an
 // Ambari-generated hdfs-site.xml, a core-site.xml of an HA nameservice, a
 // docker-compose playground's flink-conf.yaml, a Flink 1.19+ config.yaml, an
-// operator FlinkDeployment with a podTemplate) — from inside its directory,
-// as a user runs ckptlint: every file is recognised, none is a parse error,
-// and the findings match testdata/realworld.want.txt (review it with
-// -update). TestCorpus runs the same over ../shared/corpus when present.
+// operator FlinkDeployment with a podTemplate and the same one with nested
+// flinkConfiguration after a ServiceAccount, and the configuration files
+// the Flink 1.4, 1.18 and 1.20 binary releases ship, dist-*) — from inside
+// its directory, as a user runs ckptlint: every file is recognised, none is
+// a parse error, a distribution default has no error, and the findings
+// match testdata/realworld.want.txt (review it with -update). TestCorpus
+// runs the same over ../shared/corpus when present.
 func TestRealWorld(t *testing.T) {
 	root, _ := filepath.Abs("../testdata/realworld")
 	want, _ := filepath.Abs("../testdata/realworld.want.txt")
@@ -47,6 +51,9 @@ func TestRealWorld(t *testing.T) {
 		for _, fd := range res.Findings {
 			if fd.RuleID == lint.ParseErrorRule {
 				t.Errorf("%s: parse error: %s", d.Name(), fd)
+			}
+			if strings.HasPrefix(d.Name(), "dist-") && fd.Severity == finding.Error {
+				t.Errorf("Flink distribution default %s: %s", d.Name(), fd)
 			}
 			fmt.Fprintln(&b, fd.String())
 		}

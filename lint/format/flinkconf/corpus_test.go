@@ -9,53 +9,74 @@ import (
 	"github.com/ckptlint/ckptlint/lint/edit/edittest"
 )
 
+// TestParseCorpus runs the parse checks (parseChecks) over every legacy
+// flink-conf.yaml of the shared corpus; TestParseRealWorld runs them over
+// testdata/realworld from a clone alone.
 func TestParseCorpus(t *testing.T) {
-	files := edittest.CorpusFiles(t, "flink-conf")
-	for _, path := range files {
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			src, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f := Parse(filepath.ToSlash(path), src)
-			if f.Err != nil {
-				t.Fatalf("Parse: %v", f.Err)
-			}
-			if len(f.Entries) == 0 {
-				t.Fatal("no entries")
-			}
-			checkSpans(t, src, f)
+	for _, path := range edittest.CorpusFiles(t, "flink-conf") {
+		t.Run(filepath.Base(path), func(t *testing.T) { parseChecks(t, path) })
+	}
+}
 
-			// Independent check: a key written once at the start of a line
-			// ("key: ...") must carry that line's number.
-			count := map[string]int{}
-			for _, e := range f.Entries {
-				count[e.Key]++
+// TestParseRealWorld runs the checks of TestParseCorpus over the legacy
+// flink-conf.yaml files of testdata/realworld, written for this repository
+// (a docker-compose playground and the defaults of the Flink 1.4 and 1.18
+// releases), so a clone without ../shared runs them too.
+func TestParseRealWorld(t *testing.T) {
+	paths, err := filepath.Glob("../../../testdata/realworld/*/flink-conf.yaml")
+	if err != nil || len(paths) < 3 {
+		t.Fatalf("%d flink-conf.yaml files in testdata/realworld (%v), want at least 3", len(paths), err)
+	}
+	for _, path := range paths {
+		t.Run(filepath.Base(filepath.Dir(path)), func(t *testing.T) { parseChecks(t, path) })
+	}
+}
+
+// parseChecks parses the file at path: no parse error, at least one entry,
+// consistent spans (checkSpans), and, as an independent check, every key
+// written once at the start of a line ("key: ...") carries that line's
+// number.
+func parseChecks(t *testing.T, path string) {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := Parse(filepath.ToSlash(path), src)
+	if f.Err != nil {
+		t.Fatalf("Parse: %v", f.Err)
+	}
+	if len(f.Entries) == 0 {
+		t.Fatal("no entries")
+	}
+	checkSpans(t, src, f)
+
+	count := map[string]int{}
+	for _, e := range f.Entries {
+		count[e.Key]++
+	}
+	lines := strings.Split(string(src), "\n")
+	checked := 0
+	for _, e := range f.Entries {
+		if count[e.Key] != 1 {
+			continue
+		}
+		var at []int
+		for i, l := range lines {
+			if strings.HasPrefix(l, e.Key+":") {
+				at = append(at, i+1)
 			}
-			lines := strings.Split(string(src), "\n")
-			checked := 0
-			for _, e := range f.Entries {
-				if count[e.Key] != 1 {
-					continue
-				}
-				var at []int
-				for i, l := range lines {
-					if strings.HasPrefix(l, e.Key+":") {
-						at = append(at, i+1)
-					}
-				}
-				if len(at) != 1 {
-					continue
-				}
-				if e.KeySpan.Start.Line != at[0] || e.KeySpan.Start.Col != 1 {
-					t.Errorf("%q: KeySpan starts at %s, the text search finds line %d", e.Key, e.KeySpan.Start, at[0])
-				}
-				checked++
-			}
-			if checked == 0 {
-				t.Error("no key could be checked against a text search")
-			}
-		})
+		}
+		if len(at) != 1 {
+			continue
+		}
+		if e.KeySpan.Start.Line != at[0] || e.KeySpan.Start.Col != 1 {
+			t.Errorf("%q: KeySpan starts at %s, the text search finds line %d", e.Key, e.KeySpan.Start, at[0])
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Error("no key could be checked against a text search")
 	}
 }
 

@@ -80,6 +80,13 @@ func TestParseNotices(t *testing.T) {
 		{name: "flow list", src: "pipeline.jars: [a.jar, b.jar]\n", entries: []kv{{"pipeline.jars", "[a.jar, b.jar]"}}, notices: []note{{NoticeYAMLList, "pipeline.jars"}}},
 		{name: "flow map", src: "m: {k1: v1, k2: v2}\n", entries: []kv{{"m", "{k1: v1, k2: v2}"}}, notices: []note{{NoticeYAMLList, "m"}}},
 		{name: "legacy list and map", src: "list: a;b;c\nmap: a:b,c:d\n", entries: []kv{{"list", "a;b;c"}, {"map", "a:b,c:d"}}},
+		{name: "legacy list map", src: "listMap: a:b,c:d;e:f\n", entries: []kv{{"listMap", "a:b,c:d;e:f"}}},
+		// GlobalConfiguration keeps a value as written: no $VAR expansion, and
+		// units are parsed only when an option is read
+		{name: "dollar in a value is kept", src: "env.java.opts.jobmanager: -Xloggc:$FLINK_LOG_DIR/jobmanager-gc.log -XX:+UseGCLogFileRotation\n",
+			entries: []kv{{"env.java.opts.jobmanager", "-Xloggc:$FLINK_LOG_DIR/jobmanager-gc.log -XX:+UseGCLogFileRotation"}}},
+		{name: "duration without a space", src: "execution.checkpointing.interval: 5sec\n", entries: []kv{{"execution.checkpointing.interval", "5sec"}}},
+		{name: "no final newline", src: "a: 1\nb: x y", entries: []kv{{"a", "1"}, {"b", "x y"}}},
 
 		// duplicates: the last one wins
 		{name: "duplicate", src: "a: 1\nb: 2\na: 3\n", entries: []kv{{"a", "1"}, {"b", "2"}, {"a", "3"}}, notices: []note{{NoticeDuplicateKey, "a"}},
