@@ -504,19 +504,37 @@ func Cached(ctx context.Context, c *Cache, paths []string, opts Options) (*Resul
 }
 
 // buildVersion names this build of ckptlint: its version, commit and Go
-// release (tests replace it).
+// release, and its content (buildinfo.Content: its Go build ID, else the
+// SHA-256 of the executable), since two development builds may carry one
+// version string (issue 25). "" when nothing names the build: the run then
+// does not use the cache. Tests replace it.
 var buildVersion = func() string {
 	bi := buildinfo.Get()
-	return bi.Version + "\x00" + bi.Commit + "\x00" + bi.GoVersion
+	content := buildinfo.Content()
+	if content == "" {
+		// The executable cannot be read (an execute-only install): a
+		// release build from a clean tree is still named by its version and
+		// commit; any other could be two builds under one name.
+		if bi.Source != "ldflags" || bi.Commit == "" || bi.Modified == nil || *bi.Modified {
+			return ""
+		}
+		content = "release"
+	}
+	return bi.Version + "\x00" + bi.Commit + "\x00" + bi.GoVersion + "\x00" + content
 }
 
 // baseKey hashes what every finding of the run depends on besides the
 // files: ckptlint's version, the policy bundle, the parts of .ckptlint.hcl
 // that feed the model (everything but the rule blocks) and the flags that
-// do. false when .ckptlint.hcl cannot be hashed.
+// do. false when .ckptlint.hcl cannot be hashed, or nothing names the
+// build (buildVersion).
 func baseKey(c *Cache, opts Options) (cache.Key, bool) {
+	v := buildVersion()
+	if v == "" {
+		return cache.Key{}, false
+	}
 	h := cache.NewHasher("ckptlint base")
-	h.String(buildVersion())
+	h.String(v)
 	h.String(c.Policies.Hash())
 	if opts.Config != nil {
 		cfg := *opts.Config
