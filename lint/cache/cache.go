@@ -380,6 +380,22 @@ func (s *Store) PutWith(k Key, write func(io.Writer) error) error {
 	return nil
 }
 
+// Remove removes the entry under k, when there is one that this store
+// wrote (owns).
+func (s *Store) Remove(k Key) error {
+	p := s.path(k)
+	if !realDir(filepath.Dir(p)) || !owns(p, k) {
+		return nil
+	}
+	if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// ErrTooLarge is the error of a PutWith whose payload passed MaxEntry.
+var ErrTooLarge = fmt.Errorf("cache entry is over the %d-byte limit", MaxEntry)
+
 // limitWriter passes at most left bytes on to w.
 type limitWriter struct {
 	w    io.Writer
@@ -388,7 +404,7 @@ type limitWriter struct {
 
 func (l *limitWriter) Write(b []byte) (int, error) {
 	if int64(len(b)) > l.left {
-		return 0, fmt.Errorf("cache entry is over the %d-byte limit", MaxEntry)
+		return 0, ErrTooLarge
 	}
 	l.left -= int64(len(b))
 	return l.w.Write(b)
