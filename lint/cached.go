@@ -508,8 +508,9 @@ type CacheStats struct {
 	// Reused and Evaluated count the config sets whose findings came from
 	// the cache after discovery, and those evaluated.
 	Reused, Evaluated int
-	// OverCap: the run's entry would pass its cap (overCap), so the run was
-	// made as without the cache.
+	// OverCap: the run's entry passes its cap, so nothing was stored; a
+	// run that found that recorded (overCapRun) was made as without the
+	// cache.
 	OverCap bool
 }
 

@@ -41,7 +41,7 @@ func TestCacheKeyedOnBuildContent(t *testing.T) {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(p, b, 0o755); err != nil { //nolint:gosec // G306: an executable
+		if err := os.WriteFile(p, b, 0o755); err != nil {
 			t.Fatal(err)
 		}
 		return p
