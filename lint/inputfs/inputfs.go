@@ -119,18 +119,11 @@ func ReadRegular(path string, limit int64) ([]byte, error) {
 // file information (taken before reading; nil when the open failed), for
 // the result cache's stat signatures (Observer.Read).
 func ReadRegularInfo(path string, limit int64) ([]byte, fs.FileInfo, error) {
-	f, err := openNonBlocking(path)
+	f, st, err := OpenRegular(path)
 	if err != nil {
-		return nil, nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := CheckRegular(path, st); err != nil {
 		return nil, st, err
 	}
+	defer f.Close()
 	if st.Size() > limit {
 		return nil, st, &TooLargeError{Path: path, Size: st.Size(), Limit: limit}
 	}
@@ -154,6 +147,31 @@ func ReadRegularInfo(path string, limit int64) ([]byte, fs.FileInfo, error) {
 			return nil, st, err
 		}
 	}
+}
+
+// OpenRegular opens path for reading when it is a regular file (a symlink
+// is followed): non-blocking, so a FIFO with no writer never blocks the
+// open, and with the type checked on the open descriptor, so nothing
+// swapped in between a check and the open is read. It returns the
+// descriptor's file information, also with a *NotRegularError (nil when
+// the open failed). ReadRegular reads through it; so do the result cache
+// (lint/cache) and the user policy loader (lint/engine), whose
+// directories may hold FIFOs too.
+func OpenRegular(path string) (*os.File, fs.FileInfo, error) {
+	f, err := openNonBlocking(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if err := CheckRegular(path, st); err != nil {
+		f.Close()
+		return nil, st, err
+	}
+	return f, st, nil
 }
 
 // Budget counts the bytes a run reads. The zero value has no limit; use
