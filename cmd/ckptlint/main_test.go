@@ -39,6 +39,9 @@ func TestScript(t *testing.T) {
 	// One result cache for every script, never the user's: the scripts run
 	// in parallel and share it as concurrent ckptlint processes would.
 	cacheDir := t.TempDir()
+	// fix outside git keeps its journal in the user cache directory;
+	// testscript's HOME (/no-home) has none.
+	userCache := t.TempDir()
 	factsData, err := filepath.Abs("../../facts/testdata")
 	if err != nil {
 		t.Fatal(err)
@@ -49,6 +52,7 @@ func TestScript(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("STORIES", stories)
 			env.Setenv("CKPTLINT_CACHE_DIR", cacheDir)
+			env.Setenv("XDG_CACHE_HOME", userCache)
 			env.Setenv("FACTS", factsData)
 			return nil
 		},
