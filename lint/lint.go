@@ -167,7 +167,7 @@ func Lint(ctx context.Context, eng *engine.Engine, paths []string, opts Options)
 	if err := st.err(); err != nil {
 		return nil, err
 	}
-	if err := g.last(notes.lastBytes); err != nil {
+	if err := g.last(leftoverFindings(st.t, rules), notes.lastBytes); err != nil {
 		return nil, err
 	}
 	if opts.Release {

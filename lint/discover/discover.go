@@ -116,6 +116,9 @@ type Tree struct {
 	// chart, by format (parser).
 	parsers map[parsed.Format]func(*parsed.File) *parsed.File
 	unread  []string // paths that could not be read (exit 2)
+	// leftovers are the files named like a fix journal or staged file of
+	// ckptlint fix found in the walk (Leftovers).
+	leftovers []string
 	// manifestRefused is a FlinkDeployment manifest refused by a limit
 	// (refuse reports it as a manifest).
 	manifestRefused string
@@ -364,6 +367,9 @@ func (d *Tree) walk(paths []string) error {
 			if d.isIgnored(path) {
 				return nil
 			}
+			if isLeftover(e.Name()) {
+				d.leftovers = append(d.leftovers, filepath.Clean(path))
+			}
 			if e.Type()&fs.ModeSymlink != 0 {
 				// A symlinked configuration file is read through the link
 				// when its target lies inside the repository (add checks the
@@ -397,6 +403,22 @@ func (d *Tree) walk(paths []string) error {
 	}
 	return nil
 }
+
+// isLeftover reports whether a file name is the journal ckptlint fix kept
+// in the work tree before issue 25, or a file it stages beside a target.
+func isLeftover(name string) bool {
+	if name == inputfs.TreeJournalName {
+		return true
+	}
+	_, ok := inputfs.StagedTarget(name)
+	return ok
+}
+
+// Leftovers are the paths of the walk named like a fix journal
+// (inputfs.TreeJournalName) or a staged file of ckptlint fix
+// (".NAME.ckptlint-<digits>"), in the order found. fix never trusts them;
+// lint reports them (CKPT005).
+func (d *Tree) Leftovers() []string { return d.leftovers }
 
 // inOverlay reports whether path is a file of the overlay (standard input
 // linted as a file that need not exist on disk).
