@@ -794,7 +794,7 @@ func lintAndStore(ctx context.Context, c *Cache, key, base cache.Key, prev *runE
 		stats CacheStats
 		links inputfs.Symlinks
 	)
-	kept := &sourceNotes{mayRead: st.t.MayRead, kept: st.t.Kept, keep: true} // what is kept of each set (as Lint)
+	kept := &sourceNotes{readAgain: st.t.ReadAgain, kept: st.t.Kept, keep: true} // what is kept of each set (as Lint)
 	rules := evaluate.RuleSettings(opts.Config.RuleByID)
 	res := &Result{}
 	out := opts.Report

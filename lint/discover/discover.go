@@ -258,11 +258,25 @@ func (d *Tree) keepBytes(disp string, src []byte) {
 }
 
 // MayRead reports whether the run may read the file at p (its boundary,
-// as Check), without recording the question: the reporters read again a
-// file a finding names that no set holds the bytes of (lint sourceNotes).
+// as Check), without recording the question.
 func (d *Tree) MayRead(p string) bool {
 	_, err := d.bound.Check(p)
 	return err == nil
+}
+
+// ReadAgain reads the file at the absolute path p again for the reporters
+// (lint sourceNotes: a file a finding names that no set holds the bytes
+// of), as read reads it: inside the boundary only and below its root's
+// handle, so a directory swapped for a symlink since cannot lead it out;
+// nil when it may not or cannot be read. It is not recorded, and the
+// budget is not charged again.
+func (d *Tree) ReadAgain(p string) ([]byte, bool) {
+	real, err := d.bound.Check(p)
+	if err != nil {
+		return nil, false
+	}
+	b, _, err := d.bound.ReadRegularInfo(real, parsed.MaxFileSize)
+	return b, err == nil
 }
 
 // Display renders p relative to the working directory, with slashes.

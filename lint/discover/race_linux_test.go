@@ -89,3 +89,50 @@ func swapLoop(t *testing.T, a, b string) func() {
 		}
 	}
 }
+
+// TestReadAgainRace: the reporters' second read of a file (Tree ReadAgain,
+// for the snippet of a finding on an xi:include target or a version
+// evidence file) goes below the root's handle too: with a racer swapping
+// its directory for a symlink leading out, it never returns the outside
+// file (it read it by name after a separate check before).
+func TestReadAgainRace(t *testing.T) {
+	base := t.TempDir()
+	repo := filepath.Join(base, "repo")
+	conf := filepath.Join(repo, "conf")
+	for _, d := range []string{filepath.Join(repo, ".git"), conf, filepath.Join(base, "outside")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := filepath.Join(conf, "extra.xml")
+	if err := os.WriteFile(p, []byte("<configuration/>\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(base, "outside", "extra.xml"), []byte("OUTSIDE-SECRET\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(repo, "conf.link")
+	if err := os.Symlink("../outside", link); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Walk([]string{repo}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := swapLoop(t, conf, link)
+	escapes, reads, runs := 0, 0, 0
+	for deadline := time.Now().Add(2 * time.Second); runs < 20000 && time.Now().Before(deadline); runs++ {
+		b, ok := d.ReadAgain(p)
+		if ok {
+			reads++
+		}
+		if bytes.Contains(b, []byte("OUTSIDE-SECRET")) {
+			escapes++
+		}
+	}
+	stop()
+	t.Logf("%d reads again, %d read a file, %d the one outside", runs, reads, escapes)
+	if escapes > 0 {
+		t.Errorf("%d of %d reads again returned the file outside the repository", escapes, runs)
+	}
+}
