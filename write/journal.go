@@ -101,7 +101,7 @@ func gitDir(top string) (string, error) {
 	if !filepath.IsAbs(gd) {
 		gd = filepath.Join(top, gd)
 	}
-	if st, err := os.Stat(gd); err != nil || !st.IsDir() {
+	if st, err := os.Stat(gd); err != nil || !st.IsDir() { //nolint:gosec // G703: the .git file of a work tree names its git directory; git trusts it the same way
 		return "", fmt.Errorf("%s names the git directory %s, which is not a directory; ckptlint keeps the journal of a fix there", marker, gd)
 	}
 	return gd, nil

@@ -37,6 +37,10 @@ func openRoot(path string) (*root, error) {
 	return &root{path: path, h: h}, nil
 }
 
+// close releases the handle (a directory opened for reading: nothing to
+// flush, so its error says nothing).
+func (r *root) close() { _ = r.h.Close() }
+
 // rel is the real path p (below r) relative to r.
 func (r *root) rel(p string) string {
 	rel, err := filepath.Rel(r.path, p)

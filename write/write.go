@@ -116,20 +116,20 @@ func openBoundary(path string) (*boundary, error) {
 	}
 	d, err := r.h.Open(".")
 	if err != nil {
-		r.h.Close()
+		r.close()
 		return nil, err
 	}
 	unlock, err := lockFile(d)
 	if err != nil {
 		d.Close()
-		r.h.Close()
+		r.close()
 		return nil, err
 	}
 	j, err := journalPath(path)
 	if err != nil {
 		unlock()
 		d.Close()
-		r.h.Close()
+		r.close()
 		return nil, err
 	}
 	return &boundary{path: path, base: r, dir: d, unlock: unlock, journal: j}, nil
@@ -153,7 +153,7 @@ func (w *Writer) Close() {
 		b := w.roots[i]
 		b.unlock()
 		b.dir.Close()
-		b.base.h.Close()
+		b.base.close()
 	}
 	w.roots = nil
 }
@@ -602,7 +602,7 @@ func what(follow bool) string {
 func stageIn(r *root, rel, path string) (*Staged, error) {
 	s, err := stageInOpen(r, rel, path)
 	if err != nil {
-		r.h.Close()
+		r.close()
 	}
 	return s, err
 }
@@ -651,7 +651,7 @@ func (s *Staged) Commit() error {
 		return errors.New("write: staged file already ended")
 	}
 	s.ended = true
-	defer s.r.h.Close()
+	defer s.r.close()
 	werr := s.err
 	if werr == nil {
 		werr = s.w.Flush()
@@ -676,7 +676,7 @@ func (s *Staged) Abort() error {
 		return nil
 	}
 	s.ended = true
-	defer s.r.h.Close()
+	defer s.r.close()
 	s.f.Close()
 	return s.r.removeStaged(s.tmp)
 }
