@@ -211,6 +211,11 @@ func (b *Boundary) handle(real string) (*os.Root, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	if st, err := os.Stat(root); err == nil && !st.IsDir() {
+		// A file named on its own (AddNamed): the handle is on its
+		// directory, and only the file itself is opened below it.
+		root, rel = filepath.Dir(root), filepath.Base(root)
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	h := b.open[root]

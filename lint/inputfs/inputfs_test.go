@@ -150,3 +150,29 @@ func TestBoundaryReadAfterSwap(t *testing.T) {
 		t.Fatalf("read after the swap = %q, %v; want an *OutsideError resolving to outside/flink-conf.yaml", got, err)
 	}
 }
+
+// TestBoundaryReadNamedFile: a file named on its own (a .ckptlint.hcl
+// cluster_hdfs_site outside the repository) is a root by itself; it is read
+// below a handle on its directory.
+func TestBoundaryReadNamedFile(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "hdfs-site.xml")
+	if err := os.WriteFile(p, []byte("<configuration/>\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "other.xml"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var b Boundary
+	b.AddNamed(p)
+	real, err := b.Check(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _, err := b.ReadRegularInfo(real, 1<<20); err != nil || string(got) != "<configuration/>\n" {
+		t.Errorf("read = %q, %v", got, err)
+	}
+	if _, err := b.Check(filepath.Join(dir, "other.xml")); !IsOutside(err) {
+		t.Errorf("a sibling of a named file: %v, want outside", err)
+	}
+}
