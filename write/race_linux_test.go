@@ -91,7 +91,7 @@ func escaped(t *testing.T, outside string) string {
 	for _, e := range ents {
 		if e.Name() != "flink-conf.yaml" {
 			out = append(out, "created "+e.Name())
-			os.Remove(filepath.Join(outside, e.Name()))
+			os.RemoveAll(filepath.Join(outside, e.Name()))
 		}
 	}
 	p := filepath.Join(outside, "flink-conf.yaml")
@@ -103,9 +103,10 @@ func escaped(t *testing.T, outside string) string {
 }
 
 // TestWriteRaceDirSwappedForSymlink is issue 25 item 7: while a racer swaps
-// conf for a symlink leading out of the repository, fix's writer (All) and
-// the report writer (File) run again and again on conf/flink-conf.yaml and
-// conf/report.json. None may create or change a file outside (before every
+// conf for a symlink leading out of the repository, fix's writer (All), the
+// report writer (File) and generate's (All below a new directory) run again
+// and again on conf/flink-conf.yaml, conf/report.json and
+// conf/gen/flink-conf.yaml. None may create or change a file outside (before every
 // open and rename went below a handle on the root, an outside file was
 // rewritten in 6 and 14 of 150 runs).
 func TestWriteRaceDirSwappedForSymlink(t *testing.T) {
@@ -129,8 +130,15 @@ func TestWriteRaceDirSwappedForSymlink(t *testing.T) {
 		if e := escaped(t, outside); e != "" {
 			escapes = append(escapes, "report: "+e)
 		}
+		// generate --out conf/gen: a root that does not exist yet, below
+		// the swapped directory.
+		_ = All([]Change{{Path: filepath.Join(repo, "conf", "gen", "flink-conf.yaml"), New: []byte("new\n"), Mode: 0o644}}, filepath.Join(repo, "conf", "gen"))
+		if e := escaped(t, outside); e != "" {
+			escapes = append(escapes, "generate: "+e)
+		}
 		_ = real.WriteFile("flink-conf.yaml", []byte("old\n"), 0o644)
 		_ = real.Remove("report.json")
+		_ = real.RemoveAll("gen")
 	}
 	stop()
 	t.Logf("%d runs, %d fix writes landed inside, %d escapes", runs, wrote, len(escapes))

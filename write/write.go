@@ -110,7 +110,7 @@ func openBoundary(path string) (*boundary, error) {
 	for !exists(base) && filepath.Dir(base) != base {
 		base = filepath.Dir(base)
 	}
-	r, err := openRoot(base)
+	r, err := openBelowGuard(base)
 	if err != nil {
 		return nil, err
 	}
@@ -133,6 +133,31 @@ func openBoundary(path string) (*boundary, error) {
 		return nil, err
 	}
 	return &boundary{path: path, base: r, dir: d, unlock: unlock, journal: j}, nil
+}
+
+// openBelowGuard opens the real directory dir; when it lies in a
+// repository (guardOf), through a handle on the repository, so a directory
+// on the way swapped for a symlink since dir was resolved cannot move the
+// root out of it (generate --out below a directory of the repository).
+func openBelowGuard(dir string) (*root, error) {
+	g := guardOf(dir)
+	if g == "" {
+		return openRoot(dir)
+	}
+	greal, err := filepath.EvalSymlinks(g)
+	if err != nil || !inputfs.Within(dir, greal) {
+		return openRoot(dir)
+	}
+	gr, err := openRoot(greal)
+	if err != nil {
+		return nil, err
+	}
+	defer gr.close()
+	h, err := gr.h.OpenRoot(gr.rel(dir))
+	if err != nil {
+		return nil, err
+	}
+	return &root{path: dir, h: h}, nil
 }
 
 func exists(p string) bool {
