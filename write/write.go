@@ -589,7 +589,11 @@ func stage(path string, follow bool) (*Staged, error) {
 		return nil, err
 	}
 	if err := checkGuard(path, abs, dir); err != nil {
-		return nil, fmt.Errorf("%w; ckptlint never writes %s through a symlink that leaves the repository (no %s was written)", err, what(follow), what(follow)[2:])
+		what := "report"
+		if follow {
+			what = "file"
+		}
+		return nil, fmt.Errorf("%w; ckptlint never writes a %s through a symlink that leaves the repository (no %s was written)", err, what, what)
 	}
 	if st, err := os.Lstat(target); err == nil && st.Mode()&fs.ModeSymlink != 0 {
 		to, _ := os.Readlink(target)
@@ -612,14 +616,6 @@ func stage(path string, follow bool) (*Staged, error) {
 		return nil, err
 	}
 	return stageIn(r, r.rel(target), path)
-}
-
-// what names what a stage writes, for its messages.
-func what(follow bool) string {
-	if follow {
-		return "a file"
-	}
-	return "a report"
 }
 
 // stageIn creates the staged file for rel below r (path names it in
