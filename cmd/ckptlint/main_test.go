@@ -23,6 +23,11 @@ func TestMain(m *testing.M) {
 	if os.Getenv("CKPTLINT_CACHE_DIR") == "" {
 		_ = os.Setenv("CKPTLINT_CACHE_DIR", filepath.Join(os.TempDir(), "ckptlint-test-cache"))
 	}
+	// Nor the user's cache directory, where fix outside git keeps its
+	// journal (docs/fix.md, "Writing").
+	if os.Getenv("XDG_CACHE_HOME") == "" {
+		_ = os.Setenv("XDG_CACHE_HOME", filepath.Join(os.TempDir(), "ckptlint-test-user-cache"))
+	}
 	testscript.Main(m, map[string]func(){
 		"ckptlint": func() { os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
