@@ -841,7 +841,7 @@ func fromEntry(c *Cache, e *runEntry, srcs map[string][]byte, opts Options) (*Re
 		res.Sets = append(res.Sets, &model.Set{Name: s.Name})
 		_ = g.set(s.Name, bySet[s.Name], evaluate.Settle(s.Pending, rules), bytes) // the collector never fails
 	}
-	_ = g.last(bytes)
+	_ = g.last(nil, bytes) // an entry is never stored with leftovers (lintAndStore)
 	if changed {
 		return nil, false, nil
 	}
@@ -903,7 +903,7 @@ func lintAndStore(ctx context.Context, c *Cache, key, base cache.Key, prev *runE
 		stats CacheStats
 		links inputfs.Symlinks
 	)
-	kept := &sourceNotes{mayRead: st.t.MayRead, kept: st.t.Kept, keep: true} // what is kept of each set (as Lint)
+	kept := &sourceNotes{readAgain: st.t.ReadAgain, kept: st.t.Kept, keep: true} // what is kept of each set (as Lint)
 	rules := evaluate.RuleSettings(opts.Config.RuleByID)
 	res := &Result{}
 	out := opts.Report
@@ -969,7 +969,10 @@ func lintAndStore(ctx context.Context, c *Cache, key, base cache.Key, prev *runE
 	if err != nil {
 		return nil, stats, err
 	}
-	if err := g.last(kept.lastBytes); err != nil {
+	// A run that finds a fix journal or staged file in the tree is not
+	// stored either: the entry would not repeat its CKPT005 warnings.
+	storable = storable && len(st.t.Leftovers()) == 0
+	if err := g.last(leftoverFindings(st.t, rules), kept.lastBytes); err != nil {
 		return nil, stats, err
 	}
 	t := st.t

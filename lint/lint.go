@@ -148,7 +148,7 @@ func Lint(ctx context.Context, eng *engine.Engine, paths []string, opts Options)
 	if out == nil {
 		out = collect(res)
 	}
-	notes := &sourceNotes{overlay: opts.Overlay, mayRead: st.t.MayRead, kept: st.t.Kept}
+	notes := &sourceNotes{overlay: opts.Overlay, readAgain: st.t.ReadAgain, kept: st.t.Kept}
 	rules := evaluate.RuleSettings(opts.Config.RuleByID)
 	g := newGrouper(eng.Rules(), rules, opts.NoInlineIgnores, out)
 	err = evaluate.Each(ctx, eng, st.sets(), opts.Workers, rules, func(s *model.Set, fs []finding.Finding) error {
@@ -167,7 +167,7 @@ func Lint(ctx context.Context, eng *engine.Engine, paths []string, opts Options)
 	if err := st.err(); err != nil {
 		return nil, err
 	}
-	if err := g.last(notes.lastBytes); err != nil {
+	if err := g.last(leftoverFindings(st.t, rules), notes.lastBytes); err != nil {
 		return nil, err
 	}
 	if opts.Release {

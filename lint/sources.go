@@ -16,7 +16,9 @@ import (
 // from the set itself while it is reported (fileBytes).
 type sourceNotes struct {
 	overlay map[string][]byte
-	mayRead func(abs string) bool // the run's boundary (discover.Tree MayRead)
+	// readAgain reads a file again inside the run's boundary (discover.Tree
+	// ReadAgain); nil reads it by its name (evaluate.ReadSource).
+	readAgain func(abs string) ([]byte, bool)
 	// kept are the bytes discovery read of a file whose parsed form does
 	// not hold them (discover.Tree Kept).
 	kept func(disp string) []byte
@@ -122,8 +124,9 @@ func (n *sourceNotes) fileBytes(s *model.Set, path string) []byte {
 }
 
 // read reads the file at display path, a file no set holds the bytes of
-// that a finding names, as its text (evaluate.ReadSource), inside the
-// run's boundary only; nil when it cannot be read. Such a file is one
+// that a finding names, as its text (evaluate.Text), inside the run's
+// boundary only and below its root's handle (discover.Tree ReadAgain);
+// nil when it cannot be read. Such a file is one
 // the run read (an xi:include target: a target the run did not read is a
 // finding on the file including it; a version evidence file;
 // .ckptlint.hcl), so what this reads is bounded by the run's input and
@@ -134,8 +137,12 @@ func (n *sourceNotes) read(path string) []byte {
 		return b
 	}
 	var b []byte
-	if abs, err := filepath.Abs(filepath.FromSlash(path)); err == nil && (n.mayRead == nil || n.mayRead(abs)) {
-		b = evaluate.ReadSource(path, n.overlay)
+	if abs, err := filepath.Abs(filepath.FromSlash(path)); err == nil {
+		if _, ok := n.overlay[abs]; ok || n.readAgain == nil {
+			b = evaluate.ReadSource(path, n.overlay)
+		} else if rb, ok := n.readAgain(abs); ok {
+			b = evaluate.Text(path, rb)
+		}
 	}
 	if n.reads == nil {
 		n.reads = map[string][]byte{}

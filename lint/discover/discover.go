@@ -116,6 +116,9 @@ type Tree struct {
 	// chart, by format (parser).
 	parsers map[parsed.Format]func(*parsed.File) *parsed.File
 	unread  []string // paths that could not be read (exit 2)
+	// leftovers are the files named like a fix journal or staged file of
+	// ckptlint fix found in the walk (Leftovers).
+	leftovers []string
 	// manifestRefused is a FlinkDeployment manifest refused by a limit
 	// (refuse reports it as a manifest).
 	manifestRefused string
@@ -255,11 +258,25 @@ func (d *Tree) keepBytes(disp string, src []byte) {
 }
 
 // MayRead reports whether the run may read the file at p (its boundary,
-// as Check), without recording the question: the reporters read again a
-// file a finding names that no set holds the bytes of (lint sourceNotes).
+// as Check), without recording the question.
 func (d *Tree) MayRead(p string) bool {
 	_, err := d.bound.Check(p)
 	return err == nil
+}
+
+// ReadAgain reads the file at the absolute path p again for the reporters
+// (lint sourceNotes: a file a finding names that no set holds the bytes
+// of), as read reads it: inside the boundary only and below its root's
+// handle, so a directory swapped for a symlink since cannot lead it out;
+// nil when it may not or cannot be read. It is not recorded, and the
+// budget is not charged again.
+func (d *Tree) ReadAgain(p string) ([]byte, bool) {
+	real, err := d.bound.Check(p)
+	if err != nil {
+		return nil, false
+	}
+	b, _, err := d.bound.ReadRegularInfo(real, parsed.MaxFileSize)
+	return b, err == nil
 }
 
 // Display renders p relative to the working directory, with slashes.
@@ -364,6 +381,9 @@ func (d *Tree) walk(paths []string) error {
 			if d.isIgnored(path) {
 				return nil
 			}
+			if isLeftover(e.Name()) {
+				d.leftovers = append(d.leftovers, filepath.Clean(path))
+			}
 			if e.Type()&fs.ModeSymlink != 0 {
 				// A symlinked configuration file is read through the link
 				// when its target lies inside the repository (add checks the
@@ -397,6 +417,22 @@ func (d *Tree) walk(paths []string) error {
 	}
 	return nil
 }
+
+// isLeftover reports whether a file name is the journal ckptlint fix kept
+// in the work tree before issue 25, or a file it stages beside a target.
+func isLeftover(name string) bool {
+	if name == inputfs.TreeJournalName {
+		return true
+	}
+	_, ok := inputfs.StagedTarget(name)
+	return ok
+}
+
+// Leftovers are the paths of the walk named like a fix journal
+// (inputfs.TreeJournalName) or a staged file of ckptlint fix
+// (".NAME.ckptlint-<digits>"), in the order found. fix never trusts them;
+// lint reports them (CKPT005).
+func (d *Tree) Leftovers() []string { return d.leftovers }
 
 // inOverlay reports whether path is a file of the overlay (standard input
 // linted as a file that need not exist on disk).

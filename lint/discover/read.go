@@ -21,7 +21,7 @@ func (d *Tree) read(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, st, err := inputfs.ReadRegularInfo(real, parsed.MaxFileSize)
+	src, st, err := d.bound.ReadRegularInfo(real, parsed.MaxFileSize)
 	d.obs.Read(real, parsed.MaxFileSize, src, st, err)
 	if err != nil {
 		return nil, err
@@ -143,7 +143,7 @@ func (d *Tree) readIncluded(p string) ([]byte, error) {
 		}
 		return nil, err
 	}
-	src, st, err := inputfs.ReadRegularInfo(real, parsed.MaxFileSize)
+	src, st, err := d.bound.ReadRegularInfo(real, parsed.MaxFileSize)
 	d.obs.Read(real, parsed.MaxFileSize, src, st, err)
 	var nr *inputfs.NotRegularError
 	if errors.As(err, &nr) {
