@@ -12,6 +12,11 @@ const (
 	// NoticeFinalOverride marks a definition Hadoop ignores because an
 	// earlier one of the same key was <final>true</final>.
 	NoticeFinalOverride = "xml-final-override"
+	// NoticeFinalEmptyOverride marks a definition Hadoop ignores because an
+	// earlier one of the same key was final without a value: Hadoop logs
+	// nothing (Configuration.checkForOverride warns only about a key that
+	// holds a value) and the key keeps no value.
+	NoticeFinalEmptyOverride = "xml-final-empty-override"
 	// NoticeEmptyValue marks a property whose value is empty or missing;
 	// Hadoop treats the key as having no value from that definition.
 	NoticeEmptyValue = "xml-empty-value"

@@ -123,7 +123,7 @@ func TestParseSemantics(t *testing.T) {
 			name:   "testFinalParam final with empty value, later value ignored",
 			src:    conf(finalProp("my.var", "") + prop("my.var", "myval")),
 			lookup: map[string]string{"my.var": "<null>"},
-			codes:  []string{NoticeEmptyValue, NoticeFinalOverride},
+			codes:  []string{NoticeEmptyValue, NoticeFinalEmptyOverride},
 		},
 		// Hadoop 3.4.1 TestConfiguration testFinalWarnings L203-245
 		{
@@ -377,6 +377,11 @@ func TestNoticeMessages(t *testing.T) {
 		// Hadoop 3.4.1 Configuration.java L3546-3580: Hadoop's WARN text, resource name first
 		{name: "final override text", src: conf(finalProp("p", "A") + finalProp("p", "BB")), code: NoticeFinalOverride,
 			want: "conf/core-site.xml:an attempt to override final parameter: p;  Ignoring."},
+		// Hadoop 3.4.1 Configuration.checkForOverride (L3574-3580) warns only when the key
+		// holds a value ("propertyValue != null"): after a final definition without one,
+		// a later definition is dropped without a word
+		{name: "redefining a final key without a value logs nothing", src: conf(finalProp("p", "") + prop("p", "BB")), code: NoticeFinalEmptyOverride,
+			want: `"p" is final with no value on line 3, so Hadoop ignores this definition without a warning and "p" keeps no value`},
 		// Hadoop 3.4.1 Configuration.java L393-410
 		{name: "deprecation text", src: conf(prop("dfs.replication.min", "1")), code: NoticeDeprecatedKey,
 			want: "dfs.replication.min is deprecated. Instead, use dfs.namenode.replication.min"},
