@@ -92,6 +92,15 @@ func (fp *fileParser) onStart(t tok) *parsed.ParseError {
 	if fp.top && len(fp.elems) == 0 {
 		fp.p.doc.Root.Start = fp.lines.Pos(t.start)
 	}
+	if len(fp.elems) == 0 && t.local != "configuration" {
+		// Hadoop 3.4.1 Configuration.Parser.handleStartElement (L3240-3265)
+		// matches elements by local name and never checks the root; the
+		// DOM reader before 2.9 (2.6.5 Configuration.loadResource
+		// L2526-2527) logs FATAL and reads the root's properties too.
+		fp.notice(NoticeRootElement, fp.sp(t.start, t.end), "",
+			"root element is <%s>, not <configuration>; Hadoop reads the <property> elements inside it all the same (Hadoop 2.9+ and 3.x without a word, earlier releases after logging FATAL \"bad conf file: top-level element not <configuration>\")",
+			qname(t.tag.prefix, t.local))
+	}
 	fp.elems = append(fp.elems, openElem{local: t.local, start: t.start, end: t.end, selfClosing: t.tag.selfClosing})
 	switch t.local {
 	case "property":

@@ -48,6 +48,9 @@ const (
 	// NoticeIncludeNotFollowed marks an xi:include ckptlint did not read
 	// (no file access, or a non-file URL).
 	NoticeIncludeNotFollowed = "xml-include-not-followed"
+	// NoticeRootElement marks a root element other than <configuration>:
+	// Hadoop reads the properties inside it anyway.
+	NoticeRootElement = "xml-root-element"
 	// NoticeSubstitutionDepth marks a value whose ${var} expansion needs
 	// more than 20 steps; Hadoop throws on every read of the key.
 	NoticeSubstitutionDepth = "xml-substitution-depth"

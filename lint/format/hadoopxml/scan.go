@@ -38,7 +38,7 @@ type tok struct {
 // well-formedness checks Woodstox (Hadoop's parser) makes and encoding/xml
 // does not: one root element, no text outside it, an XML declaration only at
 // the start, no duplicate attributes, no undeclared namespace prefixes.
-// It also requires the root to be <configuration>.
+// The root may have any name, as for Hadoop (see NoticeRootElement).
 type scanner struct {
 	file  string
 	src   []byte
@@ -161,9 +161,6 @@ func (s *scanner) startElement(t xml.StartElement, start, end int) (tok, *parsed
 	if s.depth == 0 {
 		if s.rootClosed {
 			return tok{}, s.errAt(start, "second root element <%s> after the end of <configuration>; a configuration file has one root element", qname(st.prefix, st.local)), false
-		}
-		if st.local != "configuration" {
-			return tok{}, s.errAt(start, "root element is <%s>, expected <configuration>", qname(st.prefix, st.local)), false
 		}
 		s.rootSeen = true
 	}

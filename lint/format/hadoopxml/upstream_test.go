@@ -259,3 +259,59 @@ func utf16Encode(s string) []uint16 {
 	}
 	return out
 }
+
+// TestRootElement mirrors Configuration.Parser.handleStartElement (Hadoop
+// 3.4.1 Configuration.java L3240-3265; the same in 3.1.3): the StAX loop
+// matches elements by local name and has no case that checks the root, so
+// the <property> elements of a file whose root is not <configuration> are
+// read, in the file given to Parse and in an xi:include target alike
+// (a new Parser per include). Hadoop 2.x before 2.9 read with DOM
+// (2.6.5 Configuration.loadResource L2526-2527): it logs FATAL "bad conf
+// file: top-level element not <configuration>" and still reads the root's
+// child properties. Either way the values are read; the notice says so.
+func TestRootElement(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		top   string
+		files map[string]string
+		want  map[string]string
+		root  string // the root named by the notice
+	}{
+		{name: "another root is read", top: "core-site.xml",
+			files: map[string]string{"core-site.xml": "<?xml version=\"1.0\"?>\n<conf>" + prop("a", "1") + "</conf>"},
+			want:  map[string]string{"a": "1"}, root: "<conf>"},
+		{name: "a prefixed configuration root is <configuration>", top: "core-site.xml",
+			files: map[string]string{"core-site.xml": `<h:configuration xmlns:h="urn:x">` + prop("a", "1") + "</h:configuration>"},
+			want:  map[string]string{"a": "1"}},
+		{name: "an included file with another root is read", top: "core-site.xml",
+			files: map[string]string{"core-site.xml": conf(include("inc.xml")), "inc.xml": "<props>" + prop("b", "2") + "</props>"},
+			want:  map[string]string{"b": "2"}, root: "<props>"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := Parse(tt.top, []byte(tt.files[tt.top]), Options{ReadFile: memFS(tt.files)})
+			if f.Err != nil {
+				t.Fatalf("Configuration.Parser reads it: %v", f.Err)
+			}
+			for k, want := range tt.want {
+				if got := looked(f, k); got != want {
+					t.Errorf("get(%q) = %q, want %q", k, got, want)
+				}
+			}
+			var roots []string
+			for _, n := range f.Notices {
+				if n.Code == NoticeRootElement {
+					roots = append(roots, n.Message)
+					if n.Span.IsZero() {
+						t.Errorf("notice without a position: %+v", n)
+					}
+				}
+			}
+			switch {
+			case tt.root == "" && len(roots) > 0:
+				t.Errorf("notices %q for a <configuration> root", roots)
+			case tt.root != "" && (len(roots) != 1 || !strings.Contains(roots[0], "root element is "+tt.root+", not <configuration>")):
+				t.Errorf("root notices %q, want one naming %s", roots, tt.root)
+			}
+		})
+	}
+}

@@ -268,6 +268,16 @@ deny contains f if {
 	f := hygiene.emit(n, msg, [], level(n.key, true))
 }
 
+# A root element other than <configuration>: Hadoop reads the properties
+# inside it anyway (Configuration.Parser has no root check).
+deny contains f if {
+	some note in notes
+	n := note[0]
+	n.code == "xml-root-element"
+	msg := sprintf("%s; rename the root element to <configuration>, the name every Hadoop tool and editor expects", [n.message])
+	f := hygiene.emit(n, msg, [], "info")
+}
+
 # A <property> without a name: dropped.
 deny contains f if {
 	some note in notes

@@ -35,6 +35,13 @@ test_redefinition_of_a_final_key_without_value_quotes_no_warning if {
 	not contains(f.message, "an attempt to override")
 }
 
+test_another_root_element_is_info if {
+	n := {"code": "xml-root-element", "key": "", "loc": loc(2), "message": "root element is <conf>, not <configuration>; Hadoop reads the <property> elements inside it all the same"}
+	some f in hadoop_xml.deny with input as inp([n], unknown)
+	f.severity == "info"
+	contains(f.message, "reads the <property> elements")
+}
+
 h321 := {"value": "3.2.1", "major": 3, "minor": 2, "patch": 1, "declared": true}
 
 h32 := {"value": "3.2", "major": 3, "minor": 2, "declared": true}
