@@ -48,6 +48,10 @@ const (
 	// NoticeIncludeNotFollowed marks an xi:include ckptlint did not read
 	// (no file access, or a non-file URL).
 	NoticeIncludeNotFollowed = "xml-include-not-followed"
+	// NoticeDTDDefault marks an <!ATTLIST> default for an attribute Hadoop
+	// reads (<property> name, value, final, source, tag; <include> href):
+	// Hadoop's parser adds it to every such element that lacks it.
+	NoticeDTDDefault = "xml-dtd-attribute-default"
 	// NoticeRootElement marks a root element other than <configuration>:
 	// Hadoop reads the properties inside it anyway.
 	NoticeRootElement = "xml-root-element"

@@ -77,6 +77,7 @@ func (p *parser) parseFile(path string, src []byte, top bool) *parsed.ParseError
 	sc.decoded = tr != nil
 	fp := &fileParser{p: p, path: path, src: src, lines: lines, top: top, sc: sc}
 	defer fp.paramNotice()
+	defer fp.attDefaultNotices()
 	for {
 		t, perr, eof := fp.sc.next()
 		if perr != nil {

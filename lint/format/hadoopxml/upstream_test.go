@@ -315,3 +315,102 @@ func TestRootElement(t *testing.T) {
 		})
 	}
 }
+
+// TestDTDAttributeDefaults mirrors how Hadoop's parser applies the
+// attribute defaults of an internal DTD subset. Configuration.parse leaves
+// DTD support on for every unrestricted resource (Hadoop 3.4.1
+// Configuration.java L3064-3080) and handleStartProperty reads the
+// attributes StAX reports, defaulted ones included (L3267-3292). Woodstox
+// 5.4.0 (hadoop-project/pom.xml woodstox.version) is then DTD-aware
+// without validating: ValidatingStreamReader.finishDTD installs a
+// DTDTypingNonValidator "to get type info and to add attribute default
+// values", whose validateElementAndAttributes adds every missing attribute
+// that has a default (plain or #FIXED, not #REQUIRED or #IMPLIED), and
+// values of attributes of a type other than CDATA are normalised (XML 1.0
+// §3.3.3). The first declaration of an attribute binds (§3.3), elements
+// are matched by their name as written (PrefixedName), and a child
+// element such as <final> still overrides what the attribute said.
+func TestDTDAttributeDefaults(t *testing.T) {
+	doctype := func(decls, body string) string {
+		return "<?xml version=\"1.0\"?>\n<!DOCTYPE configuration [" + decls + "]>\n<configuration>\n" + body + "</configuration>\n"
+	}
+	final := `<!ATTLIST property final CDATA "true">`
+	for _, tt := range []struct {
+		name  string
+		src   string
+		want  map[string]string
+		final map[string]bool
+		codes []string
+	}{
+		{name: "a default final makes every property final", src: doctype(final, prop("a", "1")+prop("a", "2")),
+			want: map[string]string{"a": "1"}, final: map[string]bool{"a": true}, codes: []string{NoticeDTDDefault, NoticeFinalOverride}},
+		// the first definition is not final, so the second (final by default) replaces it
+		{name: "an explicit attribute wins over the default", src: doctype(final, `<property name="a" value="1" final="false"/>`+prop("a", "2")+prop("a", "3")),
+			want: map[string]string{"a": "2"}, final: map[string]bool{"a": true}, codes: []string{NoticeDTDDefault, NoticeDuplicateKey, NoticeFinalOverride}},
+		{name: "a <final> element overrides the defaulted attribute", src: doctype(final, "<property><name>a</name><value>1</value><final>false</final></property>\n"+prop("a", "2")),
+			want: map[string]string{"a": "2"}, final: map[string]bool{"a": true}, codes: []string{NoticeDTDDefault, NoticeDuplicateKey}},
+		{name: "a #FIXED value is a default too", src: doctype(`<!ATTLIST property final CDATA #FIXED 'true'>`, prop("a", "1")),
+			want: map[string]string{"a": "1"}, final: map[string]bool{"a": true}, codes: []string{NoticeDTDDefault}},
+		{name: "#IMPLIED and #REQUIRED give no value", src: doctype(`<!ATTLIST property final CDATA #IMPLIED value CDATA #REQUIRED>`, prop("a", "1")),
+			want: map[string]string{"a": "1"}, final: map[string]bool{"a": false}},
+		{name: "a default value applies where the property has none", src: doctype(`<!ATTLIST property value CDATA "64m">`, "<property><name>dfs.blocksize</name></property>\n"+prop("b", "1")),
+			want: map[string]string{"dfs.blocksize": "64m", "b": "1"}, codes: []string{NoticeDTDDefault}},
+		{name: "entities and character references in the default are expanded", src: doctype(`<!ENTITY t "tr"><!ATTLIST property final CDATA "&t;&#117;e">`, prop("a", "1")),
+			want: map[string]string{"a": "1"}, final: map[string]bool{"a": true}, codes: []string{NoticeDTDDefault}},
+		{name: "the first declaration of an attribute binds", src: doctype(final+`<!ATTLIST property final CDATA "false">`, prop("a", "1")),
+			want: map[string]string{"a": "1"}, final: map[string]bool{"a": true}, codes: []string{NoticeDTDDefault}},
+		{name: "a non-CDATA attribute is normalised", src: doctype(`<!ATTLIST property final NMTOKEN #IMPLIED>`, `<property name="a" value="1" final=" true "/>`),
+			want: map[string]string{"a": "1"}, final: map[string]bool{"a": true}},
+		{name: "an enumerated default is normalised", src: doctype(`<!ATTLIST property final (true|false) " true ">`, prop("a", "1")),
+			want: map[string]string{"a": "1"}, final: map[string]bool{"a": true}, codes: []string{NoticeDTDDefault}},
+		{name: "a CDATA attribute keeps its spaces", src: doctype(`<!ATTLIST property final CDATA " true ">`, prop("a", "1")),
+			want: map[string]string{"a": "1"}, final: map[string]bool{"a": false}, codes: []string{NoticeDTDDefault, NoticeFinalNotTrue}},
+		{name: "declarations for another element do not apply", src: doctype(`<!ATTLIST prop final CDATA "true">`, prop("a", "1")),
+			want: map[string]string{"a": "1"}, final: map[string]bool{"a": false}},
+		{name: "the element is matched by its name as written", src: doctype(final, `<p:property xmlns:p="urn:x"><name>a</name><value>1</value></p:property>`+"\n"),
+			want: map[string]string{"a": "1"}, final: map[string]bool{"a": false}, codes: []string{NoticeDTDDefault}},
+		{name: "a declaration from an internal parameter entity", src: doctype(`<!ENTITY % d "<!ATTLIST property final CDATA 'true'>"> %d;`, prop("a", "1")),
+			want: map[string]string{"a": "1"}, final: map[string]bool{"a": true}, codes: []string{NoticeDTDDefault}},
+		{name: "an href default includes a file", src: doctype(`<!ATTLIST xi:include href CDATA "inc.xml">`, `<xi:include xmlns:xi="http://www.w3.org/2001/XInclude"/>`+"\n"),
+			want: map[string]string{"i": "1"}, codes: []string{NoticeDTDDefault}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := Parse("core-site.xml", []byte(tt.src), Options{ReadFile: memFS(map[string]string{"inc.xml": conf(prop("i", "1"))})})
+			if f.Err != nil {
+				t.Fatal(f.Err)
+			}
+			for k, want := range tt.want {
+				if got := looked(f, k); got != want {
+					t.Errorf("get(%q) = %q, want %q", k, got, want)
+				}
+			}
+			for k, want := range tt.final {
+				if e := f.Lookup(k); e == nil || e.Final != want {
+					t.Errorf("%q final = %v, want %v", k, e != nil && e.Final, want)
+				}
+			}
+			if diff := cmp.Diff(tt.codes, noticeCodes(f)); diff != "" {
+				t.Errorf("notice codes (-want +got):\n%s", diff)
+			}
+			for _, n := range f.Notices {
+				if n.Span.IsZero() {
+					t.Errorf("notice %s without a position", n.Code)
+				}
+			}
+		})
+	}
+	for _, tt := range []struct{ name, decl, msg string }{
+		{"no white space between attributes", `<!ATTLIST property final CDATA "true"value CDATA "x">`, "expected white space"},
+		{"no default declaration", `<!ATTLIST property final CDATA>`, "ATTLIST"},
+		{"markup in the default", `<!ATTLIST property final CDATA "<x>">`, "'<'"},
+		{"a parameter entity reference inside the declaration", `<!ENTITY % t "CDATA"><!ATTLIST property final %t; "true">`, "parameter entity"},
+		{"an unknown type", `<!ATTLIST property final STRING "true">`, "STRING"},
+	} {
+		t.Run("refused/"+tt.name, func(t *testing.T) {
+			f := Parse("core-site.xml", []byte(doctype(tt.decl, prop("a", "1"))), Options{})
+			if f.Err == nil || !strings.Contains(f.Err.Msg, tt.msg) {
+				t.Fatalf("error = %v, want one mentioning %q", f.Err, tt.msg)
+			}
+		})
+	}
+}

@@ -268,6 +268,16 @@ deny contains f if {
 	f := hygiene.emit(n, msg, [], level(n.key, true))
 }
 
+# An attribute default of the internal DTD that Hadoop's parser applies to
+# every <property> (or xi:include) lacking the attribute.
+deny contains f if {
+	some note in notes
+	n := note[0]
+	n.code == "xml-dtd-attribute-default"
+	msg := sprintf("%s, so what the file says per property is not all Hadoop reads; write the attribute on the elements that need it and drop the default", [n.message])
+	f := hygiene.emit(n, msg, [], "info")
+}
+
 # A root element other than <configuration>: Hadoop reads the properties
 # inside it anyway (Configuration.Parser has no root check).
 deny contains f if {

@@ -42,6 +42,13 @@ test_another_root_element_is_info if {
 	contains(f.message, "reads the <property> elements")
 }
 
+test_dtd_attribute_default_is_info if {
+	n := {"code": "xml-dtd-attribute-default", "key": "", "loc": loc(2), "message": "the DOCTYPE gives <property> the default final=\"true\" (<!ATTLIST>): Hadoop's parser adds it to every <property> that does not set final itself"}
+	some f in hadoop_xml.deny with input as inp([n], unknown)
+	f.severity == "info"
+	contains(f.message, "adds it to every <property>")
+}
+
 h321 := {"value": "3.2.1", "major": 3, "minor": 2, "patch": 1, "declared": true}
 
 h32 := {"value": "3.2", "major": 3, "minor": 2, "declared": true}
