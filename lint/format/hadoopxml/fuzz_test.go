@@ -101,15 +101,21 @@ func FuzzParse(f *testing.F) {
 // FuzzSubstitute checks that Substitute never panics and either expands or
 // reports the depth error.
 func FuzzSubstitute(f *testing.F) {
-	for _, s := range []string{"${a}", "${env.X:-d}", "${a}${b}", "$${{a}}", "${a b}", "x${env.-}"} {
+	for _, s := range []string{"${a}", "${env.X:-d}", "${a}${b}", "$${{a}}", "${a b}", "x${env.-}", "${user.name}${c}", "${env.X-}${env.Y:-${c}}"} {
 		f.Add(s)
 	}
 	keys := mapLookup(map[string]string{"a": "${b}", "b": "${a}x", "c": "1"})
 	f.Fuzz(func(t *testing.T, s string) {
-		if _, err := Substitute(s, keys, mapLookup(map[string]string{"X": ""})); err != nil {
+		if _, err := Substitute(s, keys, mapLookup(map[string]string{"X": ""}), mapLookup(map[string]string{"user.name": "u"})); err != nil {
 			if _, ok := err.(*SubstitutionDepthError); !ok {
 				t.Fatalf("unexpected error type %T", err)
 			}
 		}
+		if _, err := expand(s, keys, nil); err != nil {
+			if _, ok := err.(*SubstitutionDepthError); !ok {
+				t.Fatalf("expand: unexpected error type %T", err)
+			}
+		}
+		Unknowns(s)
 	})
 }

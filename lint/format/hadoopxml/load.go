@@ -138,7 +138,7 @@ func (p *parser) substitute() {
 		if e.Kind == parsed.KindNull || !strings.Contains(e.Value, "${") {
 			continue
 		}
-		v, err := Substitute(e.Value, lookup, p.opts.Getenv)
+		v, err := expand(e.Value, lookup, p.opts.Getenv)
 		if err != nil {
 			p.notice(e.File, NoticeSubstitutionDepth, e.ValueSpan, e.Key, "%s", err.Error())
 			continue
