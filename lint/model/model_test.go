@@ -315,3 +315,21 @@ func TestFinalOverrideComparesRawValues(t *testing.T) {
 		t.Errorf("notices %+v, want one %s", notes, NoticeFinalOverrideResource)
 	}
 }
+
+// TestConfigYAMLFloats: a config.yaml float's string form is toYAMLString's
+// (".inf"), but ConfigurationUtils' number and duration converters read
+// Double.toString ("Infinity"; Flink 1.20 ConfigurationUtils
+// convertToDuration, convertToInt).
+func TestConfigYAMLFloats(t *testing.T) {
+	f := flinkyaml.ParseConfig("config.yaml", []byte("parallelism.default: .inf\nstate.checkpoints.dir: .inf\n"))
+	if f.Err != nil {
+		t.Fatal(f.Err)
+	}
+	vals, _ := flinkEffective(f, V(1, 20))
+	if v := vals["parallelism.default"]; !strings.Contains(v.Error, `"Infinity"`) {
+		t.Errorf("parallelism error = %q, want Integer.parseInt's, about \"Infinity\"", v.Error)
+	}
+	if v := vals["checkpointing.dir"]; v.Value != ".inf" {
+		t.Errorf("dir = %v, want the string .inf", v.Value)
+	}
+}
