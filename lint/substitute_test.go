@@ -125,3 +125,30 @@ func TestSubstitutionAcrossFiles(t *testing.T) {
 		t.Errorf("dfs.blocksize is not judged as 1 MiB:\n%s", out)
 	}
 }
+
+// TestPassthroughNotSubstituted pins a deliberate difference
+// (docs/input.md): Hadoop would expand ${x} in a flink.hadoop.* value when
+// the key is read (Configuration.get substitutes set() values too), but
+// ckptlint reads Flink's file with Flink's placeholder recogniser, for
+// which ${x} is a template placeholder: the value is unknown, not x.
+func TestPassthroughNotSubstituted(t *testing.T) {
+	dir := t.TempDir()
+	mkfile(t, filepath.Join(dir, "flink-conf.yaml"), "state.checkpoints.dir: hdfs://nn:8020/ckpt\nflink.hadoop.dfs.blocksize: ${x}\n")
+	mkfile(t, filepath.Join(dir, "core-site.xml"), "<configuration><property><name>x</name><value>1m</value></property></configuration>\n")
+	sets, _, err := lint.Discover([]string{dir}, lint.Options{})
+	if err != nil || len(sets) != 1 {
+		t.Fatalf("sets %v, %v", sets, err)
+	}
+	v, err := model.Input(sets[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(ast.NewTerm(v).String()), &m); err != nil {
+		t.Fatal(err)
+	}
+	bs := m["effective"].(map[string]any)["hdfs_client"].(map[string]any)["blocksize"].(map[string]any)
+	if bs["template"] != true || bs["value"] == float64(1<<20) {
+		t.Errorf("flink.hadoop.dfs.blocksize ${x}: %v, want an unknown value", bs)
+	}
+}
