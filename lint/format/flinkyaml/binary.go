@@ -53,7 +53,13 @@ func javaBase64(s string) ([]byte, error) {
 		return -1
 	}
 	var dst []byte
-	bits, shiftto, sp := 0, 18, 0
+	var bits uint32
+	shiftto, sp := 18, 0
+	out := func(n int) { // Java's (byte) casts: the low 8 bits
+		for k := 0; k < n; k++ {
+			dst = append(dst, byte(bits>>(16-8*k)&0xFF))
+		}
+	}
 	for sp < len(src) {
 		b := val(src[sp])
 		sp++
@@ -67,20 +73,24 @@ func javaBase64(s string) ([]byte, error) {
 				}
 				break
 			}
-			return nil, fmt.Errorf("Illegal base64 character %s", strconv.FormatInt(int64(int8(src[sp-1])), 16))
+			c := int(src[sp-1])
+			if c >= 0x80 {
+				c -= 0x100 // Java's byte is signed: Integer.toString(src[sp - 1], 16)
+			}
+			return nil, fmt.Errorf("Illegal base64 character %s", strconv.FormatInt(int64(c), 16))
 		}
-		bits |= b << shiftto
+		bits |= uint32(b) << shiftto //nolint:gosec // G115: b is a Base64 digit here, 0 to 63
 		shiftto -= 6
 		if shiftto < 0 {
-			dst = append(dst, byte(bits>>16), byte(bits>>8), byte(bits))
+			out(3)
 			shiftto, bits = 18, 0
 		}
 	}
 	switch shiftto {
 	case 6:
-		dst = append(dst, byte(bits>>16))
+		out(1)
 	case 0:
-		dst = append(dst, byte(bits>>16), byte(bits>>8))
+		out(2)
 	case 12:
 		return nil, fmt.Errorf("Last unit does not have enough valid bits")
 	}

@@ -159,10 +159,8 @@ func yamlInput(path string, src []byte, loc *locator) ([]byte, *parsed.ParseErro
 			for k < len(line) && (line[k] == '.' || line[k] >= '0' && line[k] <= '9') {
 				k++
 			}
-			major, minor, ok := strings.Cut(string(line[j:k]), ".")
-			maj, err1 := strconv.Atoi(major)
-			mnr, err2 := strconv.Atoi(minor)
-			if !ok || err1 != nil || err2 != nil {
+			maj, mnr, ok := directiveVersion(string(line[j:k]))
+			if !ok {
 				return out, nil // malformed: yaml.v3 reports it
 			}
 			if maj != 1 {
@@ -182,4 +180,12 @@ func yamlInput(path string, src []byte, loc *locator) ([]byte, *parsed.ParseErro
 		i = end + 1
 	}
 	return out, nil
+}
+
+// directiveVersion reads the "major.minor" of a %YAML directive.
+func directiveVersion(v string) (major, minor int, ok bool) {
+	a, b, found := strings.Cut(v, ".")
+	x, errA := strconv.Atoi(a)
+	y, errB := strconv.Atoi(b)
+	return x, y, found && errA == nil && errB == nil
 }
