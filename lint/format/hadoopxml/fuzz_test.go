@@ -25,6 +25,10 @@ var fuzzSeeds = []string{
 	"<c:configuration xmlns:c='u'><c:property c:name='a'/></c:configuration>",
 	"<configuration/>",
 	"",
+	// issue 23: ATTLIST defaults, XML 1.1 line ends, another root, JVM properties
+	"<!DOCTYPE configuration [<!ENTITY t \"true\"><!ATTLIST property final CDATA \"&t;\" value NMTOKEN ' 1 '><!ATTLIST xi:include href CDATA 'inc.xml'>]><configuration><property name=\"a\"/><xi:include xmlns:xi=\"http://www.w3.org/2001/XInclude\"/></configuration>",
+	"<?xml version=\"1.1\"?>\r\u2028<configuration>\u0085<property><name>\u0085a</name><value>x\r\u0085y&#x85;</value></property></configuration>",
+	"<props>" + prop("a", "/tmp/${user.name}/${env.X:-d}") + "</props>",
 }
 
 func fuzzOpts() Options {
