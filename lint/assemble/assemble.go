@@ -77,6 +77,7 @@ func (a *assembler) use(f *parsed.File) *parsed.File {
 // emit hands a complete set to yield with the files held for it.
 func (a *assembler) emit(s *model.Set) {
 	a.cdataReading(s)
+	a.substitution(s)
 	held := a.held
 	a.held = nil
 	if a.err != nil {

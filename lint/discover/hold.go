@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/ckptlint/ckptlint/lint/parsed"
+	"github.com/ckptlint/ckptlint/lint/template"
 )
 
 // holds counts, per file, the config sets being assembled or evaluated
@@ -54,5 +55,14 @@ func (d *Tree) Release(f *parsed.File) {
 		f.Drop()
 	default:
 		h.n[f]--
+	}
+}
+
+// Remark applies the placeholder recogniser to f, a file assembly made
+// from one discovery parsed (lint/assemble substitution), as discovery
+// marks the files it parses: unless placeholders are literal.
+func (d *Tree) Remark(f *parsed.File) {
+	if !d.literal {
+		template.Mark(f, "")
 	}
 }
