@@ -40,6 +40,9 @@ func fixHere(t *testing.T, eng *engine.Engine, rules []string) *fix.Result {
 		t.Fatal(err)
 	}
 	wd, _ := os.Getwd()
+	// Outside git the journal goes to the user cache directory: not the
+	// user's own during a test.
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	if err := write.All(res.Changes, wd); err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/gob"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -69,13 +70,19 @@ func (c *Cache) Wait() { c.writes.Wait() }
 
 // put stores e under key, in the background when c.Background is set;
 // nothing may change e after. A cache that cannot be written only costs
-// time, so the error is dropped.
+// time, so the error is dropped; an entry over its cap is recorded as such
+// (markOverCap).
 func (c *Cache) put(e *runEntry, key cache.Key) {
+	store := func() {
+		if err := c.Store.PutWith(key, e.encodeTo); errors.Is(err, errEntryTooLarge) || errors.Is(err, cache.ErrTooLarge) {
+			markOverCap(c.Store, key, len(e.Sets))
+		}
+	}
 	if !c.Background {
-		_ = c.Store.PutWith(key, e.encodeTo)
+		store()
 		return
 	}
-	c.writes.Go(func() { _ = c.Store.PutWith(key, e.encodeTo) })
+	c.writes.Go(store)
 }
 
 // CacheStats says what the cache did in a run.
@@ -88,6 +95,10 @@ type CacheStats struct {
 	// Reused and Evaluated count the config sets whose findings came from
 	// the cache after discovery, and those evaluated.
 	Reused, Evaluated int
+	// OverCap: the run's entry passes its cap, so nothing was stored; a
+	// run that found that recorded (overCapRun) was made as without the
+	// cache.
+	OverCap bool
 }
 
 // Cached is Lint with the result cache: when nothing the last run with
@@ -114,6 +125,9 @@ func Cached(ctx context.Context, c *Cache, paths []string, opts Options) (*Resul
 	key, err := runKey(base, paths)
 	if err != nil {
 		return nil, CacheStats{}, err
+	}
+	if n, over := overCapSets(c.Store, key); over {
+		return overCapRun(ctx, c, key, n, paths, opts)
 	}
 	prev := loadEntry(c.Store, key)
 	if prev != nil {
@@ -217,16 +231,25 @@ func (c *Cache) fresh(ctx context.Context, key, base cache.Key, prev *runEntry, 
 	if err != nil {
 		return nil, stats, err
 	}
-	if err := rp.last(); err != nil {
+	if err := rp.last(leftoverFindings(r.tree, rp.rules)); err != nil {
 		return nil, stats, err
 	}
 	res.Sets, res.Files, res.Unread = rp.setList(), r.tree.Len(), r.tree.Unread()
 	// A run that could not read something is not stored: the next run
-	// tries again (and ends with exit code 2 again).
-	if storable && len(res.Unread) == 0 {
+	// tries again (and ends with exit code 2 again). Nor is one that found
+	// a fix journal or staged file in the tree: the entry would not repeat
+	// its CKPT005 warnings.
+	if storable && len(res.Unread) == 0 && len(r.tree.Leftovers()) == 0 {
 		entry.Probes, entry.Notes, entry.Files = rec.Probes(), notes, r.tree.Len()
 		entry.setAbs(nil)
-		c.put(entry, key)
+		if entry.leastSize() > maxRunEntry {
+			// Past the cap before it is encoded: not written at all.
+			markOverCap(c.Store, key, len(entry.Sets))
+			noteOverCap(note, len(entry.Sets))
+			stats.OverCap = true
+		} else {
+			c.put(entry, key)
+		}
 	}
 	return res, stats, nil
 }
@@ -290,7 +313,7 @@ func (c *Cache) fromEntry(e *runEntry, results []*setResult, srcs map[string][]b
 	for _, r := range results {
 		_ = rp.set(r) // the collector never fails
 	}
-	_ = rp.last()
+	_ = rp.last(nil) // an entry is never stored with leftovers (fresh)
 	if changed {
 		return nil, false, nil
 	}
@@ -473,19 +496,37 @@ func probeOrder(a, b inputfs.Probe) int {
 // --- keys ---
 
 // buildVersion names this build of ckptlint: its version, commit and Go
-// release (tests replace it).
+// release, and its content (buildinfo.Content: its Go build ID, else the
+// SHA-256 of the executable), since two development builds may carry one
+// version string (issue 25). "" when nothing names the build: the run then
+// does not use the cache. Tests replace it.
 var buildVersion = func() string {
 	bi := buildinfo.Get()
-	return bi.Version + "\x00" + bi.Commit + "\x00" + bi.GoVersion
+	content := buildinfo.Content()
+	if content == "" {
+		// The executable cannot be read (an execute-only install): a
+		// release build from a clean tree is still named by its version and
+		// commit; any other could be two builds under one name.
+		if bi.Source != "ldflags" || bi.Commit == "" || bi.Modified == nil || *bi.Modified {
+			return ""
+		}
+		content = "release"
+	}
+	return bi.Version + "\x00" + bi.Commit + "\x00" + bi.GoVersion + "\x00" + content
 }
 
 // baseKey hashes what every finding of the run depends on besides the
 // files: ckptlint's version, the policy bundle, the parts of .ckptlint.hcl
 // that feed the model (everything but the rule blocks) and the flags that
-// do. false when .ckptlint.hcl cannot be hashed.
+// do. false when .ckptlint.hcl cannot be hashed, or nothing names the
+// build (buildVersion).
 func baseKey(c *Cache, opts Options) (cache.Key, bool) {
+	v := buildVersion()
+	if v == "" {
+		return cache.Key{}, false
+	}
 	h := cache.NewHasher("ckptlint base")
-	h.String(buildVersion())
+	h.String(v)
 	h.String(c.Policies.Hash())
 	if opts.Config != nil {
 		cfg := *opts.Config
@@ -601,8 +642,25 @@ const entryFormat = 6
 var entryMagic = []byte("ckptlint run entry 6\n")
 
 // maxRunEntry bounds a run entry's payload, written or read (about
-// 20,000 config sets).
-const maxRunEntry = 32 << 20
+// 23,000 config sets). A variable for tests (TestCacheOverCap).
+var maxRunEntry = 32 << 20
+
+// errEntryTooLarge is the error of encoding an entry past maxRunEntry.
+var errEntryTooLarge = fmt.Errorf("run entry over %d bytes", maxRunEntry)
+
+// cappedWriter fails with errEntryTooLarge past maxRunEntry bytes.
+type cappedWriter struct {
+	w    io.Writer
+	left int
+}
+
+func (c *cappedWriter) Write(p []byte) (int, error) {
+	if len(p) > c.left {
+		return 0, errEntryTooLarge
+	}
+	c.left -= len(p)
+	return c.w.Write(p)
+}
 
 // runEntry is what the cache keeps for one run: what the run looked at
 // (Probes) and each set's result before the rule blocks of .ckptlint.hcl
@@ -672,8 +730,10 @@ func (e *runEntry) setAbs(prev []absPath) {
 	}
 }
 
-// encodeTo writes the entry's payload to w.
+// encodeTo writes the entry's payload to w, failing with
+// errEntryTooLarge past maxRunEntry bytes.
 func (e *runEntry) encodeTo(w io.Writer) error {
+	w = &cappedWriter{w: w, left: maxRunEntry}
 	if _, err := w.Write(entryMagic); err != nil {
 		return err
 	}
@@ -792,6 +852,84 @@ func knownOp(op string) bool {
 	l, ok := strings.CutPrefix(op, inputfs.OpRead+":")
 	n, err := strconv.ParseInt(l, 10, 64)
 	return ok && err == nil && n >= 0 && n <= parsed.MaxFileSize
+}
+
+// leastSize is a lower bound of the size of e's payload: the bytes of the
+// strings every encoding of it holds in full (paths, digests, names,
+// fingerprints, the findings' rule ids, messages and files), computed
+// without encoding.
+func (e *runEntry) leastSize() int {
+	n := len(entryMagic)
+	for _, p := range e.Probes {
+		n += len(p.Op) + len(p.Path) + len(p.Result) + len(p.Sig)
+	}
+	for _, st := range e.Sets {
+		n += len(st.Name) + len(st.Fingerprint) + len(st.Root)
+		for _, f := range st.Pending {
+			n += len(f.RuleID) + len(f.RuleName) + len(f.Message) + len(f.Range.File)
+		}
+	}
+	return n
+}
+
+// A run whose entry passes its cap (maxRunEntry, about 23,000 config sets)
+// stores none, and every later run with the same key would build the entry
+// again to find that out (issue 25: 8 s of CPU each run). Instead the run
+// that finds it stores a marker under the key (overCapKey: "ckptlint over
+// cap" and the number of config sets), and a run that finds the marker
+// lints as --no-cache does (overCapRun); each says so once. A run that
+// finds the repository shrunk below three quarters of that number of sets
+// removes the marker, and the next builds an entry again. The marker goes
+// with the key too, at the latest the next day (the key holds the date).
+const overCapMagic = "ckptlint over cap\n"
+
+func overCapKey(key cache.Key) cache.Key {
+	return cache.NewHasher("ckptlint over cap").Bytes(key[:]).Sum()
+}
+
+// markOverCap stores the marker for key: a run of sets config sets passed
+// the cap.
+func markOverCap(s *cache.Store, key cache.Key, sets int) {
+	_ = s.Put(overCapKey(key), []byte(overCapMagic+strconv.Itoa(sets)))
+}
+
+// overCapSets returns the number of config sets of the run that passed the
+// cap under key, and whether there was one.
+func overCapSets(s *cache.Store, key cache.Key) (int, bool) {
+	b, ok := s.Get(overCapKey(key))
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(strings.TrimPrefix(string(b), overCapMagic))
+	if !strings.HasPrefix(string(b), overCapMagic) || err != nil || n < 0 {
+		return 0, false
+	}
+	return n, true
+}
+
+// noteOverCap says once that a run of sets config sets does not use the
+// cache.
+func noteOverCap(note func(string), sets int) {
+	if note != nil {
+		note(fmt.Sprintf("result cache not used: the entry of a run over these paths passes its %d MiB cap (%d config sets); such runs lint as with --no-cache (docs/cache.md)",
+			maxRunEntry>>20, sets))
+	}
+}
+
+// overCapRun is a run under a key whose last entry passed the cap: as
+// without the cache. When it finds far fewer config sets than that run
+// had, it removes the marker.
+func overCapRun(ctx context.Context, c *Cache, key cache.Key, sets int, paths []string, opts Options) (*Result, CacheStats, error) {
+	noteOverCap(opts.Note, sets)
+	eng, err := c.Policies.Engine(ctx)
+	if err != nil {
+		return nil, CacheStats{}, err
+	}
+	res, err := Lint(ctx, eng, paths, opts)
+	if err == nil && len(res.Sets) < sets/4*3 {
+		_ = c.Store.Remove(overCapKey(key))
+	}
+	return res, CacheStats{OverCap: true}, err
 }
 
 // --- the replay ---

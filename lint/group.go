@@ -42,13 +42,27 @@ func (g *grouper) set(name string, srcs []evaluate.Source, fs []finding.Finding,
 	return g.emit(name, kept, sup, bytes)
 }
 
-// last hands on the last group, once every set is done.
-func (g *grouper) last(bytes func(path string) []byte) error {
+// last hands on the last group, once every set is done: the ignore
+// problems and extra, findings on files no set holds (CKPT005, whose
+// files' bytes are not read for the reporters).
+func (g *grouper) last(extra []finding.Finding, bytes func(path string) []byte) error {
 	var ps []finding.Finding
 	if g.ign != nil {
 		ps = g.ign.Problems()
 	}
-	return g.emit("", ps, nil, bytes)
+	if len(extra) == 0 {
+		return g.emit("", ps, nil, bytes)
+	}
+	unread := map[string]bool{}
+	for _, f := range extra {
+		unread[f.Range.File] = true
+	}
+	return g.emit("", append(ps, extra...), nil, func(path string) []byte {
+		if unread[path] {
+			return nil
+		}
+		return bytes(path)
+	})
 }
 
 func (g *grouper) emit(name string, kept, sup []finding.Finding, bytes func(path string) []byte) error {

@@ -123,7 +123,7 @@ func Lint(ctx context.Context, eng *engine.Engine, paths []string, opts Options)
 	if err := r.pipeline(ctx, rp.set); err != nil {
 		return nil, err
 	}
-	if err := rp.last(); err != nil {
+	if err := rp.last(leftoverFindings(r.tree, rp.rules)); err != nil {
 		return nil, err
 	}
 	res.Sets, res.Files, res.Unread = rp.setList(), r.tree.Len(), r.tree.Unread()

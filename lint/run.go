@@ -15,6 +15,7 @@ import (
 	"github.com/ckptlint/ckptlint/lint/discover"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/evaluate"
+	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/model"
 	"github.com/ckptlint/ckptlint/lint/versions"
@@ -218,15 +219,22 @@ func (r *run) planBytes(p *assemble.Plan, s *model.Set) func(path string) []byte
 }
 
 // readSource reads a file a finding names that no set holds, inside the
-// run's boundary only; nil when it cannot be read. Such a file is one the
-// run read (a version-evidence file; .ckptlint.hcl), so what this reads is
-// bounded by the run's evidence budget.
+// run's boundary only and below its root's handle (discover.Tree
+// ReadAgain); nil when it cannot be read. Such a file is one the run read
+// (a version-evidence file; .ckptlint.hcl), so what this reads is bounded
+// by the run's evidence budget.
 func (r *run) readSource(path string) []byte {
 	abs, err := filepath.Abs(filepath.FromSlash(path))
-	if err != nil || (r.tree != nil && !r.opts.Unbounded && !r.tree.MayRead(abs)) {
+	if err != nil {
 		return nil
 	}
-	return evaluate.ReadSource(path, r.opts.Overlay)
+	if _, ok := r.opts.Overlay[abs]; ok || r.tree == nil {
+		return evaluate.ReadSource(path, r.opts.Overlay)
+	}
+	if b, ok := r.tree.ReadAgain(abs); ok {
+		return evaluate.Text(path, b)
+	}
+	return nil
 }
 
 // resolver is the version resolver assembly uses.
@@ -326,9 +334,10 @@ func (rp *reporter) set(res *setResult) error {
 	return rp.g.set(res.Name, res.Sources, evaluate.Settle(res.Pending, rp.rules), bytes)
 }
 
-// last hands on the last group, once every set is done.
-func (rp *reporter) last() error {
-	return rp.g.last(func(path string) []byte {
+// last hands on the last group, once every set is done: the ignore
+// problems and extra (CKPT005 on the fix leftovers of the walk).
+func (rp *reporter) last(extra []finding.Finding) error {
+	return rp.g.last(extra, func(path string) []byte {
 		if b, ok := rp.mentions[path]; ok {
 			return b
 		}

@@ -10,14 +10,18 @@ import (
 	"syscall"
 )
 
-// lockDir takes an exclusive flock(2) on the directory dir, waiting for
-// another ckptlint run that holds it. The kernel drops the lock when the
-// process dies, so a killed run never leaves it held.
-func lockDir(dir string) (func(), error) {
-	f, err := os.Open(dir)
-	if err != nil {
-		return nil, err
-	}
+// nonBlock opens a file read-only without blocking on a FIFO.
+const nonBlock = syscall.O_NONBLOCK
+
+// noFollow refuses a symlink at the last element of a path.
+const noFollow = syscall.O_NOFOLLOW
+
+// lockFile takes an exclusive flock(2) on the open directory f, waiting
+// for another ckptlint run that holds it. The kernel drops the lock when
+// the process dies, so a killed run never leaves it held. The returned
+// function releases it (f stays open).
+func lockFile(f *os.File) (func(), error) {
+	var err error
 	for {
 		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
 		if !errors.Is(err, syscall.EINTR) {
@@ -25,13 +29,9 @@ func lockDir(dir string) (func(), error) {
 		}
 	}
 	if err != nil {
-		f.Close()
 		return nil, err
 	}
-	return func() {
-		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		f.Close()
-	}, nil
+	return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }, nil
 }
 
 // owner is the uid and gid a staged file gets (set is false for a new file,
@@ -41,20 +41,25 @@ type owner struct {
 	set      bool
 }
 
-// ownerOf returns the owner of the existing target.
-func ownerOf(target string, exists bool) (owner, error) {
-	if !exists {
-		return owner{}, nil
-	}
-	st, err := os.Stat(target)
-	if err != nil {
-		return owner{}, err
+// ownerOf returns the owner of an existing file from its stat data (nil:
+// a new file).
+func ownerOf(st fs.FileInfo) owner {
+	if st == nil {
+		return owner{}
 	}
 	sys, ok := st.Sys().(*syscall.Stat_t)
 	if !ok {
-		return owner{}, nil
+		return owner{}
 	}
-	return owner{uid: int(sys.Uid), gid: int(sys.Gid), set: true}, nil
+	return owner{uid: int(sys.Uid), gid: int(sys.Gid), set: true}
+}
+
+// links is a file's hard link count (1 where stat data has none).
+func links(st fs.FileInfo) uint64 {
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		return uint64(sys.Nlink) //nolint:unconvert // Nlink is uint32 on some architectures
+	}
+	return 1
 }
 
 // apply gives f the owner and group of the file it replaces, so a fix run
@@ -78,18 +83,24 @@ func (o owner) apply(f *os.File) error {
 	return nil
 }
 
-// syncDir fsyncs a directory so the entries created, renamed or removed in
-// it are durable.
+// syncFile fsyncs an open directory (or file) so the entries created,
+// renamed or removed in it are durable.
+func syncFile(f *os.File) error {
+	err := f.Sync()
+	if errors.Is(err, syscall.EINVAL) || errors.Is(err, fs.ErrInvalid) {
+		err = nil // file systems that cannot sync a directory
+	}
+	return err
+}
+
+// syncDir fsyncs the directory dir, named by its path (the journal's
+// directory, outside every root).
 func syncDir(dir string) error {
 	f, err := os.Open(dir)
 	if err != nil {
 		return err
 	}
-	err = f.Sync()
-	if errors.Is(err, syscall.EINVAL) || errors.Is(err, fs.ErrInvalid) {
-		err = nil // file systems that cannot sync a directory
-	}
-	return errors.Join(err, f.Close())
+	return errors.Join(syncFile(f), f.Close())
 }
 
 func killSelf() {

@@ -1,8 +1,10 @@
 // Package write is how ckptlint changes files: every change of a fix or a
 // generated config set or none (All, Writer: staged, fsynced, renamed,
 // journaled so an interrupted run is finished or undone), and one atomic
-// file for reports and documents (File). docs/fix.md describes the
-// guarantees.
+// file for reports and documents (File, Stage). Every operation goes
+// through a handle on a directory checked once (os.Root), never through a
+// symlink that leads out of the repository. docs/fix.md and
+// docs/security.md describe the guarantees.
 package write
 
 import (
@@ -11,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -35,37 +36,63 @@ type Change struct {
 // Open first finishes or undoes a write that an earlier run left half done
 // (see docs/fix.md, "Interrupted runs").
 type Writer struct {
-	roots []string // resolved boundary roots, outermost first
-	locks []func()
+	roots []*boundary // sorted by path
 	notes []string
 }
 
-// Open locks the boundary roots (resolved directories; see lint.RepoRoot)
-// and recovers the journal an interrupted write left in any of them. Notes
-// says what recovery did. The caller must Close the Writer.
+// boundary is one root of a Writer: the directory its writes stay below,
+// the handle they go through, its lock and where its journal lives.
+type boundary struct {
+	path    string // real; it or its last elements may not exist yet (generate --out)
+	base    *root  // the deepest existing directory at or above path
+	dir     *os.File
+	unlock  func()
+	journal string // journalPath
+}
+
+// Open locks the boundary roots (see lint.RepoRoot) and recovers the
+// journal an interrupted write left for any of them. A root that lies in
+// the working directory's repository by name must stay in it once its
+// symlinks are resolved. Notes says what recovery did. The caller must
+// Close the Writer.
 func Open(roots []string) (*Writer, error) {
 	w := &Writer{}
+	var paths []string
 	for _, r := range roots {
-		real, err := filepath.EvalSymlinks(r)
+		abs, err := filepath.Abs(r)
 		if err != nil {
 			return nil, fmt.Errorf("write: root %s: %w", r, err)
 		}
-		if !slices.Contains(w.roots, real) {
-			w.roots = append(w.roots, real)
+		real, _, err := resolve(abs)
+		if err != nil {
+			return nil, fmt.Errorf("write: root %s: %w", r, err)
+		}
+		if err := checkGuard(display(abs), abs, real); err != nil {
+			var e *escapeError
+			if errors.As(err, &e) {
+				return nil, fmt.Errorf("write: refusing to write below %s: it resolves to %s, outside the repository %s (no file was changed)", e.path, real, e.repo)
+			}
+			return nil, fmt.Errorf("write: root %s: %w", r, err)
+		}
+		if !slices.Contains(paths, real) {
+			paths = append(paths, real)
 		}
 	}
 	// A fixed order, so two runs locking the same roots cannot deadlock.
-	slices.Sort(w.roots)
-	for _, r := range w.roots {
-		unlock, err := lockDir(r)
+	slices.Sort(paths)
+	for _, p := range paths {
+		b, err := openBoundary(p)
 		if err != nil {
 			w.Close()
-			return nil, fmt.Errorf("write: lock %s: %w (no file was changed)", r, err)
+			return nil, fmt.Errorf("write: lock %s: %w (no file was changed)", p, err)
 		}
-		w.locks = append(w.locks, unlock)
+		w.roots = append(w.roots, b)
 	}
-	for _, r := range w.roots {
-		notes, err := recoverJournal(r)
+	for _, b := range w.roots {
+		if p := filepath.Join(b.path, inputfs.TreeJournalName); exists(p) {
+			w.notes = append(w.notes, fmt.Sprintf("ignored %s: ckptlint keeps its fix journal in the git directory and never trusts one in the work tree, where a commit can put one; delete it (if a ckptlint older than this one was killed here, check the files it names first)", p))
+		}
+		notes, err := recoverJournal(b)
 		w.notes = append(w.notes, notes...)
 		if err != nil {
 			w.Close()
@@ -74,6 +101,68 @@ func Open(roots []string) (*Writer, error) {
 	}
 	testStop("recovered")
 	return w, nil
+}
+
+// openBoundary opens and locks the root path (real; the deepest existing
+// directory at or above it is what is opened).
+func openBoundary(path string) (*boundary, error) {
+	base := path
+	for !exists(base) && filepath.Dir(base) != base {
+		base = filepath.Dir(base)
+	}
+	r, err := openBelowGuard(base)
+	if err != nil {
+		return nil, err
+	}
+	d, err := r.h.Open(".")
+	if err != nil {
+		r.close()
+		return nil, err
+	}
+	unlock, err := lockFile(d)
+	if err != nil {
+		d.Close()
+		r.close()
+		return nil, err
+	}
+	j, err := journalPath(path)
+	if err != nil {
+		unlock()
+		d.Close()
+		r.close()
+		return nil, err
+	}
+	return &boundary{path: path, base: r, dir: d, unlock: unlock, journal: j}, nil
+}
+
+// openBelowGuard opens the real directory dir; when it lies in a
+// repository (guardOf), through a handle on the repository, so a directory
+// on the way swapped for a symlink since dir was resolved cannot move the
+// root out of it (generate --out below a directory of the repository).
+func openBelowGuard(dir string) (*root, error) {
+	g := guardOf(dir)
+	if g == "" {
+		return openRoot(dir)
+	}
+	greal, err := filepath.EvalSymlinks(g)
+	if err != nil || !inputfs.Within(dir, greal) {
+		return openRoot(dir)
+	}
+	gr, err := openRoot(greal)
+	if err != nil {
+		return nil, err
+	}
+	defer gr.close()
+	h, err := gr.h.OpenRoot(gr.rel(dir))
+	if err != nil {
+		return nil, err
+	}
+	return &root{path: dir, h: h}, nil
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }
 
 // Notes are one-line messages about what Open recovered and what Sweep
@@ -85,10 +174,13 @@ func (w *Writer) ClearNotes() { w.notes = nil }
 
 // Close releases the locks.
 func (w *Writer) Close() {
-	for i := len(w.locks) - 1; i >= 0; i-- {
-		w.locks[i]()
+	for i := len(w.roots) - 1; i >= 0; i-- {
+		b := w.roots[i]
+		b.unlock()
+		b.dir.Close()
+		b.base.close()
 	}
-	w.locks = nil
+	w.roots = nil
 }
 
 // All writes every change or none within root (see Writer.Write).
@@ -104,67 +196,87 @@ func All(changes []Change, root string) error {
 // staged is one change on its way to disk.
 type staged struct {
 	c      Change
-	root   string // the boundary root whose journal lists it
-	target string // the real path the rename replaces
-	tmp    string // the staged file beside it
+	b      *boundary // the boundary whose journal lists it
+	rel    string    // the real target, relative to b.base
+	tmp    string    // the staged file beside it, relative to b.base
+	sig    string    // the target's stat signature when its content was checked
+	dirs   []string  // directories to create for it, outermost first, relative to b.base
 	entry  journalEntry
 	made   bool // the staged file was created
+	target string
 }
 
 // Write writes every change or none. A target is refused when it is not a
-// regular file, when it (or a symlink it goes through) lies outside every
-// root, or when its content changed on disk since it was read; nothing is
-// then written. The steps, each a point an interrupted run recovers from:
+// regular file, has other hard links, when it (or a symlink it goes
+// through) lies outside every root, when its directory is append-only or
+// immutable, or when its content changed on disk since it was read;
+// nothing is then written. The steps, each a point an interrupted run
+// recovers from:
 //
 //  1. a journal per root lists every target, its staged file and the
-//     SHA-256 of its old and new content; it is fsynced with its directory;
+//     SHA-256 of its old and new content; it is fsynced with its directory
+//     (in the git directory, never in the work tree: journalPath);
 //  2. each new content is written to its staged file (".NAME.ckptlint-N"
 //     beside NAME) with the target's mode, owner and group, and fsynced;
-//  3. a commit record is appended to each journal and fsynced: from here the
+//  3. every target is read again: one another program changed since it was
+//     read refuses the whole write;
+//  4. a commit record is appended to each journal and fsynced: from here the
 //     next run rolls forward, before it it rolls back;
-//  4. each staged file is renamed over its target, and every directory
-//     renamed into is fsynced;
-//  5. the journals are removed.
+//  5. each target is checked once more (content and stat signature) and
+//     its staged file renamed over it, and every directory renamed into is
+//     fsynced;
+//  6. the journals are removed.
 //
-// If a rename fails, the files already replaced get their old content back
-// the same way (staged, renamed) before Write returns the error.
+// If a rename fails, or a target changed just before its rename, the files
+// already replaced get their old content back the same way (staged,
+// renamed) before Write returns the error. A new file's missing directories
+// are created (below its root) and removed again when the write fails.
 func (w *Writer) Write(changes []Change) error {
 	if len(changes) == 0 {
 		return nil
 	}
 	var ss []*staged
 	for _, c := range changes {
-		target, root, err := w.checkTarget(c)
+		s, err := w.checkTarget(c)
 		if err != nil {
 			return err
 		}
-		tmp, err := freeStagedName(target)
-		if err != nil {
+		if s.tmp, err = s.b.base.freeStagedName(s.rel); err != nil {
 			return fmt.Errorf("write %s: %w (no file was changed)", c.Path, err)
 		}
-		e := journalEntry{Target: target, Staged: tmp, New: digest(c.New)}
+		s.entry = journalEntry{Target: s.target, Staged: s.b.base.abs(s.tmp), New: digest(c.New)}
 		if c.Old != nil {
-			e.Old = digest(c.Old)
+			s.entry.Old = digest(c.Old)
 		}
-		ss = append(ss, &staged{c: c, root: root, target: target, tmp: tmp, entry: e})
+		ss = append(ss, s)
 	}
-	byRoot := map[string][]journalEntry{}
-	var roots []string
+	byRoot := map[*boundary][]journalEntry{}
+	var roots []*boundary
 	for _, s := range ss {
-		if _, ok := byRoot[s.root]; !ok {
-			roots = append(roots, s.root)
+		if _, ok := byRoot[s.b]; !ok {
+			roots = append(roots, s.b)
 		}
-		byRoot[s.root] = append(byRoot[s.root], s.entry)
+		byRoot[s.b] = append(byRoot[s.b], s.entry)
 	}
 	var journals []*journal
+	var made []madeDir // directories created, in order
 	abort := func(err error) error {
+		var errs []error
 		for _, s := range ss {
 			if s.made {
-				os.Remove(s.tmp)
+				if rerr := s.b.base.removeStaged(s.tmp); rerr != nil {
+					errs = append(errs, rerr)
+				}
 			}
+		}
+		for i := len(made) - 1; i >= 0; i-- {
+			_ = made[i].b.base.h.Remove(made[i].rel) // only an empty directory goes
 		}
 		for _, j := range journals {
 			j.remove()
+		}
+		if len(errs) > 0 {
+			return fmt.Errorf("%w; %w", err, errors.Join(errs...))
 		}
 		return err
 	}
@@ -177,15 +289,32 @@ func (w *Writer) Write(changes []Change) error {
 	}
 	testStop("journal")
 	for i, s := range ss {
-		owner, err := ownerOf(s.target, s.c.Old != nil)
-		if err != nil {
-			return abort(fmt.Errorf("write %s: %w (no file was changed)", s.c.Path, err))
+		for _, d := range s.dirs {
+			if err := s.b.base.h.Mkdir(d, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+				return abort(fmt.Errorf("write %s: %w (no file was changed)", s.c.Path, err))
+			} else if err == nil {
+				made = append(made, madeDir{s.b, d})
+			}
 		}
 		s.made = true
-		if err := stageFile(s.tmp, s.c.New, modeOf(s.c), owner); err != nil {
+		var owner owner
+		if s.c.Old != nil {
+			st, err := s.b.base.h.Lstat(s.rel)
+			if err != nil {
+				return abort(fmt.Errorf("write %s: %w (no file was changed)", s.c.Path, err))
+			}
+			owner = ownerOf(st)
+		}
+		if err := s.b.base.stage(s.tmp, s.c.New, modeOf(s.c), owner); err != nil {
+			s.made = false // stage removed it, or said why it could not
 			return abort(fmt.Errorf("write %s: %w (no file was changed)", s.c.Path, err))
 		}
 		testStop("staged:" + strconv.Itoa(i+1))
+	}
+	for _, s := range ss {
+		if err := s.unchanged(); err != nil {
+			return abort(fmt.Errorf("write %s: %w (no file was changed)", s.c.Path, err))
+		}
 	}
 	for _, j := range journals {
 		if err := j.commit(); err != nil {
@@ -194,22 +323,32 @@ func (w *Writer) Write(changes []Change) error {
 	}
 	testStop("commit")
 	for i, s := range ss {
-		if err := os.Rename(s.tmp, s.target); err != nil {
+		err := s.unchanged()
+		if err == nil {
+			err = s.b.base.h.Rename(s.tmp, s.rel)
+		}
+		if err != nil {
 			rerr := restore(ss[:i])
-			_ = abort(nil) // cleanup only: the rename and restore errors are the ones returned
+			err = abort(err) // the staged files of the rest, and the journals
 			if rerr != nil {
 				return fmt.Errorf("write %s: %w; restoring the files written before it failed too: %v", s.c.Path, err, rerr)
 			}
-			return fmt.Errorf("write %s: %w (the files written before it were restored)", s.c.Path, err)
+			return fmt.Errorf("write %s: %w (the files written before it were restored; no file was changed)", s.c.Path, err)
 		}
 		s.made = false
 		testStop("renamed:" + strconv.Itoa(i+1))
 	}
-	var dirs []string
-	for _, s := range ss {
-		dirs = append(dirs, filepath.Dir(s.target))
+	var errs []error
+	for _, b := range roots {
+		var dirs []string
+		for _, s := range ss {
+			if s.b == b {
+				dirs = append(dirs, filepath.Dir(s.rel))
+			}
+		}
+		errs = append(errs, b.base.syncDirs(dirs))
 	}
-	if err := syncDirs(dirs); err != nil {
+	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("write: %w (every file was replaced; the journal stays for the next run)", err)
 	}
 	testStop("synced")
@@ -219,26 +358,52 @@ func (w *Writer) Write(changes []Change) error {
 	return nil
 }
 
+// madeDir is a directory Write created (relative to its boundary's base).
+type madeDir struct {
+	b   *boundary
+	rel string
+}
+
+// unchanged checks that the target is still as it was read: its content
+// and its stat signature; a new file must still not exist. Another program
+// writing the file in place (an editor saving over it) between ckptlint's
+// read and its rename would otherwise lose its write without a word.
+func (s *staged) unchanged() error {
+	if s.c.Old == nil {
+		if _, err := s.b.base.h.Lstat(s.rel); err == nil {
+			return errors.New("the file appeared while ckptlint was writing it; run ckptlint fix again")
+		}
+		return nil
+	}
+	cur, st, err := s.b.base.read(s.rel)
+	if err != nil || !bytes.Equal(cur, s.c.Old) || inputfs.Signature(st) != s.sig {
+		return errors.New("the file changed on disk while ckptlint was writing it (another program wrote it); run ckptlint fix again")
+	}
+	return nil
+}
+
 // restore puts the old content back into targets already replaced, the same
 // way they were written.
 func restore(done []*staged) error {
 	var errs []error
 	for _, s := range done {
+		r := s.b.base
 		if s.c.Old == nil {
-			if err := os.Remove(s.target); err != nil {
+			if err := r.h.Remove(s.rel); err != nil {
 				errs = append(errs, err)
 			}
 			continue
 		}
-		tmp, err := freeStagedName(s.target)
+		tmp, err := r.freeStagedName(s.rel)
 		if err == nil {
-			owner, oerr := ownerOf(s.target, true)
-			err = errors.Join(oerr, stageFile(tmp, s.c.Old, modeOf(s.c), owner))
-			if err == nil {
-				err = os.Rename(tmp, s.target)
+			var st fs.FileInfo
+			if st, err = r.h.Lstat(s.rel); err == nil {
+				err = r.stage(tmp, s.c.Old, modeOf(s.c), ownerOf(st))
 			}
-			if err != nil {
-				os.Remove(tmp)
+			if err == nil {
+				if err = r.h.Rename(tmp, s.rel); err != nil {
+					err = errors.Join(err, r.removeStaged(tmp))
+				}
 			}
 		}
 		if err != nil {
@@ -255,152 +420,217 @@ func modeOf(c Change) fs.FileMode {
 	return c.Mode.Perm()
 }
 
-// checkTarget resolves where a change lands and refuses unsafe targets. It
-// returns the real target and the outermost root holding it.
-func (w *Writer) checkTarget(c Change) (string, string, error) {
-	dir, err := filepath.EvalSymlinks(filepath.Dir(c.Path))
+// checkTarget resolves where a change lands (the target, its outermost
+// root, the directories to create) and refuses unsafe targets.
+func (w *Writer) checkTarget(c Change) (*staged, error) {
+	fail := func(format string, a ...any) (*staged, error) {
+		return nil, fmt.Errorf("write %s: "+format+" (no file was changed)", append([]any{c.Path}, a...)...)
+	}
+	abs, err := filepath.Abs(c.Path)
 	if err != nil {
-		return "", "", fmt.Errorf("write %s: %w (no file was changed)", c.Path, err)
+		return fail("%w", err)
 	}
-	target := filepath.Join(dir, filepath.Base(c.Path))
+	dir, missing, err := resolve(filepath.Dir(abs))
+	if err != nil {
+		return fail("%w", err)
+	}
+	if missing > 0 && c.Old != nil {
+		return fail("the file was removed since it was read")
+	}
+	target := filepath.Join(dir, filepath.Base(abs))
 	if st, err := os.Lstat(target); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		// A symlink that stays inside the root is written through: its
+		// target is replaced and the link stays a link.
 		if target, err = filepath.EvalSymlinks(target); err != nil {
-			return "", "", fmt.Errorf("write %s: %w (no file was changed)", c.Path, err)
+			return fail("%w", err)
 		}
 	}
-	root := ""
+	var b *boundary
 	for _, r := range w.roots {
-		if inputfs.Within(target, r) && (root == "" || len(r) < len(root)) {
-			root = r
+		if inputfs.Within(target, r.path) && (b == nil || len(r.path) < len(b.path)) {
+			b = r
 		}
 	}
-	if root == "" {
-		return "", "", fmt.Errorf("write %s: refusing to write outside %s (it resolves to %s; no file was changed)", c.Path, rootList(w.roots), target)
+	if b == nil {
+		return nil, fmt.Errorf("write %s: refusing to write outside %s (it resolves to %s; no file was changed)", c.Path, rootList(w.roots), target)
 	}
-	if filepath.Base(target) == journalName && filepath.Dir(target) == root {
-		return "", "", fmt.Errorf("write %s: refusing to write ckptlint's own journal (no file was changed)", c.Path)
+	if err := checkGuard(c.Path, abs, target); err != nil {
+		var e *escapeError
+		if errors.As(err, &e) {
+			return fail("refusing to write outside the repository %s (it resolves to %s)", e.repo, target)
+		}
+		return fail("%w", err)
 	}
-	st, err := os.Stat(target)
+	if target == b.journal {
+		return fail("refusing to write ckptlint's own journal")
+	}
+	s := &staged{c: c, b: b, target: target, rel: b.base.rel(target)}
+	for d := filepath.Dir(s.rel); missing > 0; d = filepath.Dir(d) {
+		s.dirs = append([]string{d}, s.dirs...)
+		missing--
+	}
+	existing := filepath.Dir(s.rel)
+	if len(s.dirs) > 0 {
+		existing = filepath.Dir(s.dirs[0])
+	}
+	if err := b.base.checkDir(existing); err != nil {
+		return fail("%w", err)
+	}
+	st, err := b.base.h.Lstat(s.rel)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if c.Old != nil {
-			return "", "", fmt.Errorf("write %s: the file was removed since it was read (no file was changed)", c.Path)
+			return fail("the file was removed since it was read")
 		}
-		return target, root, nil
+		return s, nil
 	case err != nil:
-		return "", "", fmt.Errorf("write %s: %w (no file was changed)", c.Path, err)
+		return fail("%w", unwrapPath(err))
+	case st.Mode()&fs.ModeSymlink != 0:
+		return fail("it became a symlink while ckptlint was writing it")
 	case !st.Mode().IsRegular():
-		return "", "", fmt.Errorf("write %s: not a regular file (no file was changed)", c.Path)
+		return fail("not a regular file")
+	case c.Old == nil:
+		return fail("the file appeared since ckptlint looked")
+	case links(st) > 1:
+		return fail("it has %d hard links: replacing it would leave the other names with the old content, so ckptlint does not; edit it by hand, or give it a name of its own (cp, then mv over it) and run ckptlint fix again", links(st))
 	}
-	if c.Old == nil {
-		return "", "", fmt.Errorf("write %s: the file appeared since ckptlint looked (no file was changed)", c.Path)
+	if err := b.base.checkFile(s.rel); err != nil {
+		return fail("%w", err)
 	}
-	cur, err := os.ReadFile(target)
+	cur, st, err := b.base.read(s.rel)
 	if err != nil {
-		return "", "", fmt.Errorf("write %s: %w (no file was changed)", c.Path, err)
+		return fail("%w", unwrapPath(err))
 	}
 	if !bytes.Equal(cur, c.Old) {
-		return "", "", fmt.Errorf("write %s: the file changed on disk since it was read; run ckptlint fix again (no file was changed)", c.Path)
+		return fail("the file changed on disk since it was read; run ckptlint fix again")
 	}
-	return target, root, nil
+	s.sig = inputfs.Signature(st)
+	return s, nil
 }
 
-func rootList(roots []string) string {
+func rootList(roots []*boundary) string {
 	if len(roots) == 1 {
-		return roots[0]
+		return roots[0].path
 	}
-	return fmt.Sprintf("%q", roots)
+	var ps []string
+	for _, r := range roots {
+		ps = append(ps, r.path)
+	}
+	return fmt.Sprintf("%q", ps)
 }
 
-// stagedPrefix and stagedSuffix frame a staged file's name:
-// ".NAME.ckptlint-<digits>" beside NAME (the name every ckptlint version has
-// used, so leftovers of older versions are recognised too).
-func stagedPrefix(target string) string { return "." + filepath.Base(target) + ".ckptlint-" }
-
-// freeStagedName picks a staged-file name beside target that does not exist.
-func freeStagedName(target string) (string, error) {
-	for range 100 {
-		p := filepath.Join(filepath.Dir(target), stagedPrefix(target)+strconv.FormatUint(uint64(rand.Uint32()), 10))
-		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("no free name for a staged file beside %s", target)
-}
-
-// isStagedName reports whether base is a staged-file name for target base
-// name name.
-func isStagedName(base, name string) bool {
-	pre := "." + name + ".ckptlint-"
-	if len(base) <= len(pre) || base[:len(pre)] != pre {
-		return false
-	}
-	for _, r := range base[len(pre):] {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-// stageFile creates path (which must not exist) with data, the mode and
-// the owner, and fsyncs it.
-func stageFile(path string, data []byte, mode fs.FileMode, o owner) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(data)
-	oerr := o.apply(f)
-	merr := f.Chmod(mode)
-	serr := f.Sync()
-	cerr := f.Close()
-	if err := errors.Join(werr, oerr, merr, serr, cerr); err != nil {
-		os.Remove(path)
-		return err
-	}
-	return nil
-}
-
-// File writes one file ckptlint produces outside fix (a report named
-// by --format NAME=PATH, a generated document) atomically: staged beside
-// path, fsynced, renamed over it, the directory fsynced. An existing file
-// keeps its mode, owner and group; a symlink is written through; a path
-// that exists and is not a regular file is refused.
+// File writes one file ckptlint produces outside fix (`ckptlint facts`'s
+// .ckptlint.hcl, a generated document) atomically: staged beside path,
+// fsynced, renamed over it, the directory fsynced. An existing file keeps
+// its mode, owner and group; a symlink that stays inside the repository of
+// the working directory is written through, one that leads out is refused,
+// and so is a path that exists and is not a regular file.
 func File(path string, data []byte) error {
-	st, err := Stage(path)
+	st, err := stage(path, true)
 	if err != nil {
 		return err
 	}
-	defer st.Abort()
 	if _, err := st.Write(data); err != nil {
-		return err
+		return errors.Join(err, st.Abort())
 	}
 	return st.Commit()
 }
 
-// Staged is File a write at a time, for a report written as the run goes
-// (lint/report NewStreamer): Stage creates the staged file beside path,
-// Write appends to it, Commit puts it in place as File does, and Abort
-// (a no-op after Commit) removes it, leaving path as it was.
+// Staged is a report file a write at a time, for a report written as the
+// run goes (lint/report NewStreamer): Stage creates the staged file beside
+// path, Write appends to it, Commit puts it in place as File does, and
+// Abort (a no-op after Commit) removes it, leaving path as it was.
 type Staged struct {
-	f           *os.File
-	w           *bufio.Writer
-	tmp, target string
-	mode        fs.FileMode
-	owner       owner
-	err         error
-	ended       bool
+	f        *os.File
+	w        *bufio.Writer
+	r        *root
+	tmp, rel string
+	mode     fs.FileMode
+	owner    owner
+	err      error
+	ended    bool
 }
 
-// Stage starts writing path (see File).
-func Stage(path string) (*Staged, error) {
-	target := path
-	if real, err := filepath.EvalSymlinks(path); err == nil {
+// Stage starts writing the report file path (--format NAME=PATH). A path
+// inside the repository of the working directory (guardOf) is written only
+// as a regular file: a symlink there is refused wherever it leads (a report
+// must not replace the file a link committed to the repository points at),
+// and so is a path whose directories lead out of the repository. A path
+// outside every repository, which only the command line names, is written
+// as named. An existing file keeps its mode, owner and group.
+func Stage(path string) (*Staged, error) { return stage(path, false) }
+
+// stage is Stage; follow writes through a symlink that stays inside the
+// repository (File) instead of refusing it.
+func stage(path string, follow bool) (*Staged, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := filepath.EvalSymlinks(filepath.Dir(abs))
+	if err != nil {
+		return nil, err
+	}
+	target := filepath.Join(dir, filepath.Base(abs))
+	g := guardOf(abs)
+	if g == "" {
+		// Outside every repository: the path as named, symlinks followed.
+		if real, err := filepath.EvalSymlinks(target); err == nil {
+			target = real
+		}
+		r, err := openRoot(filepath.Dir(target))
+		if err != nil {
+			return nil, err
+		}
+		return stageIn(r, filepath.Base(target), path)
+	}
+	greal, err := filepath.EvalSymlinks(g)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkGuard(path, abs, dir); err != nil {
+		what := "report"
+		if follow {
+			what = "file"
+		}
+		return nil, fmt.Errorf("%w; ckptlint never writes a %s through a symlink that leaves the repository (no %s was written)", err, what, what)
+	}
+	if st, err := os.Lstat(target); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		to, _ := os.Readlink(target)
+		if !follow {
+			return nil, fmt.Errorf("%s is a symlink (to %s); ckptlint never writes a report through a symlink inside the repository %s: remove it or name another path (no report was written)", path, to, greal)
+		}
+		real, err := filepath.EvalSymlinks(target)
+		if err != nil {
+			return nil, err
+		}
+		if !inputfs.Within(real, greal) {
+			return nil, fmt.Errorf("%s is a symlink to %s, outside the repository %s; ckptlint never writes through a symlink that leaves the repository (no file was written)", path, real, greal)
+		}
 		target = real
 	}
-	st, err := os.Stat(target)
-	mode, exists := fs.FileMode(0o644), false
+	// Below a handle on the repository, so a directory swapped for a
+	// symlink from here on cannot lead the write out.
+	r, err := openRoot(greal)
+	if err != nil {
+		return nil, err
+	}
+	return stageIn(r, r.rel(target), path)
+}
+
+// stageIn creates the staged file for rel below r (path names it in
+// messages); r is closed when it fails.
+func stageIn(r *root, rel, path string) (*Staged, error) {
+	s, err := stageInOpen(r, rel, path)
+	if err != nil {
+		r.close()
+	}
+	return s, err
+}
+
+func stageInOpen(r *root, rel, path string) (*Staged, error) {
+	st, err := r.h.Lstat(rel)
+	mode, o := fs.FileMode(0o644), owner{}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
@@ -408,21 +638,20 @@ func Stage(path string) (*Staged, error) {
 	case !st.Mode().IsRegular():
 		return nil, fmt.Errorf("%s exists and is not a regular file", path)
 	default:
-		mode, exists = st.Mode().Perm(), true
+		mode, o = st.Mode().Perm(), ownerOf(st)
 	}
-	o, err := ownerOf(target, exists)
+	if err := r.checkDir(filepath.Dir(rel)); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	tmp, err := r.freeStagedName(rel)
 	if err != nil {
 		return nil, err
 	}
-	tmp, err := freeStagedName(target)
+	f, err := r.h.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	return &Staged{f: f, w: bufio.NewWriterSize(f, 64<<10), tmp: tmp, target: target, mode: mode, owner: o}, nil
+	return &Staged{f: f, w: bufio.NewWriterSize(f, 64<<10), r: r, tmp: tmp, rel: rel, mode: mode, owner: o}, nil
 }
 
 // Write appends p to the staged file.
@@ -436,12 +665,14 @@ func (s *Staged) Write(p []byte) (int, error) {
 }
 
 // Commit flushes, fsyncs and renames the staged file over its target,
-// then fsyncs the directory. On an error the staged file is removed.
+// then fsyncs the directory. On an error the staged file is removed (or
+// the error says it could not be).
 func (s *Staged) Commit() error {
 	if s.ended {
 		return errors.New("write: staged file already ended")
 	}
 	s.ended = true
+	defer s.r.close()
 	werr := s.err
 	if werr == nil {
 		werr = s.w.Flush()
@@ -451,47 +682,37 @@ func (s *Staged) Commit() error {
 	serr := s.f.Sync()
 	cerr := s.f.Close()
 	if err := errors.Join(werr, oerr, merr, serr, cerr); err != nil {
-		os.Remove(s.tmp)
-		return err
+		return errors.Join(err, s.r.removeStaged(s.tmp))
 	}
-	if err := os.Rename(s.tmp, s.target); err != nil {
-		os.Remove(s.tmp)
-		return err
+	if err := s.r.h.Rename(s.tmp, s.rel); err != nil {
+		return errors.Join(err, s.r.removeStaged(s.tmp))
 	}
-	return syncDirs([]string{filepath.Dir(s.target)})
+	return s.r.syncDir(filepath.Dir(s.rel))
 }
 
-// Abort removes the staged file unless it was committed.
-func (s *Staged) Abort() {
+// Abort removes the staged file unless it was committed; the error says
+// when it could not be removed.
+func (s *Staged) Abort() error {
 	if s.ended {
-		return
+		return nil
 	}
 	s.ended = true
+	defer s.r.close()
 	s.f.Close()
-	os.Remove(s.tmp)
+	return s.r.removeStaged(s.tmp)
 }
 
-// syncDirs fsyncs each directory once, so the renames into it survive a
-// crash (rename(2) is atomic but not durable until its directory is).
-func syncDirs(dirs []string) error {
-	seen := map[string]bool{}
-	var errs []error
-	for _, d := range dirs {
-		if seen[d] {
-			continue
-		}
-		seen[d] = true
-		if err := syncDir(d); err != nil {
-			errs = append(errs, fmt.Errorf("fsync %s: %w", d, err))
-		}
-	}
-	return errors.Join(errs...)
-}
+// testHook, set by this package's tests, runs at each step testStop names
+// (another program writing a file in the middle of a write).
+var testHook func(step string)
 
 // testStop is the test-only hook of docs/fix.md: when CKPTLINT_TEST_STOP_AT
 // names step, the process kills itself there (SIGKILL where there is one),
 // as kill -9 would, so tests can interrupt a real write at every step.
 func testStop(step string) {
+	if testHook != nil {
+		testHook(step)
+	}
 	if os.Getenv("CKPTLINT_TEST_STOP_AT") == step {
 		killSelf()
 	}

@@ -5,7 +5,22 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ckptlint/ckptlint/lint/inputfs"
 )
+
+// TestMain keeps the journals of the tests' writes outside git (their
+// temporary directories) out of the user's cache directory.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "ckptlint-write-test-cache")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CACHE_HOME", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
 
 func TestWriteAllWritesEveryFileAndKeepsModes(t *testing.T) {
 	root := t.TempDir()
@@ -94,15 +109,29 @@ func TestWriteAllLeavesNoJournal(t *testing.T) {
 	if err := All([]Change{{Path: a, Old: []byte("old\n"), New: []byte("new\n"), Mode: 0o644}}, root); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Lstat(filepath.Join(root, journalName)); err == nil {
-		t.Errorf("journal left after a complete write")
+	if j := PendingJournal(root); j != "" {
+		t.Errorf("journal %s left after a complete write", j)
 	}
+}
+
+// journalOf is where the journal of the boundary root lives.
+func journalOf(t *testing.T, root string) string {
+	t.Helper()
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := journalPath(real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // writeJournal writes a journal as an interrupted run leaves it.
 func writeJournal(t *testing.T, root string, entries []journalEntry, committed bool) {
 	t.Helper()
-	j, err := createJournal(root, entries)
+	j, err := createJournal(&boundary{journal: journalOf(t, root)}, entries)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +187,7 @@ func TestRecoverJournal(t *testing.T) {
 			}
 		}
 		left, _ := filepath.Glob(filepath.Join(root, "conf", ".*.ckptlint-*"))
-		if _, err := os.Lstat(filepath.Join(root, journalName)); err == nil || len(left) > 0 {
+		if PendingJournal(root) != "" || len(left) > 0 {
 			t.Errorf("journal or staged files left: %v", left)
 		}
 	}
@@ -187,7 +216,7 @@ func TestRecoverJournal(t *testing.T) {
 	})
 	t.Run("torn last line", func(t *testing.T) {
 		root, _ := setup(t, 0, false)
-		f, _ := os.OpenFile(filepath.Join(root, journalName), os.O_APPEND|os.O_WRONLY, 0)
+		f, _ := os.OpenFile(journalOf(t, root), os.O_APPEND|os.O_WRONLY, 0)
 		f.WriteString(`{"target":"/etc/pas`)
 		f.Close()
 		w, err := Open([]string{root})
@@ -254,10 +283,36 @@ func TestRecoverJournal(t *testing.T) {
 	})
 	t.Run("unreadable journal", func(t *testing.T) {
 		root := t.TempDir()
-		os.WriteFile(filepath.Join(root, journalName), []byte("{\"journal\":\"ckptlint-fix\",\"version\":1}\nnot json\n{\"commit\":true}\n"), 0o644)
+		p := journalOf(t, root)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte("{\"journal\":\"ckptlint-fix\",\"version\":1}\nnot json\n{\"commit\":true}\n"), 0o644)
+		defer os.Remove(p)
 		_, err := Open([]string{root})
-		if err == nil || !strings.Contains(err.Error(), journalName+":2: expected") {
+		if err == nil || !strings.Contains(err.Error(), p+":2: expected") {
 			t.Errorf("err = %v", err)
+		}
+	})
+	t.Run("journal in the work tree", func(t *testing.T) {
+		// issue 25 item 2: a journal committed to the work tree (here
+		// valid, with a commit record, and garbage) is never read: Open
+		// names it and changes nothing.
+		for _, garbage := range []bool{false, true} {
+			root, es := setup(t, 0, true)
+			os.Rename(journalOf(t, root), filepath.Join(root, inputfs.TreeJournalName))
+			if garbage {
+				os.WriteFile(filepath.Join(root, inputfs.TreeJournalName), []byte("not a journal\n"), 0o644)
+			}
+			w, err := Open([]string{root})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.Close()
+			if got, _ := os.ReadFile(es[0].Target); string(got) != files[0].old {
+				t.Errorf("a journal in the work tree was completed: %s = %q", es[0].Target, got)
+			}
+			if n := strings.Join(w.Notes(), "\n"); !strings.Contains(n, "ignored "+filepath.Join(root, inputfs.TreeJournalName)) {
+				t.Errorf("notes = %q", n)
+			}
 		}
 	})
 }

@@ -29,9 +29,10 @@ func newFixCmd(g *globals) *cobra.Command {
 		Long: `fix applies the fix operations of every fixable finding in memory, lints the result again,
 repeats until nothing more changes (at most 10 rounds) and then writes every changed file, or
 none: each file is staged beside its original, fsynced and renamed over it, keeping its
-mode, owner and group; a journal at the repository root lets the next run finish or undo a
-run that was killed. A file that changed on disk since it was read, a non-regular file and
-a symlink that leads out of the target's repository are refused. See docs/fix.md.
+mode, owner and group; a journal in the git directory lets the next run finish or undo a
+run that was killed. A file that changed on disk since it was read (or while it was written),
+a non-regular file, a file with other hard links and a symlink that leads out of the target's
+repository are refused. See docs/fix.md.
 
 With --diff it prints a unified diff of what it would write, writes nothing, and exits 1
 when anything would change.`,

@@ -60,7 +60,8 @@ func writeTree(t *testing.T, dir string, files map[string]string) {
 }
 
 // readTree reads the fixture's files and lists every file ckptlint may
-// have left behind (staged files, the journal).
+// have left behind (staged files, the journal in .git/ckptlint, or one in
+// the work tree as versions before issue 25 kept it).
 func readTree(t *testing.T, dir string, names []string) (map[string]string, []string) {
 	t.Helper()
 	got := map[string]string{}
@@ -73,7 +74,8 @@ func readTree(t *testing.T, dir string, names []string) (map[string]string, []st
 	}
 	var left []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && (strings.Contains(d.Name(), ".ckptlint-") || d.Name() == ".ckptlint-fix.journal") {
+		journal := filepath.Base(filepath.Dir(p)) == "ckptlint" && strings.HasSuffix(d.Name(), ".journal")
+		if err == nil && (strings.Contains(d.Name(), ".ckptlint-") || d.Name() == ".ckptlint-fix.journal" || journal) {
 			left = append(left, p)
 		}
 		return nil

@@ -77,14 +77,10 @@ func runGenerate(cmd *cobra.Command, g *globals, p *generateParams) error {
 	if err != nil {
 		return usageErr(err)
 	}
-	made, err := makeDirs(changes)
-	if err != nil {
-		return usageErr(err)
-	}
+	// The writer creates the missing directories below out (and removes
+	// them again if the write fails), never through a symlink that leads
+	// out of the repository.
 	if err := write.All(changes, out); err != nil {
-		for i := len(made) - 1; i >= 0; i-- {
-			os.Remove(made[i]) // only empty directories go
-		}
 		return usageErr(err)
 	}
 	writeGenerateSummary(g, cfg, b, changes, out)
@@ -120,28 +116,6 @@ func plannedChanges(b *generate.Starter, out string, force bool) ([]write.Change
 		return nil, fmt.Errorf("generate: refusing to overwrite %s (use --force; no file was written)", strings.Join(exist, ", "))
 	}
 	return changes, nil
-}
-
-// makeDirs creates the directories the changes need and returns the ones
-// it created, outermost first.
-func makeDirs(changes []write.Change) ([]string, error) {
-	var made []string
-	for _, c := range changes {
-		var missing []string
-		for d := filepath.Dir(c.Path); ; d = filepath.Dir(d) {
-			if _, err := os.Lstat(d); err == nil || filepath.Dir(d) == d {
-				break
-			}
-			missing = append([]string{d}, missing...)
-		}
-		for _, d := range missing {
-			if err := os.Mkdir(d, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-				return made, fmt.Errorf("generate: %w (no file was written)", err)
-			}
-			made = append(made, d)
-		}
-	}
-	return made, nil
 }
 
 // displayPath renders p relative to the working directory when below it.

@@ -297,7 +297,11 @@ func (r *reports) finish(rr report.Result) error {
 	var staged []stagedOut
 	defer func() {
 		for _, s := range staged {
-			s.f.Abort() // a no-op once committed
+			// A no-op once committed; a staged file that cannot be
+			// removed is named, never left unsaid.
+			if err := s.f.Abort(); err != nil {
+				fmt.Fprintf(r.g.stderr, "ckptlint: %s report: %v\n", s.name, err)
+			}
 		}
 	}()
 	var stdout func() error // writes standard output's report

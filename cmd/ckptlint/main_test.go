@@ -23,6 +23,11 @@ func TestMain(m *testing.M) {
 	if os.Getenv("CKPTLINT_CACHE_DIR") == "" {
 		_ = os.Setenv("CKPTLINT_CACHE_DIR", filepath.Join(os.TempDir(), "ckptlint-test-cache"))
 	}
+	// Nor the user's cache directory, where fix outside git keeps its
+	// journal (docs/fix.md, "Writing").
+	if os.Getenv("XDG_CACHE_HOME") == "" {
+		_ = os.Setenv("XDG_CACHE_HOME", filepath.Join(os.TempDir(), "ckptlint-test-user-cache"))
+	}
 	testscript.Main(m, map[string]func(){
 		"ckptlint": func() { os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
@@ -39,6 +44,9 @@ func TestScript(t *testing.T) {
 	// One result cache for every script, never the user's: the scripts run
 	// in parallel and share it as concurrent ckptlint processes would.
 	cacheDir := t.TempDir()
+	// fix outside git keeps its journal in the user cache directory;
+	// testscript's HOME (/no-home) has none.
+	userCache := t.TempDir()
 	factsData, err := filepath.Abs("../../facts/testdata")
 	if err != nil {
 		t.Fatal(err)
@@ -49,6 +57,7 @@ func TestScript(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("STORIES", stories)
 			env.Setenv("CKPTLINT_CACHE_DIR", cacheDir)
+			env.Setenv("XDG_CACHE_HOME", userCache)
 			env.Setenv("FACTS", factsData)
 			return nil
 		},

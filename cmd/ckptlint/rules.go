@@ -20,7 +20,7 @@ func newRulesCmd(g *globals) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			// The one rule list (lint/rule): the rules the Go code reports
-			// (CKPT000-CKPT004) first, then the Rego rules with those of
+			// (CKPT000-CKPT005) first, then the Rego rules with those of
 			// --policy and policy_dirs, as lint loads them.
 			_, rules, err := g.setupRules(cmd.Context())
 			if err != nil {

@@ -41,9 +41,10 @@ type Ref struct {
 }
 
 // Parse parses the plan's Hadoop files (discover.Tree Parse: nothing is
-// read) and returns the complete set, which owns every file it holds. A
-// file the plan names twice (a client hdfs-site.xml that is also the
-// cluster's) is parsed once.
+// read), expands their ${var} references over the configuration they make
+// together (substitution), and returns the complete set, which owns every
+// file it holds. A file the plan names twice (a client hdfs-site.xml that
+// is also the cluster's) is parsed once.
 func (p *Plan) Parse(t *discover.Tree) *model.Set {
 	s := p.Set
 	done := map[*discover.Found]*parsed.File{}
@@ -62,6 +63,7 @@ func (p *Plan) Parse(t *discover.Tree) *model.Set {
 	if p.ClusterHDFS != nil {
 		s.ClusterHDFS = parse(p.ClusterHDFS)
 	}
+	substitution(t, s)
 	return s
 }
 

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -148,8 +149,11 @@ func TestTrimEvictsLeastRecentlyUsed(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	stale := filepath.Join(dir, ".tmp-left-by-a-killed-run")
-	if err := os.WriteFile(stale, []byte("x"), 0o600); err != nil {
+	// A temporary file a killed run left: its header's magic and key are
+	// written first (TestTrimDeletesOnlyItsOwn).
+	k0 := key("a")
+	stale := filepath.Join(dir, k0.String()[:2], ".tmp-"+k0.String()+"-42")
+	if err := os.WriteFile(stale, encode(k0, nil)[:len(magic)+len(k0)], 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Chtimes(stale, base, base); err != nil {
@@ -248,4 +252,221 @@ func encode(k Key, payload []byte) []byte {
 	sum := sha256.Sum256(payload)
 	b = append(b, sum[:]...)
 	return append(b, payload...)
+}
+
+// TestTrimDeletesOnlyItsOwn: a cache directory may be shared
+// (CKPTLINT_CACHE_DIR=$HOME/.cache, /tmp): Trim removes only what it can
+// prove it wrote — files named as its entries (or its temporary files) in
+// its two-hex-digit subdirectories whose header carries its magic and the
+// key their name says — however old the others are and however far over
+// the bound the directory is (issue 25: it removed every `.tmp-*` older
+// than an hour and every file named `*-e`, anywhere below the directory).
+func TestTrimDeletesOnlyItsOwn(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir, 1) // every entry is over the bound
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := key("a")
+	h := k.String()
+	old := time.Now().Add(-48 * time.Hour)
+	foreign := map[string][]byte{
+		".tmp-abc":                   []byte("another tool's temporary file"),
+		"other-tool/.tmp-x":          []byte("x"),
+		"other-tool/big-e":           make([]byte, 4096),
+		"notes-e":                    []byte("a user's file"),
+		"zz/data-e":                  []byte("not a hex directory"),
+		h[:2] + "/readme-e":          []byte("not an entry name"),
+		h[:2] + "/" + h + "-e.bak":   []byte("not an entry name"),
+		h[:2] + "/.tmp-" + h + "-1x": []byte("not a temporary name"),
+		// Named exactly as an entry and as a temporary file of this
+		// store, but not written by it: no magic, or another key's.
+		key("b").String()[:2] + "/" + key("b").String() + "-e":       make([]byte, 100),
+		key("c").String()[:2] + "/" + key("c").String() + "-e":       encode(key("d"), []byte("x")),
+		key("c").String()[:2] + "/.tmp-" + key("c").String() + "-12": make([]byte, headerSize),
+	}
+	for name, b := range foreign {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// One stale temporary file of this store's (a killed PutWith leaves
+	// its header's magic and key), and an old entry of its own.
+	stale := filepath.Join(dir, h[:2], ".tmp-"+h+"-123")
+	if err := os.WriteFile(stale, encode(k, nil)[:len(magic)+len(k)], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	own := key("own")
+	if err := s.Put(own, []byte("old findings")); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{stale, s.path(own)} {
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Put(k, []byte("findings")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Trim(); err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range foreign {
+		got, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+		if err != nil || !bytes.Equal(got, b) {
+			t.Errorf("Trim removed or changed %s, which it did not write (%v)", name, err)
+		}
+	}
+	for _, p := range []string{stale, s.path(own)} {
+		if _, err := os.Lstat(p); err == nil {
+			t.Errorf("Trim kept %s, its own and old", p)
+		}
+	}
+}
+
+// TestEntryPathNotARegularFile: a FIFO at an entry's path is a miss at
+// once (it was opened blocking, and the run hung until a writer came), and
+// so is a symlink, even to a valid entry: it is not followed to read, and
+// Get's refresh of the eviction order does not touch the file it points at.
+func TestEntryPathNotARegularFile(t *testing.T) {
+	s, err := Open(t.TempDir(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := key("a")
+	p := s.path(k)
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := mkfifo(p); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	done := make(chan bool)
+	go func() {
+		_, ok := s.Get(k)
+		done <- ok
+	}()
+	select {
+	case ok := <-done:
+		if ok {
+			t.Fatal("a FIFO was read as an entry")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Get blocked on a FIFO at the entry's path")
+	}
+	if err := s.Put(k, []byte("x")); err != nil {
+		t.Fatalf("Put over a FIFO: %v", err)
+	}
+
+	// A symlink to a valid entry outside the cache.
+	outside := filepath.Join(t.TempDir(), "entry")
+	if err := os.WriteFile(outside, encode(k, []byte("planted")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-48 * time.Hour).Truncate(time.Second)
+	if err := os.Chtimes(outside, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, p); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := s.Get(k); ok {
+		t.Errorf("Get followed a symlink at the entry's path: %q", got)
+	}
+	if st, err := os.Stat(outside); err != nil || !st.ModTime().Equal(old) {
+		t.Errorf("the symlink's target was touched: %v, %v", st.ModTime(), err)
+	}
+	// Put replaces the link, never writes through it.
+	if err := s.Put(k, []byte("mine")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(outside); !bytes.Equal(b, encode(k, []byte("planted"))) {
+		t.Error("Put wrote through a symlink at the entry's path")
+	}
+	if got, ok := s.Get(k); !ok || string(got) != "mine" {
+		t.Errorf("Get = %q, %v; want the entry Put wrote", got, ok)
+	}
+}
+
+// TestSubdirectorySymlinkNotFollowed: a symlink planted at one of the
+// store's subdirectories (DIR/ab) is not followed to write entries, or
+// temporary files, into the directory it names.
+func TestSubdirectorySymlinkNotFollowed(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := key("a")
+	outside := t.TempDir()
+	if err := os.Symlink(outside, filepath.Dir(s.path(k))); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Put(k, []byte("x")); err == nil {
+		t.Error("Put through a symlinked subdirectory succeeded")
+	}
+	if names, _ := os.ReadDir(outside); len(names) != 0 {
+		t.Errorf("Put wrote %d file(s) through a symlinked subdirectory", len(names))
+	}
+	// Nor read through it.
+	if err := os.WriteFile(filepath.Join(outside, filepath.Base(s.path(k))), encode(k, []byte("planted")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := s.Get(k); ok {
+		t.Errorf("Get read through a symlinked subdirectory: %q", got)
+	}
+}
+
+// TestOpenRefusesSymlinkOutOfTheWorkTree: a cache directory inside the git
+// work tree of the working directory (`--cache-dir .ckptlint-cache` in a
+// CI job, where the pull request's checkout can plant a symlink at that
+// path or at one of its parents) must resolve inside that work tree.
+func TestOpenRefusesSymlinkOutOfTheWorkTree(t *testing.T) {
+	repo := t.TempDir()
+	outside := t.TempDir()
+	if err := os.Mkdir(filepath.Join(repo, ".git"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []string{".ckptlint-cache", ".cache"} {
+		if err := os.Symlink(outside, filepath.Join(repo, l)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(repo, "real"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("real", filepath.Join(repo, "inside")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(repo)
+	for _, d := range []string{".ckptlint-cache", ".cache/ckptlint", filepath.Join(repo, ".cache", "a", "b")} {
+		if _, err := Open(d, 0); err == nil || !strings.Contains(err.Error(), "outside") {
+			t.Errorf("Open(%s) = %v; want it refused as resolving outside the repository", d, err)
+		}
+	}
+	if names, _ := os.ReadDir(outside); len(names) != 0 {
+		t.Errorf("Open made %d file(s) outside the repository", len(names))
+	}
+	// A symlink that stays inside is a directory like any other; so is one
+	// outside the work tree (the user's own ~/.cache on another disk).
+	if _, err := Open("inside/cache", 0); err != nil {
+		t.Errorf("Open through a symlink inside the repository: %v", err)
+	}
+	elsewhere := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(outside, elsewhere); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(filepath.Join(elsewhere, "ckptlint"), 0); err != nil {
+		t.Errorf("Open through a symlink outside any work tree: %v", err)
+	}
 }

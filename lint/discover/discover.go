@@ -123,6 +123,9 @@ type Tree struct {
 	// (--placeholders=literal).
 	literal bool
 	unread  []string // paths that could not be read (exit 2)
+	// leftovers are the files named like a fix journal or staged file of
+	// ckptlint fix found in the walk (Leftovers).
+	leftovers []string
 	// manifestRefused is a FlinkDeployment manifest refused by a limit
 	// (refuse reports it as a manifest).
 	manifestRefused string
@@ -239,12 +242,19 @@ func (d *Tree) addOverlay(paths []string) error {
 	return nil
 }
 
-// MayRead reports whether the run may read the file at p (its boundary,
-// as Check): the reporters read again a file a finding names that the
-// Tree does not hold (a version-evidence file, .ckptlint.hcl).
-func (d *Tree) MayRead(p string) bool {
-	_, err := d.bound.Check(p)
-	return err == nil
+// ReadAgain reads the file at the absolute path p again for the reporters
+// (a file a finding names that the Tree does not hold: a version-evidence
+// file, .ckptlint.hcl), as read reads it: inside the boundary only and
+// below its root's handle, so a directory swapped for a symlink since
+// cannot lead it out; false when it may not or cannot be read. The budget
+// is not charged again.
+func (d *Tree) ReadAgain(p string) ([]byte, bool) {
+	real, err := d.Check(p)
+	if err != nil {
+		return nil, false
+	}
+	b, _, err := d.readReal(real, parsed.MaxFileSize)
+	return b, err == nil
 }
 
 // Display renders p relative to the working directory, with slashes.
@@ -360,6 +370,9 @@ func (d *Tree) visit(root, path string, e fs.DirEntry, err error) error {
 	if d.isIgnored(path) {
 		return nil
 	}
+	if isLeftover(e.Name()) {
+		d.leftovers = append(d.leftovers, filepath.Clean(path))
+	}
 	if e.Type()&fs.ModeSymlink != 0 {
 		// A symlinked configuration file is read through the link when its
 		// target lies inside the repository (Add checks the boundary);
@@ -431,6 +444,22 @@ func (d *Tree) walkEntry(path string, e fs.DirEntry, fn fs.WalkDirFunc) error {
 	}
 	return nil
 }
+
+// isLeftover reports whether a file name is the journal ckptlint fix kept
+// in the work tree before issue 25, or a file it stages beside a target.
+func isLeftover(name string) bool {
+	if name == inputfs.TreeJournalName {
+		return true
+	}
+	_, ok := inputfs.StagedTarget(name)
+	return ok
+}
+
+// Leftovers are the paths of the walk named like a fix journal
+// (inputfs.TreeJournalName) or a staged file of ckptlint fix
+// (".NAME.ckptlint-<digits>"), in the order found. fix never trusts them;
+// lint reports them (CKPT005).
+func (d *Tree) Leftovers() []string { return d.leftovers }
 
 // inOverlay reports whether path is a file of the overlay (standard input
 // linted as a file that need not exist on disk).

@@ -53,6 +53,15 @@ func (d *Tree) Parse(f *Found, ignoreCDATA bool) *parsed.File {
 	return g
 }
 
+// Remark applies the placeholder recogniser to f, a file made from one
+// Parse returned (lint/assemble substitution), as Parse marks the files it
+// parses: unless placeholders are literal.
+func (d *Tree) Remark(f *parsed.File) {
+	if !d.literal {
+		template.Mark(f, "")
+	}
+}
+
 // Included returns the bytes of an xi:include target of f as discovery
 // read them, by the path f's parse names it with (parsed.File Includes);
 // false when it was not read.

@@ -22,7 +22,7 @@ func (d *Tree) read(path string) (src []byte, real string, err error) {
 	if err != nil {
 		return nil, "", err
 	}
-	src, _, err = d.fs.ReadFile(real, parsed.MaxFileSize)
+	src, _, err = d.readReal(real, parsed.MaxFileSize)
 	if err != nil {
 		return nil, "", err
 	}
@@ -30,6 +30,15 @@ func (d *Tree) read(path string) (src []byte, real string, err error) {
 		return nil, "", err
 	}
 	return src, real, nil
+}
+
+// readReal reads real, a path Check returned: below the handle on its
+// boundary root (inputfs.Boundary ReadRegularInfo), through the run's FS.
+func (d *Tree) readReal(real string, limit int64) ([]byte, fs.FileInfo, error) {
+	if d.bound == nil {
+		return d.fs.ReadFile(real, limit)
+	}
+	return d.bound.ReadRegularInfo(real, limit)
 }
 
 // notRead turns a read failure into what the user sees: a path that is not
@@ -141,7 +150,7 @@ func (d *Tree) readIncluded(p string) (src []byte, real string, err error) {
 		}
 		return nil, "", err
 	}
-	src, _, err = d.fs.ReadFile(real, parsed.MaxFileSize)
+	src, _, err = d.readReal(real, parsed.MaxFileSize)
 	var nr *inputfs.NotRegularError
 	if errors.As(err, &nr) {
 		return nil, "", refusedInclude{fmt.Errorf("it is %s, not a regular file", nr.Kind)}

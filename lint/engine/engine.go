@@ -87,7 +87,7 @@ func readSources(opts Options) ([]source, error) {
 	if bundle == nil {
 		bundle = policies.FS
 	}
-	srcs, err := readFS(bundle, ".", "policies", false, false)
+	srcs, err := readFS(bundle, ".", "policies", false, false, nil)
 	if err != nil {
 		return nil, fmt.Errorf("read embedded policies: %w", err)
 	}

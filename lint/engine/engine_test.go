@@ -62,7 +62,7 @@ func TestEmbeddedBundleCompiles(t *testing.T) {
 // (checkOnlyStages): a type error, unused import or unsafe builtin in the
 // bundle fails here.
 func TestEmbeddedBundleFullChecks(t *testing.T) {
-	srcs, err := readFS(policies.FS, ".", "policies", false, false)
+	srcs, err := readFS(policies.FS, ".", "policies", false, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,8 @@ import (
 	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/ckptlint/ckptlint/lint/inputfs"
 )
 
 // source is one Rego file to compile.
@@ -27,8 +29,12 @@ type source struct {
 
 // readFS collects the .rego files of an fs.FS below root, the _test.rego
 // files only with tests (the embedded bundle's tests are 170 KB that lint
-// would read and drop on every run).
-func readFS(fsys fs.FS, root, prefix string, user, tests bool) ([]source, error) {
+// would read and drop on every run). read reads one file (fs.ReadFile
+// when nil).
+func readFS(fsys fs.FS, root, prefix string, user, tests bool, read func(p string) ([]byte, error)) ([]source, error) {
+	if read == nil {
+		read = func(p string) ([]byte, error) { return fs.ReadFile(fsys, p) }
+	}
 	var out []source
 	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -41,7 +47,7 @@ func readFS(fsys fs.FS, root, prefix string, user, tests bool) ([]source, error)
 		if test && !tests {
 			return nil
 		}
-		b, err := fs.ReadFile(fsys, p)
+		b, err := read(p)
 		if err != nil {
 			return err
 		}
@@ -52,8 +58,16 @@ func readFS(fsys fs.FS, root, prefix string, user, tests bool) ([]source, error)
 	return out, err
 }
 
+// maxPolicyFile bounds one user policy file (the embedded bundle's largest
+// is some 20 KB).
+const maxPolicyFile = 16 << 20
+
 // readDir collects the .rego files of a user policy directory, the
-// _test.rego files only with tests.
+// _test.rego files only with tests. Each is read as lint reads its inputs
+// (inputfs.ReadRegular): opened non-blocking, its type checked on the
+// descriptor, at most maxPolicyFile bytes. A FIFO named x.rego blocked the
+// open until a writer came (issue 25), and a symlink to /dev/zero read
+// until memory ran out; either is now an error naming the file.
 func readDir(dir string, tests bool) ([]source, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
@@ -62,7 +76,10 @@ func readDir(dir string, tests bool) ([]source, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("policy directory %s is not a directory", dir)
 	}
-	srcs, err := readFS(os.DirFS(dir), ".", filepath.ToSlash(dir), true, tests)
+	read := func(p string) ([]byte, error) {
+		return inputfs.ReadRegular(filepath.Join(dir, filepath.FromSlash(p)), maxPolicyFile)
+	}
+	srcs, err := readFS(os.DirFS(dir), ".", filepath.ToSlash(dir), true, tests, read)
 	if err != nil {
 		return nil, fmt.Errorf("read policy directory %s: %w", dir, err)
 	}

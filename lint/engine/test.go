@@ -146,7 +146,7 @@ func testSources(opts TestOptions) ([]source, map[string]bool, error) {
 	if bundle == nil {
 		bundle = policies.FS
 	}
-	srcs, err := readFS(bundle, ".", "policies", false, false)
+	srcs, err := readFS(bundle, ".", "policies", false, false, nil)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read embedded policies: %w", err)
 	}

@@ -253,7 +253,7 @@ func (f *Format) Editor(disp string, src []byte, deployment string) (edit.Editor
 // key in a file of this format.
 func (f *Format) Placeholders(key string) placeholder.Options {
 	if f != nil && f.hadoopVars {
-		return placeholder.Options{Hadoop: true}
+		return placeholder.Options{Hadoop: true, SystemProperty: hadoopxml.JVMProperty}
 	}
 	// Flink's start scripts expand shell variables in the JVM options
 	// (bin/flink-daemon.sh, bin/flink-console.sh: "Evaluate user options

@@ -23,6 +23,10 @@ type FS interface {
 	// ReadFile is ReadRegularInfo: a regular file of at most limit bytes,
 	// opened non-blocking, with its file information.
 	ReadFile(path string, limit int64) ([]byte, fs.FileInfo, error)
+	// ReadFileIn is ReadFile of path, opened as rel below the handle root
+	// (os.Root), never by its name from the file system's root
+	// (Boundary.ReadRegularInfo).
+	ReadFileIn(root *os.Root, rel, path string, limit int64) ([]byte, fs.FileInfo, error)
 	// EvalSymlinks is filepath.EvalSymlinks of the absolute path abs.
 	EvalSymlinks(abs string) (string, error)
 	// RepoRoot is RepoRoot(dir).
@@ -48,6 +52,14 @@ func (*osFS) ReadFile(path string, limit int64) ([]byte, fs.FileInfo, error) {
 	return ReadRegularInfo(path, limit)
 }
 func (o *osFS) EvalSymlinks(abs string) (string, error) { return o.links.Eval(abs) }
+
+func (*osFS) ReadFileIn(root *os.Root, rel, path string, limit int64) ([]byte, fs.FileInfo, error) {
+	f, err := openInRoot(root, rel, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return readOpen(f, path, limit)
+}
 
 func (o *osFS) RepoRoot(dir string) string {
 	abs, err := filepath.Abs(dir)
@@ -119,6 +131,13 @@ func (r *Recorder) ReadDir(dir string) ([]fs.DirEntry, error) {
 // trust (Trusted).
 func (r *Recorder) ReadFile(path string, limit int64) ([]byte, fs.FileInfo, error) {
 	src, st, err := r.fs.ReadFile(path, limit)
+	r.o.read(path, limit, src, st, err)
+	return src, st, err
+}
+
+// ReadFileIn records what ReadFile records, for path.
+func (r *Recorder) ReadFileIn(root *os.Root, rel, path string, limit int64) ([]byte, fs.FileInfo, error) {
+	src, st, err := r.fs.ReadFileIn(root, rel, path, limit)
 	r.o.read(path, limit, src, st, err)
 	return src, st, err
 }

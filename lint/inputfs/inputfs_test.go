@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -105,5 +106,73 @@ func TestBudget(t *testing.T) {
 	var nb *Budget
 	if err := nb.Take(1 << 40); err != nil {
 		t.Errorf("nil budget: %v", err)
+	}
+}
+
+// TestBoundaryReadAfterSwap: a directory swapped for a symlink leading out
+// between Check and the read (issue 25 item 7) makes the read an
+// *OutsideError naming where the path resolves now; the file outside is
+// never opened. TestReadRaceDirSwappedForSymlink (lint/discover) races it.
+func TestBoundaryReadAfterSwap(t *testing.T) {
+	dir := t.TempDir()
+	repo := filepath.Join(dir, "repo")
+	for _, d := range []string{repo + "/.git", repo + "/conf", dir + "/outside"} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(repo+"/conf/flink-conf.yaml", []byte("inside\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dir+"/outside/flink-conf.yaml", []byte("outside\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var b Boundary
+	if err := b.AddTree(repo); err != nil {
+		t.Fatal(err)
+	}
+	real, err := b.Check(repo + "/conf/flink-conf.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _, err := b.ReadRegularInfo(real, 1<<20); err != nil || string(got) != "inside\n" {
+		t.Fatalf("read = %q, %v", got, err)
+	}
+	if err := os.Rename(repo+"/conf", repo+"/conf.moved"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../outside", repo+"/conf"); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := b.ReadRegularInfo(real, 1<<20)
+	var oe *OutsideError
+	if !errors.As(err, &oe) || !strings.HasSuffix(oe.Resolved, "/outside/flink-conf.yaml") {
+		t.Fatalf("read after the swap = %q, %v; want an *OutsideError resolving to outside/flink-conf.yaml", got, err)
+	}
+}
+
+// TestBoundaryReadNamedFile: a file named on its own (a .ckptlint.hcl
+// cluster_hdfs_site outside the repository) is a root by itself; it is read
+// below a handle on its directory.
+func TestBoundaryReadNamedFile(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "hdfs-site.xml")
+	if err := os.WriteFile(p, []byte("<configuration/>\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "other.xml"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var b Boundary
+	b.AddNamed(p)
+	real, err := b.Check(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _, err := b.ReadRegularInfo(real, 1<<20); err != nil || string(got) != "<configuration/>\n" {
+		t.Errorf("read = %q, %v", got, err)
+	}
+	if _, err := b.Check(filepath.Join(dir, "other.xml")); !IsOutside(err) {
+		t.Errorf("a sibling of a named file: %v, want outside", err)
 	}
 }

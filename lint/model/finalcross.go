@@ -56,7 +56,9 @@ func crossFinalNotices(files []*parsed.File) map[*parsed.File][]parsed.Notice {
 					out[f] = append(out[f], parsed.Notice{Code: NoticeFinalEmptyResource, File: e.File, Span: e.KeySpan, Key: k,
 						Message: fmt.Sprintf("%s is final with no value in %s, loaded earlier; Hadoop ignores this definition without a warning and %s keeps no value (its default applies)",
 							k, where(lk.e), k)})
-				case e.Kind != parsed.KindNull && e.Value != lk.held.Value:
+				case e.Kind != parsed.KindNull && rawValue(e) != rawValue(lk.held):
+					// checkForOverride compares the raw values (Hadoop 3.4.1
+					// L3574-3580), before ${var} substitution
 					out[f] = append(out[f], parsed.Notice{Code: NoticeFinalOverrideResource, File: e.File, Span: e.KeySpan, Key: k,
 						Message: fmt.Sprintf("%s:an attempt to override final parameter: %s;  Ignoring. (final in %s, which holds %q)",
 							f.Path, k, where(lk.e), lk.held.Value)})
@@ -76,4 +78,12 @@ func crossFinalNotices(files []*parsed.File) map[*parsed.File][]parsed.Notice {
 
 func where(e *parsed.Entry) string {
 	return fmt.Sprintf("%s:%d", e.File, e.KeySpan.Start.Line)
+}
+
+// rawValue is an entry's value as written, before ${var} substitution.
+func rawValue(e *parsed.Entry) string {
+	if e.Raw != "" {
+		return e.Raw
+	}
+	return e.Value
 }

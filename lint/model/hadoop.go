@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ckptlint/ckptlint/lint/format/hadoopxml"
 	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/units"
 )
@@ -146,9 +147,21 @@ func resolveHadoop(hk hadoopKey, layers []layer) *Value {
 	case won != nil:
 		v.Raw, v.Source, v.File, v.Loc, v.Final = won.Value, src, won.File, entryLoc(won), won.Final
 		x, err := parseHadoop(hk.Type, strings.TrimSpace(won.Value))
+		// ${env.X} and JVM system properties such as ${user.name}: the
+		// process decides (hadoopxml.Unknowns); likely is the text with
+		// each ${env.X:-d} read as d, what Hadoop reads when X is unset.
+		likely, why := hadoopxml.Unknowns(won.Value)
 		if won.Unknown != "" {
 			// an external entity: the value Hadoop uses is not known
 			v.Template, v.Unknown, v.Value = true, won.Unknown, hk.Default
+			if why != "" {
+				v.Unknown += "; " + why
+			}
+		} else if why != "" {
+			v.Template, v.Unknown, v.Value = true, why, hk.Default
+			if y, err := parseHadoop(hk.Type, strings.TrimSpace(likely)); err == nil {
+				v.Value = y
+			}
 		} else if len(won.Placeholders) > 0 {
 			v.Template, v.Value = true, x
 			if err != nil {
@@ -211,4 +224,67 @@ func hadoopEffective(s *Set) map[string]*Value {
 		out[hk.Field] = v
 	}
 	return out
+}
+
+// ClientRaw is Configuration.getRaw over the client configuration Flink's
+// HDFS client builds for s, which Hadoop's ${var} substitution reads
+// (Configuration.substituteVars; Hadoop 3.4.1 L1150-1218): for each key the
+// raw, unsubstituted value Hadoop holds once s.Client is loaded in Flink's
+// order (a later resource wins unless an earlier one made the key final,
+// and a final definition without a value keeps the value held so far:
+// Configuration.loadProperty L3546-3568) and flink.hadoop.* is set() over
+// it (Flink >= 1.13; Configuration.getProps applies the overlay last), with
+// why it is unknown ("" when known). nil when no client file refers to
+// another key (no "${" in any value).
+func ClientRaw(s *Set) func(key string) (raw, unknown string, ok bool) {
+	refers := false
+	for _, r := range s.Client {
+		if r.File == nil {
+			continue
+		}
+		for i := range r.File.Entries {
+			e := &r.File.Entries[i]
+			if strings.Contains(e.Value, "${") || strings.Contains(e.Raw, "${") {
+				refers = true
+				break
+			}
+		}
+	}
+	if !refers {
+		return nil
+	}
+	type held struct{ raw, unknown string }
+	m := map[string]held{}
+	final := map[string]bool{}
+	for _, r := range s.Client {
+		if r.File == nil {
+			continue
+		}
+		for k, e := range r.File.Effective() {
+			if final[k] {
+				continue
+			}
+			if e.Kind != parsed.KindNull {
+				raw := e.Value
+				if e.Raw != "" {
+					raw = e.Raw
+				}
+				m[k] = held{raw, e.Unknown}
+			}
+			if e.Final {
+				final[k] = true
+			}
+		}
+	}
+	if s.FlinkVersion.Version.AtLeast(v1_13) {
+		for k, e := range hadoopPassthrough(s.Flink) {
+			if e.Kind != parsed.KindNull {
+				m[k] = held{e.Value, ""}
+			}
+		}
+	}
+	return func(k string) (string, string, bool) {
+		h, ok := m[k]
+		return h.raw, h.unknown, ok
+	}
 }

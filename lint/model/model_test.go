@@ -256,3 +256,80 @@ func TestLongDuration(t *testing.T) {
 		t.Errorf("interval = %v (%q, error %q), want 85333305600000 ms shown as 987654 d", v.Value, v.Display, v.Error)
 	}
 }
+
+// TestClientRaw: the raw values Hadoop's substitution reads
+// (Configuration.getRaw over getProps(), Hadoop 3.4.1 L1150-1270): the
+// client resources merged in Flink's order, later wins unless an earlier
+// one made the key final, a final definition without a value keeps the
+// value held so far (Configuration.loadProperty L3546-3568), flink.hadoop.*
+// set() over all of it from Flink 1.13.
+func TestClientRaw(t *testing.T) {
+	site := func(path, body string) *parsed.File {
+		return hadoopxml.Parse(path, []byte("<configuration>"+body+"</configuration>"), hadoopxml.Options{})
+	}
+	prop := func(k, v string) string { return "<property><name>" + k + "</name><value>" + v + "</value></property>" }
+	final := func(k, v string) string {
+		return "<property><name>" + k + "</name><value>" + v + "</value><final>true</final></property>"
+	}
+	s := &Set{
+		Flink: flink("flink.hadoop.over: flink\n"),
+		Client: []Resource{
+			{File: site("c/core-site.xml", prop("later", "core")+final("locked", "core")+prop("kept", "core")+prop("over", "core")+prop("ref", "${later}")+prop("dep", "1")), Via: "same-dir"},
+			{File: site("c/hdfs-site.xml", prop("later", "hdfs")+prop("locked", "hdfs")+"<property><name>kept</name><final>true</final></property>"+prop("kept", "hdfs")), Via: "same-dir"},
+		},
+		FlinkVersion: Resolved{Version: V(1, 17), Source: "flag"},
+	}
+	lookup := ClientRaw(s)
+	if lookup == nil {
+		t.Fatal("no lookup for files that refer to keys")
+	}
+	for k, want := range map[string]string{"later": "hdfs", "locked": "core", "kept": "core", "over": "flink", "ref": "${later}"} {
+		if got, _, ok := lookup(k); !ok || got != want {
+			t.Errorf("getRaw(%q) = %q, %v; want %q", k, got, ok, want)
+		}
+	}
+	if _, _, ok := lookup("none"); ok {
+		t.Error("an unset key is bound")
+	}
+	s.FlinkVersion = Resolved{Version: V(1, 12), Source: "flag"}
+	if got, _, _ := ClientRaw(s)("over"); got != "core" {
+		t.Errorf("Flink 1.12 sets no flink.hadoop.*: over = %q", got)
+	}
+	if ClientRaw(&Set{Client: []Resource{{File: site("c/core-site.xml", prop("a", "1"))}}}) != nil {
+		t.Error("a lookup for files without ${")
+	}
+}
+
+// TestFinalOverrideComparesRawValues: checkForOverride compares the value
+// Hadoop holds with the new one as written, before ${var} substitution
+// (Hadoop 3.4.1 Configuration.java L3574-3580), so "${b}" against "1" is
+// an override even where ${b} is 1.
+func TestFinalOverrideComparesRawValues(t *testing.T) {
+	core := hadoopxml.Parse("c/core-site.xml", []byte("<configuration><property><name>a</name><value>${b}</value><final>true</final></property><property><name>b</name><value>1</value></property></configuration>"), hadoopxml.Options{})
+	hdfs := hadoopxml.Parse("c/hdfs-site.xml", []byte("<configuration><property><name>a</name><value>1</value></property></configuration>"), hadoopxml.Options{})
+	if got := core.Lookup("a").Value; got != "1" {
+		t.Fatalf("a = %q", got)
+	}
+	notes := crossFinalNotices([]*parsed.File{core, hdfs})[hdfs]
+	if len(notes) != 1 || notes[0].Code != NoticeFinalOverrideResource {
+		t.Errorf("notices %+v, want one %s", notes, NoticeFinalOverrideResource)
+	}
+}
+
+// TestConfigYAMLFloats: a config.yaml float's string form is toYAMLString's
+// (".inf"), but ConfigurationUtils' number and duration converters read
+// Double.toString ("Infinity"; Flink 1.20 ConfigurationUtils
+// convertToDuration, convertToInt).
+func TestConfigYAMLFloats(t *testing.T) {
+	f := flinkyaml.ParseConfig("config.yaml", []byte("parallelism.default: .inf\nstate.checkpoints.dir: .inf\n"))
+	if f.Err != nil {
+		t.Fatal(f.Err)
+	}
+	vals, _ := flinkEffective(f, V(1, 20))
+	if v := vals["parallelism.default"]; !strings.Contains(v.Error, `"Infinity"`) {
+		t.Errorf("parallelism error = %q, want Integer.parseInt's, about \"Infinity\"", v.Error)
+	}
+	if v := vals["checkpointing.dir"]; v.Value != ".inf" {
+		t.Errorf("dir = %v, want the string .inf", v.Value)
+	}
+}

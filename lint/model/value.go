@@ -90,9 +90,21 @@ func display(t valueType, x any) string {
 	return fmt.Sprint(x)
 }
 
+// javaDoubleText is Double.toString of the values whose config.yaml string
+// form differs (flinkyaml: snakeyaml-engine's RepresentNumber).
+var javaDoubleText = map[string]string{".inf": "Infinity", "-.inf": "-Infinity", ".nan": "NaN"}
+
 // parseFlink reads a Flink value of type t (Flink 1.20 TimeUtils.parseDuration, MemorySize.parse, ConfigurationUtils).
 func parseFlink(t valueType, e *parsed.Entry, enum []string, v Version) (any, error) {
 	s := e.Value
+	if e.Kind == parsed.KindFloat && t != tString {
+		// config.yaml: a Double's string form is ".inf" (toYAMLString), but
+		// the number, duration and boolean converters read o.toString()
+		// (Flink 1.20 ConfigurationUtils.convertToInt, convertToDuration, ...)
+		if j, ok := javaDoubleText[s]; ok {
+			s = j
+		}
+	}
 	switch t {
 	case tDuration:
 		// the java.time.Duration Flink holds, in ms: exact beyond

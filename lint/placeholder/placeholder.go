@@ -34,6 +34,9 @@ const (
 	Marker       Kind = "[PLEASE_FILL_IN]" // fill-in markers for a human or sed
 	SedToken     Kind = "__VAR__"          // tokens a sed script replaces
 	HadoopEnv    Kind = "${env.VAR}"       // Hadoop's own ${env.X}: resolved from the environment at run time
+	// HadoopJVM is a Java system property in Hadoop's ${var}: the JVM's
+	// value, which Hadoop reads before any key of that name.
+	HadoopJVM Kind = "${system.property}"
 )
 
 // Match is one placeholder in a string.
@@ -71,6 +74,10 @@ type Options struct {
 	// ${user.name}): Hadoop semantics, not a placeholder. ${env.NAME} is
 	// Hadoop semantics whose value ckptlint cannot know: HadoopEnv.
 	Hadoop bool
+	// SystemProperty, with Hadoop, names the Java system properties every
+	// JVM defines: Hadoop substitutes the JVM's value for ${name} before
+	// any key of that name, so it is unknown too: HadoopJVM.
+	SystemProperty func(name string) bool
 	// ShellExpanded is set for a Flink value the start scripts pass through
 	// the shell (env.java.opts*: bin/flink-daemon.sh and
 	// bin/flink-console.sh run `FLINK_ENV_JAVA_OPTS=$(eval echo
@@ -123,6 +130,8 @@ func Find(s string, o Options) []Match {
 			continue
 		case o.Hadoop && strings.HasPrefix(name, "env."):
 			add(HadoopEnv, [][]int{l})
+		case o.Hadoop && o.SystemProperty != nil && o.SystemProperty(name):
+			add(HadoopJVM, [][]int{l})
 		case o.Hadoop && strings.Contains(name, "."):
 			continue // a system property or configuration key Hadoop resolves
 		default:

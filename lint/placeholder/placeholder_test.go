@@ -50,7 +50,12 @@ func TestFind(t *testing.T) {
 		{"JVM options expanded by Flink's scripts", "-Dlog.dir=${FLINK_LOG_DIR} -Dx=$HOME", Options{ShellExpanded: true}, nil},
 		{"JVM options keep template tags", "{{ .Values.jvm }}", Options{ShellExpanded: true}, []Kind{Helm}},
 		{"Hadoop key reference", "file://${hadoop.tmp.dir}/dfs/data", Options{Hadoop: true}, nil},
-		{"Hadoop system property", "/tmp/hadoop-${user.name}", Options{Hadoop: true}, nil},
+		{"Hadoop system property without the JVM's names", "/tmp/hadoop-${user.name}", Options{Hadoop: true}, nil},
+		// Configuration.substituteVars reads System.getProperty before a key
+		// (Hadoop 3.4.1 L1190-1196): the JVM's value, unknown to ckptlint
+		{"Hadoop system property", "/tmp/hadoop-${user.name}", Options{Hadoop: true, SystemProperty: func(n string) bool { return n == "user.name" }}, []Kind{HadoopJVM}},
+		{"Hadoop key that is no system property", "${hadoop.tmp.dir}", Options{Hadoop: true, SystemProperty: func(n string) bool { return n == "user.name" }}, nil},
+		{"Hadoop environment reference with a default", "${env.BS:-1m}", Options{Hadoop: true}, []Kind{HadoopEnv}},
 		{"Hadoop environment reference", "${env.HDFS_BLOCKSIZE}", Options{Hadoop: true}, []Kind{HadoopEnv}},
 		{"Hadoop cannot resolve an env-style name", "${DFS_REPLICATION}", Options{Hadoop: true}, []Kind{ShellBrace}},
 		{"dollar sign alone", "cost$", Options{}, nil},

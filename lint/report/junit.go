@@ -151,8 +151,8 @@ func (s *junitStreamer) Group(g Group) error {
 		suite.Properties = []junitProperty{{Name: "ckptlint.version", Value: s.head.Version}}
 	}
 	for _, ru := range append(slices.Clip(s.rules), extra...) {
-		if rule.AboutIgnores(ru.ID) != last && found[ru.ID] == nil && quiet[ru.ID] == nil {
-			continue // a set's suite has no ignore rules, the last suite only those
+		if rule.InLastGroup(ru.ID) != last && found[ru.ID] == nil && quiet[ru.ID] == nil {
+			continue // a set's suite has no ignore rules (nor CKPT005), the last suite only those
 		}
 		c := junitCase{Name: strings.TrimSpace(ru.ID + " " + ru.Name), ClassName: name}
 		switch fs := found[ru.ID]; {

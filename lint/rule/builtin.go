@@ -27,12 +27,21 @@ const (
 	// version ckptlint goes by (docs/versions.md).
 	VersionConflict     = "CKPT004"
 	VersionConflictName = "version-evidence-conflict"
+	// FixLeftover reports a fix journal or a staged file of ckptlint fix
+	// found in the work tree (lint/leftovers.go, docs/security.md).
+	FixLeftover     = "CKPT005"
+	FixLeftoverName = "fix-leftover"
 )
 
 // AboutIgnores reports a rule whose findings are about the ignore comments
 // (CKPT001, CKPT002). They are known only once every config set is done,
 // so a report gives them last (lint.Group, docs/output.md "Order").
 func AboutIgnores(id string) bool { return id == UnusedIgnore || id == InvalidIgnore }
+
+// InLastGroup reports a rule whose findings belong to no config set and
+// come in the last group: the ignore problems and CKPT005, a fix leftover
+// in the tree (docs/output.md "Order"; JUnit's last suite).
+func InLastGroup(id string) bool { return AboutIgnores(id) || id == FixLeftover }
 
 // builtins are declared once, here, and documented in docs/suppressions.md
 // "Rules the Go code reports" (Doc). They have no policy file; a rule block
@@ -68,4 +77,11 @@ var builtins = []*Rule{
 			"ckptlint goes by the strongest (docs/versions.md) and names both places; if the other one is what runs, declare the version with --flink-version / --hadoop-version or flink_version / hadoop_version in .ckptlint.hcl.",
 		Related: []string{"https://github.com/ckptlint/ckptlint/blob/main/docs/versions.md"},
 		Doc:     "docs/suppressions.md#ckpt004-version-evidence-conflict"},
+	{ID: FixLeftover, Name: FixLeftoverName, Severity: finding.Warning, Family: BuiltinFamily,
+		Title: "A ckptlint fix journal or staged file lies in the work tree",
+		Description: "A file named like the journal ckptlint fix once kept at the top of the work tree (.ckptlint-fix.journal) or like the file it stages beside a target while it writes (.NAME.ckptlint-<digits>). " +
+			"fix keeps its journal in the git directory (outside git, in the user cache directory) and never reads one from the work tree, and moves a staged file into place only when that journal names it, so the file does nothing; " +
+			"one a fix killed here left is finished or removed by the next fix. A pull request that adds one is suspect (issue 25: a committed journal used to make fix swap the staged file into a file the pull request never touched). Delete it.",
+		Related: []string{buildinfo.DocURL("docs/security.md")},
+		Doc:     "docs/suppressions.md#ckpt005-fix-leftover"},
 }

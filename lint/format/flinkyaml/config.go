@@ -34,7 +34,12 @@ func ParseConfig(path string, src []byte) *parsed.File {
 		return f
 	}
 	loc := newLocator(src)
-	dec := yaml.NewDecoder(bytes.NewReader(src))
+	in, perr := yamlInput(path, src, loc)
+	if perr != nil {
+		f.Err = perr
+		return f
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(in))
 	var doc yaml.Node
 	if err := decodeNext(dec, &doc); err != nil {
 		if !errors.Is(err, io.EOF) {
@@ -51,6 +56,9 @@ func ParseConfig(path string, src []byte) *parsed.File {
 		f.Err = yamlError(path, loc, err)
 	default:
 		f.Err = fl.failNode(&extra, "expected a single YAML document, found another one: Flink loads config.yaml as one document")
+	}
+	if f.Err == nil {
+		f.Err = fl.keyErr
 	}
 	return f
 }

@@ -122,3 +122,70 @@ func docRoot(doc *yaml.Node) *yaml.Node {
 	}
 	return nil
 }
+
+// yamlInput is src as yaml.v3 is given it. Flink's loader, snakeyaml-engine
+// 2.6, reads a document under any %YAML 1.x directive as YAML 1.2
+// (ParserImpl.processDirectives applies LoadSettingsBuilder's default
+// versionFunction, which refuses only another major version with
+// YamlVersionException); yaml.v3, a port of libyaml, reads %YAML 1.1 only
+// ("found incompatible YAML document"). So the version of each %YAML 1.x
+// directive before the document is written 1.1 in a copy, padded with
+// spaces to the same length so that every offset stays; ckptlint types
+// scalars by the 1.2 core schema itself (scalar.go). A directive of another
+// major version is the error Flink fails with.
+func yamlInput(path string, src []byte, loc *locator) ([]byte, *parsed.ParseError) {
+	out, copied := src, false
+	i := 0
+	if bytes.HasPrefix(src, []byte("\xEF\xBB\xBF")) {
+		i = 3
+	}
+	for i < len(src) {
+		end := bytes.IndexByte(src[i:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += i
+		}
+		line := src[i:end]
+		t := bytes.TrimLeft(line, " \t\r")
+		switch {
+		case len(t) == 0 || t[0] == '#':
+		case bytes.HasPrefix(line, []byte("%YAML")) && len(line) > 5 && (line[5] == ' ' || line[5] == '\t'):
+			j := 5
+			for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
+				j++
+			}
+			k := j
+			for k < len(line) && (line[k] == '.' || line[k] >= '0' && line[k] <= '9') {
+				k++
+			}
+			maj, mnr, ok := directiveVersion(string(line[j:k]))
+			if !ok {
+				return out, nil // malformed: yaml.v3 reports it
+			}
+			if maj != 1 {
+				return nil, &parsed.ParseError{File: path, Pos: loc.pos(i), Msg: fmt.Sprintf(
+					"%%YAML %d.%d: Flink's YAML parser, snakeyaml-engine, reads YAML 1.x documents only and refuses the file (YamlVersionException: Version{major=%d, minor=%d})", maj, mnr, maj, mnr)}
+			}
+			if string(line[j:k]) != "1.1" {
+				if !copied {
+					out, copied = bytes.Clone(src), true
+				}
+				copy(out[i+j:i+k], "1.1"+strings.Repeat(" ", k-j-3))
+			}
+		case line[0] == '%':
+		default:
+			return out, nil
+		}
+		i = end + 1
+	}
+	return out, nil
+}
+
+// directiveVersion reads the "major.minor" of a %YAML directive.
+func directiveVersion(v string) (major, minor int, ok bool) {
+	a, b, found := strings.Cut(v, ".")
+	x, errA := strconv.Atoi(a)
+	y, errB := strconv.Atoi(b)
+	return x, y, found && errA == nil && errB == nil
+}

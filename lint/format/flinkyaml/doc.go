@@ -36,9 +36,19 @@
 //     collections (snakeyaml-engine's maxAliasesForCollections), a
 //     recursive alias, or aliases expanding to more than 10000 keys are a
 //     ParseError.
-//   - Explicit tags outside the core schema (`!!timestamp`, `!!binary`,
-//     `!!set`, local tags such as `!secret`) are a ParseError, as they are
-//     for Flink (no constructor for the tag). `!ENV` is a string.
+//   - `!!binary` is a byte[], as snakeyaml-engine 2.6's JsonSchema (which
+//     CoreSchema extends) constructs it, with Flink's string form (binary.go).
+//     Other explicit tags outside the core schema (`!!timestamp`, local
+//     tags such as `!secret`) are a ParseError, as they are for Flink (no
+//     constructor for the tag); so is `!!set`, which snakeyaml-engine would
+//     build (a deliberate difference, docs/input.md). `!ENV` is a string.
+//   - A mapping key that is not a string (or null) is a ParseError after
+//     the whole file is read: Flink's flatten casts every key to String
+//     (flatten.go nonStringKey). A `%YAML 1.x` directive is read as 1.2
+//     (decode.go yamlInput).
+//   - A scalar's Value is Flink's string form of the loaded object
+//     (YamlParserUtils.toYAMLString for what is not a String): `.inf`,
+//     `-.inf`, `.nan` for those floats.
 //   - A null leaf (`key:`, `key: ~`, `key: null`) becomes an entry of kind
 //     null with the notice NoticeNullValue: Flink's flatten passes the null
 //     on and Configuration.setValueInternal throws "Value must not be null.",

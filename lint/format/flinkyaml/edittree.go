@@ -73,7 +73,11 @@ func newTree(src []byte) *ytree {
 func configTree(src []byte) (*ytree, error) {
 	t := newTree(src)
 	var doc yaml.Node
-	if err := decodeNext(yaml.NewDecoder(bytes.NewReader(src)), &doc); err != nil {
+	in, perr := yamlInput("", src, t.loc)
+	if perr != nil {
+		return nil, perr
+	}
+	if err := decodeNext(yaml.NewDecoder(bytes.NewReader(in)), &doc); err != nil {
 		if errors.Is(err, io.EOF) {
 			return t, nil
 		}

@@ -15,10 +15,14 @@ func (f *flattener) add(k pairKey, vn *yaml.Node, v value, r tokenRange, depth i
 		f.viaEntries++
 	}
 	raw := string(f.loc.src[r.start:r.end])
+	text, kind := v.text, v.kind
+	if f.standard {
+		text, kind = v.flinkString()
+	}
 	e := parsed.Entry{
 		Key:       k.full,
-		Value:     v.text,
-		Kind:      v.kind,
+		Value:     text,
+		Kind:      kind,
 		File:      f.file.Path,
 		KeySpan:   k.span,
 		ValueSpan: f.loc.span(r.start, r.end),

@@ -2,6 +2,7 @@ package flinkyaml
 
 import (
 	"fmt"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -31,6 +32,9 @@ type flattener struct {
 	// anchors and emitted hold the anchors of the list being rendered.
 	anchors map[*yaml.Node]string
 	emitted map[*yaml.Node]bool
+	// keyErr is the first key of a mapping that is not a string
+	// (config.yaml): Flink fails on it once the whole file is loaded.
+	keyErr *parsed.ParseError
 }
 
 func newFlattener(loc *locator, file *parsed.File, doc int, standard bool) *flattener {
@@ -65,6 +69,9 @@ func (f *flattener) mapping(m *yaml.Node, prefix string, depth int) *parsed.Pars
 		if err := f.unique(seen, key, kr, prefix); err != nil {
 			return err
 		}
+		if f.standard && f.keyErr == nil && key.kind != parsed.KindString && key.kind != parsed.KindNull {
+			f.keyErr = f.nonStringKey(key, kr, prefix)
+		}
 		k := pairKey{
 			node:    kn,
 			full:    prefix + key.keyText(),
@@ -76,6 +83,26 @@ func (f *flattener) mapping(m *yaml.Node, prefix string, depth int) *parsed.Pars
 		}
 	}
 	return nil
+}
+
+// nonStringKey is the error of a mapping key that is not a string. Flink
+// 1.19/1.20 GlobalConfiguration.flatten walks the loaded Map<String, Object>
+// with config.forEach((key, value) -> ...), whose lambda takes a String
+// key: for a key of another type the call casts and throws
+// ClassCastException, at any depth of nested mappings, and
+// loadYAMLResource fails with "Error parsing YAML configuration." (Flink
+// 1.20 GlobalConfiguration.java L292-310, L343-353). A null key is cast
+// fine and concatenates to "null". It is found after the whole file is
+// constructed, so every YAML error comes first.
+func (f *flattener) nonStringKey(key value, kr tokenRange, prefix string) *parsed.ParseError {
+	what := map[parsed.Kind]string{parsed.KindInt: "an integer", parsed.KindFloat: "a float", parsed.KindBool: "a boolean", kindBinary: "binary data"}[key.kind]
+	in := ""
+	if prefix != "" {
+		in = fmt.Sprintf(" (in %q)", strings.TrimSuffix(prefix, "."))
+	}
+	cls := key.javaClass()
+	return f.fail(kr.start, "key %s%s is %s, not a string, so Flink cannot load config.yaml: GlobalConfiguration.flatten takes every key of a mapping as a String, and loading fails with \"Error parsing YAML configuration.\" caused by java.lang.ClassCastException: class %s cannot be cast to class java.lang.String (%s and java.lang.String are in module java.base of loader 'bootstrap'). Quote the key ('%s') to make it a string",
+		key.keyText(), in, what, cls, cls, key.keyText())
 }
 
 // keySet maps the identity of each key of one mapping to the line where it
@@ -147,6 +174,9 @@ func (f *flattener) scalarOf(n *yaml.Node, indent int, role string) (value, toke
 		return value{}, r, f.fail(r.start, "expected a scalar %s, found a %s", role, kindName(t))
 	}
 	v, err := resolveScalar(t, nonSpecific)
+	if err == nil && v.kind == kindBinary && !f.standard {
+		err = unsupportedTag("!!binary") // a manifest: not Flink's loader
+	}
 	if err != nil {
 		return value{}, r, f.fail(r.start, "%v", err)
 	}

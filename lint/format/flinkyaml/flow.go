@@ -32,6 +32,8 @@ func flowScalar(v value, simpleKey bool) string {
 			return "-.inf"
 		}
 		return v.text
+	case kindBinary:
+		return "!!binary " + doubleQuoted(v.text)
 	}
 	return flowString(v.text, simpleKey)
 }

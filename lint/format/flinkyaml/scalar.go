@@ -38,8 +38,51 @@ const quotedStyles = yaml.DoubleQuotedStyle | yaml.SingleQuotedStyle | yaml.Lite
 type value struct {
 	kind parsed.Kind
 	// text is Java's toString of the constructed object (Integer, Boolean,
-	// Double, String); empty for null.
+	// Double, String); empty for null; for a byte[] (kindBinary) its
+	// Base64 form.
 	text string
+}
+
+// flinkString is the text Flink's Configuration gives a scalar of a
+// config.yaml as a string, and the entry kind that holds it: a String as it
+// is, any other object through YamlParserUtils.toYAMLString (Flink 1.20
+// ConfigurationUtils.convertToString with standardYaml L524-531), which
+// writes an infinite or NaN Double as snakeyaml-engine 2.6
+// StandardRepresenter.RepresentNumber does (.inf, -.inf, .nan) and any
+// other as Double.toString, the text already held; a byte[] is a !!binary
+// literal block (binaryString).
+func (v value) flinkString() (string, parsed.Kind) {
+	switch v.kind {
+	case parsed.KindFloat:
+		return flowScalar(v, false), v.kind
+	case kindBinary:
+		return binaryString(v.text), parsed.KindString
+	}
+	return v.text, v.kind
+}
+
+// javaClass is the class snakeyaml-engine constructs for v
+// (ConstructYamlCoreInt.createIntNumber: Integer, else Long, else
+// BigInteger), as a ClassCastException names it.
+func (v value) javaClass() string {
+	switch v.kind {
+	case parsed.KindInt:
+		n, ok := new(big.Int).SetString(v.text, 10)
+		switch {
+		case ok && n.IsInt64() && n.Int64() >= math.MinInt32 && n.Int64() <= math.MaxInt32:
+			return "java.lang.Integer"
+		case ok && n.IsInt64():
+			return "java.lang.Long"
+		}
+		return "java.math.BigInteger"
+	case parsed.KindFloat:
+		return "java.lang.Double"
+	case parsed.KindBool:
+		return "java.lang.Boolean"
+	case kindBinary:
+		return "[B"
+	}
+	return "java.lang.String"
 }
 
 // ident identifies the value as snakeyaml-engine compares map keys (typed
@@ -108,6 +151,8 @@ func resolveTagged(tag, s string) (value, error) {
 			return value{kind: parsed.KindFloat, text: javaDouble(f)}, nil
 		}
 		return value{}, fmt.Errorf("cannot construct !!float from %q: expected a number", s)
+	case "!!binary":
+		return constructBinary(s)
 	}
 	return value{}, unsupportedTag(tag)
 }

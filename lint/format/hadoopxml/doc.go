@@ -25,10 +25,11 @@
 //     is a KindNull entry (Value "") when there is none, meaning "no value,
 //     and final";
 //   - definitions after a final one stay in Entries (Lookup skips them);
-//   - Value has ${var} expanded against the file's own effective keys and
-//     the environment given in Options; Raw keeps the text before expansion
-//     when it differs. Use Substitute with the merged keys of several files
-//     to expand what is left.
+//   - Value has ${var} expanded against the file's own effective keys;
+//     environment variables (unless Options.Getenv is given) and JVM system
+//     properties are unknown and stay as written; Raw keeps the text before
+//     expansion when it differs. Resubstitute expands the entries again
+//     over the merged configuration of several files, as Hadoop does.
 //
 // CDATA: Hadoop's StAX loop (HADOOP-14216) first appended only CHARACTERS
 // events, so CDATA text was lost on 2.9.0-2.10.0, 3.0.x, 3.1.0-3.1.3 and
@@ -51,6 +52,11 @@
 // are expanded between declarations as Woodstox does (XML 1.0 §4.4.8),
 // external ones are never fetched (notice xml-parameter-entity).
 //
+// The root element may have any name (NoticeRootElement); XML 1.1 is read
+// with its line ends (encoding.go lineEnds11); the internal subset's
+// <!ATTLIST> defaults are applied as Woodstox applies them (attlist.go).
+//
 // Sources: Hadoop 3.4.1 Configuration.java (Parser, loadProperty,
-// checkForOverride) and TestConfiguration.java; docs/input.md.
+// checkForOverride, substituteVars) and TestConfiguration.java; Woodstox
+// 5.4.0, the parser Hadoop 3.4.1 ships; docs/input.md.
 package hadoopxml

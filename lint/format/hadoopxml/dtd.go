@@ -54,10 +54,12 @@ type entityDecl struct {
 	off      int    // offset of "<!ENTITY" in the file
 }
 
-// dtd holds the entities of a file's DOCTYPE internal subset.
+// dtd holds the entities and attribute-list declarations of a file's
+// DOCTYPE internal subset.
 type dtd struct {
 	decls      map[string]*entityDecl
 	params     map[string]*entityDecl // parameter entities
+	attlists   map[string][]*attDef   // element name as written -> its attributes, first declaration first
 	paramRefs  []string               // references to parameter entities not expanded (external or undeclared), described
 	expansions int
 	total      int
@@ -71,7 +73,7 @@ type dtd struct {
 // declarations they hold take effect; external parameter entities are never
 // fetched (noted in paramRefs).
 func parseDoctype(text string, off int) (*dtd, int, string) {
-	d := &dtd{decls: map[string]*entityDecl{}, params: map[string]*entityDecl{}}
+	d := &dtd{decls: map[string]*entityDecl{}, params: map[string]*entityDecl{}, attlists: map[string][]*attDef{}}
 	open := strings.IndexByte(text, '[')
 	if open < 0 {
 		return d, 0, ""
@@ -128,6 +130,16 @@ func (d *dtd) subset(text string, base, at int, stack []string) (bool, int, stri
 			}
 			if _, dup := decls[decl.name]; !dup && decl.name != "" { // the first declaration binds (XML 1.0 §4.2)
 				decls[decl.name] = decl
+			}
+			i += n
+		case strings.HasPrefix(text[i:], "<!ATTLIST"):
+			defs, n, err := parseAttlist(text[i:])
+			if err != "" {
+				return false, pos(i), err + in
+			}
+			for _, a := range defs {
+				a.off = pos(i)
+				d.addAttDef(a)
 			}
 			i += n
 		case text[i] == '%':
@@ -223,7 +235,7 @@ func peText(name, v string) (string, string) {
 	return b.String(), ""
 }
 
-// skipMarkupDecl skips <!ELEMENT ...>, <!ATTLIST ...>, <!NOTATION ...> or
+// skipMarkupDecl skips <!ELEMENT ...>, <!NOTATION ...> or
 // <?pi?>, honouring quotes.
 func skipMarkupDecl(s string) (int, string) {
 	if strings.HasPrefix(s, "<?") {

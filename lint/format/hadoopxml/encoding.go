@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf16"
@@ -59,8 +60,49 @@ func Text(src []byte) []byte {
 
 // decodeXML returns the UTF-8 text of src and, for another encoding, how it
 // was decoded. A file that cannot be decoded is a ParseError naming the
-// encoding.
+// encoding. An XML 1.1 document read by one of Woodstox's own readers has
+// its line ends made as XML 1.1 says (lineEnds11).
 func decodeXML(path string, src []byte) ([]byte, *transcoded, *parsed.ParseError) {
+	text, tr, own, perr := decodeCharset(path, src)
+	if perr != nil || !own || !isXML11(text) {
+		return text, tr, perr
+	}
+	return lineEnds11(path, src, text, tr)
+}
+
+// decodeCharset is decodeXML without the XML 1.1 line ends. own reports a
+// text Woodstox decodes with one of its own readers (UTF-8, ISO-8859-1,
+// US-ASCII; StreamBootstrapper.initialLoad), which make XML 1.1's line
+// ends; UTF-16 and the other charsets go through the JDK's
+// InputStreamReader, which does not.
+func decodeCharset(path string, src []byte) (text []byte, tr *transcoded, own bool, perr *parsed.ParseError) {
+	text, tr, perr = decodeLabel(path, src)
+	if perr != nil {
+		return nil, nil, false, perr
+	}
+	switch {
+	case tr == nil:
+		m := declEncoding().FindSubmatch(src)
+		l := ""
+		if m != nil {
+			l = strings.ToLower(string(m[1]) + string(m[2]))
+		}
+		own = l == "" || l == "utf-8" || l == "utf8" || l == "us-ascii" || l == "ascii" || ianaISOLatin1(l)
+	default:
+		own = tr.enc == charmap.ISO8859_1
+	}
+	return text, tr, own, nil
+}
+
+// ianaISOLatin1 reports a label that names ISO-8859-1.
+func ianaISOLatin1(l string) bool {
+	enc, err := ianaindex.IANA.Encoding(l)
+	return err == nil && enc == charmap.ISO8859_1
+}
+
+// decodeLabel decodes src by its byte-order mark, its first bytes or its
+// declared encoding.
+func decodeLabel(path string, src []byte) ([]byte, *transcoded, *parsed.ParseError) {
 	at := 0 // where the encoding label starts, for errors
 	fail := func(format string, args ...any) *parsed.ParseError {
 		return &parsed.ParseError{File: path, Pos: span.NewLines(src).Pos(at), Msg: fmt.Sprintf(format, args...)}
@@ -172,4 +214,98 @@ func (t *transcoded) origEdit(start, end int, text string) (int, int, string, er
 		return 0, 0, "", fmt.Errorf("cannot write %q in %s: %w", text, t.name, err)
 	}
 	return t.off[start], t.off[end], out, nil
+}
+
+// XML 1.1. Woodstox reads versions 1.0 and 1.1 (InputBootstrapper); for a
+// 1.1 document its readers (Woodstox 5.4.0 io/UTF8Reader.read,
+// io/ISOLatinReader.read) turn NEL (U+0085) and LINE SEPARATOR (U+2028)
+// into a line feed, and a carriage return just before U+2028 into one too,
+// before the tokenizer sees the text (XML 1.1 §2.11: "#xD #x85" is one line
+// end, "#xD #x2028" two); and they refuse a literal DEL and the C1
+// controls other than NEL (XML 1.1 §2.2 RestrictedChar: they may occur
+// only as character references). encoding/xml reads only version 1.0:
+// ckptlint reads a 1.1 file from the text with those line ends made and
+// tells encoding/xml it is 1.0 (decoderText), which is what remains of the
+// difference between the versions for a configuration file.
+
+// declVersion matches the version of an XML declaration.
+var declVersion = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:\xEF\xBB\xBF)?<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(?:"([^"]*)"|'([^']*)')`)
+})
+
+// isXML11 reports a text that declares XML 1.1.
+func isXML11(text []byte) bool {
+	_, ok := version11(text)
+	return ok
+}
+
+// version11 returns the offset of the "1.1" of an XML 1.1 declaration.
+func version11(text []byte) (int, bool) {
+	m := declVersion().FindSubmatchIndex(text)
+	switch {
+	case m == nil:
+		return 0, false
+	case m[2] >= 0 && string(text[m[2]:m[3]]) == "1.1":
+		return m[2], true
+	case m[4] >= 0 && string(text[m[4]:m[5]]) == "1.1":
+		return m[4], true
+	}
+	return 0, false
+}
+
+// decoderText is the text encoding/xml reads: text itself, or for an XML
+// 1.1 document a copy that declares version 1.0 (same length, so offsets
+// agree). ok is false for a text that is not XML 1.1.
+func decoderText(text []byte) ([]byte, bool) {
+	at, ok := version11(text)
+	if !ok {
+		return text, false
+	}
+	in := slices.Clone(text)
+	in[at+2] = '0'
+	return in, true
+}
+
+// lineEnds11 makes the line ends of XML 1.1 in text (decoded from src as
+// tr says, nil for UTF-8) and refuses the characters XML 1.1 allows only as
+// references, as Woodstox's readers do.
+func lineEnds11(path string, src, text []byte, tr *transcoded) ([]byte, *transcoded, *parsed.ParseError) {
+	b := make([]byte, 0, len(text))
+	off := make([]int, 0, len(text)+1) // offset in b -> offset in text
+	changed, bad, badRune := false, -1, rune(0)
+	for i := 0; i < len(text); {
+		r, n := utf8.DecodeRune(text[i:])
+		switch {
+		case r == 0x85 || r == 0x2028:
+			if r == 0x2028 && len(b) > 0 && b[len(b)-1] == '\r' {
+				b[len(b)-1] = '\n'
+			}
+			b, off, changed = append(b, '\n'), append(off, i), true
+		case (r == 0x7F || r >= 0x80 && r <= 0x9F) && bad < 0:
+			bad, badRune = len(b), r
+			fallthrough
+		default:
+			b = append(b, text[i:i+n]...)
+			for k := 0; k < n; k++ {
+				off = append(off, i+k)
+			}
+		}
+		i += n
+	}
+	off = append(off, len(text))
+	if bad >= 0 {
+		return nil, nil, &parsed.ParseError{File: path, Pos: span.NewLines(b).Pos(bad), Msg: fmt.Sprintf(
+			"character U+%04X may appear in an XML 1.1 document only as a character reference (&#x%X;, XML 1.1 §2.2); Hadoop's parser refuses it (Woodstox: \"Invalid character 0x%x, can only be included in xml 1.1 using character entities\")",
+			badRune, badRune, badRune)}
+	}
+	if !changed {
+		return text, tr, nil
+	}
+	if tr == nil {
+		return b, &transcoded{name: "UTF-8", enc: unicode.UTF8, orig: src, off: off}, nil
+	}
+	for j, o := range off {
+		off[j] = tr.off[o]
+	}
+	return b, &transcoded{name: tr.name, enc: tr.enc, orig: tr.orig, off: off}, nil
 }

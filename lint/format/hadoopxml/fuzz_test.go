@@ -25,6 +25,10 @@ var fuzzSeeds = []string{
 	"<c:configuration xmlns:c='u'><c:property c:name='a'/></c:configuration>",
 	"<configuration/>",
 	"",
+	// issue 23: ATTLIST defaults, XML 1.1 line ends, another root, JVM properties
+	"<!DOCTYPE configuration [<!ENTITY t \"true\"><!ATTLIST property final CDATA \"&t;\" value NMTOKEN ' 1 '><!ATTLIST xi:include href CDATA 'inc.xml'>]><configuration><property name=\"a\"/><xi:include xmlns:xi=\"http://www.w3.org/2001/XInclude\"/></configuration>",
+	"<?xml version=\"1.1\"?>\r\u2028<configuration>\u0085<property><name>\u0085a</name><value>x\r\u0085y&#x85;</value></property></configuration>",
+	"<props>" + prop("a", "/tmp/${user.name}/${env.X:-d}") + "</props>",
 }
 
 func fuzzOpts() Options {
@@ -101,15 +105,21 @@ func FuzzParse(f *testing.F) {
 // FuzzSubstitute checks that Substitute never panics and either expands or
 // reports the depth error.
 func FuzzSubstitute(f *testing.F) {
-	for _, s := range []string{"${a}", "${env.X:-d}", "${a}${b}", "$${{a}}", "${a b}", "x${env.-}"} {
+	for _, s := range []string{"${a}", "${env.X:-d}", "${a}${b}", "$${{a}}", "${a b}", "x${env.-}", "${user.name}${c}", "${env.X-}${env.Y:-${c}}"} {
 		f.Add(s)
 	}
 	keys := mapLookup(map[string]string{"a": "${b}", "b": "${a}x", "c": "1"})
 	f.Fuzz(func(t *testing.T, s string) {
-		if _, err := Substitute(s, keys, mapLookup(map[string]string{"X": ""})); err != nil {
+		if _, err := Substitute(s, keys, mapLookup(map[string]string{"X": ""}), mapLookup(map[string]string{"user.name": "u"})); err != nil {
 			if _, ok := err.(*SubstitutionDepthError); !ok {
 				t.Fatalf("unexpected error type %T", err)
 			}
 		}
+		if _, err := expand(s, keys, nil); err != nil {
+			if _, ok := err.(*SubstitutionDepthError); !ok {
+				t.Fatalf("expand: unexpected error type %T", err)
+			}
+		}
+		Unknowns(s)
 	})
 }

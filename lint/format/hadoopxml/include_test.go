@@ -253,15 +253,6 @@ func TestIncludeErrors(t *testing.T) {
 			file: "inc.xml", line: 3, col: 1, msg: "element <property> closed by </configuration>",
 		},
 		{
-			name: "included file with another root",
-			top:  "core-site.xml",
-			files: map[string]string{
-				"core-site.xml": conf(include("inc.xml")),
-				"inc.xml":       "<props/>",
-			},
-			file: "inc.xml", line: 1, col: 1, msg: "root element is <props>",
-		},
-		{
 			name:    "unreadable include",
 			top:     "core-site.xml",
 			files:   map[string]string{"core-site.xml": conf(include("inc.xml"))},

@@ -17,7 +17,8 @@ import (
 //     later definition is ignored; Hadoop 3.4.1 TestConfiguration.testFinalParam);
 //   - once a key is final, later definitions are kept as entries after the
 //     final one (Lookup skips them) and noted as xml-final-override when
-//     they would have changed the value;
+//     they would have changed the value (xml-final-empty-override, without
+//     Hadoop's warning, when the final one has no value);
 //   - otherwise the last definition wins and each replaced one is noted as
 //     xml-duplicate-key.
 func (p *parser) load() {
@@ -35,7 +36,18 @@ func (p *parser) load() {
 			}
 		case isFinal:
 			idx = p.add(it, *it.value)
-			if won := f.Entries[ff]; won.Kind == parsed.KindNull || won.Value != *it.value {
+			// Hadoop 3.4.1 Configuration.checkForOverride (L3574-3580): WARN
+			// only when the key holds a value ("propertyValue != null") that
+			// differs from this one.
+			switch won := f.Entries[ff]; {
+			case won.Kind == parsed.KindNull:
+				where := fmt.Sprintf("on line %d", won.KeySpan.Start.Line)
+				if won.File != it.file {
+					where = fmt.Sprintf("at %s:%d", won.File, won.KeySpan.Start.Line)
+				}
+				p.notice(it.file, NoticeFinalEmptyOverride, it.keySpanOr(), it.key,
+					"%q is final with no value %s, so Hadoop ignores this definition without a warning and %q keeps no value", it.key, where, it.key)
+			case won.Value != *it.value:
 				p.notice(it.file, NoticeFinalOverride, it.keySpanOr(), it.key,
 					"%s:an attempt to override final parameter: %s;  Ignoring.", p.top, it.key)
 			}
@@ -126,7 +138,7 @@ func (p *parser) substitute() {
 		if e.Kind == parsed.KindNull || !strings.Contains(e.Value, "${") {
 			continue
 		}
-		v, err := Substitute(e.Value, lookup, p.opts.Getenv)
+		v, err := expand(e.Value, lookup, p.opts.Getenv)
 		if err != nil {
 			p.notice(e.File, NoticeSubstitutionDepth, e.ValueSpan, e.Key, "%s", err.Error())
 			continue

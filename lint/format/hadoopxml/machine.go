@@ -92,6 +92,20 @@ func (fp *fileParser) onStart(t tok) *parsed.ParseError {
 	if fp.top && len(fp.elems) == 0 {
 		fp.p.doc.Root.Start = fp.lines.Pos(t.start)
 	}
+	if len(fp.elems) == 0 && t.local != "configuration" {
+		// Hadoop 3.4.1 Configuration.Parser.handleStartElement (L3240-3265)
+		// matches elements by local name and never checks the root; the
+		// DOM reader before 2.9 (2.6.5 Configuration.loadResource
+		// L2526-2527) logs FATAL and reads the root's properties too.
+		fp.notice(NoticeRootElement, fp.sp(t.start, t.end), "",
+			"root element is <%s>, not <configuration>; Hadoop reads the <property> elements inside it all the same (Hadoop 2.9+ and 3.x without a word, earlier releases after logging FATAL \"bad conf file: top-level element not <configuration>\")",
+			qname(t.tag.prefix, t.local))
+	}
+	if fp.sc.dtd != nil && len(fp.sc.dtd.attlists) > 0 {
+		if perr := fp.applyAttDefaults(&t); perr != nil {
+			return perr
+		}
+	}
 	fp.elems = append(fp.elems, openElem{local: t.local, start: t.start, end: t.end, selfClosing: t.tag.selfClosing})
 	switch t.local {
 	case "property":
@@ -126,13 +140,25 @@ func (fp *fileParser) startProperty(t tok) {
 			continue
 		}
 		asp := fp.sp(a.valStart, a.valEnd)
+		if a.defaulted {
+			// from the DTD: not in the tag, so an editor finds nothing to
+			// splice (a value written into the file overrides it); notices
+			// point at the start tag
+			asp = fp.sp(t.start, t.end)
+		}
 		switch a.local {
 		case "name":
 			v := a.value
-			fp.name, fp.cur.nameSpan, fp.cur.compact = &v, asp, true
+			fp.name = &v
+			if !a.defaulted {
+				fp.cur.nameSpan, fp.cur.compact = asp, true
+			}
 		case "value":
 			v := a.value
-			fp.value, fp.cur.valueSpan, fp.cur.compact = &v, asp, true
+			fp.value = &v
+			if !a.defaulted {
+				fp.cur.valueSpan, fp.cur.compact = asp, true
+			}
 		case "final":
 			fp.final = a.value == "true"
 			fp.cur.finalSpan, fp.cur.finalText, fp.cur.finalSet = asp, a.value, true

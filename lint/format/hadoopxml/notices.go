@@ -12,6 +12,11 @@ const (
 	// NoticeFinalOverride marks a definition Hadoop ignores because an
 	// earlier one of the same key was <final>true</final>.
 	NoticeFinalOverride = "xml-final-override"
+	// NoticeFinalEmptyOverride marks a definition Hadoop ignores because an
+	// earlier one of the same key was final without a value: Hadoop logs
+	// nothing (Configuration.checkForOverride warns only about a key that
+	// holds a value) and the key keeps no value.
+	NoticeFinalEmptyOverride = "xml-final-empty-override"
 	// NoticeEmptyValue marks a property whose value is empty or missing;
 	// Hadoop treats the key as having no value from that definition.
 	NoticeEmptyValue = "xml-empty-value"
@@ -43,6 +48,13 @@ const (
 	// NoticeIncludeNotFollowed marks an xi:include ckptlint did not read
 	// (no file access, or a non-file URL).
 	NoticeIncludeNotFollowed = "xml-include-not-followed"
+	// NoticeDTDDefault marks an <!ATTLIST> default for an attribute Hadoop
+	// reads (<property> name, value, final, source, tag; <include> href):
+	// Hadoop's parser adds it to every such element that lacks it.
+	NoticeDTDDefault = "xml-dtd-attribute-default"
+	// NoticeRootElement marks a root element other than <configuration>:
+	// Hadoop reads the properties inside it anyway.
+	NoticeRootElement = "xml-root-element"
 	// NoticeSubstitutionDepth marks a value whose ${var} expansion needs
 	// more than 20 steps; Hadoop throws on every read of the key.
 	NoticeSubstitutionDepth = "xml-substitution-depth"

@@ -19,7 +19,9 @@ type Options struct {
 	// error, unless it wraps ErrNotFollowed. nil: includes are not followed
 	// (notice xml-include-not-followed).
 	ReadFile func(path string) ([]byte, error)
-	// Getenv resolves ${env.NAME}; nil means every variable is unset.
+	// Getenv resolves ${env.NAME}. nil means the environment of the
+	// process that reads the file is unknown, as it is to ckptlint: such a
+	// reference is kept as written (Unknowns says what it stands for).
 	Getenv func(name string) (string, bool)
 	// IgnoreCDATA reads the file as the Hadoop releases whose StAX parser
 	// drops CDATA sections (see CDATAIgnored); the zero value reads CDATA

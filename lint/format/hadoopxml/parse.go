@@ -75,8 +75,12 @@ func (p *parser) parseFile(path string, src []byte, top bool) *parsed.ParseError
 	}
 	sc := newScanner(path, src, lines)
 	sc.decoded = tr != nil
+	if in, xml11 := decoderText(src); xml11 {
+		sc.readFrom(in)
+	}
 	fp := &fileParser{p: p, path: path, src: src, lines: lines, top: top, sc: sc}
 	defer fp.paramNotice()
+	defer fp.attDefaultNotices()
 	for {
 		t, perr, eof := fp.sc.next()
 		if perr != nil {

@@ -38,7 +38,7 @@ type tok struct {
 // well-formedness checks Woodstox (Hadoop's parser) makes and encoding/xml
 // does not: one root element, no text outside it, an XML declaration only at
 // the start, no duplicate attributes, no undeclared namespace prefixes.
-// It also requires the root to be <configuration>.
+// The root may have any name, as for Hadoop (see NoticeRootElement).
 type scanner struct {
 	file  string
 	src   []byte
@@ -51,6 +51,7 @@ type scanner struct {
 	prefixes   []map[string]bool // namespace prefixes declared per open element
 	badCharset string            // encoding label refused by charsetReader
 	decoded    bool              // src was decoded to UTF-8 from the declared encoding
+	xml11      bool              // an XML 1.1 document (readFrom)
 
 	dtd     *dtd              // entities of the DOCTYPE internal subset; nil without one
 	ents    map[string]string // their expanded text, given to encoding/xml
@@ -64,6 +65,16 @@ func newScanner(file string, src []byte, lines *span.Lines) *scanner {
 	s.dec.Strict = true // never Permissive: undefined entities stay errors
 	s.dec.CharsetReader = s.charsetReader
 	return s
+}
+
+// readFrom makes the decoder read in, src with an XML 1.1 declaration that
+// says 1.0 (decoderText; encoding/xml reads only 1.0), for an XML 1.1
+// document.
+func (s *scanner) readFrom(in []byte) {
+	s.dec = xml.NewDecoder(bytes.NewReader(in))
+	s.dec.Strict = true
+	s.dec.CharsetReader = s.charsetReader
+	s.xml11 = true
 }
 
 // asciiCompatible lists encodings whose 7-bit range is ASCII; a file that
@@ -161,9 +172,6 @@ func (s *scanner) startElement(t xml.StartElement, start, end int) (tok, *parsed
 	if s.depth == 0 {
 		if s.rootClosed {
 			return tok{}, s.errAt(start, "second root element <%s> after the end of <configuration>; a configuration file has one root element", qname(st.prefix, st.local)), false
-		}
-		if st.local != "configuration" {
-			return tok{}, s.errAt(start, "root element is <%s>, expected <configuration>", qname(st.prefix, st.local)), false
 		}
 		s.rootSeen = true
 	}
@@ -266,6 +274,11 @@ func (s *scanner) convertErr(err error, start, end int) *parsed.ParseError {
 	msg := se.Msg
 	if strings.HasPrefix(msg, "invalid character entity") {
 		msg += " (not declared in the file's DOCTYPE)"
+	}
+	if s.xml11 && strings.HasPrefix(msg, "illegal character code U+00") {
+		// XML 1.1 §2.2 allows &#x1; to &#x1F; as references; encoding/xml
+		// reads no control character (docs/input.md)
+		msg += " (XML 1.1 allows it as a character reference, but ckptlint reads control characters in no version of XML)"
 	}
 	pos := s.lines.Pos(off)
 	return &parsed.ParseError{File: s.file, Pos: pos, Msg: fmt.Sprintf("XML syntax error on line %d: %s", pos.Line, msg)}

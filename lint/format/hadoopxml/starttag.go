@@ -16,6 +16,9 @@ type rawAttr struct {
 	// normalised to spaces, as every XML processor (and Hadoop's Woodstox)
 	// reports attribute values.
 	value string
+	// defaulted marks an attribute the start tag lacks and the DTD's
+	// ATTLIST supplies (attlist.go); it has no position of its own.
+	defaulted bool
 }
 
 // startTag is the lexed form of a start tag that encoding/xml has already

@@ -76,6 +76,20 @@ deny contains f if {
 	f := hygiene.emit(n, msg, [], level(n.key, true))
 }
 
+# A later definition in the same file of a key made final without a value:
+# ignored, and Hadoop logs nothing (Configuration.checkForOverride warns only
+# about a key that holds a value).
+deny contains f if {
+	some note in notes
+	n := note[0]
+	n.code == "xml-final-empty-override"
+	msg := sprintf(
+		"%s (Configuration.loadProperty locks a final key even without a value; only flink.hadoop.%s, which Flink applies with Configuration.set(), still changes it); give the final definition a value or remove its <final>, or delete this one",
+		[n.message, n.key],
+	)
+	f := hygiene.emit(n, msg, [], level(n.key, true))
+}
+
 kept(file, key) := sprintf("%q (%s)", [file.keys[key].value, hygiene.where(file.keys[key].loc)]) if {
 	file.keys[key].final
 } else := "the final value"
@@ -252,6 +266,26 @@ deny contains f if {
 		[n.message, n.key],
 	)
 	f := hygiene.emit(n, msg, [], level(n.key, true))
+}
+
+# An attribute default of the internal DTD that Hadoop's parser applies to
+# every <property> (or xi:include) lacking the attribute.
+deny contains f if {
+	some note in notes
+	n := note[0]
+	n.code == "xml-dtd-attribute-default"
+	msg := sprintf("%s, so what the file says per property is not all Hadoop reads; write the attribute on the elements that need it and drop the default", [n.message])
+	f := hygiene.emit(n, msg, [], "info")
+}
+
+# A root element other than <configuration>: Hadoop reads the properties
+# inside it anyway (Configuration.Parser has no root check).
+deny contains f if {
+	some note in notes
+	n := note[0]
+	n.code == "xml-root-element"
+	msg := sprintf("%s; rename the root element to <configuration>, the name every Hadoop tool and editor expects", [n.message])
+	f := hygiene.emit(n, msg, [], "info")
 }
 
 # A <property> without a name: dropped.

@@ -27,6 +27,28 @@ test_override_of_a_final_client_key_is_an_error if {
 	contains(f.message, "keeps \"2\" (conf/hdfs-site.xml:4)")
 }
 
+test_redefinition_of_a_final_key_without_value_quotes_no_warning if {
+	n := {"code": "xml-final-empty-override", "key": "dfs.replication", "loc": loc(9), "message": "\"dfs.replication\" is final with no value on line 4, so Hadoop ignores this definition without a warning and \"dfs.replication\" keeps no value"}
+	some f in hadoop_xml.deny with input as inp([n], unknown)
+	f.severity == "error"
+	contains(f.message, "without a warning")
+	not contains(f.message, "an attempt to override")
+}
+
+test_another_root_element_is_info if {
+	n := {"code": "xml-root-element", "key": "", "loc": loc(2), "message": "root element is <conf>, not <configuration>; Hadoop reads the <property> elements inside it all the same"}
+	some f in hadoop_xml.deny with input as inp([n], unknown)
+	f.severity == "info"
+	contains(f.message, "reads the <property> elements")
+}
+
+test_dtd_attribute_default_is_info if {
+	n := {"code": "xml-dtd-attribute-default", "key": "", "loc": loc(2), "message": "the DOCTYPE gives <property> the default final=\"true\" (<!ATTLIST>): Hadoop's parser adds it to every <property> that does not set final itself"}
+	some f in hadoop_xml.deny with input as inp([n], unknown)
+	f.severity == "info"
+	contains(f.message, "adds it to every <property>")
+}
+
 h321 := {"value": "3.2.1", "major": 3, "minor": 2, "patch": 1, "declared": true}
 
 h32 := {"value": "3.2", "major": 3, "minor": 2, "declared": true}
