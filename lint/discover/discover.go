@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ckptlint/ckptlint/internal/safetext"
 	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/format/flinkyaml"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
@@ -44,7 +45,7 @@ type Found struct {
 type notConfigError struct{ path string }
 
 func (e *notConfigError) Error() string {
-	return e.path + ": not a Flink or Hadoop configuration file ckptlint knows (flink-conf.yaml, config.yaml with Flink keys, a FlinkDeployment manifest, core-site.xml, hdfs-site.xml)"
+	return safetext.Path(e.path) + ": not a Flink or Hadoop configuration file ckptlint knows (flink-conf.yaml, config.yaml with Flink keys, a FlinkDeployment manifest, core-site.xml, hdfs-site.xml)"
 }
 
 // Options are what discovery reads besides the paths. The zero value reads
@@ -345,7 +346,7 @@ func (d *Tree) walk(paths []string) error {
 				// else is linted and the run ends with exit code 2.
 				if e != nil && e.IsDir() && path != p {
 					d.unread = append(d.unread, path)
-					d.notef("%s: directory not read: %v", d.Display(path), unwrapPath(err))
+					d.notef("%s: directory not read: %v", safetext.Path(d.Display(path)), unwrapPath(err))
 					return filepath.SkipDir
 				}
 				return fmt.Errorf("walk %s: %w", path, err)
@@ -355,7 +356,7 @@ func (d *Tree) walk(paths []string) error {
 					return filepath.SkipDir
 				}
 				if path != p && d.looksLikeConfig(e.Name()) {
-					d.notef("%s: a directory named like a configuration file; its contents are walked, it is not read as a file", d.Display(path))
+					d.notef("%s: a directory named like a configuration file; its contents are walked, it is not read as a file", safetext.Path(d.Display(path)))
 				}
 				d.obs.EnterDir(path) // before WalkDir lists it
 				descended = append(descended, path)
@@ -378,13 +379,13 @@ func (d *Tree) walk(paths []string) error {
 				}
 				if !st.Mode().IsRegular() {
 					if d.looksLikeConfig(e.Name()) {
-						d.notef("%s: a symlink to %s, not a regular file; not read", d.Display(path), kindName(st.Mode()))
+						d.notef("%s: a symlink to %s, not a regular file; not read", safetext.Path(d.Display(path)), kindName(st.Mode()))
 					}
 					return nil
 				}
 			} else if !e.Type().IsRegular() {
 				if d.looksLikeConfig(e.Name()) {
-					d.notef("%s: %s, not a regular file; not read", d.Display(path), kindName(e.Type()))
+					d.notef("%s: %s, not a regular file; not read", safetext.Path(d.Display(path)), kindName(e.Type()))
 				}
 				return nil
 			}
