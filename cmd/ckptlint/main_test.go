@@ -102,8 +102,9 @@ func cmdRepeat(ts *testscript.TestScript, neg bool, args []string) {
 //	rename OLD NEW
 //
 // with \n, \r, \t, \xHH, \uHHHH and the other Go escapes expanded in
-// NEW, so the hostile-name scripts can make directories whose names hold
-// newlines, escape sequences and bidirectional controls.
+// NEW (whose parent directories are created: a slash in NEW is a
+// directory), so the hostile-name scripts can make directories whose names
+// hold newlines, escape sequences and bidirectional controls.
 func cmdRename(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
 		ts.Fatalf("usage: rename OLD NEW")
@@ -112,5 +113,6 @@ func cmdRename(ts *testscript.TestScript, neg bool, args []string) {
 	if err != nil {
 		ts.Fatalf("rename: %q: %v", args[1], err)
 	}
+	ts.Check(os.MkdirAll(filepath.Dir(ts.MkAbs(name)), 0o755))
 	ts.Check(os.Rename(ts.MkAbs(args[0]), ts.MkAbs(name)))
 }

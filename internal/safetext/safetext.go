@@ -60,8 +60,46 @@ func Path(p string) string {
 	return `"` + render(p, false, true) + `"`
 }
 
-// Unquote reverses Path: a name in double quotes has its escapes decoded,
-// any other is returned as it is.
+// DiffPath renders a name for the header of a unified diff as git does
+// (quote.c, quote_c_style, which git apply and GNU patch's fetchname
+// read back): unchanged when Path would leave it so, else in double quotes
+// with `\"`, `\\`, the C escapes \a \b \t \n \v \f \r, and every other byte
+// of a non-printing character (or of invalid UTF-8) in three-digit octal,
+// the only other escape both readers know. The "[" of "##[" and "##vso[" is
+// \133. A name holding "\n+++ b/evil.sh" so stays one name in the patch.
+func DiffPath(p string) string {
+	if Path(p) == p {
+		return p
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(p); {
+		r, size := utf8.DecodeRuneInString(p[i:])
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(byte(r))
+		case r == '[' && opensCommand(p[:i]):
+			b.WriteString(`\133`)
+		case r == utf8.RuneError && size == 1, !strconv.IsPrint(r):
+			if e := escape(r); r < 0x80 && len(e) == 2 {
+				b.WriteString(e) // \n, \t, ...
+				break
+			}
+			for _, c := range []byte(p[i : i+size]) {
+				fmt.Fprintf(&b, `\%03o`, c)
+			}
+		default:
+			b.WriteString(p[i : i+size])
+		}
+		i += size
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// Unquote reverses Path and DiffPath: a name in double quotes has its
+// escapes decoded, any other is returned as it is.
 func Unquote(s string) (string, error) {
 	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' {
 		return s, nil
@@ -95,6 +133,13 @@ func Unquote(s string) (string, error) {
 			b.WriteByte('\v')
 		case '"', '\\':
 			b.WriteByte(in[i])
+		case '0', '1', '2', '3':
+			v, err := strconv.ParseUint(in[i:min(i+3, len(in))], 8, 8)
+			if err != nil || i+3 > len(in) {
+				return "", fmt.Errorf("%s: bad octal escape", s)
+			}
+			b.WriteByte(byte(v))
+			i += 2
 		case 'x', 'u', 'U':
 			n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[in[i]]
 			if i+1+n > len(in) {

@@ -135,6 +135,26 @@ func TestPath(t *testing.T) {
 	}
 }
 
+func TestDiffPath(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"a/conf/flink-conf.yaml", "a/conf/flink-conf.yaml"},
+		{"a/x\n+++ b/evil.sh", `"a/x\n+++ b/evil.sh"`},
+		{"a/b\x1b[2J\u202e##[e]\xff\t\"\\", `"a/b\033[2J\342\200\256##\133e]\377\t\"\\"`},
+		{"a/été", "a/été"},
+		{"a/::x", "a/::x"},
+		{"::x", `"::x"`},
+	}
+	for _, tt := range tests {
+		got := DiffPath(tt.in)
+		if got != tt.want {
+			t.Errorf("DiffPath(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if back, err := Unquote(got); err != nil || back != tt.in {
+			t.Errorf("Unquote(%q) = %q, %v; want %q", got, back, err, tt.in)
+		}
+	}
+}
+
 // write sends in through a writer of mode in two writes split at cut, then
 // flushes it.
 func write(t *testing.T, mk func(*bytes.Buffer) *Writer, in []byte, cut int) string {
@@ -252,18 +272,24 @@ func FuzzText(f *testing.F) {
 	})
 }
 
-// FuzzPath: a name is shown with no raw control, bidi or command, and
-// Unquote gives it back, so two names never print the same.
+// FuzzPath: a name is shown with no raw control, bidi or command, by Path
+// and by DiffPath, and Unquote gives it back, so two names never print the
+// same; Text leaves what Path and Text show as it is (a second pass never
+// escapes twice).
 func FuzzPath(f *testing.F) {
 	for _, s := range hostile {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		out := Path(s)
-		checkShown(t, s, out, "")
-		back, err := Unquote(out)
-		if err != nil || back != s {
-			t.Errorf("Unquote(Path(%q)) = %q, %v", s, back, err)
+		for _, out := range []string{Path(s), DiffPath(s)} {
+			checkShown(t, s, out, "")
+			back, err := Unquote(out)
+			if err != nil || back != s {
+				t.Errorf("Unquote(%q) = %q, %v, want %q", out, back, err, s)
+			}
+		}
+		if Text(Path(s)) != Path(s) || Text(Text(s)) != Text(s) {
+			t.Errorf("Text changes what Path or Text shows of %q", s)
 		}
 	})
 }
