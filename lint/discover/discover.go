@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/ckptlint/ckptlint/internal/safetext"
 	"github.com/ckptlint/ckptlint/lint/format"
@@ -94,6 +95,8 @@ type Options struct {
 type Tree struct {
 	ignored  func(string) bool
 	cwd      string
+	rootOnce sync.Once // root: the repository root of cwd (cwdRoot)
+	root     string
 	files    map[string]*Found // by OS path
 	byDir    map[dirKind]*Found
 	declared map[string]bool // config.yaml paths declared in .ckptlint.hcl
@@ -263,7 +266,12 @@ func (d *Tree) MayRead(p string) bool {
 	return err == nil
 }
 
-// Display renders p relative to the working directory, with slashes.
+// Display renders p relative to the working directory, with slashes: as
+// git shows paths, with ../ for a file above the working directory inside
+// its repository (ckptlint lint .. in a subdirectory), so the reports name
+// it relative to the repository root too (report.Result.RepoDir) and no
+// format carries the absolute path of the checkout; a file outside that
+// repository keeps its absolute path.
 func (d *Tree) Display(p string) string {
 	// Below the working directory, the display path of a clean absolute
 	// path is its tail, which shares p's bytes: a copy per file cost 1.4 MB
@@ -271,13 +279,31 @@ func (d *Tree) Display(p string) string {
 	if tail, ok := tailBelow(d.cwd, p); ok {
 		return tail
 	}
-	return displayRel(d.cwd, p)
+	return displayRel(d.cwd, d.cwdRoot, p)
 }
 
-// displayRel is Display by filepath.Rel.
-func displayRel(cwd, p string) string {
-	if rel, err := filepath.Rel(cwd, p); err == nil && !strings.HasPrefix(rel, "..") {
+// cwdRoot is the repository root of the working directory ("" outside
+// one), looked up (and recorded for the cache) the first time a path
+// lies above the working directory.
+func (d *Tree) cwdRoot() string {
+	d.rootOnce.Do(func() { d.root = d.obs.RepoRoot(d.cwd) })
+	return d.root
+}
+
+// displayRel is Display by filepath.Rel; root gives the repository root of
+// cwd, asked only for a path above cwd.
+func displayRel(cwd string, root func() string, p string) string {
+	rel, err := filepath.Rel(cwd, p)
+	if err != nil {
+		return filepath.ToSlash(p)
+	}
+	if rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return filepath.ToSlash(rel)
+	}
+	if r := root(); r != "" && filepath.IsAbs(p) {
+		if in, err := filepath.Rel(r, p); err == nil && in != ".." && !strings.HasPrefix(in, ".."+string(filepath.Separator)) {
+			return filepath.ToSlash(rel)
+		}
 	}
 	return filepath.ToSlash(p)
 }
