@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/ckptlint/ckptlint/internal/safetext"
 	"github.com/ckptlint/ckptlint/lint/finding"
@@ -196,4 +197,67 @@ func TestFormatsHostileNames(t *testing.T) {
 			t.Errorf("junit: suite %q, want %q", s.Name, valid(hostileDirs[i]))
 		}
 	}
+}
+
+// FuzzReportNames: a finding whose file name, message and rule name hold
+// anything renders in every format with no command, control or
+// bidirectional override a CI log or a terminal acts on (the GitHub
+// format's own commands aside: one line per finding), JSON carries the
+// data exactly, and the Markdown table keeps one row.
+func FuzzReportNames(f *testing.F) {
+	for _, d := range hostileDirs {
+		f.Add(d, "value "+d, "rule-name")
+	}
+	f.Fuzz(func(t *testing.T, dir, msg, name string) {
+		if !utf8.ValidString(dir) || !utf8.ValidString(msg) || !utf8.ValidString(name) {
+			t.Skip() // findings carry text read as UTF-8; JSON would replace the bytes
+		}
+		file := dir + "/flink-conf.yaml"
+		r := report.Result{ConfigSets: []string{dir}, Sets: 1, Files: 1, Findings: []finding.Finding{{
+			RuleID: "X001", RuleName: name, Severity: finding.Warning, Message: msg, ConfigSet: dir,
+			Range: finding.Range{File: file, Span: span.Span{Start: pos(1, 1, 0), End: pos(1, 2, 1)}},
+		}}}
+		control := regexp.MustCompile("[\x00-\x08\x0b-\x1f\x7f\u0080-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+		for _, format := range report.Formats {
+			out := render(t, format, r)
+			if format == "github" {
+				if strings.Count(out, "\n") != 1 || !strings.HasPrefix(out, "::warning file=") || strings.ContainsRune(out, '\r') {
+					t.Errorf("github: not one annotation line: %q", out)
+				}
+				continue
+			}
+			if line, ok := runnerCommand(out); ok {
+				t.Errorf("%s: the runner reads a command in %q", format, line)
+			}
+			if m := control.FindString(out); m != "" {
+				t.Errorf("%s: raw %q in %q", format, m, out)
+			}
+			switch format {
+			case "json":
+				var doc struct{ Findings []finding.Finding }
+				if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Findings) != 1 ||
+					doc.Findings[0].Range.File != file || doc.Findings[0].RuleName != name {
+					t.Errorf("json: %v, %+v", err, doc.Findings)
+				}
+			case "markdown":
+				rows := 0
+				for _, line := range strings.Split(out, "\n") {
+					if strings.HasPrefix(line, "| `") {
+						rows++
+						if unescapedPipes(line) != 5 {
+							t.Errorf("markdown: a row of %d cells: %q", unescapedPipes(line)-1, line)
+						}
+					}
+				}
+				if rows != 1 {
+					t.Errorf("markdown: %d rows:\n%s", rows, out)
+				}
+			case "junit":
+				var ju junitDoc
+				if err := xml.Unmarshal([]byte(out), &ju); err != nil {
+					t.Errorf("junit is not XML: %v", err)
+				}
+			}
+		}
+	})
 }
