@@ -145,13 +145,18 @@ func Unquote(s string) (string, error) {
 			if i+1+n > len(in) {
 				return "", fmt.Errorf("%s: a short \\%c escape", s, in[i])
 			}
-			v, err := strconv.ParseUint(in[i+1:i+1+n], 16, 32)
-			if err != nil {
-				return "", fmt.Errorf("%s: bad \\%c escape", s, in[i])
-			}
 			if in[i] == 'x' {
+				v, err := strconv.ParseUint(in[i+1:i+3], 16, 8)
+				if err != nil {
+					return "", fmt.Errorf("%s: bad \\x escape", s)
+				}
 				b.WriteByte(byte(v))
 			} else {
+				// 21 bits hold every code point.
+				v, err := strconv.ParseUint(in[i+1:i+1+n], 16, 21)
+				if err != nil || v > utf8.MaxRune {
+					return "", fmt.Errorf("%s: bad \\%c escape", s, in[i])
+				}
 				b.WriteRune(rune(v))
 			}
 			i += n

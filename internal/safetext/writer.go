@@ -126,7 +126,7 @@ func (g *Writer) rune(r rune, raw []byte) {
 	if esc == "" {
 		g.out = append(g.out, raw...)
 		if r < utf8.RuneSelf {
-			g.push(byte(r))
+			g.push(raw[0])
 			return
 		}
 		g.push(0)
