@@ -10,8 +10,11 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/ckptlint/ckptlint/internal/safetext"
 )
 
 // Kind is a source kind, the label of the `facts "<kind>"` block.
@@ -133,12 +136,23 @@ func jsonReason(err error, data []byte) string {
 	return err.Error()
 }
 
-// clip shortens s for an error message.
+// clip is what an error message quotes of a response: the server's text,
+// printed on standard error and kept in CI logs, so at most n bytes of it,
+// cut on a character boundary and marked "…", on one line with visible
+// escapes (safetext.Text): an escape sequence or a workflow command in it
+// reaches neither a terminal nor the runner.
 func clip(s string, n int) string {
 	if len(s) <= n {
-		return s
+		return safetext.Text(s)
 	}
-	return s[:n] + "…"
+	cut := n
+	for cut > 0 && cut > n-utf8.UTFMax && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	if !utf8.RuneStart(s[cut]) {
+		cut = n // not UTF-8 there: Text shows the bytes
+	}
+	return safetext.Text(s[:cut]) + "…"
 }
 
 // num reads a JSON number (json.Number, or a string holding one, as Jackson

@@ -13,6 +13,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/ckptlint/ckptlint/internal/safetext"
 )
 
 // Client fetches the HTTP sources. It is the only network access ckptlint
@@ -160,8 +162,8 @@ func (c *Client) Get(ctx context.Context, base *url.URL, path string) ([]byte, s
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
-		return nil, name, fmt.Errorf("GET %s: HTTP %s: %s", name, resp.Status, clip(strings.TrimSpace(string(snippet)), 200))
+		snippet, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody+1))
+		return nil, name, fmt.Errorf("GET %s: HTTP %s: %s", name, safetext.Text(resp.Status), clip(strings.TrimSpace(string(snippet)), maxErrorBody))
 	}
 	if resp.ContentLength > c.MaxBytes {
 		return nil, name, fmt.Errorf("GET %s: the response is %d bytes, over the %d-byte limit", name, resp.ContentLength, c.MaxBytes)
@@ -175,6 +177,10 @@ func (c *Client) Get(ctx context.Context, base *url.URL, path string) ([]byte, s
 	}
 	return body, name, nil
 }
+
+// maxErrorBody is how much of an error response's body an error quotes
+// (clip).
+const maxErrorBody = 200
 
 // netReason words the common transport errors.
 func netReason(err error) string {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // serve answers the NameNode and JobManager paths with the recorded
@@ -144,6 +145,38 @@ func TestFetchHostile(t *testing.T) {
 				t.Fatalf("error %v, want one naming %s and containing %q", err, srv.URL, tc.want)
 			}
 		})
+	}
+}
+
+// TestFetchErrorBodyShown: the body of an error response is the server's
+// text, which ckptlint prints on standard error and a CI log keeps: it is
+// clipped to 200 bytes on a character boundary and shown on one line with
+// visible escapes, so an escape sequence or a workflow command in it
+// reaches neither the terminal nor the runner (issue 25, low).
+func TestFetchErrorBodyShown(t *testing.T) {
+	body := "<html>\x1b]0;owned\x07\x1b[2J\r\n::error::pwned\n##[add-mask]x \u202e" + strings.Repeat("é", 400)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusInternalServerError)
+		w.Write([]byte(body))
+	}))
+	defer srv.Close()
+	base, _ := BaseURL("--namenode", srv.URL)
+	_, err := FetchNameNode(context.Background(), &Client{}, base)
+	if err == nil {
+		t.Fatal("no error for HTTP 500")
+	}
+	msg := err.Error()
+	want := `HTTP 500 Internal Server Error: <html>\x1b]0;owned\a\x1b[2J\r\n::error::pwned\n##\x5badd-mask]x \u202eé`
+	if !strings.Contains(msg, want) || !strings.HasSuffix(msg, "é…") {
+		t.Errorf("error %q, want it to hold %q and end in a clipped é", msg, want)
+	}
+	for _, r := range msg {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == 0x202e || r == utf8.RuneError {
+			t.Errorf("error %q holds %U", msg, r)
+		}
+	}
+	if n := len(msg); n > 600 {
+		t.Errorf("error is %d bytes", n)
 	}
 }
 

@@ -3,6 +3,7 @@ package fix
 import (
 	"github.com/rogpeppe/go-internal/diff"
 
+	"github.com/ckptlint/ckptlint/internal/safetext"
 	"github.com/ckptlint/ckptlint/write"
 )
 
@@ -13,10 +14,15 @@ import (
 // so a CRLF file shows as CRLF; a missing final newline is marked as diff(1)
 // marks it. The algorithm is go-internal's anchored (patience) diff, which
 // runs in O(n log n), so a large file cannot make --diff slow.
+//
+// A name that needs it is quoted in the headers as git quotes it
+// (safetext.DiffPath: C escapes and octal, in double quotes), which patch
+// -p1 and git apply read back as one name: a directory named
+// "x\n+++ b/evil.sh" cannot add a header of its own.
 func Diff(c write.Change, name string) string {
-	old := "a/" + name
+	old := safetext.DiffPath("a/" + name)
 	if c.Old == nil {
 		old = "/dev/null"
 	}
-	return string(diff.Diff(old, c.Old, "b/"+name, c.New))
+	return string(diff.Diff(old, c.Old, safetext.DiffPath("b/"+name), c.New))
 }

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
+	"github.com/ckptlint/ckptlint/internal/safetext"
 	"github.com/ckptlint/ckptlint/lint"
 )
 
@@ -48,13 +50,24 @@ func codeOf(err error, stderr io.Writer) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintf(stderr, "ckptlint: %v\n", ee.err)
+			fmt.Fprintf(stderr, "ckptlint: %s\n", shownLines(ee.err.Error()))
 		}
 		return ee.code
 	}
 	// Errors cobra itself returns are flag and argument mistakes.
-	fmt.Fprintf(stderr, "ckptlint: %v\n", err)
+	fmt.Fprintf(stderr, "ckptlint: %s\n", shownLines(err.Error()))
 	return exitUsage
+}
+
+// shownLines is an error message as standard error shows it: each of its
+// lines (a policy compile error has several) with visible escapes
+// (safetext.Text), so that what it quotes cannot start a line of its own.
+func shownLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = safetext.Text(l)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // internalError prints a panic ckptlint recovered (in main or in one of its
@@ -62,7 +75,7 @@ func codeOf(err error, stderr io.Writer) int {
 // standard error only with CKPTLINT_DEBUG=1: CI logs are public, and a
 // goroutine dump is noise to the user and no help to anyone without it.
 func internalError(stderr io.Writer, v any, stack []byte) {
-	fmt.Fprintf(stderr, "ckptlint: internal error: %v\n", v)
+	fmt.Fprintf(stderr, "ckptlint: internal error: %s\n", safetext.Text(fmt.Sprint(v)))
 	if os.Getenv("CKPTLINT_DEBUG") == "1" && len(stack) > 0 {
 		fmt.Fprintf(stderr, "%s", stack)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckptlint/ckptlint/fix"
+	"github.com/ckptlint/ckptlint/internal/safetext"
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/versions"
@@ -71,7 +72,7 @@ func runFix(cmd *cobra.Command, g *globals, p *fixParams, args []string) error {
 	if p.diff {
 		for _, r := range roots {
 			if j := write.PendingJournal(r); j != "" {
-				fmt.Fprintf(g.stderr, "ckptlint fix: an interrupted fix left %s; this diff is against the files as they are now; run ckptlint fix to complete it\n", j)
+				fmt.Fprintf(g.stderr, "ckptlint fix: an interrupted fix left %s; this diff is against the files as they are now; run ckptlint fix to complete it\n", safetext.Path(j))
 			}
 		}
 	} else {
@@ -94,7 +95,7 @@ func runFix(cmd *cobra.Command, g *globals, p *fixParams, args []string) error {
 			fmt.Fprint(g.stdout, fix.Diff(c, filepath.ToSlash(res.Display[c.Path])))
 		}
 		if len(res.Unread) > 0 {
-			return usageErr(fmt.Errorf("%d path(s) could not be read: %s; the diff covers every other file", len(res.Unread), strings.Join(res.Unread, ", ")))
+			return usageErr(fmt.Errorf("%d path(s) could not be read: %s; the diff covers every other file", len(res.Unread), shownPaths(res.Unread)))
 		}
 		writeHeld(g.stderr, res) // stdout stays a patch
 		if len(res.Changes) > 0 {
@@ -111,7 +112,7 @@ func runFix(cmd *cobra.Command, g *globals, p *fixParams, args []string) error {
 		writeFixSummary(g, res)
 	}
 	if len(res.Unread) > 0 {
-		return usageErr(fmt.Errorf("%d path(s) could not be read: %s; every other file was fixed", len(res.Unread), strings.Join(res.Unread, ", ")))
+		return usageErr(fmt.Errorf("%d path(s) could not be read: %s; every other file was fixed", len(res.Unread), shownPaths(res.Unread)))
 	}
 	return nil
 }
@@ -138,7 +139,7 @@ func fixRoots(args []string) ([]string, error) {
 // files) on standard error, once each.
 func writeNotes(g *globals, w *write.Writer) {
 	for _, n := range w.Notes() {
-		fmt.Fprintf(g.stderr, "ckptlint fix: %s\n", n)
+		fmt.Fprintf(g.stderr, "ckptlint fix: %s\n", safetext.Text(n))
 	}
 	w.ClearNotes()
 }
@@ -167,14 +168,8 @@ func writeHeld(w io.Writer, res *fix.Result) {
 	}
 	seen := map[string]bool{}
 	for _, h := range res.Held {
-		line := fmt.Sprintf("  %s:%d: %s %s: %s %s", h.Finding.Range.File, h.Finding.Range.Start.Line, h.Finding.RuleID, h.Finding.RuleName, h.Op.Op, h.Op.Key)
-		switch h.Op.Op {
-		case "set":
-			line += " = " + h.Op.Value
-		case "rename":
-			line += " -> " + h.Op.NewKey
-		}
-		line += " (" + h.Reason + ")"
+		line := fmt.Sprintf("  %s:%d: %s: %s (%s)", safetext.Path(h.Finding.Range.File), h.Finding.Range.Start.Line,
+			safetext.Text(h.Finding.RuleID+" "+h.Finding.RuleName), opText(h.Op), safetext.Text(h.Reason))
 		if !seen[line] {
 			seen[line] = true
 			fmt.Fprintln(w, line)
@@ -200,18 +195,13 @@ func writeFixSummary(g *globals, res *fix.Result) {
 			if c.Old == nil {
 				verb = "created"
 			}
-			fmt.Fprintf(g.stdout, "  %s %s\n", verb, res.Display[c.Path])
+			fmt.Fprintf(g.stdout, "  %s %s\n", verb, safetext.Path(res.Display[c.Path]))
 		}
 		seen := map[string]bool{}
 		for _, a := range res.Applied {
-			line := fmt.Sprintf("  %s %s: %s %s", a.Finding.RuleID, a.Finding.RuleName, a.Op.Op, a.Key)
-			if a.Op.Op == "set" {
-				line += " = " + a.Op.Value
-			}
-			if a.Op.Op == "rename" {
-				line += " -> " + a.Op.NewKey
-			}
-			line += " in " + a.File
+			op := a.Op
+			op.Key = a.Key
+			line := fmt.Sprintf("  %s: %s in %s", safetext.Text(a.Finding.RuleID+" "+a.Finding.RuleName), opText(op), safetext.Path(a.File))
 			if !seen[line] {
 				seen[line] = true
 				fmt.Fprintln(g.stdout, line)
@@ -245,19 +235,30 @@ func writeFixSummary(g *globals, res *fix.Result) {
 				why += ": " + r
 			}
 		}
-		fmt.Fprintf(g.stdout, "  %s (%s)\n", f, why)
+		fmt.Fprintf(g.stdout, "  %s (%s)\n", f, safetext.Text(why)) // f as the text report shows it (Finding.String)
 	}
 }
 
-// opText renders a fix operation for messages: "set k = v", "rename a -> b".
+// opText renders a fix operation for messages: "set k = v", "rename a ->
+// b", with visible escapes (the keys and values come from the files).
 func opText(op finding.Op) string {
 	switch op.Op {
 	case "set":
-		return fmt.Sprintf("set %s = %s", op.Key, op.Value)
+		return safetext.Text(fmt.Sprintf("set %s = %s", op.Key, op.Value))
 	case "rename":
-		return fmt.Sprintf("rename %s -> %s", op.Key, op.NewKey)
+		return safetext.Text(fmt.Sprintf("rename %s -> %s", op.Key, op.NewKey))
 	}
-	return op.Op + " " + op.Key
+	return safetext.Text(op.Op + " " + op.Key)
+}
+
+// shownPaths lists paths for a message, each quoted as safetext.Path
+// quotes names.
+func shownPaths(paths []string) string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = safetext.Path(p)
+	}
+	return strings.Join(out, ", ")
 }
 
 // writeNotApplied names each fix operation that could not be applied: the
@@ -265,7 +266,7 @@ func opText(op finding.Op) string {
 // multi-document file among them), and why.
 func writeNotApplied(w io.Writer, res *fix.Result) {
 	for _, s := range res.Skipped {
-		fmt.Fprintf(w, "ckptlint fix: not applied: %s for %s at %s:%d (config set %s): %s\n", opText(s.Op), s.Finding.RuleID,
-			s.Finding.Range.File, s.Finding.Range.Start.Line, s.Finding.ConfigSet, s.Reason)
+		fmt.Fprintf(w, "ckptlint fix: not applied: %s for %s at %s:%d (config set %s): %s\n", opText(s.Op), safetext.Text(s.Finding.RuleID),
+			safetext.Path(s.Finding.Range.File), s.Finding.Range.Start.Line, safetext.Path(s.Finding.ConfigSet), safetext.Text(s.Reason))
 	}
 }

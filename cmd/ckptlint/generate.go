@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckptlint/ckptlint/generate"
+	"github.com/ckptlint/ckptlint/internal/safetext"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/write"
 )
@@ -138,19 +139,19 @@ func writeGenerateSummary(g *globals, cfg *config.Config, b *generate.Starter, c
 	fmt.Fprintf(g.stdout, "ckptlint generate: wrote %d file(s) for %s\n  %s\n  %s\n", len(changes), what, b.Flink, b.Hadoop)
 	width := 0
 	for _, c := range changes {
-		width = max(width, len(displayPath(c.Path)))
+		width = max(width, len(safetext.Path(displayPath(c.Path))))
 	}
 	for i, c := range changes {
 		verb := "created "
 		if c.Old != nil {
 			verb = "replaced"
 		}
-		fmt.Fprintf(g.stdout, "  %s %-*s  %s\n", verb, width, displayPath(c.Path), b.Files[i].Role)
+		fmt.Fprintf(g.stdout, "  %s %-*s  %s\n", verb, width, safetext.Path(displayPath(c.Path)), b.Files[i].Role)
 	}
 	if len(b.Notes) > 0 {
 		fmt.Fprintln(g.stdout, "notes:")
 		for _, n := range b.Notes {
-			fmt.Fprintf(g.stdout, "  - %s\n", n)
+			fmt.Fprintf(g.stdout, "  - %s\n", safetext.Text(n))
 		}
 	}
 	rel := func(p string) string {

@@ -11,8 +11,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/spf13/cobra"
+	"github.com/zclconf/go-cty/cty"
 
+	"github.com/ckptlint/ckptlint/internal/safetext"
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/model"
@@ -85,7 +88,10 @@ func countDeployments(sets []*model.Set) int {
 
 // initFile renders .ckptlint.hcl for the discovered sets. Paths are the
 // display paths, relative to the working directory, which is where the file
-// goes (and what its relative paths are resolved against).
+// goes (and what its relative paths are resolved against). Every string
+// is written by hclString and every comment that quotes a name or a value
+// by hclComment: a directory name is text from the repository, and must
+// not become a line, a template or an escape of the file.
 func initFile(sets []*model.Set) []byte {
 	var b bytes.Buffer
 	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
@@ -114,14 +120,14 @@ func initFile(sets []*model.Set) []byte {
 		if n := names[name]; n > 1 {
 			name += "-" + strconv.Itoa(n)
 		}
-		w("\n# Config set %s.\n", s.Name)
-		w("deployment %q {\n", name)
-		w("  flink_conf = %q\n", s.Flink.Path)
+		w("\n%s\n", hclComment("Config set "+s.Name+"."))
+		w("deployment %s {\n", hclString(name))
+		w("  flink_conf = %s\n", hclString(s.Flink.Path))
 		if dir := hadoopDir(s); dir != "" {
-			w("  hadoop_conf = %q # the core-site.xml / hdfs-site.xml Flink's HDFS client reads (%s)\n", dir, via(s))
+			w("  hadoop_conf = %s %s\n", hclString(dir), hclComment("the core-site.xml / hdfs-site.xml Flink's HDFS client reads ("+via(s)+")"))
 		} else if dirs := hadoopOnly(sets); len(dirs) > 0 {
-			w("  # hadoop_conf = %q # none found for it; the directory HADOOP_CONF_DIR holds at run time. Hadoop directories found: %s\n",
-				dirs[0], strings.Join(dirs, ", "))
+			w("  # hadoop_conf = %s %s\n", hclString(dirs[0]),
+				hclComment("none found for it; the directory HADOOP_CONF_DIR holds at run time. Hadoop directories found: "+strings.Join(dirs, ", ")))
 		} else {
 			w("  # hadoop_conf = \"hadoop/conf\" # none found for it: the directory HADOOP_CONF_DIR holds at run time\n")
 		}
@@ -135,7 +141,7 @@ func initFile(sets []*model.Set) []byte {
 	}
 	for _, s := range sets {
 		if s.Flink == nil {
-			w("\n# %s: Hadoop files no Flink configuration reads; they are linted on their own.\n", s.Name)
+			w("\n%s\n", hclComment(s.Name+": Hadoop files no Flink configuration reads; they are linted on their own."))
 		}
 	}
 	return b.Bytes()
@@ -171,11 +177,11 @@ func versionLine(attr, product string, r model.Resolved, example string) string 
 	}
 	switch {
 	case r.Known():
-		return fmt.Sprintf("# %s = %q # found: %s; ckptlint reads it from there, declare it only to override", attr, v, oneLineHCL(r.Where))
+		return fmt.Sprintf("# %s = %s %s", attr, hclString(v), hclComment("found: "+r.Where+"; ckptlint reads it from there, declare it only to override"))
 	case r.Source == "evidence":
-		return fmt.Sprintf("# %s = %q # at least %s (%s); the exact %s version decides which keys and defaults apply", attr, example, v, oneLineHCL(r.Why), product)
+		return fmt.Sprintf("# %s = %s %s", attr, hclString(example), hclComment("at least "+v+" ("+r.Why+"); the exact "+product+" version decides which keys and defaults apply"))
 	}
-	return fmt.Sprintf("# %s = %q # not found in the repository: without it, version-dependent findings are info and fix holds their edits back", attr, example)
+	return fmt.Sprintf("# %s = %s # not found in the repository: without it, version-dependent findings are info and fix holds their edits back", attr, hclString(example))
 }
 
 // hadoopVersion is the cluster's hadoop_version line from the first set
@@ -251,7 +257,17 @@ func blockName(name string) string {
 	return b.String()
 }
 
-// oneLineHCL keeps a text on one comment line.
-func oneLineHCL(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+// hclString is s as an HCL string literal, as hclwrite writes one
+// (TokensForValue): quotes, backslashes and line breaks escaped, ${ and %{
+// doubled so that no template sequence is read, other non-printing
+// characters as \uXXXX.
+func hclString(s string) string {
+	return string(hclwrite.TokensForValue(cty.StringVal(s)).Bytes())
+}
+
+// hclComment is text as a # comment on one line: what safetext.Text
+// escapes (a newline among them) shown as an escape, so that the comment
+// cannot end before the line does, and runs of spaces folded.
+func hclComment(s string) string {
+	return "# " + strings.Join(strings.Fields(safetext.Text(s)), " ")
 }

@@ -4,12 +4,16 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/ckptlint/ckptlint/internal/linttest"
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/config"
+	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/rule"
 )
 
@@ -62,4 +66,40 @@ func TestInitPlaceholdersAreValid(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzInitNames: whatever a directory name holds (newlines, quotes, ${ and
+// %{, control and bidirectional characters), the file init writes parses,
+// holds one deployment whose flink_conf is the name's Flink file and no
+// attribute the name smuggled in, and no raw control character (issue 25,
+// medium "ckptlint init writes directory names unescaped").
+func FuzzInitNames(f *testing.F) {
+	for _, s := range []string{"flink", "zz\nflink_version = \"1.10\"\n#", "tpl${path.module}%{if true}x", "esc\x1b[2J\u202e",
+		`q"\`, "a\r\nb", "::stop-commands::x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		if !utf8.ValidString(name) || strings.ContainsRune(name, 0) {
+			t.Skip() // not a name a file system hands ckptlint as text (HCL strings are Unicode)
+		}
+		file := name + "/flink-conf.yaml"
+		sets := []*model.Set{{Name: name, Flink: &parsed.File{Path: file}, FlinkVersion: model.Resolved{Source: "unknown"},
+			HadoopVersion: model.Resolved{Source: "unknown"}}}
+		src := initFile(sets)
+		for _, r := range string(src) {
+			if r != '\n' && !strconv.IsPrint(r) {
+				t.Fatalf("raw %U in:\n%s", r, src)
+			}
+		}
+		cfg, diags := config.Parse(".ckptlint.hcl", src)
+		if diags.HasErrors() {
+			var b strings.Builder
+			_ = diags.Write(&b, false)
+			t.Fatalf("%q: the init file does not parse:\n%s\n%s", name, b.String(), src)
+		}
+		if len(cfg.Deployments) != 1 || cfg.Deployments[0].FlinkConf != file || cfg.Deployments[0].FlinkVersion != "" ||
+			cfg.FlinkVersion != "" || len(cfg.Clusters) != 1 {
+			t.Fatalf("%q: the init file declares %+v\n%s", name, cfg.Deployments, src)
+		}
+	})
 }

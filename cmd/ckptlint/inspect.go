@@ -8,6 +8,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/spf13/cobra"
 
+	"github.com/ckptlint/ckptlint/internal/safetext"
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/model"
 )
@@ -51,8 +52,15 @@ the versions (and where they came from) and the cluster facts of .ckptlint.hcl.`
 	}
 }
 
+// writeJSON prints v as indented JSON through safetext's JSON guard: the
+// same data, with nothing a terminal or a CI log acts on (a file name in
+// an input document is text from the repository).
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	g := safetext.NewJSONWriter(w)
+	enc := json.NewEncoder(g)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	return g.Flush()
 }

@@ -184,11 +184,11 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	if n := len(res.Unread); n > 0 {
 		// Everything else was linted and reported; an unread file still
 		// fails the run, whatever the findings.
-		list := res.Unread
+		list, more := res.Unread, ""
 		if len(list) > 5 {
-			list = append(list[:5:5], fmt.Sprintf("and %d more", len(list)-5))
+			list, more = list[:5], fmt.Sprintf(", and %d more", len(list)-5)
 		}
-		return usageErr(fmt.Errorf("%d path(s) could not be read: %s; every other file was linted", n, strings.Join(list, ", ")))
+		return usageErr(fmt.Errorf("%d path(s) could not be read: %s%s; every other file was linted", n, shownPaths(list), more))
 	}
 	if rep.max != 0 && rep.max >= fail {
 		return &exitError{code: exitFindings}

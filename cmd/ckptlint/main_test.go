@@ -61,7 +61,7 @@ func TestScript(t *testing.T) {
 			env.Setenv("FACTS", factsData)
 			return nil
 		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"repeat": cmdRepeat},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"repeat": cmdRepeat, "rename": cmdRename},
 	})
 }
 
@@ -104,4 +104,24 @@ func cmdRepeat(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ts.Check(os.MkdirAll(filepath.Dir(ts.MkAbs(args[0])), 0o755))
 	ts.Check(os.WriteFile(ts.MkAbs(args[0]), b.Bytes(), 0o644))
+}
+
+// cmdRename renames a file or directory to a name a txtar cannot hold:
+//
+//	rename OLD NEW
+//
+// with \n, \r, \t, \xHH, \uHHHH and the other Go escapes expanded in
+// NEW (whose parent directories are created: a slash in NEW is a
+// directory), so the hostile-name scripts can make directories whose names
+// hold newlines, escape sequences and bidirectional controls.
+func cmdRename(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: rename OLD NEW")
+	}
+	name, err := strconv.Unquote(`"` + strings.ReplaceAll(args[1], `"`, `\"`) + `"`)
+	if err != nil {
+		ts.Fatalf("rename: %q: %v", args[1], err)
+	}
+	ts.Check(os.MkdirAll(filepath.Dir(ts.MkAbs(name)), 0o755))
+	ts.Check(os.Rename(ts.MkAbs(args[0]), ts.MkAbs(name)))
 }

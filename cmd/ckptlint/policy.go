@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ckptlint/ckptlint/internal/safetext"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/engine"
 )
@@ -144,7 +145,9 @@ func writeTestResults(out io.Writer, rs []engine.TestResult, verbose bool) error
 			continue
 		}
 		dirty = true
-		line := fmt.Sprintf("%s:%d: %s %s", r.File, r.Line, r.Outcome, r.Name)
+		// A policy's names, messages and prints are text from its files:
+		// shown with visible escapes, a line at a time.
+		line := fmt.Sprintf("%s:%d: %s %s", safetext.Path(r.File), r.Line, r.Outcome, safetext.Text(r.Name))
 		if verbose && r.Outcome != engine.Skip {
 			line += fmt.Sprintf(" (%s)", r.Duration.Round(time.Microsecond))
 		}
@@ -152,16 +155,16 @@ func writeTestResults(out io.Writer, rs []engine.TestResult, verbose bool) error
 		switch r.Outcome {
 		case engine.Fail:
 			if r.Message != "" {
-				fmt.Fprintf(w, "    %s\n", r.Message)
+				fmt.Fprintf(w, "    %s\n", safetext.Text(r.Message))
 			}
 			if r.FailedAt != "" {
-				fmt.Fprintf(w, "    false: %s\n", r.FailedAt)
+				fmt.Fprintf(w, "    false: %s\n", safetext.Text(r.FailedAt))
 			}
 		case engine.Error:
-			fmt.Fprintf(w, "    error: %s\n", strings.ReplaceAll(r.Message, "\n", "\n    "))
+			fmt.Fprintf(w, "    error: %s\n", strings.ReplaceAll(shownLines(r.Message), "\n", "\n    "))
 		}
 		if out := strings.TrimRight(string(r.Output), "\n"); out != "" && (verbose || r.Outcome != engine.Pass) {
-			fmt.Fprintf(w, "    print: %s\n", strings.ReplaceAll(out, "\n", "\n    print: "))
+			fmt.Fprintf(w, "    print: %s\n", strings.ReplaceAll(shownLines(out), "\n", "\n    print: "))
 		}
 	}
 	total := len(rs)

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckptlint/ckptlint/internal/buildinfo"
+	"github.com/ckptlint/ckptlint/internal/safetext"
 	"github.com/ckptlint/ckptlint/lint/cache"
 )
 
@@ -27,7 +28,16 @@ type globals struct {
 }
 
 // run is the whole program: it returns the process exit code.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+//
+// Standard error is written through safetext's line guard: whatever a note
+// or an error quotes (a file name, a value, an HTTP body, a panic), no
+// escape sequence, bidirectional override or workflow command reaches the
+// terminal or the CI log as it is (docs/security.md, "Sanitised
+// streams"). Each site also shows its names and values on one line
+// (safetext.Path, safetext.Text); the guard is the net under them.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderrRaw io.Writer) (code int) {
+	stderr := safetext.NewWriter(stderrRaw)
+	defer func() { _ = stderr.Flush() }()
 	defer func() {
 		if r := recover(); r != nil {
 			internalError(stderr, r, debug.Stack())

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ckptlint/ckptlint/internal/safetext"
 	"github.com/ckptlint/ckptlint/lint/logs"
 	"github.com/ckptlint/ckptlint/lint/rule"
 )
@@ -36,7 +37,8 @@ func newRulesCmd(g *globals) *cobra.Command {
 				if r.Fixable {
 					fix = "yes"
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Name, r.Severity, fix, r.Title)
+				// A user policy's metadata is text from its files.
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", safetext.Text(r.ID), safetext.Text(r.Name), r.Severity, fix, safetext.Text(r.Title))
 			}
 			return tw.Flush()
 		},
@@ -85,7 +87,9 @@ when it found nothing it knows.`,
 }
 
 // explainLog prints each recognised failure once, with the number of
-// further lines that repeat it.
+// further lines that repeat it. The log's lines, and what the patterns
+// captured of them, are shown with visible escapes (safetext.Text): a log
+// is as untrusted as a configuration file.
 func explainLog(g *globals, rules []*rule.Rule, path string) error {
 	r := g.stdin
 	name := "stdin"
@@ -95,7 +99,7 @@ func explainLog(g *globals, rules []*rule.Rule, path string) error {
 			return usageErr(err)
 		}
 		defer f.Close()
-		r, name = f, path
+		r, name = f, safetext.Path(path)
 	}
 	ms, err := logs.Scan(r)
 	if err != nil {
@@ -118,11 +122,11 @@ func explainLog(g *globals, rules []*rule.Rule, path string) error {
 			fmt.Fprintln(g.stdout)
 		}
 		fmt.Fprintf(g.stdout, "%s:%d: %s\n", name, m.Line, m.Pattern.Title)
-		fmt.Fprintf(g.stdout, "  %s\n", truncate(m.Text, 240))
+		fmt.Fprintf(g.stdout, "  %s\n", safetext.Text(truncate(m.Text, 240)))
 		if n := seen[m.Pattern.ID] - 1; n > 0 {
 			fmt.Fprintf(g.stdout, "  (and %d more line(s) like it)\n", n)
 		}
-		fmt.Fprintf(g.stdout, "  %s\n", m.Meaning)
+		fmt.Fprintf(g.stdout, "  %s\n", safetext.Text(m.Meaning))
 		if len(m.Pattern.Rules) > 0 {
 			var rs []string
 			for _, id := range m.Pattern.Rules {
@@ -147,18 +151,19 @@ func truncate(s string, n int) string {
 	return string(r[:n]) + "…"
 }
 
-// explainText renders a rule's documentation as plain text.
+// explainText renders a rule's documentation as plain text, each line of
+// a user policy's METADATA with visible escapes.
 func explainText(r *rule.Rule) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s (%s", r.ID, r.Name, r.Severity)
+	fmt.Fprintf(&b, "%s %s (%s", safetext.Text(r.ID), safetext.Text(r.Name), r.Severity)
 	if r.Fixable {
 		b.WriteString(", fixable")
 	}
-	fmt.Fprintf(&b, ")\n%s\n\n%s\n", r.Title, strings.TrimSpace(r.Description))
+	fmt.Fprintf(&b, ")\n%s\n\n%s\n", safetext.Text(r.Title), shownLines(strings.TrimSpace(r.Description)))
 	if len(r.Related) > 0 {
 		b.WriteString("\nSources:\n")
 		for _, u := range r.Related {
-			fmt.Fprintf(&b, "  %s\n", u)
+			fmt.Fprintf(&b, "  %s\n", safetext.Text(u))
 		}
 	}
 	return b.String()

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/ckptlint/ckptlint/internal/safetext"
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/cache"
 	"github.com/ckptlint/ckptlint/lint/config"
@@ -126,7 +127,7 @@ func (g *globals) noteOnce(msg string) {
 	}
 	if !g.noted[msg] {
 		g.noted[msg] = true
-		fmt.Fprintf(g.stderr, "ckptlint: note: %s\n", msg)
+		fmt.Fprintf(g.stderr, "ckptlint: note: %s\n", safetext.Text(msg))
 	}
 }
 

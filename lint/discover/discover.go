@@ -19,7 +19,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
+	"github.com/ckptlint/ckptlint/internal/safetext"
 	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/format/flinkyaml"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
@@ -67,7 +69,7 @@ type Found struct {
 type notConfigError struct{ path string }
 
 func (e *notConfigError) Error() string {
-	return e.path + ": not a Flink or Hadoop configuration file ckptlint knows (flink-conf.yaml, config.yaml with Flink keys, a FlinkDeployment manifest, core-site.xml, hdfs-site.xml)"
+	return safetext.Path(e.path) + ": not a Flink or Hadoop configuration file ckptlint knows (flink-conf.yaml, config.yaml with Flink keys, a FlinkDeployment manifest, core-site.xml, hdfs-site.xml)"
 }
 
 // Options are what discovery reads besides the paths. The zero value reads
@@ -110,6 +112,8 @@ type Options struct {
 type Tree struct {
 	ignored  func(string) bool
 	cwd      string
+	rootOnce sync.Once // root: the repository root of cwd (cwdRoot)
+	root     string
 	files    map[string]*Found // by OS path
 	byDisp   map[string]*Found // by display path
 	byDir    map[dirKind]*Found
@@ -257,7 +261,12 @@ func (d *Tree) ReadAgain(p string) ([]byte, bool) {
 	return b, err == nil
 }
 
-// Display renders p relative to the working directory, with slashes.
+// Display renders p relative to the working directory, with slashes: as
+// git shows paths, with ../ for a file above the working directory inside
+// its repository (ckptlint lint .. in a subdirectory), so the reports name
+// it relative to the repository root too (report.Result.RepoDir) and no
+// format carries the absolute path of the checkout; a file outside that
+// repository keeps its absolute path.
 func (d *Tree) Display(p string) string {
 	// Below the working directory, the display path of a clean absolute
 	// path is its tail, which shares p's bytes: a copy per file cost 1.4 MB
@@ -265,13 +274,31 @@ func (d *Tree) Display(p string) string {
 	if tail, ok := tailBelow(d.cwd, p); ok {
 		return tail
 	}
-	return displayRel(d.cwd, p)
+	return displayRel(d.cwd, d.cwdRoot, p)
 }
 
-// displayRel is Display by filepath.Rel.
-func displayRel(cwd, p string) string {
-	if rel, err := filepath.Rel(cwd, p); err == nil && !strings.HasPrefix(rel, "..") {
+// cwdRoot is the repository root of the working directory ("" outside
+// one), looked up (and recorded for the cache) the first time a path
+// lies above the working directory.
+func (d *Tree) cwdRoot() string {
+	d.rootOnce.Do(func() { d.root = d.fs.RepoRoot(d.cwd) })
+	return d.root
+}
+
+// displayRel is Display by filepath.Rel; root gives the repository root of
+// cwd, asked only for a path above cwd.
+func displayRel(cwd string, root func() string, p string) string {
+	rel, err := filepath.Rel(cwd, p)
+	if err != nil {
+		return filepath.ToSlash(p)
+	}
+	if rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return filepath.ToSlash(rel)
+	}
+	if r := root(); r != "" && filepath.IsAbs(p) {
+		if in, err := filepath.Rel(r, p); err == nil && in != ".." && !strings.HasPrefix(in, ".."+string(filepath.Separator)) {
+			return filepath.ToSlash(rel)
+		}
 	}
 	return filepath.ToSlash(p)
 }
@@ -353,7 +380,7 @@ func (d *Tree) visit(root, path string, e fs.DirEntry, err error) error {
 		// is linted and the run ends with exit code 2.
 		if e != nil && e.IsDir() && path != root {
 			d.unread = append(d.unread, path)
-			d.notef("%s: directory not read: %v", d.Display(path), unwrapPath(err))
+			d.notef("%s: directory not read: %v", safetext.Path(d.Display(path)), unwrapPath(err))
 			return filepath.SkipDir
 		}
 		return fmt.Errorf("walk %s: %w", path, err)
@@ -363,7 +390,7 @@ func (d *Tree) visit(root, path string, e fs.DirEntry, err error) error {
 			return filepath.SkipDir
 		}
 		if path != root && d.looksLikeConfig(e.Name()) {
-			d.notef("%s: a directory named like a configuration file; its contents are walked, it is not read as a file", d.Display(path))
+			d.notef("%s: a directory named like a configuration file; its contents are walked, it is not read as a file", safetext.Path(d.Display(path)))
 		}
 		return nil
 	}
@@ -387,13 +414,13 @@ func (d *Tree) visit(root, path string, e fs.DirEntry, err error) error {
 		}
 		if !st.Mode().IsRegular() {
 			if d.looksLikeConfig(e.Name()) {
-				d.notef("%s: a symlink to %s, not a regular file; not read", d.Display(path), kindName(st.Mode()))
+				d.notef("%s: a symlink to %s, not a regular file; not read", safetext.Path(d.Display(path)), kindName(st.Mode()))
 			}
 			return nil
 		}
 	} else if !e.Type().IsRegular() {
 		if d.looksLikeConfig(e.Name()) {
-			d.notef("%s: %s, not a regular file; not read", d.Display(path), kindName(e.Type()))
+			d.notef("%s: %s, not a regular file; not read", safetext.Path(d.Display(path)), kindName(e.Type()))
 		}
 		return nil
 	}

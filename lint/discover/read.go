@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ckptlint/ckptlint/internal/safetext"
 	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/format/hadoopxml"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
@@ -52,7 +53,7 @@ func (d *Tree) notRead(path string, explicit bool, err error) error {
 	switch {
 	case errors.As(err, &nr):
 		if explicit || d.looksLikeConfig(filepath.Base(path)) {
-			d.notef("%s: %s, not a regular file; not read", d.Display(path), nr.Kind)
+			d.notef("%s: %s, not a regular file; not read", safetext.Path(d.Display(path)), nr.Kind)
 		}
 		return nil
 	case inputfs.IsOutside(err):
@@ -97,7 +98,7 @@ func (d *Tree) refuse(path string, explicit bool, msg string, unread bool) error
 		fm = format.Of(parsed.FlinkConfigYAML) // config.yaml: its content would tell
 	default:
 		if explicit || unread {
-			d.notef("%s: %s", disp, msg)
+			d.notef("%s: %s", safetext.Path(disp), msg)
 		}
 		return nil
 	}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ckptlint/ckptlint/internal/safetext"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
@@ -122,9 +123,20 @@ type Suppression struct {
 }
 
 // String renders path:line:col: severity: message [id name], with
-// ", fixable" inside the brackets when the finding carries a fix. The
-// message is clipped (Clip).
+// ", fixable" inside the brackets when the finding carries a fix: the line
+// of the text report, for people. The message is clipped (Clip), the path
+// quoted as git quotes names and the message and tag shown with visible
+// escapes (internal/safetext), so a name or value from a pull request
+// cannot break the line or reach a terminal or CI runner as a command.
+// Raw is the same line with the data as it is, for the machine formats.
 func (f Finding) String() string {
+	return fmt.Sprintf("%s:%d:%d: %s: %s [%s]", safetext.Path(f.Range.File), f.Range.Start.Line, f.Range.Start.Col,
+		f.Severity, safetext.Text(Clip(f.Message)), safetext.Text(f.Tag()))
+}
+
+// Raw is String without the sanitising: the data exactly, for a format
+// whose encoder escapes it (the JUnit report's text).
+func (f Finding) Raw() string {
 	return fmt.Sprintf("%s:%d:%d: %s: %s [%s]", f.Range.File, f.Range.Start.Line, f.Range.Start.Col,
 		f.Severity, Clip(f.Message), f.Tag())
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"io"
 	"strconv"
 	"strings"
@@ -93,9 +92,7 @@ func CodeClimate(w io.Writer, r Result) error {
 			Location:    codeClimateLocation{Path: path, Lines: codeClimateLines{Begin: begin, End: end}},
 		})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(issues)
+	return encodeJSON(w, issues, true)
 }
 
 // sourceLine returns 1-based line n of src without its line break, or "".

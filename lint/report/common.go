@@ -1,11 +1,14 @@
 package report
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"path"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ckptlint/ckptlint/internal/safetext"
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
@@ -88,6 +91,21 @@ func fixWords(ops []finding.Op) string {
 		}
 	}
 	return strings.Join(parts, "; ")
+}
+
+// encodeJSON writes v as indented JSON (HTML characters escaped with
+// escapeHTML) through safetext's JSON guard: the document decodes to the
+// same data, and printed to a CI log or a terminal it carries no workflow
+// command, control or bidirectional override a name or value held.
+func encodeJSON(w io.Writer, v any, escapeHTML bool) error {
+	g := safetext.NewJSONWriter(w)
+	enc := json.NewEncoder(g)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(escapeHTML)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	return g.Flush()
 }
 
 // oneLine folds a message onto one line: line breaks and runs of blanks

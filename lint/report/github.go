@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/ckptlint/ckptlint/internal/safetext"
 	"github.com/ckptlint/ckptlint/lint/finding"
 )
 
@@ -30,16 +31,20 @@ func githubGroup(head Result) func(b *bytes.Buffer, g Group) {
 			}
 			file, _ := head.repoPath(f.Range.File)
 			rg := cols.region(f.Range.File, f.Range.Span)
-			msg := f.Message
+			// The annotation is text people read: the message and the fix
+			// are shown with visible escapes (one line each), and only
+			// the file property keeps the name as it is, for GitHub to
+			// find the file.
+			msg := safetext.Text(f.Message)
 			if len(f.Fix) > 0 {
-				msg += "\nFixable with ckptlint fix: " + fixWords(f.Fix) + "."
+				msg += "\nFixable with ckptlint fix: " + safetext.Text(fixWords(f.Fix)) + "."
 			}
 			if f.DocURL != "" {
-				msg += "\n" + f.DocURL
+				msg += "\n" + safetext.Text(f.DocURL)
 			}
 			fmt.Fprintf(b, "::%s file=%s,line=%d,col=%d,endLine=%d,endColumn=%d,title=%s::%s\n", cmd,
 				escapeProperty(file), rg.startLine, rg.startCol, rg.endLine, rg.endCol,
-				escapeProperty(f.RuleID+" "+f.RuleName), escapeData(msg))
+				escapeProperty(safetext.Text(f.RuleID+" "+f.RuleName)), escapeData(msg))
 		}
 	}
 }

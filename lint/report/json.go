@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"io"
 
 	"github.com/ckptlint/ckptlint/lint/finding"
@@ -42,7 +41,5 @@ func JSON(w io.Writer, r Result) error {
 	doc := jsonDoc{Schema: JSONSchemaVersion, Version: r.Version, Findings: fs, Suppressed: sup,
 		Summary: jsonSummary{Sets: r.Sets, Files: r.Files, Errors: c["error"], Warnings: c["warning"], Infos: c["info"],
 			Suppressed: len(sup)}}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
+	return encodeJSON(w, doc, true)
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ckptlint/ckptlint/internal/safetext"
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/rule"
 )
@@ -54,7 +55,9 @@ type junitText struct {
 
 func newJUnitText(s string) *junitText { return &junitText{Inner: xmlTextEscaper.Replace(validXML(s))} }
 
-var xmlTextEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+// xmlTextEscaper escapes element text; a \r is a character reference, as
+// an XML parser turns a literal one into \n (XML 1.0, 2.11).
+var xmlTextEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\r", "&#xD;")
 
 // validXML replaces the characters XML 1.0 cannot hold with U+FFFD.
 func validXML(s string) string {
@@ -189,8 +192,14 @@ func (s *junitStreamer) Discard() { s.spool.Close() }
 
 // Close writes the document to w: the root element with the totals, then
 // the spooled suites.
-func (s *junitStreamer) Close(w io.Writer) error {
+//
+// The document goes through safetext's XML guard: it parses to the same
+// data, and printed to a CI log it carries no workflow command a name
+// holds (the text of a failure keeps its line breaks, so a name with a
+// newline would otherwise start a line of the log).
+func (s *junitStreamer) Close(out io.Writer) error {
 	defer s.spool.Close()
+	w := safetext.NewXMLWriter(out)
 	root, err := xml.Marshal(s.doc) // <testsuites …></testsuites>: no suites in doc
 	if err != nil {
 		return err
@@ -209,8 +218,10 @@ func (s *junitStreamer) Close(w io.Writer) error {
 	if s.n > 0 {
 		end = append([]byte("\n"), end...)
 	}
-	_, err = w.Write(append(end, '\n'))
-	return err
+	if _, err = w.Write(append(end, '\n')); err != nil {
+		return err
+	}
+	return w.Flush()
 }
 
 // unlisted is the entry of a rule a finding names that the run's rule
@@ -235,5 +246,7 @@ func junitFailureOf(fs []finding.Finding) *junitFailure {
 		Text: newJUnitText(strings.Join(lines, "\n") + "\n").Inner}
 }
 
-// textLine is the text reporter's line for f.
-func textLine(f finding.Finding) string { return f.String() }
+// textLine is the text reporter's line for f with its data as it is: the
+// XML encoder escapes it, and a JUnit consumer reads data, not a terminal
+// (finding.Finding.Raw).
+func textLine(f finding.Finding) string { return f.Raw() }

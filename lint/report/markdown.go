@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ckptlint/ckptlint/internal/safetext"
 )
 
 // Markdown limits: GitHub caps a job summary at 1 MiB and a PR comment at
@@ -43,7 +45,7 @@ func Markdown(w io.Writer, r Result) error {
 			if len(f.Fix) > 0 {
 				rule += ", fixable"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdCode(fmt.Sprintf("%s:%d", f.Range.File, f.Range.Start.Line)),
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdCode(fmt.Sprintf("%s:%d", safetext.Path(f.Range.File), f.Range.Start.Line)),
 				f.Severity, rule, mdEscape(shorten(oneLine(f.Message), maxMarkdownMessage)))
 		}
 		writeMarkdownRules(&b, r)
@@ -57,7 +59,7 @@ func Markdown(w io.Writer, r Result) error {
 			if f.Suppression != nil {
 				reason = f.Suppression.Reason
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s |\n", mdCode(fmt.Sprintf("%s:%d", f.Range.File, f.Range.Start.Line)),
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", mdCode(fmt.Sprintf("%s:%d", safetext.Path(f.Range.File), f.Range.Start.Line)),
 				mdLink(f.RuleID, f.DocURL)+" "+mdEscape(f.RuleName), mdEscape(shorten(oneLine(reason), maxMarkdownMessage)))
 		}
 		b.WriteString("\n</details>\n")
@@ -116,15 +118,39 @@ func shorten(s string, n int) string {
 }
 
 // mdEscaper backslash-escapes the characters that would end a table cell
-// or start Markdown or HTML markup.
+// or start Markdown or HTML markup (an entity included).
 var mdEscaper = strings.NewReplacer(`\`, `\\`, "|", `\|`, "*", `\*`, "_", `\_`, "`", "\\`",
-	"<", `\<`, ">", `\>`, "[", `\[`, "]", `\]`)
+	"<", `\<`, ">", `\>`, "[", `\[`, "]", `\]`, "&", `\&`, "~", `\~`)
 
-func mdEscape(s string) string { return mdEscaper.Replace(s) }
+// mdEscape renders text for a table cell: shown on one line with visible
+// escapes (safetext.Text: a newline cannot end the row), then with every
+// character of Markdown or HTML markup escaped.
+func mdEscape(s string) string { return mdEscaper.Replace(safetext.Text(s)) }
 
-// mdCode renders s as a code span inside a table cell.
+// mdCode renders s, a name as safetext.Path shows it (no newline, and any
+// backslash doubled), as a code span inside a table cell. Its fence is one
+// backtick longer than the longest run of backticks in s, with a space
+// inside each end when s starts or ends with a backtick (CommonMark 0.31,
+// 6.1, "Code spans"), so no backtick in a name can end it; a pipe is
+// escaped, which GFM tables read inside code spans too (GFM 0.29,
+// "Tables").
 func mdCode(s string) string {
-	return "`" + strings.NewReplacer("`", "'", "|", `\|`).Replace(s) + "`"
+	s = safetext.Text(s)
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != '`' {
+			run = 0
+			continue
+		}
+		run++
+		longest = max(longest, run)
+	}
+	fence := strings.Repeat("`", longest+1)
+	pad := ""
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		pad = " "
+	}
+	return fence + pad + strings.ReplaceAll(s, "|", `\|`) + pad + fence
 }
 
 // mdLink renders a link, or the escaped text when there is no URL.
@@ -132,5 +158,5 @@ func mdLink(text, url string) string {
 	if url == "" {
 		return mdEscape(text)
 	}
-	return "[" + mdEscape(text) + "](" + strings.NewReplacer("(", "%28", ")", "%29", " ", "%20").Replace(url) + ")"
+	return "[" + mdEscape(text) + "](" + strings.NewReplacer("(", "%28", ")", "%29", " ", "%20", "<", "%3C", ">", "%3E").Replace(safetext.Text(url)) + ")"
 }

@@ -3,7 +3,6 @@ package report
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"io"
 	"net/url"
 	"regexp"
@@ -203,10 +202,7 @@ func SARIF(w io.Writer, r Result) error {
 	}
 	setFingerprints(run.Results, func(i int) finding.Finding { return items[i].f }, r)
 
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(log)
+	return encodeJSON(w, log, false)
 }
 
 func sarifRuleOf(ru listed) sarifRule {

@@ -110,15 +110,20 @@ func TestGoldenSynthetic(t *testing.T) {
 }
 
 // TestGitHubEscaping checks the workflow command of a finding whose path,
-// title and message hold every character the runner treats specially.
+// title and message hold every character the runner treats specially: the
+// file property keeps the name exactly, escaped as the runner unescapes it
+// (actions/toolkit command.ts escapeProperty), and the message, text
+// people read, shows a line break of a value as \r\n before the data is
+// escaped (escapeData), so only ckptlint's own line breaks are %0A.
 func TestGitHubEscaping(t *testing.T) {
 	r := report.Result{Findings: []finding.Finding{{
 		RuleID: "X001", RuleName: "a,b:c", Severity: finding.Info,
 		Message: "100% sure:\r\nnext, line",
-		Range:   finding.Range{File: "dir,1/a:b%.yaml", Span: span.Span{Start: pos(2, 3, 0), End: pos(2, 5, 0)}},
+		Range:   finding.Range{File: "dir,1/a:b%\r\n.yaml", Span: span.Span{Start: pos(2, 3, 0), End: pos(2, 5, 0)}},
+		DocURL:  "https://example.com/x",
 	}}}
 	got := render(t, "github", r)
-	want := "::notice file=dir%2C1/a%3Ab%25.yaml,line=2,col=3,endLine=2,endColumn=5,title=X001 a%2Cb%3Ac::100%25 sure:%0D%0Anext, line\n"
+	want := "::notice file=dir%2C1/a%3Ab%25%0D%0A.yaml,line=2,col=3,endLine=2,endColumn=5,title=X001 a%2Cb%3Ac::100%25 sure:\\r\\nnext, line%0Ahttps://example.com/x\n"
 	if got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
@@ -262,7 +267,7 @@ func TestTextSnippet(t *testing.T) {
 	if err := report.Text(&b, r, report.Options{Snippet: true}); err != nil {
 		t.Fatal(err)
 	}
-	want := "conf/flink-conf.yaml:3:6: warning: 50% of \"välüe\": a, b\nsecond line | pipe <b>bold</b> *star* _u_ `tick` [x] [CKPT205 no-tolerable-failures, fixable]\n" +
+	want := "conf/flink-conf.yaml:3:6: warning: 50% of \"välüe\": a, b\\nsecond line | pipe <b>bold</b> *star* _u_ `tick` [x] [CKPT205 no-tolerable-failures, fixable]\n" +
 		"     3 | key: välüe\n" +
 		"       |      ^^^^^\n"
 	if !strings.Contains(b.String(), want) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ckptlint/ckptlint/internal/safetext"
 	"github.com/ckptlint/ckptlint/lint/finding"
 )
 
@@ -32,8 +33,10 @@ func textGroup(opts Options) func(b *bytes.Buffer, g Group) {
 			sev := f.Severity.String()
 			if opts.Color {
 				c := map[finding.Severity]string{finding.Error: ansiRed, finding.Warning: ansiYellow, finding.Info: ansiCyan}[f.Severity]
-				fmt.Fprintf(b, "%s%s:%d:%d:%s %s%s%s: %s %s[%s]%s\n", ansiBold, f.Range.File, f.Range.Start.Line, f.Range.Start.Col, ansiReset,
-					c, sev, ansiReset, f.Message, ansiGray, f.Tag(), ansiReset)
+				// The colours are the only escapes: names and values are
+				// shown as String shows them (internal/safetext).
+				fmt.Fprintf(b, "%s%s:%d:%d:%s %s%s%s: %s %s[%s]%s\n", ansiBold, safetext.Path(f.Range.File), f.Range.Start.Line, f.Range.Start.Col, ansiReset,
+					c, sev, ansiReset, safetext.Text(f.Message), ansiGray, safetext.Text(f.Tag()), ansiReset)
 			} else {
 				fmt.Fprintln(b, f.String())
 			}
@@ -49,7 +52,8 @@ func textGroup(opts Options) func(b *bytes.Buffer, g Group) {
 // span goes on, one caret when it is empty. Widths count runes, and tabs
 // before the span are kept so that the caret lines up. A line longer than
 // finding.MaxQuoted runes is shown around the span only, with "…" where it
-// is cut.
+// is cut. The line is shown with visible escapes (safetext.Source), and
+// the caret counts the runes of what is shown.
 func writeSnippet(b *bytes.Buffer, src []byte, f finding.Finding) {
 	if src == nil || f.Range.Start.Line <= 0 {
 		return
@@ -88,14 +92,17 @@ func writeSnippet(b *bytes.Buffer, src []byte, f finding.Finding) {
 		line = line[from:to] + suffix
 		start, end = start-from, min(end, to)-from
 	}
-	fmt.Fprintf(b, "  %4d | %s%s\n", f.Range.Start.Line, prefix, line)
-	width := max(utf8.RuneCountInString(line[start:end]), 1)
+	// What Source shows of a prefix of the line is a prefix of what it
+	// shows of the line (an escape depends only on what comes before).
+	shown, before, upTo := safetext.Source(line), safetext.Source(line[:start]), safetext.Source(line[:end])
+	fmt.Fprintf(b, "  %4d | %s%s\n", f.Range.Start.Line, prefix, shown)
+	width := max(utf8.RuneCountInString(shown[len(before):len(upTo)]), 1)
 	pad := strings.Map(func(r rune) rune {
 		if r == '\t' {
 			return '\t'
 		}
 		return ' '
-	}, prefix+line[:start])
+	}, prefix+before)
 	fmt.Fprintf(b, "       | %s%s\n", pad, strings.Repeat("^", width))
 }
 
