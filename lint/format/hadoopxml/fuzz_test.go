@@ -1,6 +1,7 @@
 package hadoopxml
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ckptlint/ckptlint/lint/span"
@@ -25,6 +26,10 @@ var fuzzSeeds = []string{
 	"<c:configuration xmlns:c='u'><c:property c:name='a'/></c:configuration>",
 	"<configuration/>",
 	"",
+	// attribute floods (issue 25): many namespace declarations on the
+	// root, duplicates among many attributes
+	attrFlood(1200),
+	conf(`<property name="a" value="v" ` + strings.Repeat(`xmlns:p='u' `, 50) + `/>`),
 }
 
 func fuzzOpts() Options {
