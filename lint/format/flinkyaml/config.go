@@ -42,7 +42,7 @@ func ParseConfig(path string, src []byte) *parsed.File {
 		}
 		return f
 	}
-	fl := newFlattener(loc, f, 0, true)
+	fl := newFlattener(loc, f, 0, true, &aliasBudget{})
 	f.Err = fl.root(docRoot(&doc))
 	var extra yaml.Node
 	switch err := decodeNext(dec, &extra); {
