@@ -69,7 +69,12 @@ func (d *Tree) Add(path string, explicit bool) error {
 			return nil
 		}
 	}
-	fm, pf := format.Detect(disp, src, d.declared[path])
+	fm, pf, undecided := format.Detect(disp, src, d.declared[path])
+	if undecided != "" {
+		// A config.yaml with Flink keys among others: a finding, so the
+		// lint gate notices the file it does not lint.
+		return d.refuseRead(path, true, undecided, src)
+	}
 	if fm == nil {
 		if explicit {
 			return &notConfigError{path: d.Display(path)}
