@@ -33,6 +33,9 @@ func ParseConfig(path string, src []byte) *parsed.File {
 		f.Err = perr
 		return f
 	}
+	if enc := yamlEncoding(src); enc != nil {
+		return parseUnreadEncoding(path, src, enc)
+	}
 	loc := newLocator(src)
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	var doc yaml.Node
