@@ -259,7 +259,8 @@ func each(r io.Reader, match func(Match)) (scanStats, error) {
 		}
 		line := chunk
 		if len(long) > 0 {
-			line = append(long, chunk...)
+			long = append(long, chunk...)
+			line = long
 		}
 		if len(line) > 0 || over {
 			st.lines++
@@ -269,7 +270,7 @@ func each(r io.Reader, match func(Match)) (scanStats, error) {
 		if cap(long) > 4*br.Size() {
 			long = nil // let a very long line's buffer go
 		}
-		if err != nil { // io.EOF
+		if errors.Is(err, io.EOF) {
 			return st, nil
 		}
 	}

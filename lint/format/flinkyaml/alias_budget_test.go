@@ -79,10 +79,6 @@ func TestScalarAliasesUnderBudget(t *testing.T) {
 	}
 }
 
-func indent(s string) string {
-	return "  " + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n  ") + "\n"
-}
-
 // aliasesTo names anchor n times, each under a key of its own.
 func aliasesTo(anchor string, n int) string {
 	var b strings.Builder
