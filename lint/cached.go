@@ -981,10 +981,11 @@ func lintAndStore(ctx context.Context, c *Cache, key, base cache.Key, prev *runE
 		sets = namedSets(names)
 	}
 	sources := kept.srcs
-	res.Sets, res.Files, res.Unread = sets, t.Len(), t.Unread()
-	// A run that could not read something is not stored: the next run
-	// tries again (and ends with exit code 2 again).
-	if storable && len(res.Unread) == 0 {
+	res.Sets, res.Files, res.Unread, res.Unlinted = sets, t.Len(), t.Unread(), st.unlinted
+	// A run that could not read something, or did not lint every set, is
+	// not stored: the next run tries again (and ends with exit code 2
+	// again).
+	if storable && len(res.Unread) == 0 && res.Unlinted == nil {
 		entry.Probes = obs.Probes()
 		entry.Notes = notes
 		absOf := func(path string) string {

@@ -102,7 +102,29 @@ type Options struct {
 	// last group. Result.Findings, Suppressed and Sources are then empty.
 	// An error from Report ends the run with that error.
 	Report func(Group) error
+	// MaxSets lowers the number of config sets the run lints (MaxSets
+	// when 0 or above it); tests use it.
+	MaxSets int
 }
+
+// MaxSets bounds the config sets one run lints: each is a policy
+// evaluation and a group of findings, so a run's cost follows its sets,
+// and files of one line each make as many as the input budget allows
+// (issue 25: 40,000 one-line sets took 175 s and 1.12 GB with SARIF).
+// bench/run.sh lints 10,000; docs/security.md gives what 20,000 cost.
+// The sets past it are not linted: Result.Unlinted names them and the
+// CLI exits 2, as for the input budget.
+const MaxSets = 20000
+
+// Unlinted are the config sets a run found past MaxSets and did not lint.
+type Unlinted struct {
+	Linted int      // the sets linted: the cap
+	Count  int      // how many were not
+	First  []string // the names of the first few, in set order
+}
+
+// maxUnlintedNamed is how many names Unlinted.First keeps.
+const maxUnlintedNamed = 5
 
 // Result is what one lint run found.
 type Result struct {
@@ -116,6 +138,9 @@ type Result struct {
 	// I/O errors, the run's input budget). Each configuration file among
 	// them is also a CKPT000 finding; the CLI exits 2 when any is listed.
 	Unread []string
+	// Unlinted, when not nil, are the config sets past MaxSets: every set
+	// before them was linted, these were not (the CLI exits 2).
+	Unlinted *Unlinted
 	// Cached is set when the findings came from the result cache without
 	// parsing: Sets then hold only their names, and Sources the bytes of
 	// the files for snippets.
@@ -174,7 +199,7 @@ func Lint(ctx context.Context, eng *engine.Engine, paths []string, opts Options)
 		sets = namedSets(names)
 	}
 	t := st.t
-	res.Sets, res.Files, res.Unread = sets, t.Len(), t.Unread()
+	res.Sets, res.Files, res.Unread, res.Unlinted = sets, t.Len(), t.Unread(), st.unlinted
 	return res, nil
 }
 
@@ -240,6 +265,10 @@ type stream struct {
 	mu     sync.Mutex
 	held   map[*model.Set][]*parsed.File
 	asmErr error
+	// yielded counts the sets handed on; those past the run's MaxSets are
+	// counted in unlinted instead.
+	yielded  int
+	unlinted *Unlinted
 }
 
 // errStopped ends assembly when the consumer of a stream stops early.
@@ -274,6 +303,20 @@ func (st *stream) sets() iter.Seq[*model.Set] {
 			if testPanic {
 				panic("test hook: panic while assembling " + s.Name)
 			}
+			if st.yielded >= st.maxSets() {
+				// Past the cap: assembled only to be counted and named.
+				if st.unlinted == nil {
+					st.unlinted = &Unlinted{Linted: st.yielded}
+				}
+				if st.unlinted.Count++; len(st.unlinted.First) < maxUnlintedNamed {
+					st.unlinted.First = append(st.unlinted.First, s.Name)
+				}
+				for _, f := range h {
+					st.t.Release(f)
+				}
+				return nil
+			}
+			st.yielded++
 			s.Facts = st.clock
 			st.mu.Lock()
 			st.held[s] = h
@@ -287,6 +330,14 @@ func (st *stream) sets() iter.Seq[*model.Set] {
 			st.asmErr = err
 		}
 	}
+}
+
+// maxSets is the run's cap on the sets it lints.
+func (st *stream) maxSets() int {
+	if n := st.opts.MaxSets; n > 0 && n < MaxSets {
+		return n
+	}
+	return MaxSets
 }
 
 // done lets go of the files held for s: the caller has its findings.

@@ -32,6 +32,22 @@ type sourceNotes struct {
 	// first are the bytes of a path's first source (add), nil when they
 	// do not mention ckptlint.
 	first map[string][]byte
+	// asked and answer are the last bytes mentions looked at and whether
+	// they mention ckptlint.
+	asked  []byte
+	answer bool
+}
+
+// mention is suppress.Mentions, remembering its answer for the bytes it
+// was last asked about: the FlinkDeployments of one manifest share the
+// manifest's bytes, and the set of each asks again (issue 25: a manifest of
+// N deployments was searched N times per question).
+func (n *sourceNotes) mention(b []byte) bool {
+	if len(b) > 0 && len(b) == len(n.asked) && &b[0] == &n.asked[0] {
+		return n.answer
+	}
+	n.asked, n.answer = b, suppress.Mentions(b)
+	return n.answer
 }
 
 // namedSets are sets holding only the names given: one array for all, as
@@ -56,7 +72,7 @@ func (n *sourceNotes) add(s *model.Set, ignores bool) []evaluate.Source {
 	for _, f := range s.Files() {
 		// An ignore problem (CKPT001, CKPT002) may name a file of the set
 		// once every set is done (lastBytes).
-		if _, ok := n.mentions[f.Path]; !ok && suppress.Mentions(f.Src) {
+		if _, ok := n.mentions[f.Path]; !ok && n.mention(f.Src) {
 			if n.mentions == nil {
 				n.mentions = map[string][]byte{}
 			}
@@ -70,7 +86,7 @@ func (n *sourceNotes) add(s *model.Set, ignores bool) []evaluate.Source {
 	for _, src := range evaluate.Sources([]*model.Set{s}, n.overlay) {
 		var own []byte // a set's own file's bytes, when they mention ckptlint
 		if !src.Included {
-			if b := src.Src(); suppress.Mentions(b) {
+			if b := src.Src(); n.mention(b) {
 				own = b
 			}
 		}

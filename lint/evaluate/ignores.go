@@ -7,6 +7,7 @@ import (
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/format"
+	"github.com/ckptlint/ckptlint/lint/format/flinkyaml"
 	"github.com/ckptlint/ckptlint/lint/format/hadoopxml"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/model"
@@ -146,8 +147,12 @@ func ReadSource(path string, overlay map[string][]byte) []byte {
 // UTF-16 or a declared single-byte charset decoded to UTF-8, as the Hadoop
 // reader decodes it (hadoopxml.Text), any other file b itself.
 func Text(path string, b []byte) []byte {
-	if b != nil && suppress.SyntaxOfPath(path) == suppress.XML {
+	switch {
+	case b == nil:
+	case suppress.SyntaxOfPath(path) == suppress.XML:
 		return hadoopxml.Text(b)
+	case suppress.SyntaxOfPath(path) == suppress.YAML:
+		return flinkyaml.Text(b) // a config.yaml in UTF-32 or without its byte-order mark
 	}
 	return b
 }
