@@ -67,6 +67,9 @@ type Result struct {
 	// Unread lists the paths that could not be read (lint.Result.Unread):
 	// their sets are not fixed, the others are.
 	Unread []string
+	// Unlinted are the config sets past lint.MaxSets (lint.Result.Unlinted):
+	// not fixed; nil when there are none.
+	Unlinted *lint.Unlinted
 	// Files are the OS paths of the configuration files the final lint
 	// read (beside which Writer.Sweep looks for stale staged files).
 	Files []string
@@ -139,7 +142,7 @@ func Run(ctx context.Context, eng *engine.Engine, opts Options) (*Result, error)
 		p.res.Rounds = round
 	}
 	p.res.Remaining = last.Findings
-	p.res.Unread = last.Unread
+	p.res.Unread, p.res.Unlinted = last.Unread, last.Unlinted
 	for _, s := range last.Sets {
 		for _, cf := range s.Files() {
 			if abs, err := filepath.Abs(filepath.FromSlash(cf.Path)); err == nil && !slices.Contains(p.res.Files, abs) {

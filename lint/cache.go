@@ -234,12 +234,12 @@ func (c *Cache) fresh(ctx context.Context, key, base cache.Key, prev *runEntry, 
 	if err := rp.last(leftoverFindings(r.tree, rp.rules)); err != nil {
 		return nil, stats, err
 	}
-	res.Sets, res.Files, res.Unread = rp.setList(), r.tree.Len(), r.tree.Unread()
-	// A run that could not read something is not stored: the next run
-	// tries again (and ends with exit code 2 again). Nor is one that found
-	// a fix journal or staged file in the tree: the entry would not repeat
-	// its CKPT005 warnings.
-	if storable && len(res.Unread) == 0 && len(r.tree.Leftovers()) == 0 {
+	res.Sets, res.Files, res.Unread, res.Unlinted = rp.setList(), r.tree.Len(), r.tree.Unread(), r.unlinted
+	// A run that could not read something, or did not lint every set, is
+	// not stored: the next run tries again (and ends with exit code 2
+	// again). Nor is one that found a fix journal or staged file in the
+	// tree: the entry would not repeat its CKPT005 warnings.
+	if storable && len(res.Unread) == 0 && res.Unlinted == nil && len(r.tree.Leftovers()) == 0 {
 		entry.Probes, entry.Notes, entry.Files = rec.Probes(), notes, r.tree.Len()
 		entry.setAbs(nil)
 		if entry.leastSize() > maxRunEntry {
@@ -411,7 +411,7 @@ func (c *Cache) incremental(ctx context.Context, key, base cache.Key, prev *runE
 		found[sr.Name] = sr
 		return nil
 	})
-	if err != nil || noted || dup || len(r.tree.Unread()) > 0 {
+	if err != nil || noted || dup || len(r.tree.Unread()) > 0 || r.unlinted != nil {
 		return nil, stats, false, nil //nolint:nilerr // the whole run the caller makes then reports it
 	}
 	next := *prev
@@ -579,7 +579,7 @@ func fingerprint(base cache.Key, p *assemble.Plan) (string, bool) {
 		Includes []string           `json:"includes,omitempty"`
 	}
 	found := func(f *discover.Found) fileDoc {
-		d := fileDoc{Path: f.Disp, Format: f.Format, Sum: sum(f.Src), Err: f.Err, Template: f.Template, Chart: f.Chart}
+		d := fileDoc{Path: f.Disp, Format: f.Format, Sum: f.Sum(), Err: f.Err, Template: f.Template, Chart: f.Chart}
 		for _, inc := range f.Includes() {
 			d.Includes = append(d.Includes, inc.Path+"\x00"+inc.Real+"\x00"+sum(inc.Src)+"\x00"+inc.Err)
 		}
@@ -589,7 +589,9 @@ func fingerprint(base cache.Key, p *assemble.Plan) (string, bool) {
 		if f == nil {
 			return nil
 		}
-		return &fileDoc{Path: f.Path, Format: f.Format, Sum: sum(f.Src), Err: f.Err, Template: f.Template}
+		// Its bytes are those of a file of Files (a manifest's, for each
+		// of its FlinkDeployments): Files hashes them once.
+		return &fileDoc{Path: f.Path, Format: f.Format, Err: f.Err, Template: f.Template}
 	}
 	type resDoc struct {
 		File fileDoc `json:"file"`

@@ -85,7 +85,29 @@ type Options struct {
 	// once its group is handed on (docs/performance.md, "Memory at 10,000
 	// sets"). An error from Report ends the run with that error.
 	Report func(Group) error
+	// MaxSets lowers the number of config sets the run lints (MaxSets
+	// when 0 or above it); tests use it.
+	MaxSets int
 }
+
+// MaxSets bounds the config sets one run lints: each is a policy
+// evaluation and a group of findings, so a run's cost follows its sets,
+// and files of one line each make as many as the input budget allows
+// (issue 25: 40,000 one-line sets took 175 s and 1.12 GB with SARIF).
+// bench/run.sh lints 10,000; docs/security.md gives what 20,000 cost.
+// The sets past it are not linted: Result.Unlinted names them and the
+// CLI exits 2, as for the input budget.
+const MaxSets = 20000
+
+// Unlinted are the config sets a run found past MaxSets and did not lint.
+type Unlinted struct {
+	Linted int      // the sets linted: the cap
+	Count  int      // how many were not
+	First  []string // the names of the first few, in set order
+}
+
+// maxUnlintedNamed is how many names Unlinted.First keeps.
+const maxUnlintedNamed = 5
 
 // Result is what one lint run found.
 type Result struct {
@@ -99,6 +121,9 @@ type Result struct {
 	// I/O errors, the run's input budget). Each configuration file among
 	// them is also a CKPT000 finding; the CLI exits 2 when any is listed.
 	Unread []string
+	// Unlinted, when not nil, are the config sets past MaxSets: every set
+	// before them was linted, these were not (the CLI exits 2).
+	Unlinted *Unlinted
 	// Cached is set when the findings came from the result cache without
 	// parsing: Sets then hold only their names.
 	Cached  bool
@@ -126,7 +151,7 @@ func Lint(ctx context.Context, eng *engine.Engine, paths []string, opts Options)
 	if err := rp.last(leftoverFindings(r.tree, rp.rules)); err != nil {
 		return nil, err
 	}
-	res.Sets, res.Files, res.Unread = rp.setList(), r.tree.Len(), r.tree.Unread()
+	res.Sets, res.Files, res.Unread, res.Unlinted = rp.setList(), r.tree.Len(), r.tree.Unread(), r.unlinted
 	return res, nil
 }
 

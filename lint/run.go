@@ -18,6 +18,7 @@ import (
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/lint/suppress"
 	"github.com/ckptlint/ckptlint/lint/versions"
 )
 
@@ -41,6 +42,10 @@ type run struct {
 	walk, boundary []string
 
 	tree *discover.Tree
+	// yielded counts the sets assembly handed on; those past the run's cap
+	// (maxSets) are counted in unlinted instead.
+	yielded  int
+	unlinted *Unlinted
 }
 
 // setResult is what a run knows of one config set once a worker is done
@@ -129,6 +134,17 @@ func (r *run) plans() (iter.Seq[*assemble.Plan], *error) {
 			if os.Getenv("CKPTLINT_TEST_PANIC") == "assemble" { // test hook: lint/panic_test.go, internal_error.txtar
 				panic("test hook: panic while assembling " + p.Set.Name)
 			}
+			if r.yielded >= r.maxSets() {
+				// Past the cap: assembled only to be counted and named.
+				if r.unlinted == nil {
+					r.unlinted = &Unlinted{Linted: r.yielded}
+				}
+				if r.unlinted.Count++; len(r.unlinted.First) < maxUnlintedNamed {
+					r.unlinted.First = append(r.unlinted.First, p.Set.Name)
+				}
+				return nil
+			}
+			r.yielded++
 			p.Set.Facts = r.clock
 			if !yield(p) {
 				return errStopped
@@ -140,6 +156,15 @@ func (r *run) plans() (iter.Seq[*assemble.Plan], *error) {
 		}
 	}
 	return seq, &asmErr
+}
+
+// maxSets is the run's cap on the sets it lints (MaxSets, lowered by
+// Options.MaxSets).
+func (r *run) maxSets() int {
+	if n := r.opts.MaxSets; n > 0 && n < MaxSets {
+		return n
+	}
+	return MaxSets
 }
 
 // evaluateSet is a worker's step on one set: parse its Hadoop files,
@@ -162,7 +187,19 @@ func evaluateSet(ctx context.Context, r *run, p *assemble.Plan) (*setResult, err
 // result is the setResult of plan p, parsed as s, with findings ps.
 func (r *run) result(p *assemble.Plan, s *model.Set, ps []evaluate.Pending) *setResult {
 	return &setResult{Name: s.Name, Root: p.Root, Members: members(p), Pending: ps,
-		Sources: evaluate.Sources(s, included(p)), set: s, bytes: r.planBytes(p, s)}
+		Sources: evaluate.Sources(s, ignores(p)), set: s, bytes: r.planBytes(p, s)}
+}
+
+// ignores are the ignore comments of the files of p and of the xi:include
+// targets they read, each parsed once however many sets read the file
+// (discover.Found Ignores).
+func ignores(p *assemble.Plan) []*suppress.File {
+	var out []*suppress.File
+	for _, f := range p.Files() {
+		out = append(out, f.Ignores())
+		out = append(out, f.IncludeIgnores()...)
+	}
+	return out
 }
 
 // members are the real paths of the files of p and of the xi:include

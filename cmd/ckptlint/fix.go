@@ -94,6 +94,9 @@ func runFix(cmd *cobra.Command, g *globals, p *fixParams, args []string) error {
 		for _, c := range res.Changes {
 			fmt.Fprint(g.stdout, fix.Diff(c, filepath.ToSlash(res.Display[c.Path])))
 		}
+		if res.Unlinted != nil {
+			return usageErr(fmt.Errorf("%w; the diff covers the linted ones", unlintedErr(res.Unlinted)))
+		}
 		if len(res.Unread) > 0 {
 			return usageErr(fmt.Errorf("%d path(s) could not be read: %s; the diff covers every other file", len(res.Unread), shownPaths(res.Unread)))
 		}
@@ -110,6 +113,9 @@ func runFix(cmd *cobra.Command, g *globals, p *fixParams, args []string) error {
 	writeNotes(g, w)
 	if !p.quiet {
 		writeFixSummary(g, res)
+	}
+	if res.Unlinted != nil {
+		return usageErr(fmt.Errorf("%w; the linted ones were fixed", unlintedErr(res.Unlinted)))
 	}
 	if len(res.Unread) > 0 {
 		return usageErr(fmt.Errorf("%d path(s) could not be read: %s; every other file was fixed", len(res.Unread), shownPaths(res.Unread)))

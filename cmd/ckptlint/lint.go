@@ -181,6 +181,15 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	if err := rep.finish(rr); err != nil {
 		return err
 	}
+	if u := res.Unlinted; u != nil {
+		// The sets before the cap were linted and reported; those past it
+		// fail the run, whatever the findings.
+		err := unlintedErr(u)
+		if len(res.Unread) == 0 {
+			return usageErr(err)
+		}
+		fmt.Fprintf(g.stderr, "ckptlint: %v\n", err)
+	}
 	if n := len(res.Unread); n > 0 {
 		// Everything else was linted and reported; an unread file still
 		// fails the run, whatever the findings.
@@ -194,6 +203,18 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 		return &exitError{code: exitFindings}
 	}
 	return nil
+}
+
+// unlintedErr says that a run found more config sets than lint.MaxSets:
+// linted were the first ones, the others are named (the first few) and
+// counted.
+func unlintedErr(u *lint.Unlinted) error {
+	names := strings.Join(u.First, ", ")
+	if more := u.Count - len(u.First); more > 0 {
+		names += fmt.Sprintf(" and %d more", more)
+	}
+	return fmt.Errorf("%d config sets found, more than the %d ckptlint lints in one run: the first %d were linted, the %d after them were not (%s); lint the tree in parts (ckptlint lint DIR...)",
+		u.Linted+u.Count, u.Linted, u.Linted, u.Count, names)
 }
 
 // reports are a run's outputs. The formats that stream (text, GitHub,

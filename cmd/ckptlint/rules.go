@@ -101,22 +101,21 @@ func explainLog(g *globals, rules []*rule.Rule, path string) error {
 		defer f.Close()
 		r, name = f, safetext.Path(path)
 	}
-	ms, err := logs.Scan(r)
+	// Streamed: the first line of each failure and a count are all that is
+	// kept, whatever the log's size.
+	sum, err := logs.Summarize(r)
 	if err != nil {
 		return usageErr(fmt.Errorf("%s: %w", name, err))
 	}
-	if len(ms) == 0 {
+	if sum.Clipped > 0 {
+		g.noteOnce(fmt.Sprintf("%s: %d line(s) longer than %d MiB were read in part, the first at line %d; the rest of each was skipped",
+			name, sum.Clipped, logs.MaxLine>>20, sum.FirstClipped))
+	}
+	if len(sum.First) == 0 {
 		fmt.Fprintf(g.stdout, "%s: no checkpoint failure message ckptlint knows\n", name)
 		return &exitError{code: exitFindings}
 	}
-	seen := map[string]int{}
-	var order []logs.Match
-	for _, m := range ms {
-		if seen[m.Pattern.ID] == 0 {
-			order = append(order, m)
-		}
-		seen[m.Pattern.ID]++
-	}
+	seen, order := sum.Count, sum.First
 	for i, m := range order {
 		if i > 0 {
 			fmt.Fprintln(g.stdout)

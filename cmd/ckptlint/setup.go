@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/ckptlint/ckptlint/internal/safetext"
@@ -100,8 +101,14 @@ func (g *globals) load(ctx context.Context, needEngine bool) (cfg *config.Config
 }
 
 func (g *globals) options(cfg *config.Config) lint.Options {
-	return lint.Options{Config: cfg, Versions: lint.Versions{Flink: g.flinkVersion, Hadoop: g.hadoopVersion},
+	o := lint.Options{Config: cfg, Versions: lint.Versions{Flink: g.flinkVersion, Hadoop: g.hadoopVersion},
 		Note: g.noteOnce, Placeholders: g.placeholders, Now: g.now()}
+	// Test hook (hostile_amplify.txtar): a lower cap on the config sets a
+	// run lints than lint.MaxSets; it can only lower it.
+	if n, err := strconv.Atoi(os.Getenv("CKPTLINT_TEST_MAX_SETS")); err == nil && n > 0 {
+		o.MaxSets = n
+	}
+	return o
 }
 
 // now is the time facts' ages are measured at: CKPTLINT_NOW (RFC 3339), for

@@ -72,7 +72,12 @@ func (d *Tree) Add(path string, explicit bool) error {
 			return nil
 		}
 	}
-	fm, _ := format.Detect(disp, src, d.declared[path])
+	fm, _, undecided := format.Detect(disp, src, d.declared[path])
+	if undecided != "" {
+		// A config.yaml with Flink keys among others: a finding, so the
+		// lint gate notices the file it does not lint.
+		return d.refuseRead(path, true, undecided, src)
+	}
 	if fm == nil {
 		if explicit {
 			return &notConfigError{path: d.Display(path)}
@@ -171,7 +176,9 @@ func (d *Tree) markManifest(f *Found) {
 			return
 		}
 	}
+	cfgs := make([]*parsed.File, len(f.Deps))
 	for i := range f.Deps {
-		template.Mark(f.Deps[i].Config, "")
+		cfgs[i] = f.Deps[i].Config
 	}
+	template.MarkShared(cfgs, "") // the deployments share the manifest's bytes: one search for control tags
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/ckptlint/ckptlint/lint/format/flinkyaml"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/parsed"
+	"github.com/ckptlint/ckptlint/lint/suppress"
 )
 
 // skipDirs are never walked.
@@ -62,6 +63,13 @@ type Found struct {
 	included map[string]includeRead
 	// Claimed is set by assembly when a Flink set reads this Hadoop file.
 	Claimed bool
+
+	// once computes, on first use by any worker, what every set reading
+	// the file shares: its digest and ignore comments.
+	once       sync.Once
+	sum        string
+	ignores    *suppress.File
+	incIgnores []*suppress.File
 }
 
 // notConfigError is a file named on the command line that is no Flink or

@@ -1,13 +1,17 @@
 package discover
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"slices"
 	"strings"
 
 	"github.com/ckptlint/ckptlint/lint/format"
+	"github.com/ckptlint/ckptlint/lint/format/flinkyaml"
 	"github.com/ckptlint/ckptlint/lint/format/hadoopxml"
 	"github.com/ckptlint/ckptlint/lint/parsed"
+	"github.com/ckptlint/ckptlint/lint/suppress"
 	"github.com/ckptlint/ckptlint/lint/template"
 )
 
@@ -51,6 +55,67 @@ func (d *Tree) Parse(f *Found, ignoreCDATA bool) *parsed.File {
 		template.Mark(g, f.Chart)
 	}
 	return g
+}
+
+// Ignores are the ckptlint:ignore comments of f (suppress.Parse of its
+// text, as its findings' positions read it), nil when it holds none or was
+// not read: parsed once, however many config sets read f (the
+// FlinkDeployments of one manifest share it).
+func (f *Found) Ignores() *suppress.File {
+	f.once.Do(f.parseIgnores)
+	return f.ignores
+}
+
+// IncludeIgnores are the ignore comments of the xi:include targets f read,
+// by the path its parse names each with; parsed once.
+func (f *Found) IncludeIgnores() []*suppress.File {
+	f.once.Do(f.parseIgnores)
+	return f.incIgnores
+}
+
+// Sum is the SHA-256 of f's bytes, in hex: computed once (the result
+// cache fingerprints each set by its files).
+func (f *Found) Sum() string {
+	f.once.Do(f.parseIgnores)
+	return f.sum
+}
+
+func (f *Found) parseIgnores() {
+	h := sha256.Sum256(f.Src)
+	f.sum = hex.EncodeToString(h[:])
+	if f.Err != nil {
+		return // not parsed: its set is its CKPT000
+	}
+	if syn := format.CommentsOf(f.Format); syn != 0 {
+		if text := textOf(f.Disp, f.Src); suppress.Mentions(text) {
+			f.ignores = suppress.Parse(f.Disp, text, syn)
+		}
+	}
+	for _, inc := range f.Includes() {
+		if inc.Err != "" {
+			continue
+		}
+		if syn := suppress.SyntaxOfPath(inc.Path); syn != 0 {
+			if text := textOf(inc.Path, inc.Src); suppress.Mentions(text) {
+				f.incIgnores = append(f.incIgnores, suppress.Parse(inc.Path, text, syn))
+			}
+		}
+	}
+}
+
+// textOf is the text of the file at display path whose bytes are b, as
+// its findings' positions read it: Hadoop XML in UTF-16 or a declared
+// single-byte charset decoded (hadoopxml.Text), a config.yaml in UTF-32 or
+// without its byte-order mark decoded (flinkyaml.Text), any other file b.
+func textOf(path string, b []byte) []byte {
+	switch {
+	case b == nil:
+	case suppress.SyntaxOfPath(path) == suppress.XML:
+		return hadoopxml.Text(b)
+	case suppress.SyntaxOfPath(path) == suppress.YAML:
+		return flinkyaml.Text(b)
+	}
+	return b
 }
 
 // Remark applies the placeholder recogniser to f, a file made from one

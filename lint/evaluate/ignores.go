@@ -6,7 +6,7 @@ import (
 
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/finding"
-	"github.com/ckptlint/ckptlint/lint/format"
+	"github.com/ckptlint/ckptlint/lint/format/flinkyaml"
 	"github.com/ckptlint/ckptlint/lint/format/hadoopxml"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/model"
@@ -27,27 +27,18 @@ type Source struct {
 	Evaluated bool
 }
 
-// Sources parses the ignore comments of the files of s, in the order an
-// Ignorer reads them: each file (Flink first), each followed by its
-// xi:include targets, whose bytes included gives (false when it was not
-// read). Only files that mention ckptlint are parsed and listed
-// (suppress.Mentions): no other holds an ignore or a malformed one.
-func Sources(s *model.Set, included func(path string) ([]byte, bool)) []Source {
-	var out []Source
+// Sources are the ignore sources of set s whose files' ignore comments
+// are files (suppress.Parse of each file that mentions ckptlint, in the
+// order an Ignorer reads them: each file, Flink first, each followed by
+// its xi:include targets; nil entries are left out).
+func Sources(s *model.Set, files []*suppress.File) []Source {
 	// A set with an unreadable file is not evaluated (evalSet): its
 	// ignores cannot be checked for use.
 	evaluated := !slices.ContainsFunc(s.Files(), func(f *parsed.File) bool { return f.Err != nil || template.Skipped(f) })
-	add := func(path string, src []byte, syn suppress.Syntax) {
-		if syn != 0 && suppress.Mentions(src) {
-			out = append(out, Source{Path: path, File: suppress.Parse(path, src, syn), Set: s.Name, Evaluated: evaluated})
-		}
-	}
-	for _, f := range s.Files() {
-		add(f.Path, f.Src, format.CommentsOf(f.Format))
-		for _, inc := range f.Includes {
-			if b, ok := included(inc); ok {
-				add(inc, Text(inc, b), suppress.SyntaxOfPath(inc))
-			}
+	var out []Source
+	for _, f := range files {
+		if f != nil {
+			out = append(out, Source{Path: f.Path, File: f, Set: s.Name, Evaluated: evaluated})
 		}
 	}
 	return out
@@ -145,8 +136,12 @@ func ReadSource(path string, overlay map[string][]byte) []byte {
 // UTF-16 or a declared single-byte charset decoded to UTF-8, as the Hadoop
 // reader decodes it (hadoopxml.Text), any other file b itself.
 func Text(path string, b []byte) []byte {
-	if b != nil && suppress.SyntaxOfPath(path) == suppress.XML {
+	switch {
+	case b == nil:
+	case suppress.SyntaxOfPath(path) == suppress.XML:
 		return hadoopxml.Text(b)
+	case suppress.SyntaxOfPath(path) == suppress.YAML:
+		return flinkyaml.Text(b) // a config.yaml in UTF-32 or without its byte-order mark
 	}
 	return b
 }

@@ -206,24 +206,33 @@ func IsYAML(name string) bool {
 // name) and, for a YAML name no format is named by, its content: a FlinkDeployment manifest, or a
 // config.yaml holding Flink keys (any config.yaml when declared). The
 // config.yaml parse is returned so it is not parsed again; nil, nil when
-// the file is none of the formats.
-func Detect(disp string, src []byte, declared bool) (*Format, *parsed.File) {
+// the file is none of the formats. undecided is set, with the format nil,
+// for a config.yaml that holds keys of several Flink namespaces but is not
+// judged Flink's (flinkyaml.MaybeFlink): why it is not linted, for a
+// CKPT000 on it.
+func Detect(disp string, src []byte, declared bool) (f *Format, pf *parsed.File, undecided string) {
 	if f := ByName(disp); f != nil {
-		return f, nil
+		return f, nil, ""
 	}
 	if !IsYAML(disp) {
-		return nil, nil
+		return nil, nil, ""
 	}
 	if flinkyaml.IsManifest(src) {
-		return deployment, nil
+		return deployment, nil, ""
 	}
 	if baseName(disp) == configYAML.FileName {
 		f := flinkyaml.ParseConfig(disp, src)
-		if declared || flinkyaml.IsFlinkConfig(f) {
-			return configYAML, f
+		if declared {
+			return configYAML, f, ""
+		}
+		switch v, why := flinkyaml.Classify(f); v {
+		case flinkyaml.Flink:
+			return configYAML, f, ""
+		case flinkyaml.MaybeFlink:
+			return nil, nil, why
 		}
 	}
-	return nil, nil
+	return nil, nil, ""
 }
 
 // IsManifest reports whether src holds a FlinkDeployment.

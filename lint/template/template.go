@@ -71,7 +71,47 @@ var reControl = sync.OnceValue(func() *regexp.Regexp {
 // directory, YAML or XML that does not parse until rendered) is marked
 // skipped: no rule reads it. chart is the Helm chart directory when f lies
 // in its templates/.
-func Mark(f *parsed.File, chart string) {
+func Mark(f *parsed.File, chart string) { mark(f, chart, controlTags) }
+
+// MarkShared is Mark for files that share one Src, the FlinkDeployments of
+// one manifest (each a parsed.File of the whole manifest's bytes): the
+// search for control tags runs once over those bytes, not once per
+// deployment (issue 25: a manifest of 1,000 deployments was searched whole
+// 1,000 times).
+func MarkShared(files []*parsed.File, chart string) {
+	var src []byte
+	var reason string
+	searched := false
+	control := func(b []byte) string {
+		if !searched || !sameBytes(b, src) {
+			src, reason, searched = b, controlTags(b), true
+		}
+		return reason
+	}
+	for _, f := range files {
+		mark(f, chart, control)
+	}
+}
+
+// controlTags is the reason a file of bytes src is a template by its
+// control tags, or "".
+func controlTags(src []byte) string {
+	loc := reControl().FindIndex(src)
+	if loc == nil {
+		return ""
+	}
+	return fmt.Sprintf("template control tags (%s on line %d) decide which settings the rendered file holds",
+		strings.TrimSpace(string(src[loc[0]:loc[1]])), 1+bytes.Count(src[:loc[0]], []byte("\n")))
+}
+
+// sameBytes reports whether a and b are the same bytes in memory.
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// mark is Mark, with control telling the control-tag reason of a file's
+// bytes.
+func mark(f *parsed.File, chart string, control func([]byte) string) {
 	if f == nil {
 		return
 	}
@@ -85,10 +125,7 @@ func Mark(f *parsed.File, chart string) {
 			reason = fmt.Sprintf("it does not parse until rendered (%s)", f.Err.Msg)
 		}
 	default:
-		if loc := reControl().FindIndex(f.Src); loc != nil {
-			reason = fmt.Sprintf("template control tags (%s on line %d) decide which settings the rendered file holds",
-				strings.TrimSpace(string(f.Src[loc[0]:loc[1]])), 1+bytes.Count(f.Src[:loc[0]], []byte("\n")))
-		}
+		reason = control(f.Src)
 	}
 	if reason != "" {
 		c, pos := countSource(f)

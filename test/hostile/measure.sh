@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Measures wall and CPU time (user + system; wall time on a shared machine
 # mostly measures the load), peak memory (max RSS) and output size of ckptlint on the
-# hostile inputs of issue 9 that are about cost. Not a test: it asserts
+# hostile inputs of issues 9 and 25 that are about cost. Not a test: it asserts
 # nothing and its numbers depend on the machine; docs/security.md quotes
 # them. The hostile-input tests themselves (outcome, exit code, nothing
 # written, nothing outside read) are cmd/ckptlint/testdata/script/hostile_*.txtar.
 #
 #   test/hostile/measure.sh            # all cases
 #   test/hostile/measure.sh flink15    # one case
+#   CKPTLINT_BIN=/tmp/old/ckptlint test/hostile/measure.sh attrs40k
+#                                      # another build (the code before a change)
+#   MEASURE_TIMEOUT=150 ...            # stop a case after 150 s (its line says so)
 #
 # Needs GNU time (/usr/bin/time -v, Debian package "time") and python3 to
 # generate the inputs.
@@ -17,8 +20,13 @@ export PATH="/usr/local/go/bin:$PATH"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-bin="$work/ckptlint"
-go build -o "$bin" ./cmd/ckptlint
+bin=${CKPTLINT_BIN:-}
+if [ -z "$bin" ]; then
+  bin="$work/ckptlint"
+  go build -o "$bin" ./cmd/ckptlint
+fi
+limit=()
+[ -n "${MEASURE_TIMEOUT:-}" ] && limit=(timeout "$MEASURE_TIMEOUT")
 
 # gen DIR PYTHON: runs PYTHON in a fresh repository DIR under $work.
 gen() {
@@ -30,9 +38,17 @@ gen() {
 measure() {
   local name=$1
   shift
+  run "$name" lint "$@"
+}
+
+# run NAME ckptlint-args...: runs ckptlint with those arguments in $work/NAME.
+run() {
+  local name=$1
+  shift
   local out="$work/$name.out" tv="$work/$name.time"
   local code=0
-  (cd "$work/$name" && /usr/bin/time -v -o "$tv" "$bin" lint "$@" >"$out" 2>"$work/$name.err") || code=$?
+  (cd "$work/$name" && /usr/bin/time -v -o "$tv" "${limit[@]}" "$bin" "$@" >"$out" 2>"$work/$name.err") || code=$?
+  [ "$code" = 124 ] && echo "$name: stopped after $MEASURE_TIMEOUT s (MEASURE_TIMEOUT)"
   local wall cpu rss input
   wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$tv")
   cpu=$(awk -F': ' '/User time|System time/ { s += $2 } END { printf "%.2f", s }' "$tv")
@@ -42,7 +58,8 @@ measure() {
     "$name" "$input" "$code" "$wall" "$cpu" "$rss" "$(echo "$rss * 1024 / $input" | bc -l)" "$(wc -c <"$out")"
 }
 
-cases=(flink15 values15 xml15 yaml15 flowdeep six15 hcl13 hcldeep echo10)
+cases=(flink15 values15 xml15 yaml15 flowdeep six15 hcl13 hcldeep echo10
+  attrs40k attrs200k manifest1000 aliases20k sets20k sets20ksarif sets40k log500)
 [ $# -gt 0 ] && cases=("$@")
 
 for c in "${cases[@]}"; do
@@ -104,6 +121,39 @@ open('flink-conf.yaml', 'w').write('execution.checkpointing.interval: 1 min\n')"
   echo10) # a 10 MB value echoed in findings (was 20-30 MB of output)
     gen "$c" "open('flink-conf.yaml', 'w').write('execution.checkpointing.interval: 1 min\nexecution.checkpointing.timeout: ' + 'x' * (10 << 20) + '\n')"
     measure "$c" --format json ;;
+  attrs40k | attrs200k) # issue 25: 40,000 (22-39 s) or 200,000 (2.2 MB, past 120 s) xmlns attributes on <configuration>
+    n=${c#attrs}; n=${n%k}000
+    gen "$c" "
+open('hdfs-site.xml', 'w').write('<configuration' + ''.join(' xmlns:p%d=\"u\"' % i for i in range($n)) + '>\n<property><name>dfs.blocksize</name><value>1m</value></property>\n</configuration>\n')"
+    measure "$c" ;;
+  manifest1000) # issue 25: 1,000 FlinkDeployments in one file (54-68 s)
+    gen "$c" "
+with open('deployments.yaml', 'w') as f:
+    for i in range(1000):
+        f.write('---\napiVersion: flink.apache.org/v1beta1\nkind: FlinkDeployment\nmetadata:\n  name: job-%d\nspec:\n  flinkVersion: v1_18\n  flinkConfiguration:\n    execution.checkpointing.interval: 1 min\n    state.checkpoints.dir: hdfs://nn:8020/ck/%d\n' % (i, i))"
+    measure "$c" ;;
+  aliases20k) # issue 25: a 100 KB scalar named by 20,000 aliases, a 200 KB config.yaml (past 3.9 GB and 120 s)
+    gen "$c" "
+open('config.yaml', 'w').write('execution.checkpointing.interval: 1 min\nbig: &b ' + 'x' * 100000 + '\nlist:\n' + '- *b\n' * 20000)"
+    measure "$c" ;;
+  sets20k | sets20ksarif | sets40k) # issue 25: 20,000 one-line config sets (the cap, lint.MaxSets), or 40,000 (175 s, 1.12 GB with SARIF)
+    n=${c#sets}; n=${n%%k*}000
+    gen "$c" "
+import os
+for i in range($n):
+    os.makedirs('s%05d' % i)
+    open('s%05d/flink-conf.yaml' % i, 'w').write('execution.checkpointing.interval: 1 min\n')"
+    case $c in
+    sets20ksarif) measure "$c" --no-cache --format sarif ;;
+    *) measure "$c" --no-cache ;;
+    esac ;;
+  log500) # issue 25: explain --log on a 500 MB log whose every line matches (a 984 MB one used 1.27 GB)
+    gen "$c" "
+line = b'2026-12-01 10:00:00 WARN CheckpointCoordinator - Checkpoint 7 of job 0f1e2d3c4b5a69788796a5b4c3d2e1f0 expired before completing.\n'
+with open('taskmanager.log', 'wb') as f:
+    for _ in range(500 * 1000 * 1000 // (len(line) * 10000)):
+        f.write(line * 10000)"
+    run "$c" explain --log taskmanager.log ;;
   *)
     echo "unknown case $c (one of ${cases[*]})" >&2
     exit 2 ;;

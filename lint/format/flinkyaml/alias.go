@@ -30,7 +30,33 @@ const (
 	// file: Flink has no such limit, but 50 nested aliases can name 2^50
 	// keys; ckptlint refuses that as an alias bomb.
 	maxAliasEntries = 10000
+	// maxAliasBytes bounds the text aliases make ckptlint produce again
+	// in one file (aliasBudget). snakeyaml-engine counts only aliases to
+	// collections ("Aliases for scalar nodes do not count because they do
+	// not grow exponentially": LoadSettingsBuilder.setMaxAliasesForCollections,
+	// 2.6), so this is ckptlint's own limit: one 100 KB scalar named by
+	// 20,000 aliases in a 200 KB file made 2 GB of list text (issue 25).
+	// 1 MiB is sixteen times the largest real file ckptlint is tested
+	// against (docs/security.md).
+	maxAliasBytes = 1 << 20
 )
+
+// aliasBudget counts, for one file (all documents of a manifest), the bytes
+// of text reached through aliases: each scalar an alias names (a key, a
+// value, an item of a list), and each value flattened from a collection an
+// alias names (a list reached that way is counted whole, its aliased items
+// again: an over-count, never an under-count).
+type aliasBudget struct{ bytes int }
+
+// charge counts n bytes reached through an alias written at offset at; past
+// maxAliasBytes it returns the alias-bomb error there.
+func (f *flattener) charge(n, at int) *parsed.ParseError {
+	f.aliased.bytes += n
+	if f.aliased.bytes > maxAliasBytes {
+		return f.fail(at, "aliases repeat more than %d bytes of text: ckptlint refuses this as an alias bomb", maxAliasBytes)
+	}
+	return nil
+}
 
 // aliasSite is where a value reached through an alias is written: the key
 // that holds the alias and the alias token. Entries flattened through it
@@ -96,8 +122,7 @@ func (f *flattener) aliasValue(k pairKey, vn *yaml.Node, depth int) *parsed.Pars
 	if err != nil {
 		return err
 	}
-	f.add(k, vn, value{kind: parsed.KindList, text: text}, r, depth)
-	return nil
+	return f.add(k, vn, value{kind: parsed.KindList, text: text}, r, depth)
 }
 
 // flowValue renders a list value as toYAMLString does, anchors included.

@@ -33,6 +33,9 @@ func ParseConfig(path string, src []byte) *parsed.File {
 		f.Err = perr
 		return f
 	}
+	if enc := yamlEncoding(src); enc != nil {
+		return parseUnreadEncoding(path, src, enc)
+	}
 	loc := newLocator(src)
 	in, perr := yamlInput(path, src, loc)
 	if perr != nil {
@@ -47,7 +50,7 @@ func ParseConfig(path string, src []byte) *parsed.File {
 		}
 		return f
 	}
-	fl := newFlattener(loc, f, 0, true)
+	fl := newFlattener(loc, f, 0, true, &aliasBudget{})
 	f.Err = fl.root(docRoot(&doc))
 	var extra yaml.Node
 	switch err := decodeNext(dec, &extra); {

@@ -7,12 +7,18 @@ import (
 )
 
 // add records one flattened entry for key k with value v, read from node vn
-// at r, and the notices it raises.
-func (f *flattener) add(k pairKey, vn *yaml.Node, v value, r tokenRange, depth int) {
+// at r, and the notices it raises. The error is the alias budget's
+// (aliasBudget), for a value reached through an alias to a collection.
+func (f *flattener) add(k pairKey, vn *yaml.Node, v value, r tokenRange, depth int) *parsed.ParseError {
 	if f.via != nil {
 		// reached through an alias: point at the alias, not the original
 		k.span, r = f.via.key, f.via.val
 		f.viaEntries++
+		if vn.Kind != yaml.AliasNode || vn.Alias == nil || vn.Alias.Kind != yaml.ScalarNode { // scalarOf counted an alias to a scalar
+			if err := f.charge(len(v.text), r.start); err != nil {
+				return err
+			}
+		}
 	}
 	raw := string(f.loc.src[r.start:r.end])
 	text, kind := v.text, v.kind
@@ -47,7 +53,7 @@ func (f *flattener) add(k pairKey, vn *yaml.Node, v value, r tokenRange, depth i
 	f.last[e.Key] = len(f.file.Entries)
 	f.file.Entries = append(f.file.Entries, e)
 	if !f.standard {
-		return
+		return nil
 	}
 	switch {
 	case e.Kind == parsed.KindNull:
@@ -62,6 +68,7 @@ func (f *flattener) add(k pairKey, vn *yaml.Node, v value, r tokenRange, depth i
 		f.file.Notices = append(f.file.Notices, newNotice(path, NoticeEnvJavaHomeNested, e.KeySpan, e.Key,
 			"env.java.home is written nested; Flink's start scripts read it from the raw file with sed, so write it flat as \"env.java.home: …\""))
 	}
+	return nil
 }
 
 // isPlainUntagged reports whether vn is a plain scalar without a tag.

@@ -27,6 +27,8 @@ type flattener struct {
 	// (alias.go); viaEntries counts the entries added that way.
 	via        *aliasSite
 	viaEntries int
+	// aliased counts the text reached through aliases in the file.
+	aliased *aliasBudget
 	// open lists the mappings being flattened, to refuse a recursive alias.
 	open []*yaml.Node
 	// anchors and emitted hold the anchors of the list being rendered.
@@ -37,8 +39,8 @@ type flattener struct {
 	keyErr *parsed.ParseError
 }
 
-func newFlattener(loc *locator, file *parsed.File, doc int, standard bool) *flattener {
-	return &flattener{loc: loc, file: file, doc: doc, standard: standard, last: map[string]int{}}
+func newFlattener(loc *locator, file *parsed.File, doc int, standard bool, aliased *aliasBudget) *flattener {
+	return &flattener{loc: loc, file: file, doc: doc, standard: standard, last: map[string]int{}, aliased: aliased}
 }
 
 // fail returns a ParseError at byte offset off.
@@ -139,8 +141,7 @@ func (f *flattener) value(k pairKey, vn *yaml.Node, depth int) *parsed.ParseErro
 		if err != nil {
 			return err
 		}
-		f.add(k, vn, value{kind: parsed.KindList, text: text}, f.loc.nodeRange(vn, indent), depth)
-		return nil
+		return f.add(k, vn, value{kind: parsed.KindList, text: text}, f.loc.nodeRange(vn, indent), depth)
 	case yaml.AliasNode:
 		if t := vn.Alias; t != nil && (t.Kind == yaml.MappingNode || t.Kind == yaml.SequenceNode) {
 			return f.aliasValue(k, vn, depth)
@@ -151,8 +152,7 @@ func (f *flattener) value(k pairKey, vn *yaml.Node, depth int) *parsed.ParseErro
 		if err != nil {
 			return err
 		}
-		f.add(k, vn, v, r, depth)
-		return nil
+		return f.add(k, vn, v, r, depth)
 	}
 	return f.failNode(vn, "unexpected YAML node for key %q", k.full)
 }
@@ -169,6 +169,9 @@ func (f *flattener) scalarOf(n *yaml.Node, indent int, role string) (value, toke
 				n.Value, kindName(t))
 		}
 		_, _, nonSpecific = f.loc.skipProps(f.loc.offset(t.Line, t.Column))
+		if err := f.charge(len(t.Value), r.start); err != nil {
+			return value{}, r, err
+		}
 	}
 	if t.Kind != yaml.ScalarNode {
 		return value{}, r, f.fail(r.start, "expected a scalar %s, found a %s", role, kindName(t))

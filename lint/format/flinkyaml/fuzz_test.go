@@ -22,6 +22,10 @@ var extraSeeds = []string{
 	"a: \"\\u00e9\\x41\\\n  b\"\n",
 	"- [a: 1]\n",
 	"{a: [b, {c: d}], e: f}\n",
+	// scalar aliases (issue 25): one anchored scalar named many times, in
+	// a list, as values and as keys
+	scalarAliases(2000, 600),
+	"a: &b " + strings.Repeat("v", 300) + "\nl: [" + strings.Repeat("*b, ", 40) + "*b]\nk: *b\nm: {*b : 1}\n",
 }
 
 func FuzzParseConfig(f *testing.F) {

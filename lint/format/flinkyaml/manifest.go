@@ -78,6 +78,7 @@ func ParseManifests(path string, src []byte) ([]Deployment, *parsed.ParseError) 
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	var deps []Deployment
 	var claims []Claim
+	aliased := &aliasBudget{} // one budget for every document of the file
 	for doc := 0; ; doc++ {
 		var n yaml.Node
 		if err := decodeNext(dec, &n); err != nil {
@@ -89,7 +90,7 @@ func ParseManifests(path string, src []byte) ([]Deployment, *parsed.ParseError) 
 			}
 			return deps, yamlError(path, loc, err)
 		}
-		if d, ok := readDeployment(path, src, loc, docRoot(&n), doc); ok {
+		if d, ok := readDeployment(path, src, loc, docRoot(&n), doc, aliased); ok {
 			deps = append(deps, d)
 		} else if c, ok := readClaim(docRoot(&n)); ok {
 			claims = append(claims, c)
@@ -99,14 +100,14 @@ func ParseManifests(path string, src []byte) ([]Deployment, *parsed.ParseError) 
 
 // readDeployment reads one document; ok is false when it is not a
 // FlinkDeployment.
-func readDeployment(path string, src []byte, loc *locator, root *yaml.Node, doc int) (Deployment, bool) {
+func readDeployment(path string, src []byte, loc *locator, root *yaml.Node, doc int, aliased *aliasBudget) (Deployment, bool) {
 	kindK, kindV := lookup(root, "kind")
 	_, api := lookup(root, "apiVersion")
 	if scalarText(kindV) != "FlinkDeployment" || !strings.HasPrefix(scalarText(api), "flink.apache.org/") {
 		return Deployment{}, false
 	}
 	cfg := &parsed.File{Path: path, Format: parsed.FlinkDeployment, Src: src}
-	fl := newFlattener(loc, cfg, doc, false)
+	fl := newFlattener(loc, cfg, doc, false, aliased)
 	d := Deployment{Doc: doc, Config: cfg}
 
 	_, meta := lookup(root, "metadata")

@@ -1,6 +1,7 @@
 package hadoopxml
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ckptlint/ckptlint/lint/span"
@@ -29,6 +30,10 @@ var fuzzSeeds = []string{
 	"<!DOCTYPE configuration [<!ENTITY t \"true\"><!ATTLIST property final CDATA \"&t;\" value NMTOKEN ' 1 '><!ATTLIST xi:include href CDATA 'inc.xml'>]><configuration><property name=\"a\"/><xi:include xmlns:xi=\"http://www.w3.org/2001/XInclude\"/></configuration>",
 	"<?xml version=\"1.1\"?>\r\u2028<configuration>\u0085<property><name>\u0085a</name><value>x\r\u0085y&#x85;</value></property></configuration>",
 	"<props>" + prop("a", "/tmp/${user.name}/${env.X:-d}") + "</props>",
+	// attribute floods (issue 25): many namespace declarations on the
+	// root, duplicates among many attributes
+	attrFlood(1200),
+	conf(`<property name="a" value="v" ` + strings.Repeat(`xmlns:p='u' `, 50) + `/>`),
 }
 
 func fuzzOpts() Options {

@@ -1,0 +1,93 @@
+package flinkyaml
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf16"
+)
+
+func utf16LE(s string, bom bool) []byte {
+	var b []byte
+	if bom {
+		b = append(b, 0xFF, 0xFE)
+	}
+	for _, u := range utf16.Encode([]rune(s)) {
+		b = append(b, byte(u), byte(u>>8))
+	}
+	return b
+}
+
+func utf16BE(s string) []byte {
+	var b []byte
+	for _, u := range utf16.Encode([]rune(s)) {
+		b = append(b, byte(u>>8), byte(u))
+	}
+	return b
+}
+
+func toUTF32(s string, little, bom bool) []byte {
+	var b []byte
+	put := func(r rune) {
+		if little {
+			b = append(b, byte(r), byte(r>>8), byte(r>>16), byte(r>>24))
+		} else {
+			b = append(b, byte(r>>24), byte(r>>16), byte(r>>8), byte(r))
+		}
+	}
+	if bom {
+		put(0xFEFF)
+	}
+	for _, r := range s {
+		put(r)
+	}
+	return b
+}
+
+// TestEncodings: config.yaml is read in the encodings both of Flink's YAML
+// readers tell (UTF-8, UTF-16 with a byte-order mark); UTF-32 with one,
+// which only snakeyaml-engine (Flink 1.20+) reads, and UTF-16 or UTF-32
+// without one, which Flink reads as UTF-8 and refuses, are a ParseError
+// saying so, told Flink's by their decoded keys, never a file skipped
+// without a word (issue 25).
+func TestEncodings(t *testing.T) {
+	const flink = "state.checkpoints.dir: hdfs://nn:8020/ck\nexecution.checkpointing.interval: 1 s\n"
+	const spring = "server:\n  port: 8080\nspring:\n  datasource:\n    url: jdbc:postgresql://db/app\n"
+	for _, tc := range []struct {
+		name string
+		src  []byte
+		want string // start of the error; "" for none
+	}{
+		{"UTF-16LE with a byte-order mark", utf16LE(flink, true), ""},
+		{"UTF-16LE without", utf16LE(flink, false), "the file looks like UTF-16LE without a byte-order mark: Flink reads a config.yaml without one as UTF-8"},
+		{"UTF-16BE without", utf16BE(flink), "the file looks like UTF-16BE without a byte-order mark"},
+		{"UTF-32LE with a byte-order mark", toUTF32(flink, true, true), "the file is UTF-32LE with a byte-order mark: Flink 1.20 and later read it"},
+		{"UTF-32BE with a byte-order mark", toUTF32(flink, false, true), "the file is UTF-32BE with a byte-order mark"},
+		{"UTF-32LE without", toUTF32(flink, true, false), "the file looks like UTF-32LE without a byte-order mark"},
+		{"UTF-32BE without", toUTF32(flink, false, false), "the file looks like UTF-32BE without a byte-order mark"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := ParseConfig("config.yaml", tc.src)
+			switch {
+			case tc.want == "" && f.Err != nil:
+				t.Fatalf("err %v", f.Err)
+			case tc.want != "" && (f.Err == nil || !strings.HasPrefix(f.Err.Msg, tc.want) || f.Err.Pos.Line != 1):
+				t.Fatalf("err %v, want at 1:1 %q", f.Err, tc.want)
+			}
+			if !IsFlinkConfig(f) {
+				t.Error("not told Flink's: the file would be skipped without a word")
+			}
+			if e := f.Lookup("execution.checkpointing.interval"); e == nil || e.Value != "1 s" {
+				t.Errorf("decoded entries: %+v", f.Entries)
+			}
+		})
+	}
+	// another tool's file stays another tool's, whatever its encoding
+	for _, src := range [][]byte{utf16LE(spring, false), toUTF32(spring, true, true)} {
+		if f := ParseConfig("config.yaml", src); IsFlinkConfig(f) {
+			t.Errorf("Spring Boot config.yaml told Flink's: %v", f.Err)
+		}
+	}
+	if got := string(Text(toUTF32(flink, true, true))); got != flink {
+		t.Errorf("Text = %q", got)
+	}
+}
