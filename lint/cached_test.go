@@ -170,20 +170,17 @@ func lintDirs(t *testing.T) []string {
 
 // TestCacheIdentical lints every fixture directory of testdata without the
 // cache, with it cold and with it warm: the results are byte-identical,
-// keeping every parsed file and streaming (Options.Release, what `ckptlint
-// lint` does).
+// collected and streamed (Options.Report, what `ckptlint lint` does:
+// cachedTwice runs both).
 func TestCacheIdentical(t *testing.T) {
-	dirs := lintDirs(t)
-	for _, release := range []bool{false, true} {
-		store, err := cache.Open(t.TempDir(), 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range dirs {
-			t.Chdir(d)
-			rel, _ := filepath.Rel(filepath.Dir(filepath.Dir(d)), d)
-			cachedTwice(t, fmt.Sprintf("%s (release %v)", rel, release), store, lint.Options{Config: linttest.LoadConfig(t, "."), Release: release})
-		}
+	store, err := cache.Open(t.TempDir(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range lintDirs(t) {
+		t.Chdir(d)
+		rel, _ := filepath.Rel(filepath.Dir(filepath.Dir(d)), d)
+		cachedTwice(t, rel, store, lint.Options{Config: linttest.LoadConfig(t, ".")})
 	}
 }
 
@@ -455,7 +452,7 @@ func TestCacheEditedIdentical(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Chdir(dir)
-		opts := lint.Options{Config: linttest.LoadConfig(t, "."), Release: true}
+		opts := lint.Options{Config: linttest.LoadConfig(t, ".")}
 		check := func(what string) {
 			t.Helper()
 			if _, st := sameAsPlain(t, name+", "+what, c, eng, opts); st.Incremental {

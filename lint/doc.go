@@ -1,12 +1,16 @@
-// Package lint is ckptlint's library entry point. A run is three steps,
-// each in its own package and each given only what it reads:
+// Package lint is ckptlint's library entry point. A run is one pipeline
+// (run.go), each step in its own package and given only what it reads:
 //
-//	paths ─▶ discover.Walk (lint/discover: walk, classify, read, parse, mark templates)
-//	      ─▶ assemble.Sets (lint/assemble: config sets; lint/versions: each set's versions)
-//	      ─▶ evaluate.Each (lint/evaluate: one set at a time on a worker pool, in set order)
-//	      ─▶ evaluate.IgnoresIn (ckptlint:ignore comments over all sets) ─▶ sorted findings
+//	paths ─▶ discover.Walk     (lint/discover: walk, classify, read, within the boundary and budget)
+//	      ─▶ assemble.Each     (lint/assemble: config sets as they complete; lint/versions: their versions)
+//	      ─▶ per set, on the ordered worker pool (internal/ordered):
+//	         Plan.Parse, evaluate.Raw, evaluate.Edits, evaluate.Sources
+//	      ─▶ in set order: evaluate.Settle, evaluate.Ignorer ─▶ Group ─▶ Options.Report
+//	      ─▶ the last group: the ignore comments' problems
 //
-// Lint runs all of them (Cached with the result cache); Discover the first
-// two. Options carries the CLI's flags and .ckptlint.hcl; the functions
-// here split it into each step's inputs.
+// Lint runs it; Cached is Lint with the result cache, which wraps the
+// pipeline (its file system, its per-set step, its source of results) and
+// changes none of its steps (cache.go); Discover runs it without
+// evaluating. Options carries the CLI's flags and .ckptlint.hcl; the run
+// splits it into each step's inputs.
 package lint

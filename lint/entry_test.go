@@ -3,6 +3,7 @@ package lint
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/gob"
 	"reflect"
 	"runtime"
 	"strings"
@@ -11,13 +12,12 @@ import (
 	"github.com/ckptlint/ckptlint/lint/evaluate"
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
+	"github.com/ckptlint/ckptlint/lint/suppress"
 )
 
-// TestEntryRoundTrip: a run entry decodes to what was encoded, and every
-// truncation or single-byte change of its payload (the store's checksum
-// aside) decodes to an error or to a value, never a panic.
-func TestEntryRoundTrip(t *testing.T) {
-	e := &runEntry{
+// testEntry is a small valid entry.
+func testEntry() *runEntry {
+	return &runEntry{
 		Format: entryFormat,
 		Files:  3,
 		Probes: []inputfs.Probe{
@@ -26,108 +26,110 @@ func TestEntryRoundTrip(t *testing.T) {
 			{Op: "real", Path: "/r/conf/flink-conf.yaml", Result: "/r/conf/flink-conf.yaml"},
 		},
 		Sets: []setEntry{{Name: "conf", Fingerprint: strings.Repeat("f", 64), Root: "conf", Members: []string{"/r/conf/flink-conf.yaml"},
-			Pending: []evaluate.Pending{{Finding: finding.Finding{RuleID: "CKPT101", Severity: finding.Warning, Message: "m"}}}}},
-		Sources: []evaluate.Source{{Path: "conf/flink-conf.yaml", Syntax: 1, Set: "conf", Evaluated: true}},
-		Abs:     map[string]string{"conf/flink-conf.yaml": "/r/conf/flink-conf.yaml"},
+			Pending: []evaluate.Pending{{Finding: finding.Finding{RuleID: "CKPT101", Severity: finding.Warning, Message: "m",
+				Edits: []finding.Replacement{{File: "conf/flink-conf.yaml", Text: "dfs.blocksize: 8m"}}}}},
+			Sources: []evaluate.Source{{Path: "conf/flink-conf.yaml", Set: "conf", Evaluated: true,
+				File: &suppress.File{Path: "conf/flink-conf.yaml", Syntax: suppress.FlinkConf,
+					Ignores: []suppress.Ignore{{Kind: suppress.KindInline, Rules: []string{"CKPT101"}, Reason: "r", From: 2, To: 2}}}}},
+		}},
+		Abs: []absPath{{"conf/flink-conf.yaml", "/r/conf/flink-conf.yaml"}},
 	}
+}
+
+// TestEntryRoundTrip: a run entry decodes to what was encoded (the exact
+// edits of SARIF's fixes and the parsed ignore comments included), and
+// every truncation or single-byte change of its payload (the store's
+// checksum aside) decodes to an error or to a valid value, never a panic.
+func TestEntryRoundTrip(t *testing.T) {
+	e := testEntry()
 	b, err := e.encode()
 	if err != nil {
 		t.Fatal(err)
 	}
 	got, ok := decodeEntry(b)
-	if !ok || !got.decodePending() {
+	if !ok {
 		t.Fatal("the encoded entry does not decode")
 	}
-	again, err := got.encode() // the findings' JSON written back as it was read
-	if err != nil || !bytes.Equal(again, b) {
-		t.Errorf("a decoded entry encodes to other bytes (%v)", err)
-	}
-	for i := range got.Sets {
-		got.Sets[i].rawPending = ""
-	}
-	got.pending = nil
 	if !reflect.DeepEqual(got, e) {
 		t.Errorf("round trip:\n got %+v\nwant %+v", got, e)
 	}
-	if !got.valid() {
-		t.Error("the decoded entry is not valid")
-	}
 	for n := range len(b) {
-		if _, ok := decodeEntry(b[:n]); ok && n < len(b) {
+		if _, ok := decodeEntry(b[:n]); ok {
 			t.Errorf("a payload cut to %d of %d bytes decodes", n, len(b))
 		}
 	}
 	for i := range b {
 		c := append([]byte(nil), b...)
 		c[i] ^= 0x41
-		if e, ok := decodeEntry(c); ok {
-			_ = e.decodePending() && e.valid() // must not panic either
+		if e, ok := decodeEntry(c); ok && !e.valid() {
+			t.Errorf("a payload changed at byte %d decodes to an invalid entry", i)
 		}
 	}
 }
 
-// TestForgedEntryBoundsAllocation: a payload that claims many sets (or
-// probes) is refused, and decoding a payload of valid minimal probes
-// allocates a small multiple of its size (found by review: a count
-// checked only against the bytes left let an 8 MiB entry allocate 896 MiB).
+// TestForgedEntryBoundsAllocation: a payload that claims many probes or
+// sets, or a message far longer than itself, is refused, and decoding it
+// allocates a small multiple of its size: encoding/gob grows a slice as
+// its elements arrive and reads a message in chunks (the entry holds no
+// map, whose size gob would take on trust).
 func TestForgedEntryBoundsAllocation(t *testing.T) {
-	head := append([]byte(nil), entryMagic...)
-	head = binary.AppendUvarint(head, 2)
-	head = append(head, "{}"...)
-
-	manySets := binary.AppendUvarint(append([]byte(nil), head...), 0) // no probes
-	manySets = binary.AppendUvarint(manySets, 8<<20)                  // 8M sets
-	manySets = append(manySets, make([]byte, 8<<20)...)
-	probes := binary.AppendUvarint(append([]byte(nil), head...), 1<<20)
-	for range 1 << 20 {
-		probes = append(probes, 3, 'd', 'i', 'r', 1, '/', 0, 0)
+	valid, err := testEntry().encode()
+	if err != nil {
+		t.Fatal(err)
 	}
-	probes = binary.AppendUvarint(probes, 0) // no sets
-	for name, b := range map[string][]byte{"8M sets claimed": manySets, "1M minimal probes": probes} {
+	// A message claiming 1 GiB, then a few bytes.
+	longMsg := append(append([]byte(nil), entryMagic...), 0xFC, 0x3F, 0xFF, 0xFF, 0xFF)
+	longMsg = append(longMsg, make([]byte, 64)...)
+	// The valid entry's head, then a gob message claiming 100M sets.
+	var head bytes.Buffer
+	head.Write(entryMagic)
+	enc := gob.NewEncoder(&head)
+	if err := enc.Encode(entryHead{Format: entryFormat}); err != nil {
+		t.Fatal(err)
+	}
+	var sets bytes.Buffer
+	if err := gob.NewEncoder(&sets).Encode([]setEntry{{Name: "a"}}); err != nil {
+		t.Fatal(err)
+	}
+	manySets := append(head.Bytes(), bytes.ReplaceAll(sets.Bytes(), []byte{1, 1}, binary.AppendUvarint(nil, 100<<20))...)
+	for name, b := range map[string][]byte{"a 1 GiB message claimed": longMsg, "100M sets claimed": manySets} {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
 		_, ok := decodeEntry(b)
 		runtime.ReadMemStats(&after)
-		if name == "8M sets claimed" && ok {
+		if ok {
 			t.Errorf("%s: decoded", name)
 		}
-		if got := after.TotalAlloc - before.TotalAlloc; got > 12*uint64(len(b)) {
+		if got := after.TotalAlloc - before.TotalAlloc; got > 64<<20 {
 			t.Errorf("%s: decoding %d bytes allocated %d", name, len(b), got)
 		}
 	}
+	if _, ok := decodeEntry(valid); !ok {
+		t.Error("the valid entry does not decode")
+	}
 }
 
-// TestEntryBadFindings: an entry whose framing decodes but one of whose
-// sets' findings is not JSON, or names no rule, or has no valid severity,
-// is not used (decodePending, which decodes the findings apart from the
-// rest of the entry, refuses it, and so does fromEntry).
+// TestEntryBadFindings: an entry that decodes but one of whose sets'
+// findings names no rule or has no valid severity, or whose ignore source
+// names no set of the entry, is not used.
 func TestEntryBadFindings(t *testing.T) {
-	for name, pending := range map[string]string{
-		"not JSON":          `[{"rule_id":`,
-		"no rule":           `[{"severity":"warning","message":"m"}]`,
-		"severity too high": `[{"rule_id":"CKPT101","severity":9}]`,
+	for name, change := range map[string]func(*runEntry){
+		"no rule":           func(e *runEntry) { e.Sets[0].Pending[0].RuleID = "" },
+		"severity too high": func(e *runEntry) { e.Sets[0].Pending[0].Severity = 9 },
+		"source of no set":  func(e *runEntry) { e.Sets[0].Sources[0].Set = "other" },
+		"relative member":   func(e *runEntry) { e.Sets[0].Members = []string{"conf/flink-conf.yaml"} },
+		"unknown probe":     func(e *runEntry) { e.Probes[0].Op = "exec" },
+		"short fingerprint": func(e *runEntry) { e.Sets[0].Fingerprint = "f" },
 	} {
-		e := &runEntry{Format: entryFormat, Probes: []inputfs.Probe{{Op: "dir", Path: "/r", Result: "abc"}},
-			Sets: []setEntry{
-				{Name: "a", Fingerprint: strings.Repeat("a", 64), Root: "a"},
-				{Name: "b", Fingerprint: strings.Repeat("b", 64), Root: "b", rawPending: pending},
-			},
-			Abs: map[string]string{}}
+		e := testEntry()
+		change(e)
 		b, err := e.encode()
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, ok := decodeEntry(b)
-		if !ok || !got.valid() {
-			t.Fatalf("%s: the entry's framing does not decode", name)
-		}
-		if got.decodePending() {
-			t.Errorf("%s: the findings decode", name)
-			continue
-		}
-		if _, ok, err := fromEntry(&Cache{}, got, nil, Options{}); ok || err != nil {
-			t.Errorf("%s: fromEntry used the entry (%v)", name, err)
+		if _, ok := decodeEntry(b); ok {
+			t.Errorf("%s: the entry is used", name)
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"maps"
 	"slices"
 
 	"github.com/ckptlint/ckptlint/lint/engine"
@@ -87,17 +86,4 @@ func (g *grouper) emit(name string, kept, sup []finding.Finding, bytes func(path
 func inOrder(fs []finding.Finding, seen *finding.Seen) []finding.Finding {
 	slices.SortFunc(fs, finding.Compare)
 	return slices.DeleteFunc(fs, seen.Again)
-}
-
-// collect folds groups into res, for a run without Options.Report.
-func collect(res *Result) func(Group) error {
-	if res.Sources == nil {
-		res.Sources = map[string][]byte{}
-	}
-	return func(g Group) error {
-		res.Findings = append(res.Findings, g.Findings...)
-		res.Suppressed = append(res.Suppressed, g.Suppressed...)
-		maps.Copy(res.Sources, g.Sources)
-		return nil
-	}
 }

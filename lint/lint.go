@@ -2,23 +2,14 @@ package lint
 
 import (
 	"context"
-	"errors"
-	"iter"
-	"os"
-	"path/filepath"
-	"runtime/debug"
-	"sync"
 	"time"
 
 	"github.com/ckptlint/ckptlint/lint/assemble"
 	"github.com/ckptlint/ckptlint/lint/config"
-	"github.com/ckptlint/ckptlint/lint/discover"
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/evaluate"
 	"github.com/ckptlint/ckptlint/lint/finding"
-	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/model"
-	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/suppress"
 	"github.com/ckptlint/ckptlint/lint/template"
 	"github.com/ckptlint/ckptlint/lint/versions"
@@ -58,7 +49,7 @@ type Versions = versions.Declared
 type PanicError = evaluate.PanicError
 
 // Options are what a run reads besides its paths: the CLI's flags and
-// .ckptlint.hcl. Each step takes only its part (see discoverOptions). The
+// .ckptlint.hcl. Each step takes only its part (run.discoverOptions). The
 // zero value lints with the embedded policies, no .ckptlint.hcl and
 // GOMAXPROCS workers.
 type Options struct {
@@ -70,16 +61,6 @@ type Options struct {
 	Overlay map[string][]byte
 	// NoInlineIgnores disregards `ckptlint:ignore` comments in the files.
 	NoInlineIgnores bool
-	// Release holds a file's parsed entries and notices only while a
-	// config set reading it is assembled or evaluated: discovery frees
-	// them, and a set's files are parsed again when it is assembled
-	// (docs/performance.md, "Memory at 10,000 sets"). Result.Sets then
-	// keep, for each file, what ignores and reporters read: path, format,
-	// bytes, includes, parse error and template mark (a Hadoop file with
-	// xi:include keeps its entries: a later set may read it). `ckptlint
-	// lint` sets it unless SARIF output needs the exact fix edits (which
-	// re-read the entries); `fix` does not.
-	Release bool
 	// Note receives one-line notes about paths that are not read and are
 	// not findings (a FIFO or a directory named like a configuration file,
 	// an unreadable directory, a file named in paths that is no Flink or
@@ -99,8 +80,10 @@ type Options struct {
 	// Report, when set, receives the run's findings a group at a time, in
 	// order (Group): each config set's as soon as it is done (a run
 	// answered from the result cache hands them on at its end), then the
-	// last group. Result.Findings, Suppressed and Sources are then empty.
-	// An error from Report ends the run with that error.
+	// last group. Result.Findings, Suppressed and Sources are then empty,
+	// and Result.Sets hold only the sets' names: nothing of a set is kept
+	// once its group is handed on (docs/performance.md, "Memory at 10,000
+	// sets"). An error from Report ends the run with that error.
 	Report func(Group) error
 	// MaxSets lowers the number of config sets the run lints (MaxSets
 	// when 0 or above it); tests use it.
@@ -142,258 +125,51 @@ type Result struct {
 	// before them was linted, these were not (the CLI exits 2).
 	Unlinted *Unlinted
 	// Cached is set when the findings came from the result cache without
-	// parsing: Sets then hold only their names, and Sources the bytes of
-	// the files for snippets.
+	// parsing: Sets then hold only their names.
 	Cached  bool
 	Sources map[string][]byte
 }
 
-// Lint is a whole run: discover the files under paths, assemble them into
-// config sets, evaluating each while the next are assembled (stream), and
-// apply the ignore comments. The findings come in the order a report
-// streams them (Group): with Options.Report each set's group is handed on
-// as soon as the set is done, and the Result holds no findings.
-//
-// Result.Sources holds the bytes of every file a finding names. With
-// Options.Release a run keeps nothing else of a set once its findings are
-// in (docs/performance.md, "Memory at 10,000 sets"): Result.Sets hold
-// only the sets' names, and the ignore comments are read from the files
-// that mention ckptlint, noted as each set is done (sourceNotes).
+// Lint is a whole run (run.pipeline): discover the files under paths,
+// assemble them into config sets and evaluate each on the worker pool
+// while the next are assembled, then report each set's group, in set
+// order, and the last group. With Options.Report each group is handed on
+// as soon as it is complete and the Result holds no findings; without,
+// the Result holds them all, the bytes of every file a finding names
+// (Sources) and the sets parsed (fix plans its edits on them).
 func Lint(ctx context.Context, eng *engine.Engine, paths []string, opts Options) (*Result, error) {
-	st, err := newStream(paths, opts, nil)
-	if err != nil {
-		return nil, err
-	}
-	var (
-		sets  []*model.Set
-		names []string // Release: the sets' names; the sets are built at the end
-	)
+	r := newRun(opts, engineOf(eng), paths)
 	res := &Result{}
 	out := opts.Report
 	if out == nil {
 		out = collect(res)
 	}
-	notes := &sourceNotes{overlay: opts.Overlay, readAgain: st.t.ReadAgain, kept: st.t.Kept}
-	rules := evaluate.RuleSettings(opts.Config.RuleByID)
-	g := newGrouper(eng.Rules(), rules, opts.NoInlineIgnores, out)
-	err = evaluate.Each(ctx, eng, st.sets(), opts.Workers, rules, func(s *model.Set, fs []finding.Finding) error {
-		defer st.done(s)
-		srcs := notes.add(s, !opts.NoInlineIgnores)
-		if opts.Release {
-			names = append(names, s.Name)
-		} else {
-			sets = append(sets, s)
-		}
-		return g.set(s.Name, srcs, fs, func(path string) []byte { return notes.fileBytes(s, path) })
-	})
-	if err != nil {
+	rp := newReporter(eng.Rules(), opts, out, r.readSource)
+	if err := r.pipeline(ctx, rp.set); err != nil {
 		return nil, err
 	}
-	if err := st.err(); err != nil {
+	if err := rp.last(leftoverFindings(r.tree, rp.rules)); err != nil {
 		return nil, err
 	}
-	if err := g.last(leftoverFindings(st.t, rules), notes.lastBytes); err != nil {
-		return nil, err
-	}
-	if opts.Release {
-		sets = namedSets(names)
-	}
-	t := st.t
-	res.Sets, res.Files, res.Unread, res.Unlinted = sets, t.Len(), t.Unread(), st.unlinted
+	res.Sets, res.Files, res.Unread, res.Unlinted = rp.setList(), r.tree.Len(), r.tree.Unread(), r.unlinted
 	return res, nil
 }
 
-// Discover walks paths and returns the config sets, in a stable order, and
-// the number of files read.
+// Discover walks paths and returns the config sets, parsed and in a
+// stable order, and the number of files read: the first steps of a run,
+// without evaluating anything (`ckptlint inspect`, `init`).
 func Discover(paths []string, opts Options) ([]*model.Set, int, error) {
-	sets, t, err := assembleSets(paths, opts)
+	r := newRun(opts, nil, paths)
+	var sets []*model.Set
+	r.step = func(_ context.Context, r *run, p *assemble.Plan) (*setResult, error) {
+		return &setResult{set: p.Parse(r.tree)}, nil
+	}
+	err := r.pipeline(context.Background(), func(res *setResult) error {
+		sets = append(sets, res.set)
+		return nil
+	})
 	if err != nil {
 		return nil, 0, err
 	}
-	return sets, t.Len(), nil
-}
-
-// assembleSets runs the first two steps: discovery, then assembly (with
-// version resolution).
-func assembleSets(paths []string, opts Options) ([]*model.Set, *discover.Tree, error) {
-	return assembleSetsWalking(paths, nil, opts, nil)
-}
-
-// assembleSetsWalking is assembleSets walking only walk, with the read
-// boundary of the run over boundary (nil: of walk), recording what it
-// looks at in obs (the result cache's incremental run; nil: nothing).
-func assembleSetsWalking(walk, boundary []string, opts Options, obs *inputfs.Observer) ([]*model.Set, *discover.Tree, error) {
-	do := discoverOptions(opts)
-	do.Observer = obs
-	do.BoundaryPaths = boundary
-	t, err := discover.Walk(walk, do)
-	if err != nil {
-		return nil, nil, err
-	}
-	sets, err := assemble.Sets(t, opts.Config, resolver(opts, t, obs))
-	if err != nil {
-		return nil, nil, err
-	}
-	clock := factsClock(opts, t)
-	for _, s := range sets {
-		s.Facts = clock
-	}
-	return sets, t, nil
-}
-
-// resolver is the version resolver assembly uses for the files of t.
-func resolver(opts Options, t *discover.Tree, obs *inputfs.Observer) *versions.Resolver {
-	vers := &versions.Resolver{Declared: opts.Versions, Config: opts.Config, Display: t.Display, Observer: obs}
-	if !opts.Unbounded {
-		vers.Allow = func(dir string) bool { _, err := t.Check(dir); return err == nil }
-	}
-	return vers
-}
-
-// stream is a run's config sets as assembly completes them (lint/assemble
-// Each), for a streaming run: discovery keeps each file's bytes, and with
-// Options.Release not its parsed form (discover.Options.Lazy); a set's
-// files are parsed again when it is assembled and freed once the caller is
-// done with it (done). Peak memory then follows the few sets in flight
-// rather than the whole tree (docs/performance.md, "Memory at 10,000
-// sets"); what a run finds does not change (TestReleaseSameFindings).
-type stream struct {
-	t      *discover.Tree
-	obs    *inputfs.Observer
-	opts   Options
-	clock  model.FactsClock
-	mu     sync.Mutex
-	held   map[*model.Set][]*parsed.File
-	asmErr error
-	// yielded counts the sets handed on; those past the run's MaxSets are
-	// counted in unlinted instead.
-	yielded  int
-	unlinted *Unlinted
-}
-
-// errStopped ends assembly when the consumer of a stream stops early.
-var errStopped = errors.New("stopped")
-
-// newStream discovers the files under paths, recording what it and
-// assembly look at in obs (nil: nothing).
-func newStream(paths []string, opts Options, obs *inputfs.Observer) (*stream, error) {
-	do := discoverOptions(opts)
-	do.Observer = obs
-	do.Lazy = opts.Release
-	t, err := discover.Walk(paths, do)
-	if err != nil {
-		return nil, err
-	}
-	return &stream{t: t, obs: obs, opts: opts, clock: factsClock(opts, t), held: map[*model.Set][]*parsed.File{}}, nil
-}
-
-// sets assembles the config sets, yielding each when it is complete; an
-// assembly error is in err once the loop is over. Assembly runs on a
-// goroutine of its own (internal/ordered), so a panic in it (a bug) is
-// recovered there and becomes a *PanicError, as in an evaluation worker.
-func (st *stream) sets() iter.Seq[*model.Set] {
-	return func(yield func(*model.Set) bool) {
-		defer func() {
-			if r := recover(); r != nil {
-				st.asmErr = &PanicError{Value: r, Stack: debug.Stack()}
-			}
-		}()
-		testPanic := os.Getenv("CKPTLINT_TEST_PANIC") == "assemble" // test hook: lint/panic_test.go, internal_error.txtar
-		err := assemble.Each(st.t, st.opts.Config, resolver(st.opts, st.t, st.obs), func(s *model.Set, h []*parsed.File) error {
-			if testPanic {
-				panic("test hook: panic while assembling " + s.Name)
-			}
-			if st.yielded >= st.maxSets() {
-				// Past the cap: assembled only to be counted and named.
-				if st.unlinted == nil {
-					st.unlinted = &Unlinted{Linted: st.yielded}
-				}
-				if st.unlinted.Count++; len(st.unlinted.First) < maxUnlintedNamed {
-					st.unlinted.First = append(st.unlinted.First, s.Name)
-				}
-				for _, f := range h {
-					st.t.Release(f)
-				}
-				return nil
-			}
-			st.yielded++
-			s.Facts = st.clock
-			st.mu.Lock()
-			st.held[s] = h
-			st.mu.Unlock()
-			if !yield(s) {
-				return errStopped
-			}
-			return nil
-		})
-		if err != nil && !errors.Is(err, errStopped) {
-			st.asmErr = err
-		}
-	}
-}
-
-// maxSets is the run's cap on the sets it lints.
-func (st *stream) maxSets() int {
-	if n := st.opts.MaxSets; n > 0 && n < MaxSets {
-		return n
-	}
-	return MaxSets
-}
-
-// done lets go of the files held for s: the caller has its findings.
-func (st *stream) done(s *model.Set) {
-	st.mu.Lock()
-	h := st.held[s]
-	delete(st.held, s)
-	st.mu.Unlock()
-	for _, f := range h {
-		st.t.Release(f)
-	}
-}
-
-// err is the assembly error, if any; read it after the loop over sets.
-func (st *stream) err() error { return st.asmErr }
-
-// factsClock is what the ages of .ckptlint.hcl's facts blocks are measured
-// against in this run.
-func factsClock(opts Options, t *discover.Tree) model.FactsClock {
-	c := model.FactsClock{Now: opts.Now, MaxAge: opts.Config.MaxFactsAge()}
-	if c.Now.IsZero() {
-		c.Now = time.Now()
-	}
-	if opts.Config != nil && opts.Config.Path != "" {
-		p := opts.Config.Path
-		if abs, err := filepath.Abs(p); err == nil {
-			p = abs
-		}
-		c.ConfigFile = t.Display(p)
-	}
-	return c
-}
-
-// discoverOptions is the part of opts and .ckptlint.hcl discovery reads.
-func discoverOptions(opts Options) discover.Options {
-	cfg := opts.Config
-	o := discover.Options{Overlay: opts.Overlay, Note: opts.Note, Unbounded: opts.Unbounded}
-	if opts.Placeholders != "" {
-		o.Literal = opts.Placeholders == PlaceholdersLiteral
-	} else {
-		o.Literal = cfg != nil && cfg.Placeholders == PlaceholdersLiteral
-	}
-	if cfg == nil {
-		return o
-	}
-	o.Ignored = cfg.IgnoresPath
-	for _, dep := range cfg.Deployments {
-		o.Declared = append(o.Declared, cfg.Resolve(dep.FlinkConf))
-		for _, p := range []string{dep.FlinkConf, dep.HadoopConf, dep.ClusterHDFSSite} {
-			if p != "" {
-				o.Named = append(o.Named, cfg.Resolve(p))
-			}
-		}
-	}
-	for _, to := range cfg.PathMappings {
-		o.Named = append(o.Named, cfg.Resolve(to))
-	}
-	return o
+	return sets, r.tree.Len(), nil
 }

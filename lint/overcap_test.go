@@ -156,7 +156,7 @@ func TestStoreMarksOverCap(t *testing.T) {
 		t.Fatalf("leastSize %d: the test needs it under the cap", e.leastSize())
 	}
 	key := cache.NewHasher("test").String("over").Sum()
-	e.store(store, key)
+	(&Cache{Store: store}).put(e, key)
 	if _, ok := store.Get(key); ok {
 		t.Error("an entry over the cap was stored")
 	}

@@ -26,7 +26,7 @@ func TestWorkerPanicIsAnError(t *testing.T) {
 	if v, _ := pe.Value.(string); !strings.Contains(v, "panic in an evaluation worker") {
 		t.Errorf("panic value = %v", pe.Value)
 	}
-	if !strings.Contains(string(pe.Stack), "evaluate.Set(") {
+	if !strings.Contains(string(pe.Stack), "evaluate.Raw(") {
 		t.Errorf("stack does not name the worker:\n%s", pe.Stack)
 	}
 }
@@ -34,13 +34,16 @@ func TestWorkerPanicIsAnError(t *testing.T) {
 // TestAssemblyPanicIsAnError: assembly runs on a goroutine of its own while
 // sets are evaluated; a panic there (the CKPTLINT_TEST_PANIC test hook)
 // is a *lint.PanicError too, with and without the cache, and streaming
-// (Release) or not.
+// (Options.Report) or not.
 func TestAssemblyPanicIsAnError(t *testing.T) {
 	dir, eng := threeSets(t)
 	t.Setenv("CKPTLINT_TEST_PANIC", "assemble")
 	c, _ := newCache(t)
 	for _, release := range []bool{false, true} {
-		opts := lint.Options{Workers: 2, Release: release}
+		opts := lint.Options{Workers: 2}
+		if release {
+			opts.Report = func(lint.Group) error { return nil }
+		}
 		_, err := lint.Lint(context.Background(), eng, []string{dir}, opts)
 		_, _, cerr := lint.Cached(context.Background(), c, []string{dir}, opts)
 		for _, err := range []error{err, cerr} {

@@ -17,14 +17,13 @@ import (
 	"github.com/ckptlint/ckptlint/lint/parsed"
 )
 
-// TestReleaseSameFindings lints every fixture tree twice, keeping the
-// parsed sets and streaming them (Options.Release, what `ckptlint lint`
-// does: files parsed again when a set is assembled, each set evaluated
-// while the next are assembled, nothing of it kept once its findings are
-// in): findings, suppressed findings, the sets' names and order and the
+// TestStreamedSameFindings lints every fixture tree twice, collecting the
+// result and streaming it (Options.Report, what `ckptlint lint` does:
+// each set's group handed on as soon as it is done, nothing of the set
+// kept): findings, suppressed findings, the sets' names and order and the
 // file bytes reporters read must not differ, and the streaming run must
 // really have let the sets go.
-func TestReleaseSameFindings(t *testing.T) {
+func TestStreamedSameFindings(t *testing.T) {
 	eng := linttest.Engine(t)
 	var dirs []string
 	for _, g := range []string{"../testdata/rules/*/bad", "../testdata/rules/*/good", "../testdata/stories/*",
@@ -44,7 +43,7 @@ func TestReleaseSameFindings(t *testing.T) {
 	named := 0
 	for _, d := range dirs {
 		keep := linttest.Lint(t, eng, d, lint.Options{})
-		rel := linttest.Lint(t, eng, d, lint.Options{Release: true})
+		rel := linttest.Streamed(t, eng, d, lint.Options{})
 		sameRun(t, d, keep, rel)
 		named += len(rel.Sources)
 	}
@@ -53,7 +52,7 @@ func TestReleaseSameFindings(t *testing.T) {
 	}
 }
 
-// sameRun fails unless rel, a streamed run (Options.Release), reports what
+// sameRun fails unless rel, a streamed run (Options.Report), reports what
 // keep, the same run keeping its sets, does: findings, suppressed
 // findings, the sets' names and order, and for every file a finding names
 // the bytes the reporters show (Result.Sources). rel's sets must hold
@@ -61,35 +60,35 @@ func TestReleaseSameFindings(t *testing.T) {
 func sameRun(t *testing.T, label string, keep, rel *lint.Result) {
 	t.Helper()
 	if !reflect.DeepEqual(keep.Findings, rel.Findings) || !reflect.DeepEqual(keep.Suppressed, rel.Suppressed) {
-		t.Errorf("%s: findings differ with Release: %d and %d kept, %d and %d streamed", label,
+		t.Errorf("%s: findings differ streamed: %d and %d kept, %d and %d streamed", label,
 			len(keep.Findings), len(keep.Suppressed), len(rel.Findings), len(rel.Suppressed))
 	}
 	if len(keep.Sets) != len(rel.Sets) {
-		t.Fatalf("%s: %d sets, %d with Release", label, len(keep.Sets), len(rel.Sets))
+		t.Fatalf("%s: %d sets, %d streamed", label, len(keep.Sets), len(rel.Sets))
 	}
 	for i, s := range rel.Sets {
 		if s.Name != keep.Sets[i].Name {
-			t.Errorf("%s: set %d is %s, %s with Release", label, i, keep.Sets[i].Name, s.Name)
+			t.Errorf("%s: set %d is %s, %s streamed", label, i, keep.Sets[i].Name, s.Name)
 		}
 		if len(s.Files()) != 0 {
-			t.Errorf("%s: set %s keeps its files with Release", label, s.Name)
+			t.Errorf("%s: set %s keeps its files streamed", label, s.Name)
 		}
 	}
 	for _, f := range slices.Concat(keep.Findings, keep.Suppressed) {
 		want, ok := keep.Sources[f.Range.File]
 		got, gotOK := rel.Sources[f.Range.File]
 		if ok != gotOK || string(want) != string(got) {
-			t.Errorf("%s: %s: the bytes reporters read differ with Release (kept %v, streamed %v)", label, f.Range.File, ok, gotOK)
+			t.Errorf("%s: %s: the bytes reporters read differ streamed (kept %v, streamed %v)", label, f.Range.File, ok, gotOK)
 		}
 	}
 }
 
-// TestReleaseSameFindingsShared: trees where a file is read by more than
+// TestStreamedSameFindingsShared: trees where a file is read by more than
 // one config set, or where what a parse reads is not visible in the
 // file's bytes, found by a review of the streaming run; the streamed run
-// (Release, one worker, so the first set is done long before the last is
-// assembled) must find what the kept run finds.
-func TestReleaseSameFindingsShared(t *testing.T) {
+// (one worker, so the first set is done long before the last is
+// assembled) must find what the collected run finds.
+func TestStreamedSameFindingsShared(t *testing.T) {
 	const manifest = `apiVersion: flink.apache.org/v1beta1
 kind: FlinkDeployment
 metadata:
@@ -144,7 +143,7 @@ spec:
 			mkfile(t, filepath.Join(dir, filepath.FromSlash(p)), body)
 		}
 		keep := linttest.Lint(t, eng, dir, lint.Options{Workers: 1})
-		rel := linttest.Lint(t, eng, dir, lint.Options{Workers: 1, Release: true})
+		rel := linttest.Streamed(t, eng, dir, lint.Options{Workers: 1})
 		if len(keep.Findings) == 0 {
 			t.Fatalf("%s: no findings", name)
 		}
@@ -157,17 +156,17 @@ spec:
 	}
 }
 
-// TestReleaseSameFindingsCorpus is TestReleaseSameFindings over
+// TestStreamedSameFindingsCorpus is TestStreamedSameFindings over
 // ../shared/corpus (skipped when absent): each file alone under its real
 // name, and the whole corpus as one unknown repository, streamed and kept.
-func TestReleaseSameFindingsCorpus(t *testing.T) {
+func TestStreamedSameFindingsCorpus(t *testing.T) {
 	root := corpusDir(t)
 	eng := linttest.Engine(t)
 	total := 0
 	compare := func(label string) {
 		t.Helper()
 		keep := linttest.Lint(t, eng, ".", lint.Options{})
-		rel := linttest.Lint(t, eng, ".", lint.Options{Release: true})
+		rel := linttest.Streamed(t, eng, ".", lint.Options{})
 		sameRun(t, label, keep, rel)
 		total += len(keep.Findings)
 	}
@@ -290,8 +289,11 @@ func TestOverlaySources(t *testing.T) {
 	const text = "<?xml version=\"1.0\"?>\n<configuration>\n  <!-- café --><!-- ckptlint:ignore CKPT101 - unused -->\n  <property><name>fs.defaultFS</name><value>hdfs://nn1:8020</value></property>\n</configuration>\n"
 	eng := linttest.Engine(t)
 	for _, release := range []bool{false, true} {
-		res := linttest.Lint(t, eng, dir, lint.Options{Release: release,
-			Overlay: map[string][]byte{filepath.Join(dir, "conf", "core-site.xml"): []byte(text)}})
+		lintDir := linttest.Lint
+		if release {
+			lintDir = linttest.Streamed
+		}
+		res := lintDir(t, eng, dir, lint.Options{Overlay: map[string][]byte{filepath.Join(dir, "conf", "core-site.xml"): []byte(text)}})
 		if !slices.ContainsFunc(res.Findings, func(f finding.Finding) bool { return f.RuleID == lint.UnusedIgnoreRule }) {
 			t.Fatalf("release %v: no unused ignore: %v", release, res.Findings)
 		}
@@ -302,7 +304,7 @@ func TestOverlaySources(t *testing.T) {
 }
 
 // fourRuns lints dir as a run keeping its sets ("plain"), a streamed run
-// (Options.Release, "streamed"), and with an empty result cache twice
+// (Options.Report, "streamed"), and with an empty result cache twice
 // ("cached (first run)", "cached (second run)", from dir), in that order.
 func fourRuns(t *testing.T, dir string) iter.Seq2[string, *lint.Result] {
 	t.Helper()
@@ -314,11 +316,13 @@ func fourRuns(t *testing.T, dir string) iter.Seq2[string, *lint.Result] {
 			if strings.HasPrefix(run, "cached") {
 				t.Chdir(dir)
 				var err error
-				if res, _, err = lint.Cached(context.Background(), c, nil, lint.Options{Release: true}); err != nil {
+				if res, _, err = lint.Cached(context.Background(), c, nil, lint.Options{}); err != nil {
 					t.Fatal(err)
 				}
+			} else if run == "streamed" {
+				res = linttest.Streamed(t, eng, dir, lint.Options{})
 			} else {
-				res = linttest.Lint(t, eng, dir, lint.Options{Release: run == "streamed"})
+				res = linttest.Lint(t, eng, dir, lint.Options{})
 			}
 			if !yield(run, res) {
 				return

@@ -112,7 +112,7 @@ func TestSubstitutionAcrossFiles(t *testing.T) {
 
 	// The same through a whole run, streamed: no CKPT000, and the values
 	// are judged as merged (1m blocks: CKPT105's cap of 9.8 GiB).
-	res := linttest.Lint(t, linttest.Engine(t), dir, lint.Options{Release: true})
+	res := linttest.Streamed(t, linttest.Engine(t), dir, lint.Options{})
 	var b strings.Builder
 	for _, f := range res.Findings {
 		b.WriteString(f.RuleID + " " + f.Range.File + ": " + f.Message + "\n")

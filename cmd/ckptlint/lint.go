@@ -6,13 +6,11 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/ckptlint/ckptlint/fix"
 	"github.com/ckptlint/ckptlint/internal/buildinfo"
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/config"
@@ -152,9 +150,6 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	}
 	opts := g.options(cfg)
 	opts.NoInlineIgnores = p.noInlineIgnores
-	// Free each set's parsed entries once it is evaluated, unless SARIF's
-	// exact fix edits (fix.Edits) read them after the run.
-	opts.Release = !slices.ContainsFunc(outs, func(o output) bool { return o.name == "sarif" })
 	if overlay != nil {
 		opts.Overlay = overlay
 	}
@@ -183,19 +178,6 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	rr := head
 	rr.Findings, rr.Suppressed, rr.Sources = rep.findings, rep.suppressed, rep.bytes
 	rr.Sets, rr.Files = len(res.Sets), res.Files
-	for _, o := range outs {
-		if o.name == "sarif" {
-			sets := res.Sets
-			if res.Cached {
-				// The exact edits need the parsed files, which a run
-				// answered from the cache did not read.
-				if sets, _, err = lint.Discover(args, opts); err != nil {
-					return usageErr(err)
-				}
-			}
-			fix.Edits(sets, rr.Findings) // exact replacements for SARIF fixes
-		}
-	}
 	if err := rep.finish(rr); err != nil {
 		return err
 	}

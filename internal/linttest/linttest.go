@@ -6,6 +6,7 @@ package linttest
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/lint/engine"
+	"github.com/ckptlint/ckptlint/lint/finding"
 )
 
 var (
@@ -77,6 +79,23 @@ func Lint(t *testing.T, eng *engine.Engine, dir string, opts lint.Options) *lint
 	if err != nil {
 		t.Fatal(err)
 	}
+	return res
+}
+
+// Streamed is Lint handing each group to Options.Report as `ckptlint lint`
+// does, the groups folded into the Result as a run without Report would
+// hold them: the two must be the same.
+func Streamed(t *testing.T, eng *engine.Engine, dir string, opts lint.Options) *lint.Result {
+	t.Helper()
+	var fs, sup []finding.Finding
+	src := map[string][]byte{}
+	opts.Report = func(g lint.Group) error {
+		fs, sup = append(fs, g.Findings...), append(sup, g.Suppressed...)
+		maps.Copy(src, g.Sources)
+		return nil
+	}
+	res := Lint(t, eng, dir, opts)
+	res.Findings, res.Suppressed, res.Sources = fs, sup, src
 	return res
 }
 

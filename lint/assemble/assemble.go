@@ -2,7 +2,9 @@
 // discovery found (lint/discover) into config sets, a Flink configuration
 // with the Hadoop files Flink's HDFS client reads with it, resolving each
 // set's versions (lint/versions) and the cluster facts .ckptlint.hcl
-// declares for it.
+// declares for it. A set comes as a Plan: its Flink file parsed (assembly
+// reads it: fs.hdfs.hadoopconf, the version evidence in its keys), its
+// Hadoop files not yet (Plan.Parse parses them, on an evaluation worker).
 package assemble
 
 import (
@@ -26,67 +28,57 @@ type assembler struct {
 	d    *discover.Tree
 	cfg  *config.Config
 	vers *versions.Resolver
-	// yield receives each set as it is complete (Each); held are the
-	// files the set being built holds (discover.Tree Hold).
-	yield func(s *model.Set, held []*parsed.File) error
-	held  []*parsed.File
+	// yield receives each set as it is complete (Each); plan is the set
+	// being built.
+	yield func(*Plan) error
+	plan  *Plan
 	err   error
-	// again are the Hadoop files parsed again for a release that drops
-	// CDATA (cdataReading).
-	again map[*parsed.File]*parsed.File
 }
 
-// Sets groups the files of t into config sets, in a stable order. cfg is
-// .ckptlint.hcl (nil: none): its deployment blocks, path_mappings and
-// clusters. Files a deployment block or a Flink option names are read
-// into t as they are needed.
-func Sets(t *discover.Tree, cfg *config.Config, vers *versions.Resolver) ([]*model.Set, error) {
-	var sets []*model.Set
-	err := Each(t, cfg, vers, func(s *model.Set, _ []*parsed.File) error {
-		sets = append(sets, s)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return sets, nil
-}
-
-// Each is Sets handing each set to yield as soon as it is complete, in the
-// same order, so that a streaming run evaluates a set while the next ones
-// are assembled. held are the files t holds for the set (discover.Tree
-// Hold): the caller releases each of them once it is done with the set.
-// An error from yield stops assembly and is returned.
-func Each(t *discover.Tree, cfg *config.Config, vers *versions.Resolver, yield func(s *model.Set, held []*parsed.File) error) error {
-	a := &assembler{d: t, cfg: cfg, vers: vers, yield: yield, again: map[*parsed.File]*parsed.File{}}
+// Each groups the files of t into config sets and hands each to yield as
+// soon as it is complete, in a stable order, so that a run evaluates a set
+// while the next ones are assembled. cfg is .ckptlint.hcl (nil: none): its
+// deployment blocks, path_mappings and clusters. Files a deployment block
+// or a Flink option names are read into t as they are needed. An error
+// from yield stops assembly and is returned.
+func Each(t *discover.Tree, cfg *config.Config, vers *versions.Resolver, yield func(*Plan) error) error {
+	a := &assembler{d: t, cfg: cfg, vers: vers, yield: yield}
 	if err := a.run(); err != nil {
 		return err
 	}
 	return a.err
 }
 
-// use holds f for the set being built (discover.Tree Hold) and returns it.
-func (a *assembler) use(f *parsed.File) *parsed.File {
-	if f != nil {
-		a.d.Hold(f)
-		a.held = append(a.held, f)
-	}
-	return f
+// start begins the plan of a new set named name.
+func (a *assembler) start(name string) *model.Set {
+	s := &model.Set{Name: name}
+	a.plan = &Plan{Set: s}
+	return s
 }
 
-// emit hands a complete set to yield with the files held for it.
-func (a *assembler) emit(s *model.Set) {
-	a.cdataReading(s)
-	a.substitution(s)
-	held := a.held
-	a.held = nil
-	if a.err != nil {
-		for _, f := range held {
-			a.d.Release(f)
-		}
-		return
+// flink parses a Flink file for the set being built.
+func (a *assembler) flink(f *discover.Found) *parsed.File {
+	if f == nil {
+		return nil
 	}
-	a.err = a.yield(s, held)
+	a.plan.Flink = append(a.plan.Flink, f)
+	return a.d.Parse(f, false)
+}
+
+// hadoop adds a Hadoop client file to the set being built.
+func (a *assembler) hadoop(f *discover.Found, via, dir string) {
+	a.plan.Hadoop = append(a.plan.Hadoop, Ref{File: f, Via: via, Dir: dir})
+}
+
+// emit hands the complete set to yield.
+func (a *assembler) emit() {
+	p := a.plan
+	a.plan = nil
+	p.IgnoreCDATA = cdataIgnoredFor(p.Set.HadoopVersion)
+	p.Root = p.root()
+	if a.err == nil {
+		a.err = a.yield(p)
+	}
 }
 
 func (a *assembler) run() error {
@@ -135,17 +127,17 @@ func (a *assembler) run() error {
 		}
 		dir := filepath.Dir(p)
 		seen[dir] = true
-		s := &model.Set{Name: a.d.Display(dir) + " (Hadoop)"}
+		s := a.start(a.d.Display(dir) + " (Hadoop)")
 		if core := a.d.InDir(dir, parsed.HadoopCoreSite); core != nil && !core.Claimed {
-			s.Client = append(s.Client, model.Resource{File: a.use(core.File), Via: "standalone", Dir: a.d.Display(dir)})
+			a.hadoop(core, "standalone", a.d.Display(dir))
 		}
 		if hdfs := a.d.InDir(dir, parsed.HadoopHDFSSite); hdfs != nil && !hdfs.Claimed {
-			s.Client = append(s.Client, model.Resource{File: a.use(hdfs.File), Via: "standalone", Dir: a.d.Display(dir)})
-			s.ClusterHDFS = hdfs.File
+			a.hadoop(hdfs, "standalone", a.d.Display(dir))
+			a.plan.ClusterHDFS = hdfs
 		}
 		a.vers.Resolve(s, nil, nil, dir)
 		s.Cluster = a.cfg.ClusterFor(nil)
-		a.emit(s)
+		a.emit()
 	}
 	return nil
 }
@@ -231,9 +223,11 @@ func (a *assembler) deployment(dep *config.Deployment, claimed map[string]bool) 
 // manifest makes one set per FlinkDeployment document of a manifest file.
 func (a *assembler) manifest(f *discover.Found, dep *config.Deployment, hconf, csite string) {
 	if f.Err != nil || f.Template != nil {
-		s := &model.Set{Name: f.Disp, Flink: &parsed.File{Path: f.Disp, Format: parsed.FlinkDeployment, Src: a.d.Kept(f.Disp), Err: f.Err, Template: f.Template}}
+		s := a.start(f.Disp)
+		s.Flink = &parsed.File{Path: f.Disp, Format: parsed.FlinkDeployment, Src: f.Src, Err: f.Err, Template: f.Template}
+		a.plan.Flink = []*discover.Found{f}
 		a.vers.Resolve(s, dep, nil, filepath.Dir(f.Path))
-		a.emit(s)
+		a.emit()
 		return
 	}
 	for i := range f.Deps {
@@ -242,27 +236,27 @@ func (a *assembler) manifest(f *discover.Found, dep *config.Deployment, hconf, c
 		if len(f.Deps) > 1 || fd.Name != "" {
 			name = fmt.Sprintf("%s#%s", f.Disp, fd.Name)
 		}
-		s := &model.Set{Name: name, Flink: a.use(fd.Config), Manifest: manifestModel(fd)}
+		s := a.start(name)
+		s.Flink, s.Manifest = fd.Config, manifestModel(fd)
+		a.plan.Flink = []*discover.Found{f}
 		a.attachHadoop(s, filepath.Dir(f.Path), dep, hconf, csite)
 		a.vers.Resolve(s, dep, fd, filepath.Dir(f.Path))
 		a.cluster(s, dep)
-		a.emit(s)
+		a.emit()
 	}
 }
 
 // flinkSet builds the set of one Flink configuration directory.
 func (a *assembler) flinkSet(legacy, std *discover.Found, dep *config.Deployment, hconf, csite string) {
-	s := &model.Set{}
 	var dir string
 	if legacy != nil {
 		dir = filepath.Dir(legacy.Path)
-		a.use(legacy.File)
 	}
 	if std != nil {
 		dir = filepath.Dir(std.Path)
-		a.use(std.File)
 	}
-	s.Name = a.d.Display(dir)
+	s := a.start(a.d.Display(dir))
+	legacyFile, stdFile := a.flink(legacy), a.flink(std)
 	if dep != nil {
 		s.Name = dep.Name
 	}
@@ -274,13 +268,13 @@ func (a *assembler) flinkSet(legacy, std *discover.Found, dep *config.Deployment
 		s.Flink, s.FlinkIgnored = nil, nil
 		switch {
 		case both && v.AtLeast(model.V(2, 0)):
-			s.Flink, s.FlinkIgnored = std.File, legacy.File
+			s.Flink, s.FlinkIgnored = stdFile, legacyFile
 		case both:
-			s.Flink, s.FlinkIgnored = legacy.File, std.File
+			s.Flink, s.FlinkIgnored = legacyFile, stdFile
 		case legacy != nil:
-			s.Flink = legacy.File
+			s.Flink = legacyFile
 		default:
-			s.Flink = std.File
+			s.Flink = stdFile
 		}
 	}
 	pick(model.Version{})
@@ -291,7 +285,7 @@ func (a *assembler) flinkSet(legacy, std *discover.Found, dep *config.Deployment
 	}
 	a.attachHadoop(s, dir, dep, hconf, csite)
 	a.cluster(s, dep)
-	a.emit(s)
+	a.emit()
 }
 
 // cluster sets the deployment block of s and the cluster it runs on.

@@ -18,14 +18,14 @@ func (a *assembler) attachHadoop(s *model.Set, dir string, dep *config.Deploymen
 		for _, k := range []parsed.Format{parsed.HadoopCoreSite, parsed.HadoopHDFSSite} {
 			if f := a.d.InDir(d, k); f != nil {
 				f.Claimed = true
-				s.Client = append(s.Client, model.Resource{File: a.use(f.File), Via: via, Dir: a.d.Display(d)})
+				a.hadoop(f, via, a.d.Display(d))
 			}
 		}
 	}
 	if csite != "" {
-		if f := a.d.Get(csite); f != nil && f.File != nil {
+		if f := a.d.Get(csite); f != nil && f.Format != parsed.FlinkDeployment {
 			f.Claimed = true
-			s.ClusterHDFS = a.use(f.File)
+			a.plan.ClusterHDFS = f
 		}
 	}
 	if hconf != "" {

@@ -1,6 +1,7 @@
 package assemble
 
 import (
+	"github.com/ckptlint/ckptlint/lint/discover"
 	"github.com/ckptlint/ckptlint/lint/format/hadoopxml"
 	"github.com/ckptlint/ckptlint/lint/model"
 	"github.com/ckptlint/ckptlint/lint/template"
@@ -11,13 +12,12 @@ import (
 // (model.ClientRaw), as Hadoop does when a value is read
 // (Configuration.get: substituteVars over getProps(), Hadoop 3.4.1
 // L1260-1270): ${hadoop.tmp.dir} in hdfs-site.xml reads core-site.xml's
-// key. Discovery parsed each file on its own, expanding against its own
-// keys; a file whose values change here is replaced, for this set only, by
-// a copy with them (a file several sets read may expand differently in
-// each), whose placeholders are marked again. A cluster hdfs-site.xml that
+// key. Each file was parsed on its own, expanding against its own keys; a
+// file whose values change here is replaced by a copy with them, whose
+// placeholders are marked again. A cluster hdfs-site.xml that
 // is not a client file keeps its own reading: the NameNode's other files
 // are not known.
-func (a *assembler) substitution(s *model.Set) {
+func substitution(t *discover.Tree, s *model.Set) {
 	lookup := model.ClientRaw(s)
 	if lookup == nil {
 		return
@@ -31,7 +31,7 @@ func (a *assembler) substitution(s *model.Set) {
 		if g == f {
 			continue
 		}
-		a.d.Remark(g)
+		t.Remark(g)
 		s.Client[i].File = g
 		if s.ClusterHDFS == f {
 			s.ClusterHDFS = g

@@ -32,7 +32,7 @@ func TestRunInputBudget(t *testing.T) {
 	}
 	var ok, refused int
 	for _, p := range d.Paths() {
-		switch f := d.Get(p).File; {
+		switch f := d.Parse(d.Get(p), false); {
 		case f.Err == nil:
 			ok++
 		case f.Err.Unread && strings.Contains(f.Err.Msg, "input budget of 0 MiB"):

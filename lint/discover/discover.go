@@ -1,10 +1,15 @@
 // Package discover is the first step of a lint run: it walks the paths it
-// is given, tells each file's kind from its name and content, reads it
-// within the run's boundary and input budget (lint/inputfs), parses it
-// keeping positions and marks its template placeholders (lint/template).
-// The result is a Tree: the discovered files by path and by directory, in
-// a stable order, with the paths that could not be read. lint/assemble
-// groups the Tree's files into config sets.
+// is given, tells each file's kind from its name and, where the name does
+// not tell, its content, and reads it within the run's boundary and input
+// budget, all through the run's file system (lint/inputfs FS). The result
+// is a Tree: the files found by path and by directory, each with the
+// bytes read, in a stable order, with the paths that could not be read.
+// lint/assemble groups the Tree's files into config sets; Parse parses a
+// file of the Tree for the config set that reads it, reading nothing.
+//
+// Every read happens here, on one goroutine and in walk order, so which
+// file the run's input budget refuses never depends on how the sets are
+// evaluated; the evaluation workers only parse bytes the Tree holds.
 package discover
 
 import (
@@ -21,24 +26,50 @@ import (
 	"github.com/ckptlint/ckptlint/lint/format/flinkyaml"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
 	"github.com/ckptlint/ckptlint/lint/parsed"
+	"github.com/ckptlint/ckptlint/lint/suppress"
 )
 
 // skipDirs are never walked.
 var skipDirs = map[string]bool{".git": true, "vendor": true, "node_modules": true}
 
-// Found is a discovered, parsed file.
+// Found is a discovered file. Everything but Claimed is set when it is
+// found and never changes, so the evaluation workers read it while
+// assembly goes on.
 type Found struct {
 	Path string // OS path, absolute and clean
+	// Real is Path with its symlinks resolved: the file read ("" when it
+	// was not read; Path for a file of the overlay).
+	Real string
 	Disp string // display path: slash-separated, relative to the working dir when below it
 	// Format is the file's format (lint/format has all it implies).
 	Format parsed.Format
-	File   *parsed.File           // nil for a manifest
-	Deps   []flinkyaml.Deployment // a manifest's FlinkDeployments
-	Err    *parsed.ParseError     // a manifest's whole-file error
+	// Src are the bytes read; nil for a file not read (outside the
+	// repository, too large, unreadable, over the run's input budget).
+	Src []byte
+	// Err is set for a file that is not parsed: not read, or refused for
+	// its content (its lines, its YAML flow collections, its keys), or a
+	// manifest's whole-file error. Parse gives it as the file's CKPT000.
+	Err *parsed.ParseError
+	// Deps are a manifest's FlinkDeployments, each with its Config
+	// parsed and its placeholders marked.
+	Deps []flinkyaml.Deployment
 	// Template is set when a whole manifest is skipped as a template.
 	Template *parsed.Template
+	// Chart is the Helm chart (display path) the file lies in, "" when
+	// none or when placeholders are literal.
+	Chart string
+	// included are the xi:include targets a Hadoop file read, by the path
+	// its parse asked for (Parse serves them again).
+	included map[string]includeRead
 	// Claimed is set by assembly when a Flink set reads this Hadoop file.
 	Claimed bool
+
+	// once computes, on first use by any worker, what every set reading
+	// the file shares: its digest and ignore comments.
+	once       sync.Once
+	sum        string
+	ignores    *suppress.File
+	incIgnores []*suppress.File
 }
 
 // notConfigError is a file named on the command line that is no Flink or
@@ -73,20 +104,14 @@ type Options struct {
 	// Literal reads template placeholders as literal text
 	// (--placeholders=literal).
 	Literal bool
-	// Observer records every file read, directory listed and path probed
-	// (the result cache, lint/cache); nil records nothing.
-	Observer *inputfs.Observer
+	// FS is the file system read (nil: inputfs.OS()). The result cache
+	// passes a recording one (inputfs.Record).
+	FS inputfs.FS
 	// BoundaryPaths, when set, are the paths the read boundary is made
 	// of instead of the walked paths: the result cache's incremental run
-	// (lint/cached.go) walks a few directories of an earlier run over
+	// (lint/cache.go) walks a few directories of an earlier run over
 	// BoundaryPaths and must read what that run could read.
 	BoundaryPaths []string
-	// Lazy frees the parsed entries of every file that can parse them
-	// again from its bytes right after it is classified (parsed.File
-	// SetReload): assembly and evaluation Hold a file while they read it.
-	// A streaming run sets it (lint.Options.Release); what a run finds
-	// does not change (TestLazyReloadSameEntries, TestReleaseSameFindings).
-	Lazy bool
 }
 
 // Tree is what discovery found: the files by path and by directory, in
@@ -98,27 +123,17 @@ type Tree struct {
 	rootOnce sync.Once // root: the repository root of cwd (cwdRoot)
 	root     string
 	files    map[string]*Found // by OS path
+	byDisp   map[string]*Found // by display path
 	byDir    map[dirKind]*Found
 	declared map[string]bool // config.yaml paths declared in .ckptlint.hcl
 	overlay  map[string][]byte
-	bound    *inputfs.Boundary // where files may be read from
-	obs      *inputfs.Observer // records what the run looked at; nil records nothing
+	fs       inputfs.FS
+	bound    *inputfs.Boundary // where files may be read from; nil: anywhere
 	budget   *inputfs.Budget   // bytes one run may read
 	note     func(string)      // one-line notes for what is not read
 	// literal reads template placeholders as literal text
 	// (--placeholders=literal).
 	literal bool
-	lazy    bool
-	holds   holds
-	// raw are the bytes read of the files whose parsed Src is their
-	// decoded text (a Hadoop file in UTF-16 or a single-byte charset).
-	raw map[*parsed.File][]byte
-	// kept are the bytes of the files read whose parsed form does not hold
-	// them, by display path (Kept).
-	kept map[string][]byte
-	// parsers are the shared parse functions of files outside a Helm
-	// chart, by format (parser).
-	parsers map[parsed.Format]func(*parsed.File) *parsed.File
 	unread  []string // paths that could not be read (exit 2)
 	// leftovers are the files named like a fix journal or staged file of
 	// ckptlint fix found in the walk (Leftovers).
@@ -139,8 +154,12 @@ func Walk(paths []string, opts Options) (*Tree, error) {
 	if err != nil {
 		return nil, fmt.Errorf("working directory: %w", err)
 	}
-	d := &Tree{ignored: opts.Ignored, cwd: cwd, files: map[string]*Found{}, declared: map[string]bool{}, overlay: opts.Overlay,
-		budget: inputfs.NewBudget(runInputBudget), note: opts.Note, literal: opts.Literal, lazy: opts.Lazy, obs: opts.Observer}
+	fsys := opts.FS
+	if fsys == nil {
+		fsys = inputfs.OS()
+	}
+	d := &Tree{ignored: opts.Ignored, cwd: cwd, files: map[string]*Found{}, byDisp: map[string]*Found{}, declared: map[string]bool{}, overlay: opts.Overlay,
+		fs: fsys, budget: inputfs.NewBudget(runInputBudget), note: opts.Note, literal: opts.Literal}
 	for _, p := range opts.Declared {
 		d.declared[p] = true
 	}
@@ -152,7 +171,7 @@ func Walk(paths []string, opts Options) (*Tree, error) {
 		if opts.BoundaryPaths != nil {
 			bpaths = opts.BoundaryPaths
 		}
-		if d.bound, err = boundary(bpaths, opts.Named, d.obs); err != nil {
+		if d.bound, err = boundary(fsys, bpaths, opts.Named); err != nil {
 			return nil, err
 		}
 	}
@@ -167,27 +186,17 @@ func Walk(paths []string, opts Options) (*Tree, error) {
 
 // boundary is where a run may read: the repository (or own tree) of every
 // path given, and every path .ckptlint.hcl names.
-func boundary(paths, named []string, obs *inputfs.Observer) (*inputfs.Boundary, error) {
-	b := &inputfs.Boundary{}
+func boundary(fsys inputfs.FS, paths, named []string) (*inputfs.Boundary, error) {
+	b := inputfs.NewBoundary(fsys)
 	for _, p := range paths {
-		if _, err := obs.Stat(p); err != nil {
+		if _, err := fsys.Stat(p); err != nil {
 			continue // walk reports it
-		}
-		// What AddTree looks at: the real path, its type and the
-		// repository roots above it.
-		obs.Real(p)
-		for _, q := range []string{p, filepath.Dir(p)} {
-			obs.RepoRoot(q)
-			if r, err := inputfs.Real(q); err == nil {
-				obs.RepoRoot(r)
-			}
 		}
 		if err := b.AddTree(p); err != nil {
 			return nil, fmt.Errorf("lint %s: %w", p, err)
 		}
 	}
 	for _, p := range named {
-		obs.Real(p)
 		b.AddNamed(p)
 	}
 	return b, nil
@@ -212,12 +221,15 @@ func (d *Tree) IsFile(p string) bool {
 			return true
 		}
 	}
-	st, err := d.obs.Stat(p)
+	st, err := d.fs.Stat(p)
 	return err == nil && st.Mode().IsRegular()
 }
 
-// Stat is os.Stat, recorded for the result cache.
-func (d *Tree) Stat(p string) (fs.FileInfo, error) { return d.obs.Stat(p) }
+// Stat is os.Stat, through the run's FS.
+func (d *Tree) Stat(p string) (fs.FileInfo, error) { return d.fs.Stat(p) }
+
+// FS is the file system the run reads through.
+func (d *Tree) FS() inputfs.FS { return d.fs }
 
 // addOverlay adds overlay files (files `fix` would create) that lie below
 // one of paths and were not walked because they are not on disk yet.
@@ -242,44 +254,18 @@ func (d *Tree) addOverlay(paths []string) error {
 	return nil
 }
 
-// Kept returns the bytes of a file discovery read whose parsed form does
-// not hold them (display path disp): a manifest read as no FlinkDeployment
-// (a whole-file parse error, or skipped as a template: Found.Err or
-// Found.Template), a file refused for its content (its lines, its YAML
-// flow collections). The reporters show its text, as a run answered from
-// the result cache does. nil for any other file: one never read (outside
-// the repository, too large, over the run's input budget, unreadable) or
-// one whose parsed form has its bytes (parsed.File.Src).
-func (d *Tree) Kept(disp string) []byte { return d.kept[disp] }
-
-// keepBytes records the bytes read of the file at display path disp
-// (Kept).
-func (d *Tree) keepBytes(disp string, src []byte) {
-	if d.kept == nil {
-		d.kept = map[string][]byte{}
-	}
-	d.kept[disp] = src
-}
-
-// MayRead reports whether the run may read the file at p (its boundary,
-// as Check), without recording the question.
-func (d *Tree) MayRead(p string) bool {
-	_, err := d.bound.Check(p)
-	return err == nil
-}
-
 // ReadAgain reads the file at the absolute path p again for the reporters
-// (lint sourceNotes: a file a finding names that no set holds the bytes
-// of), as read reads it: inside the boundary only and below its root's
-// handle, so a directory swapped for a symlink since cannot lead it out;
-// nil when it may not or cannot be read. It is not recorded, and the
-// budget is not charged again.
+// (a file a finding names that the Tree does not hold: a version-evidence
+// file, .ckptlint.hcl), as read reads it: inside the boundary only and
+// below its root's handle, so a directory swapped for a symlink since
+// cannot lead it out; false when it may not or cannot be read. The budget
+// is not charged again.
 func (d *Tree) ReadAgain(p string) ([]byte, bool) {
-	real, err := d.bound.Check(p)
+	real, err := d.Check(p)
 	if err != nil {
 		return nil, false
 	}
-	b, _, err := d.bound.ReadRegularInfo(real, parsed.MaxFileSize)
+	b, _, err := d.readReal(real, parsed.MaxFileSize)
 	return b, err == nil
 }
 
@@ -303,7 +289,7 @@ func (d *Tree) Display(p string) string {
 // one), looked up (and recorded for the cache) the first time a path
 // lies above the working directory.
 func (d *Tree) cwdRoot() string {
-	d.rootOnce.Do(func() { d.root = d.obs.RepoRoot(d.cwd) })
+	d.rootOnce.Do(func() { d.root = d.fs.RepoRoot(d.cwd) })
 	return d.root
 }
 
@@ -349,98 +335,147 @@ func tailBelow(dir, p string) (string, bool) {
 // a file is taken whatever its name, as long as its format can be told.
 func (d *Tree) walk(paths []string) error {
 	for _, p := range paths {
-		st, err := d.obs.Stat(p)
+		st, err := d.fs.Stat(p)
 		if err != nil && !d.inOverlay(p) {
 			return fmt.Errorf("lint %s: %w", p, err)
 		}
 		if st == nil || !st.IsDir() {
-			if err := d.Add(filepath.Clean(p), true); err != nil {
-				var nc *notConfigError
-				if !errors.As(err, &nc) {
-					return err
-				}
-				// pre-commit's filename filter passes every config.yaml: a
-				// file that is no Flink or Hadoop configuration is skipped
-				// with one note, and so are its neighbours.
-				d.notef("%s; skipped", nc.Error())
-				continue
-			}
-			// A file named alone (a pre-commit hook passes the changed
-			// files) is linted with the configuration files beside it, so
-			// a changed hdfs-site.xml is judged with the Flink file that
-			// reads it.
-			for _, sib := range format.FileNames() {
-				sp := filepath.Join(filepath.Dir(p), sib)
-				if sp != filepath.Clean(p) && d.IsFile(sp) && !d.isIgnored(sp) {
-					if err := d.Add(sp, false); err != nil {
-						return err
-					}
-				}
+			if err := d.walkFile(p); err != nil {
+				return err
 			}
 			continue
 		}
-		var descended []string
-		err = filepath.WalkDir(p, func(path string, e fs.DirEntry, err error) error {
-			if path != p && e != nil && err == nil {
-				d.obs.WalkEntry(path, e)
-			}
-			if err != nil {
-				// An unreadable directory does not stop the run: everything
-				// else is linted and the run ends with exit code 2.
-				if e != nil && e.IsDir() && path != p {
-					d.unread = append(d.unread, path)
-					d.notef("%s: directory not read: %v", safetext.Path(d.Display(path)), unwrapPath(err))
-					return filepath.SkipDir
-				}
-				return fmt.Errorf("walk %s: %w", path, err)
-			}
-			if e.IsDir() {
-				if path != p && (skipDirs[e.Name()] || d.isIgnored(path)) {
-					return filepath.SkipDir
-				}
-				if path != p && d.looksLikeConfig(e.Name()) {
-					d.notef("%s: a directory named like a configuration file; its contents are walked, it is not read as a file", safetext.Path(d.Display(path)))
-				}
-				d.obs.EnterDir(path) // before WalkDir lists it
-				descended = append(descended, path)
-				return nil
-			}
-			if d.isIgnored(path) {
-				return nil
-			}
-			if isLeftover(e.Name()) {
-				d.leftovers = append(d.leftovers, filepath.Clean(path))
-			}
-			if e.Type()&fs.ModeSymlink != 0 {
-				// A symlinked configuration file is read through the link
-				// when its target lies inside the repository (add checks the
-				// boundary); links to directories are not followed.
-				st, err := d.obs.Stat(path)
-				if err != nil {
-					if d.looksLikeConfig(e.Name()) {
-						// a dangling link or a loop: add reports it
-						return d.Add(filepath.Clean(path), false)
-					}
-					return nil
-				}
-				if !st.Mode().IsRegular() {
-					if d.looksLikeConfig(e.Name()) {
-						d.notef("%s: a symlink to %s, not a regular file; not read", safetext.Path(d.Display(path)), kindName(st.Mode()))
-					}
-					return nil
-				}
-			} else if !e.Type().IsRegular() {
-				if d.looksLikeConfig(e.Name()) {
-					d.notef("%s: %s, not a regular file; not read", safetext.Path(d.Display(path)), kindName(e.Type()))
-				}
-				return nil
-			}
-			return d.Add(filepath.Clean(path), false)
-		})
-		if err != nil {
+		if err := d.walkDir(p, func(path string, e fs.DirEntry, err error) error { return d.visit(p, path, e, err) }); err != nil {
 			return err
 		}
-		d.obs.WalkDone(descended)
+	}
+	return nil
+}
+
+// walkFile takes a file named on the command line, with the
+// configuration files beside it.
+func (d *Tree) walkFile(p string) error {
+	if err := d.Add(filepath.Clean(p), true); err != nil {
+		var nc *notConfigError
+		if !errors.As(err, &nc) {
+			return err
+		}
+		// pre-commit's filename filter passes every config.yaml: a file
+		// that is no Flink or Hadoop configuration is skipped with one
+		// note, and so are its neighbours.
+		d.notef("%s; skipped", nc.Error())
+		return nil
+	}
+	// A file named alone (a pre-commit hook passes the changed files) is
+	// linted with the configuration files beside it, so a changed
+	// hdfs-site.xml is judged with the Flink file that reads it.
+	for _, sib := range format.FileNames() {
+		sp := filepath.Join(filepath.Dir(p), sib)
+		if sp != filepath.Clean(p) && d.IsFile(sp) && !d.isIgnored(sp) {
+			if err := d.Add(sp, false); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// visit is the walk's callback for path (an entry e below root, or root
+// itself), as filepath.WalkDir calls it.
+func (d *Tree) visit(root, path string, e fs.DirEntry, err error) error {
+	if err != nil {
+		// An unreadable directory does not stop the run: everything else
+		// is linted and the run ends with exit code 2.
+		if e != nil && e.IsDir() && path != root {
+			d.unread = append(d.unread, path)
+			d.notef("%s: directory not read: %v", safetext.Path(d.Display(path)), unwrapPath(err))
+			return filepath.SkipDir
+		}
+		return fmt.Errorf("walk %s: %w", path, err)
+	}
+	if e.IsDir() {
+		if path != root && (skipDirs[e.Name()] || d.isIgnored(path)) {
+			return filepath.SkipDir
+		}
+		if path != root && d.looksLikeConfig(e.Name()) {
+			d.notef("%s: a directory named like a configuration file; its contents are walked, it is not read as a file", safetext.Path(d.Display(path)))
+		}
+		return nil
+	}
+	if d.isIgnored(path) {
+		return nil
+	}
+	if isLeftover(e.Name()) {
+		d.leftovers = append(d.leftovers, filepath.Clean(path))
+	}
+	if e.Type()&fs.ModeSymlink != 0 {
+		// A symlinked configuration file is read through the link when its
+		// target lies inside the repository (Add checks the boundary);
+		// links to directories are not followed.
+		st, err := d.fs.Stat(path)
+		if err != nil {
+			if d.looksLikeConfig(e.Name()) {
+				// a dangling link or a loop: Add reports it
+				return d.Add(filepath.Clean(path), false)
+			}
+			return nil
+		}
+		if !st.Mode().IsRegular() {
+			if d.looksLikeConfig(e.Name()) {
+				d.notef("%s: a symlink to %s, not a regular file; not read", safetext.Path(d.Display(path)), kindName(st.Mode()))
+			}
+			return nil
+		}
+	} else if !e.Type().IsRegular() {
+		if d.looksLikeConfig(e.Name()) {
+			d.notef("%s: %s, not a regular file; not read", safetext.Path(d.Display(path)), kindName(e.Type()))
+		}
+		return nil
+	}
+	return d.Add(filepath.Clean(path), false)
+}
+
+// walkDir is filepath.WalkDir over the run's FS (the same order, the same
+// calls of fn: root's own Lstat entry first, a directory whose listing
+// fails passed a second time with the error), so that every listing goes
+// through the FS the result cache records.
+func (d *Tree) walkDir(root string, fn fs.WalkDirFunc) error {
+	info, err := d.fs.Lstat(root)
+	if err != nil {
+		err = fn(root, nil, err)
+	} else {
+		err = d.walkEntry(root, fs.FileInfoToDirEntry(info), fn)
+	}
+	if errors.Is(err, filepath.SkipDir) || errors.Is(err, filepath.SkipAll) {
+		return nil
+	}
+	return err
+}
+
+// walkEntry is filepath's walkDir (go1.26 src/path/filepath/path.go).
+func (d *Tree) walkEntry(path string, e fs.DirEntry, fn fs.WalkDirFunc) error {
+	if err := fn(path, e, nil); err != nil || !e.IsDir() {
+		if errors.Is(err, filepath.SkipDir) && e.IsDir() {
+			err = nil // a directory skipped
+		}
+		return err
+	}
+	entries, err := d.fs.ReadDir(path)
+	if err != nil {
+		if err = fn(path, e, err); err != nil {
+			if errors.Is(err, filepath.SkipDir) && e.IsDir() {
+				err = nil
+			}
+			return err
+		}
+	}
+	for _, sub := range entries {
+		if err := d.walkEntry(filepath.Join(path, sub.Name()), sub, fn); err != nil {
+			if errors.Is(err, filepath.SkipDir) {
+				break
+			}
+			return err
+		}
 	}
 	return nil
 }

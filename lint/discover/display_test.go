@@ -1,6 +1,10 @@
 package discover
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/ckptlint/ckptlint/lint/inputfs"
+)
 
 // TestDisplayTail: Display's short cut (the tail of a path below the
 // working directory, sharing its bytes) gives what filepath.Rel gives.
@@ -11,7 +15,7 @@ func TestDisplayTail(t *testing.T) {
 	shortcuts := 0
 	for _, cwd := range cwds {
 		for _, p := range paths {
-			d := &Tree{cwd: cwd}
+			d := &Tree{cwd: cwd, fs: inputfs.OS()}
 			if got, want := d.Display(p), displayRel(cwd, func() string { return "" }, p); got != want {
 				t.Errorf("cwd %q, path %q: Display %q, filepath.Rel gives %q", cwd, p, got, want)
 			}

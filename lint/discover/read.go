@@ -16,21 +16,30 @@ import (
 )
 
 // read resolves path once (symlinks included), checks it against the
-// boundary and the run's budget, and reads it when it is a regular file.
-func (d *Tree) read(path string) ([]byte, error) {
-	real, err := d.Check(path)
+// boundary and the run's budget, and reads it when it is a regular file;
+// real is the path it read.
+func (d *Tree) read(path string) (src []byte, real string, err error) {
+	real, err = d.Check(path)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	src, st, err := d.bound.ReadRegularInfo(real, parsed.MaxFileSize)
-	d.obs.Read(real, parsed.MaxFileSize, src, st, err)
+	src, _, err = d.readReal(real, parsed.MaxFileSize)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if err := d.budget.Take(int64(len(src))); err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	return src, nil
+	return src, real, nil
+}
+
+// readReal reads real, a path Check returned: below the handle on its
+// boundary root (inputfs.Boundary ReadRegularInfo), through the run's FS.
+func (d *Tree) readReal(real string, limit int64) ([]byte, fs.FileInfo, error) {
+	if d.bound == nil {
+		return d.fs.ReadFile(real, limit)
+	}
+	return d.bound.ReadRegularInfo(real, limit)
 }
 
 // notRead turns a read failure into what the user sees: a path that is not
@@ -61,11 +70,11 @@ func (d *Tree) notRead(path string, explicit bool, err error) error {
 }
 
 // refuseRead is refuse for a file read and refused for its content (src):
-// its bytes are kept for the reporters (Kept).
+// its bytes are kept for the reporters (Found.Src).
 func (d *Tree) refuseRead(path string, explicit bool, msg string, src []byte) error {
 	err := d.refuse(path, explicit, msg, false)
 	if f := d.files[path]; err == nil && f != nil {
-		d.keepBytes(f.Disp, src)
+		f.Src = src
 	}
 	return err
 }
@@ -93,9 +102,7 @@ func (d *Tree) refuse(path string, explicit bool, msg string, unread bool) error
 		}
 		return nil
 	}
-	f := &Found{Path: path, Disp: disp, Format: fm.ID}
-	f.File = &parsed.File{Path: disp, Err: perr}
-	d.keep(f)
+	d.keep(&Found{Path: path, Disp: disp, Format: fm.ID, Err: perr})
 	return nil
 }
 
@@ -136,28 +143,27 @@ func kindName(m fs.FileMode) string { return inputfs.KindOf(m) }
 // xml-include-not-followed notice naming the href and why); only regular
 // files up to the size cap are read, and they count against the run's
 // budget.
-func (d *Tree) readIncluded(p string) ([]byte, error) {
-	real, err := d.Check(p)
+func (d *Tree) readIncluded(p string) (src []byte, real string, err error) {
+	real, err = d.Check(p)
 	if err != nil {
 		if inputfs.IsOutside(err) {
-			return nil, refusedInclude{errors.New(d.outsideReason(err))}
+			return nil, "", refusedInclude{errors.New(d.outsideReason(err))}
 		}
-		return nil, err
+		return nil, "", err
 	}
-	src, st, err := d.bound.ReadRegularInfo(real, parsed.MaxFileSize)
-	d.obs.Read(real, parsed.MaxFileSize, src, st, err)
+	src, _, err = d.readReal(real, parsed.MaxFileSize)
 	var nr *inputfs.NotRegularError
 	if errors.As(err, &nr) {
-		return nil, refusedInclude{fmt.Errorf("it is %s, not a regular file", nr.Kind)}
+		return nil, "", refusedInclude{fmt.Errorf("it is %s, not a regular file", nr.Kind)}
 	}
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if err := d.budget.Take(int64(len(src))); err != nil {
 		d.unread = append(d.unread, p)
-		return nil, err
+		return nil, "", err
 	}
-	return src, nil
+	return src, real, nil
 }
 
 // refusedInclude is an include target ckptlint must not read.
@@ -165,25 +171,3 @@ type refusedInclude struct{ err error }
 
 func (r refusedInclude) Error() string        { return r.err.Error() }
 func (r refusedInclude) Is(target error) bool { return target == hadoopxml.ErrNotFollowed }
-
-// HadoopOptions are the options every Hadoop XML file is parsed with: its
-// xi:include targets are read only inside the boundary (readIncluded).
-// ignoreCDATA drops CDATA sections as some Hadoop releases do
-// (lint/assemble re-reads the files of those sets).
-func (d *Tree) HadoopOptions(ignoreCDATA bool) hadoopxml.Options {
-	return hadoopxml.Options{ReadFile: d.readIncluded, IgnoreCDATA: ignoreCDATA}
-}
-
-// HadoopOptionsTracked is HadoopOptions with a report of whether the parse
-// that uses them read another file (an xi:include target): one that did
-// not can be parsed again from its own bytes with the zero Options, which
-// read nothing (a streaming run frees such files; lint/discover
-// freeParsed, lint/assemble cdataReading).
-func (d *Tree) HadoopOptionsTracked(ignoreCDATA bool) (o hadoopxml.Options, readOther func() bool) {
-	o, read := d.HadoopOptions(ignoreCDATA), false
-	o.ReadFile = func(p string) ([]byte, error) {
-		read = true
-		return d.readIncluded(p)
-	}
-	return o, func() bool { return read }
-}

@@ -2,8 +2,11 @@ package discover
 
 import (
 	"maps"
+
 	"path/filepath"
 	"slices"
+
+	"github.com/ckptlint/ckptlint/lint/inputfs"
 
 	"github.com/ckptlint/ckptlint/lint/parsed"
 )
@@ -16,6 +19,9 @@ type dirKind struct {
 
 func (d *Tree) keep(f *Found) {
 	d.files[f.Path] = f
+	if d.byDisp[f.Disp] == nil {
+		d.byDisp[f.Disp] = f
+	}
 	if d.byDir == nil {
 		d.byDir = map[dirKind]*Found{}
 	}
@@ -37,6 +43,10 @@ func (d *Tree) Paths() []string {
 // Get returns the discovered file at path (absolute, clean), or nil.
 func (d *Tree) Get(path string) *Found { return d.files[path] }
 
+// ByDisplay returns the discovered file whose display path is disp, or
+// nil.
+func (d *Tree) ByDisplay(disp string) *Found { return d.byDisp[disp] }
+
 // Len is the number of files discovered.
 func (d *Tree) Len() int { return len(d.files) }
 
@@ -47,7 +57,13 @@ func (d *Tree) Declare(path string) { d.declared[path] = true }
 // Check resolves p and returns its real path when the run may read it
 // (inputfs.Boundary.Check); every path may be read in an unbounded run.
 func (d *Tree) Check(p string) (string, error) {
-	d.obs.Real(p)
+	if d.bound == nil {
+		abs, err := inputfs.AbsFrom(d.cwd, p)
+		if err != nil {
+			return "", err
+		}
+		return d.fs.EvalSymlinks(abs)
+	}
 	return d.bound.Check(p)
 }
 

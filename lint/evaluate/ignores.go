@@ -6,7 +6,6 @@ import (
 
 	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/lint/finding"
-	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/format/flinkyaml"
 	"github.com/ckptlint/ckptlint/lint/format/hadoopxml"
 	"github.com/ckptlint/ckptlint/lint/inputfs"
@@ -16,40 +15,30 @@ import (
 	"github.com/ckptlint/ckptlint/lint/template"
 )
 
-// Source is one file whose ignore comments apply to the findings: a file
-// of a set, or a file it pulls in through xi:include.
+// Source is the ignore comments of one file that apply to a set's
+// findings: a file of the set, or a file it pulls in through xi:include.
 type Source struct {
-	Path   string // display path, as findings name it
-	Syntax suppress.Syntax
-	// Src returns the file's bytes.
-	Src func() []byte `json:"-"`
+	Path string // display path, as findings name it
+	// File holds the file's ignore comments (suppress.Parse).
+	File *suppress.File
 	// Set is the config set holding the file; Evaluated is false when that
 	// set was not evaluated (a file of it is unreadable or skipped).
 	Set       string
 	Evaluated bool
-	// Included is set for a file pulled in through xi:include, whose Src
-	// reads it from disk (or the overlay).
-	Included bool `json:"-"`
 }
 
-// Sources lists the files whose ignore comments an Ignorer reads, in the
-// order it reads them: each set's files (Flink first), each followed by
-// its xi:include targets. A file of no known comment syntax is left out.
-func Sources(sets []*model.Set, overlay map[string][]byte) []Source {
+// Sources are the ignore sources of set s whose files' ignore comments
+// are files (suppress.Parse of each file that mentions ckptlint, in the
+// order an Ignorer reads them: each file, Flink first, each followed by
+// its xi:include targets; nil entries are left out).
+func Sources(s *model.Set, files []*suppress.File) []Source {
+	// A set with an unreadable file is not evaluated (evalSet): its
+	// ignores cannot be checked for use.
+	evaluated := !slices.ContainsFunc(s.Files(), func(f *parsed.File) bool { return f.Err != nil || template.Skipped(f) })
 	var out []Source
-	for _, s := range sets {
-		// A set with an unreadable file is not evaluated (evalSet): its
-		// ignores cannot be checked for use.
-		evaluated := !slices.ContainsFunc(s.Files(), func(f *parsed.File) bool { return f.Err != nil || template.Skipped(f) })
-		for _, f := range s.Files() {
-			if syn := format.CommentsOf(f.Format); syn != 0 {
-				out = append(out, Source{Path: f.Path, Syntax: syn, Src: func() []byte { return f.Src }, Set: s.Name, Evaluated: evaluated})
-			}
-			for _, inc := range f.Includes {
-				if syn := suppress.SyntaxOfPath(inc); syn != 0 {
-					out = append(out, Source{Path: inc, Syntax: syn, Src: func() []byte { return ReadSource(inc, overlay) }, Set: s.Name, Evaluated: evaluated, Included: true})
-				}
-			}
+	for _, f := range files {
+		if f != nil {
+			out = append(out, Source{Path: f.Path, File: f, Set: s.Name, Evaluated: evaluated})
 		}
 	}
 	return out
@@ -93,7 +82,7 @@ func NewIgnorer(policyRules []*engine.Rule, rules RuleSettings) *Ignorer {
 	return ig
 }
 
-// Set reads the ignores of srcs (a path's first source only: a Hadoop
+// Set takes the ignores of srcs (a path's first source only: a Hadoop
 // file several sets share has one set of ignores) and splits fs into the
 // findings they leave and those they silence.
 func (ig *Ignorer) Set(srcs []Source, fs []finding.Finding) (kept, suppressed []finding.Finding) {
@@ -102,7 +91,7 @@ func (ig *Ignorer) Set(srcs []Source, fs []finding.Finding) (kept, suppressed []
 		if fi == nil {
 			fi = &ignoreFile{set: src.Set}
 			ig.files[src.Path] = fi
-			ig.a.Add(suppress.Parse(src.Path, src.Src(), src.Syntax))
+			ig.a.Add(src.File)
 		}
 		fi.unchecked = fi.unchecked || !src.Evaluated
 	}

@@ -31,19 +31,6 @@ const (
 	VersionConflictName = rule.VersionConflictName
 )
 
-// Set evaluates the policies on one assembled config set with the
-// prepared engine and applies the rule blocks of .ckptlint.hcl (rules). A
-// set with an unreadable file, or with a file skipped as a template, is
-// not evaluated: its findings are that file's parse error or template note.
-// A panic is returned as a *PanicError. The findings are not sorted.
-func Set(ctx context.Context, eng *engine.Engine, s *model.Set, rules RuleSettings) ([]finding.Finding, error) {
-	ps, err := Raw(ctx, eng, s)
-	if err != nil {
-		return nil, err
-	}
-	return Settle(ps, rules), nil
-}
-
 // Pending is a finding before the rule blocks of .ckptlint.hcl are
 // applied: what the result cache stores, so that changing a severity or
 // turning a rule off does not invalidate it.
@@ -74,8 +61,11 @@ func Settle(ps []Pending, rules RuleSettings) []finding.Finding {
 	return out
 }
 
-// Raw evaluates one set (as Set does) and returns its findings before the
-// rule blocks of .ckptlint.hcl apply. A panic is returned as a
+// Raw evaluates the policies on one assembled config set with the
+// prepared engine and returns its findings before the rule blocks of
+// .ckptlint.hcl apply, unsorted. A set with an unreadable file, or with a
+// file skipped as a template, is not evaluated: its findings are that
+// file's parse error or template note. A panic is returned as a
 // *PanicError.
 func Raw(ctx context.Context, eng *engine.Engine, s *model.Set) (ps []Pending, err error) {
 	defer func() {

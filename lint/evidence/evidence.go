@@ -71,14 +71,14 @@ type Finder struct {
 	// read boundary (lint/inputfs). The climb stops at the first directory
 	// it refuses.
 	Allow func(dir string) bool
-	// Observer, when set, records the directories listed and the files
-	// read (the result cache, lint/inputfs).
-	Observer *inputfs.Observer
-	lim      Limits
-	files    int
-	bytes    int64
-	dirs     map[string][]Item
-	notes    map[string][]Note
+	// FS is the file system searched (nil: inputfs.OS()), the run's own,
+	// which the result cache records.
+	FS    inputfs.FS
+	lim   Limits
+	files int
+	bytes int64
+	dirs  map[string][]Item
+	notes map[string][]Note
 }
 
 // NewFinder returns a Finder with limits lim (zero fields take DefaultLimits).
@@ -150,7 +150,7 @@ func (f *Finder) scanDir(dir string) []Item {
 		return items
 	}
 	var items []Item
-	entries, err := f.Observer.ReadDir(dir)
+	entries, err := f.fs().ReadDir(dir)
 	if err != nil {
 		f.notes[dir] = append(f.notes[dir], Note{Path: dir, Reason: "directory not readable: " + err.Error()})
 	}
@@ -187,8 +187,7 @@ func (f *Finder) read(dir, path string) ([]byte, bool) {
 	// Non-blocking open, type and size checked on the descriptor: a FIFO or
 	// a file swapped after the directory was listed is refused, not waited on.
 	limit := min(f.lim.MaxFileBytes, f.lim.MaxTotalBytes-f.bytes)
-	src, st, err := inputfs.ReadRegularInfo(path, limit)
-	f.Observer.Read(path, limit, src, st, err)
+	src, _, err := f.fs().ReadFile(path, limit)
 	if err != nil {
 		note("not read: " + err.Error())
 		return nil, false
@@ -196,6 +195,14 @@ func (f *Finder) read(dir, path string) ([]byte, bool) {
 	f.files++
 	f.bytes += int64(len(src))
 	return src, true
+}
+
+// fs is the file system searched.
+func (f *Finder) fs() inputfs.FS {
+	if f.FS == nil {
+		f.FS = inputfs.OS()
+	}
+	return f.FS
 }
 
 type parser func(path string, src []byte) ([]Item, error)

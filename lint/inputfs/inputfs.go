@@ -206,8 +206,8 @@ func (b *Boundary) ReadRegularInfo(real string, limit int64) ([]byte, fs.FileInf
 	if err != nil {
 		return nil, nil, err
 	}
-	f, err := openInRoot(h, rel, real)
-	if err != nil {
+	src, st, err := b.fsys().ReadFileIn(h, rel, real, limit)
+	if err != nil && st == nil {
 		if now, rerr := filepath.EvalSymlinks(real); rerr == nil && now != real {
 			// The path resolves elsewhere than Check found: a directory on
 			// the way was swapped since.
@@ -215,9 +215,8 @@ func (b *Boundary) ReadRegularInfo(real string, limit int64) ([]byte, fs.FileInf
 				return nil, nil, &OutsideError{Path: real, Resolved: now, Roots: b.Roots()}
 			}
 		}
-		return nil, nil, err
 	}
-	return readOpen(f, real, limit)
+	return src, st, err
 }
 
 // handle returns the open root holding real (the outermost, as Check
@@ -282,17 +281,32 @@ func (b *Budget) Take(n int64) error {
 	return nil
 }
 
-// Boundary is the set of places a run may read. A nil Boundary allows
-// everything (library callers that lint trusted trees); an empty one
-// allows nothing.
+// Boundary is the set of places a run may read, resolved and read through
+// the run's FS. A nil Boundary allows everything (library callers that lint
+// trusted trees); an empty one allows nothing.
 type Boundary struct {
+	fs    FS
 	roots []string // real (symlink-free) absolute paths
 	lex   []string // the roots as given (absolute, clean) and real
-	links Symlinks // Check's resolutions
 	// open holds a handle on each root a read went below
 	// (Boundary.ReadRegularInfo), by root.
 	mu   sync.Mutex
 	open map[string]*os.Root
+}
+
+// NewBoundary returns an empty Boundary that resolves and reads paths
+// through fsys.
+func NewBoundary(fsys FS) *Boundary { return &Boundary{fs: fsys} }
+
+// defaultFS serves the zero Boundary.
+var defaultFS = OS()
+
+// fsys is the file system b resolves and reads paths through.
+func (b *Boundary) fsys() FS {
+	if b.fs == nil {
+		return defaultFS
+	}
+	return b.fs
 }
 
 // RepoRoot is the nearest directory at or above dir holding .git — a
@@ -351,18 +365,18 @@ func (b *Boundary) AddTree(p string) error {
 	if err != nil {
 		return err
 	}
-	real, err := filepath.EvalSymlinks(abs)
+	real, err := b.fsys().EvalSymlinks(abs)
 	if err != nil {
 		return err
 	}
 	dir, given := real, abs
-	if st, err := os.Stat(real); err == nil && !st.IsDir() {
+	if st, err := b.fsys().Stat(real); err == nil && !st.IsDir() {
 		dir, given = filepath.Dir(real), filepath.Dir(abs)
 	}
-	if r := RepoRoot(given); r != "" {
+	if r := b.fsys().RepoRoot(given); r != "" {
 		given = r
 	}
-	if r := RepoRoot(dir); r != "" {
+	if r := b.fsys().RepoRoot(dir); r != "" {
 		dir = r
 	}
 	b.add(dir, given)
@@ -378,7 +392,7 @@ func (b *Boundary) AddNamed(p string) {
 	if err != nil {
 		return
 	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
+	if real, err := b.fsys().EvalSymlinks(abs); err == nil {
 		b.add(real, abs)
 	}
 }
@@ -440,7 +454,7 @@ func (b *Boundary) Check(p string) (string, error) {
 	if b == nil {
 		return filepath.EvalSymlinks(abs)
 	}
-	real, err := b.links.Eval(abs)
+	real, err := b.fsys().EvalSymlinks(abs)
 	if err != nil {
 		return "", err
 	}

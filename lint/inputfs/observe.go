@@ -14,34 +14,22 @@ import (
 	"time"
 )
 
-// Observer records what one run looked at on the file system: the bytes of
-// every file it read, the listing of every directory it walked or searched,
-// the type (or absence) of every path it probed, the real path of every
-// path it resolved and the repository root it found for a directory. The
-// result cache (lint/cache, docs/cache.md) keeps these observations with
-// the findings, and a later run reuses the findings only when replaying
-// every observation gives the same result. A nil *Observer records
-// nothing. It is safe for concurrent use.
-type Observer struct {
+// observer holds what a Recorder recorded: one probe per operation and
+// path, the first answer kept. It is safe for concurrent use.
+type observer struct {
 	mu     sync.Mutex
 	probes map[probeKey]probeValue
-	// walked collects the entries a directory walk saw, by directory;
-	// entered the signature of each directory taken before it was listed.
-	walked  map[string][]string
-	entered map[string]string
 	// trustBefore: a stat signature is recorded only for a file or
 	// directory last changed before it (Trusted).
 	trustBefore time.Time
-	links       Symlinks // Real's resolutions
-	cwd         string   // the working directory, for relative paths
-	roots       map[string]string
+	cwd         string // the working directory, for relative paths
 }
 
 type probeKey struct{ op, path string }
 
 type probeValue struct{ result, sig string }
 
-// Probe is one observation: Op applied to Path gave Result. Sig, when
+// Probe is one observation of a Recorder: Op applied to Path gave Result. Sig, when
 // set, is the stat signature (Signature) of the file or directory read:
 // a replay that finds the same signature takes the observation as holding
 // without reading again, as git's index and Go's build cache do.
@@ -100,25 +88,21 @@ func Trusted(st fs.FileInfo, before time.Time) string {
 // Probe operations.
 const (
 	OpRead     = "read"     // ReadRegular(Path, limit): "size:sha256" or an error class; Op is "read:<limit>"
-	OpStat     = "stat"     // os.Stat type: "file", "dir", "other", "absent" or "error"
+	OpStat     = "stat"     // os.Stat type: "file", "dir", "symlink", "other", "absent" or "error"
+	OpLstat    = "lstat"    // os.Lstat type, as OpStat
 	OpDir      = "dir"      // os.ReadDir: a hash of the entry names and types
 	OpReal     = "real"     // filepath.EvalSymlinks of the absolute path, or "error"
 	OpRepoRoot = "reporoot" // RepoRoot(Path)
 )
 
-// NewObserver returns an empty Observer.
-func NewObserver() *Observer {
+func newObserver() *observer {
 	cwd, _ := os.Getwd()
-	return &Observer{probes: map[probeKey]probeValue{}, walked: map[string][]string{}, entered: map[string]string{}, trustBefore: time.Now().Add(-RacyWindow),
-		cwd: cwd, roots: map[string]string{}}
+	return &observer{probes: map[probeKey]probeValue{}, trustBefore: time.Now().Add(-RacyWindow), cwd: cwd}
 }
 
-func (o *Observer) record(op, path, result string) { o.recordSig(op, path, result, "") }
+func (o *observer) record(op, path, result string) { o.recordSig(op, path, result, "") }
 
-func (o *Observer) recordSig(op, path, result, sig string) {
-	if o == nil {
-		return
-	}
+func (o *observer) recordSig(op, path, result, sig string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if _, ok := o.probes[probeKey{op, path}]; !ok {
@@ -126,12 +110,9 @@ func (o *Observer) recordSig(op, path, result, sig string) {
 	}
 }
 
-// Read records a ReadRegularInfo(path, limit) and its outcome; st is the
+// read records a ReadRegularInfo(path, limit) and its outcome; st is the
 // file information it returned (nil when the open failed).
-func (o *Observer) Read(path string, limit int64, src []byte, st fs.FileInfo, err error) {
-	if o == nil {
-		return
-	}
+func (o *observer) read(path string, limit int64, src []byte, st fs.FileInfo, err error) {
 	sig := ""
 	if err == nil {
 		sig = Trusted(st, o.trustBefore)
@@ -169,15 +150,6 @@ func errorClass(err error) string {
 	return "other"
 }
 
-// Stat is os.Stat, recorded.
-func (o *Observer) Stat(path string) (fs.FileInfo, error) {
-	st, err := os.Stat(path)
-	if o != nil {
-		o.record(OpStat, o.abs(path), statResult(st, err))
-	}
-	return st, err
-}
-
 func statResult(st fs.FileInfo, err error) string {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -188,44 +160,10 @@ func statResult(st fs.FileInfo, err error) string {
 		return "file"
 	case st.IsDir():
 		return "dir"
+	case st.Mode()&fs.ModeSymlink != 0:
+		return "symlink"
 	}
 	return "other"
-}
-
-// Real records filepath.EvalSymlinks of path made absolute.
-func (o *Observer) Real(path string) {
-	if o == nil {
-		return
-	}
-	abs := o.abs(path)
-	r, err := o.links.Eval(abs)
-	if err != nil {
-		r = "error"
-	}
-	o.record(OpReal, abs, r)
-}
-
-func realResult(abs string) string {
-	r, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return "error"
-	}
-	return r
-}
-
-// RepoRoot is RepoRoot, recorded; the answer for each directory on the
-// way up is remembered, so the config sets of one tree look at each .git
-// candidate once.
-func (o *Observer) RepoRoot(dir string) string {
-	if o == nil {
-		return RepoRoot(dir)
-	}
-	abs := o.abs(dir)
-	o.mu.Lock()
-	r := repoRootMemo(o.roots, abs, hasGitMarker)
-	o.mu.Unlock()
-	o.record(OpRepoRoot, abs, r)
-	return r
 }
 
 // repoRootMemo is RepoRoot of the clean absolute path d, remembering the
@@ -247,79 +185,6 @@ func repoRootMemo(memo map[string]string, d string, marker func(dir string) bool
 
 // hasGitMarker reports whether dir/.git marks a repository (isGitMarker).
 func hasGitMarker(dir string) bool { return isGitMarker(filepath.Join(dir, ".git")) }
-
-// ReadDir is os.ReadDir, recorded: the directory is stat'ed before it is
-// listed, so a signature recorded with the listing predates it (a change
-// during the listing leaves the signature stale, never the listing
-// trusted; the file system's clock need not agree with this one). A nil
-// *Observer only lists.
-func (o *Observer) ReadDir(dir string) ([]fs.DirEntry, error) {
-	if o == nil {
-		return os.ReadDir(dir)
-	}
-	sig := o.dirSig(dir)
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		o.record(OpDir, o.abs(dir), "error")
-		return entries, err
-	}
-	names := make([]string, len(entries))
-	for i, e := range entries {
-		names[i] = entryLine(e.Name(), e.Type())
-	}
-	o.recordSig(OpDir, o.abs(dir), listingResult(names), sig)
-	return entries, nil
-}
-
-// dirSig is the trusted signature of a directory about to be listed.
-func (o *Observer) dirSig(dir string) string {
-	st, err := os.Stat(dir)
-	if err != nil {
-		return ""
-	}
-	return Trusted(st, o.trustBefore)
-}
-
-// EnterDir records the signature of a directory a filepath.WalkDir
-// callback is about to descend into (WalkDir lists it after the callback
-// returns), for WalkDone.
-func (o *Observer) EnterDir(dir string) {
-	if o == nil {
-		return
-	}
-	sig := o.dirSig(dir)
-	o.mu.Lock()
-	o.entered[o.abs(dir)] = sig
-	o.mu.Unlock()
-}
-
-// WalkEntry records one entry a filepath.WalkDir callback saw below its
-// root; WalkDone turns the entries seen into directory listings for the
-// directories the walk descended into (descended lists them).
-func (o *Observer) WalkEntry(path string, e fs.DirEntry) {
-	if o == nil {
-		return
-	}
-	dir := o.abs(filepath.Dir(path))
-	o.mu.Lock()
-	o.walked[dir] = append(o.walked[dir], entryLine(e.Name(), e.Type()))
-	o.mu.Unlock()
-}
-
-// WalkDone records the listing of each directory in descended as the walk
-// saw it (WalkEntry).
-func (o *Observer) WalkDone(descended []string) {
-	if o == nil {
-		return
-	}
-	for _, d := range descended {
-		d = o.abs(d)
-		o.mu.Lock()
-		names, sig := o.walked[d], o.entered[d]
-		o.mu.Unlock()
-		o.recordSig(OpDir, d, listingResult(names), sig)
-	}
-}
 
 func entryLine(name string, t fs.FileMode) string {
 	return name + "\x00" + t.Type().String()
@@ -350,11 +215,8 @@ func listingHash(lines []string) string {
 	return string(h.Sum(nil)) // raw, as readResult
 }
 
-// Probes returns the observations, sorted by path and operation.
-func (o *Observer) Probes() []Probe {
-	if o == nil {
-		return nil
-	}
+// sorted returns the observations, sorted by path and operation.
+func (o *observer) sorted() []Probe {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	out := make([]Probe, 0, len(o.probes))
@@ -374,7 +236,7 @@ func (o *Observer) Probes() []Probe {
 // (the Lstat of each path, the real path of each directory, the
 // repository root of each directory), so probes of many files in one tree
 // cost about one system call per path. Not safe for concurrent use; use
-// one per goroutine, over probes sorted by path (Observer.Probes).
+// one per goroutine, over probes sorted by path (Recorder.Probes).
 type Replayer struct {
 	// TrustBefore: Check returns a new signature for a read or listing it
 	// verified by content when the file last changed before it.
@@ -434,6 +296,9 @@ func (r *Replayer) Check(p Probe) (holds bool, sig string) {
 		return true, Trusted(st, r.TrustBefore)
 	case p.Op == OpStat:
 		st, err := r.stat(p.Path)
+		return statResult(st, err) == p.Result, ""
+	case p.Op == OpLstat:
+		st, err := r.lstat(p.Path)
 		return statResult(st, err) == p.Result, ""
 	case p.Op == OpDir:
 		holds, sig := r.checkDir(p)
@@ -531,6 +396,16 @@ func (r *Replayer) stat(p string) (fs.FileInfo, error) {
 	return os.Stat(p)
 }
 
+// realResult is the result of a real-path probe: filepath.EvalSymlinks of
+// abs, or "error".
+func realResult(abs string) string {
+	r, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "error"
+	}
+	return r
+}
+
 // real is realResult (filepath.EvalSymlinks of the absolute path abs, or
 // "error"). When no element of abs is a symlink and every element
 // exists, EvalSymlinks returns abs itself: that is decided from one
@@ -587,7 +462,7 @@ func (r *Replayer) repoRoot(dir string) string {
 	})
 }
 
-func (o *Observer) abs(p string) string {
+func (o *observer) abs(p string) string {
 	if a, err := AbsFrom(o.cwd, p); err == nil {
 		return a
 	}

@@ -13,11 +13,12 @@ import (
 // the observer's trust threshold set to trustBefore.
 func observeRead(t *testing.T, path string, trustBefore time.Time) Probe {
 	t.Helper()
-	o := NewObserver()
-	o.trustBefore = trustBefore
-	src, st, err := ReadRegularInfo(path, 1<<20)
-	o.Read(path, 1<<20, src, st, err)
-	ps := o.Probes()
+	r := Record(OS())
+	r.o.trustBefore = trustBefore
+	if _, _, err := r.ReadFile(path, 1<<20); err != nil {
+		t.Fatal(err)
+	}
+	ps := r.Probes()
 	if len(ps) != 1 {
 		t.Fatalf("probes: %+v", ps)
 	}
@@ -91,8 +92,8 @@ func TestReplayDirSignature(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "a.xml"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	o := NewObserver()
-	o.trustBefore = time.Now().Add(time.Hour)
+	o := Record(OS())
+	o.o.trustBefore = time.Now().Add(time.Hour)
 	if _, err := o.ReadDir(dir); err != nil {
 		t.Fatal(err)
 	}
@@ -129,8 +130,10 @@ func TestReplayRealAndRepoRoot(t *testing.T) {
 	if err := os.WriteFile(f, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	o := NewObserver()
-	o.Real(f)
+	o := Record(OS())
+	if _, err := o.EvalSymlinks(f); err != nil {
+		t.Fatal(err)
+	}
 	o.RepoRoot(filepath.Join(root, "repo", "conf"))
 	ps := o.Probes()
 	r := &Replayer{}
@@ -165,7 +168,7 @@ func TestReplayRepoRootAfterNewGit(t *testing.T) {
 	if err := os.MkdirAll(sub, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	o := NewObserver()
+	o := Record(OS())
 	if _, err := o.ReadDir(root); err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/ckptlint/ckptlint/fix"
 	"github.com/ckptlint/ckptlint/internal/linttest"
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/lint/engine"
@@ -42,7 +41,6 @@ func dirResult(t *testing.T, dir string) report.Result {
 	t.Helper()
 	e := linttest.Engine(t)
 	res := linttest.Lint(t, e, dir, lint.Options{})
-	fix.Edits(res.Sets, res.Findings)
 	r := report.Result{Version: "test", Findings: res.Findings, Suppressed: res.Suppressed, Sets: len(res.Sets),
 		Files: res.Files, Sources: map[string][]byte{}, Rules: rules(e), FailLevel: finding.Error}
 	for _, s := range res.Sets {

@@ -37,9 +37,8 @@ type Resolver struct {
 	// Allow reports whether the run may read a directory (the read
 	// boundary, lint/inputfs); nil allows every directory.
 	Allow func(dir string) bool
-	// Observer records the directories searched and the files read for
-	// evidence (the result cache); nil records nothing.
-	Observer *inputfs.Observer
+	// FS is the file system the evidence is searched in (the run's).
+	FS inputfs.FS
 
 	ev    *evidence.Finder  // version evidence, searched once per directory
 	roots map[string]string // directory → repository root
@@ -210,12 +209,12 @@ func (a *Resolver) evidenceNear(dir string) ([]evidence.Item, []evidence.Note) {
 		a.ev = evidence.NewFinder(evidence.Limits{})
 		// Only where the run may read at all (lint/inputfs).
 		a.ev.Allow = a.Allow
-		a.ev.Observer = a.Observer
+		a.ev.FS = a.FS
 		a.roots = map[string]string{}
 	}
 	root, ok := a.roots[abs]
 	if !ok {
-		root = a.Observer.RepoRoot(abs)
+		root = a.FS.RepoRoot(abs)
 		a.roots[abs] = root
 	}
 	return a.ev.Near(abs, root)

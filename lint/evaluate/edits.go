@@ -1,4 +1,4 @@
-package fix
+package evaluate
 
 import (
 	"errors"
@@ -7,27 +7,24 @@ import (
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/format"
 	"github.com/ckptlint/ckptlint/lint/model"
-	"github.com/ckptlint/ckptlint/lint/parsed"
 	"github.com/ckptlint/ckptlint/lint/span"
 )
 
-// Edits sets the Edits of each finding of findings (in place): the exact
-// replacements of a finding's fix when every operation targets the
-// Flink file its config set reads and that file is a flink-conf.yaml or a
+// Edits sets the Edits of each of the set's findings ps (in place): the
+// exact replacements of a finding's fix when every operation targets the
+// Flink file the set reads and that file is a flink-conf.yaml or a
 // config.yaml. These are the edits `ckptlint fix` makes for that finding on
-// its own, computed by the same editors. Other fixes (Hadoop files, which
-// fix may have to create or find through Flink's lookup order, and
-// FlinkDeployment manifests) stay operations only.
-func Edits(sets []*model.Set, findings []finding.Finding) {
-	flink := map[string]*parsed.File{}
-	for _, s := range sets {
-		if s.Flink != nil && s.Manifest == nil && s.Flink.Err == nil {
-			flink[s.Name] = s.Flink
-		}
+// its own, computed by the same editors while the set's files are parsed
+// (SARIF's fixes read them). Other fixes (Hadoop files, which fix may have
+// to create or find through Flink's lookup order, and FlinkDeployment
+// manifests) stay operations only.
+func Edits(s *model.Set, ps []Pending) {
+	ff := s.Flink
+	if ff == nil || s.Manifest != nil || ff.Err != nil {
+		return
 	}
-	for i, f := range findings {
-		ff := flink[f.ConfigSet]
-		if len(f.Fix) == 0 || ff == nil {
+	for i, f := range ps {
+		if len(f.Fix) == 0 {
 			continue
 		}
 		fm := format.Of(ff.Format)
@@ -51,7 +48,7 @@ func Edits(sets []*model.Set, findings []finding.Finding) {
 		for _, e := range norm {
 			reps = append(reps, finding.Replacement{File: ff.Path, Span: lines.Span(e.Start, e.End), Text: e.Text})
 		}
-		findings[i].Edits = reps
+		ps[i].Edits = reps
 	}
 }
 
