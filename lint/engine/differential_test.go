@@ -265,7 +265,7 @@ func TestPlanMatchesTopdownCorpus(t *testing.T) {
 }
 
 // benchDocs are the input documents of n generated config sets.
-func benchDocs(t *testing.T, n int) []doc {
+func benchDocs(t testing.TB, n int) []doc {
 	t.Helper()
 	root := t.TempDir()
 	if err := benchrepo.Write(root, n); err != nil {
@@ -555,4 +555,30 @@ func TestPlanRuleNotInTable(t *testing.T) {
 			t.Errorf("%s: err = %v, want a request to run go generate", d.label, err)
 		}
 	}
+}
+
+// BenchmarkEvalPlan and BenchmarkEvalTopdown evaluate the input documents
+// of 100 generated config sets with the plan and with topdown
+// (docs/performance.md):
+//
+//	go test ./lint/engine -run XXX -bench Eval -benchmem
+func BenchmarkEvalPlan(b *testing.B)    { benchEval(b, true) }
+func BenchmarkEvalTopdown(b *testing.B) { benchEval(b, false) }
+
+func benchEval(b *testing.B, plan bool) {
+	p, ref := engines(b)
+	e := ref
+	if plan {
+		e = p
+	}
+	docs := benchDocs(b, 100)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, d := range docs {
+			if _, err := e.Eval(context.Background(), d.v); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(docs)), "µs/set")
 }
