@@ -77,8 +77,10 @@ func FuzzControlTag(f *testing.F) {
 // control tag, with and without the prefilter (docs/performance.md):
 //
 //	go test ./lint/template -run XXX -bench Control
-func BenchmarkControlTag(b *testing.B)    { benchControl(b, controlTag) }
-func BenchmarkControlRegexp(b *testing.B) { benchControl(b, func(s []byte) []int { return reControl().FindIndex(s) }) }
+func BenchmarkControlTag(b *testing.B) { benchControl(b, controlTag) }
+func BenchmarkControlRegexp(b *testing.B) {
+	benchControl(b, func(s []byte) []int { return reControl().FindIndex(s) })
+}
 
 func benchControl(b *testing.B, find func([]byte) []int) {
 	srcs := controlSamples(b)
