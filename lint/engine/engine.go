@@ -284,7 +284,7 @@ var embeddedPaths = sync.OnceValue(func() [][]string {
 })
 
 // embeddedPlan is the plan of lint/engine/irplan, prepared once per process.
-var embeddedPlan = sync.OnceValues(func() (*plan, error) { return newPlan(irplan.Embedded) })
+var embeddedPlan = sync.OnceValues(func() (*plan, error) { return preparePlan(irplan.Embedded) })
 
 // compile prepares what evaluates the rules: the plan for the embedded
 // ones, the compiled modules and the prepared query for those on topdown

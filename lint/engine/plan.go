@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/ir"
@@ -57,81 +58,121 @@ import (
 // before the plan can change.
 
 // plan is a policy prepared for planEval: the string constants as terms and
-// every call resolved. It is read-only and shared by every evaluation.
+// the functions and built-ins by name. It is read-only and shared by every
+// evaluation. Preparing it walks no statement (a fresh process would fault
+// in the whole 3 MB plan to do so): newPlan's checks ran when the plan was
+// generated (Plan, TestEmbeddedPlanChecks), and a function's frame size is
+// found when it is first called.
 type plan struct {
 	policy  *ir.Policy
 	strings []*ast.Term // Static.Strings as strings (StringIndex operands)
-	numbers []*ast.Term // the same as numbers, where a MakeNumberRefStmt uses them
+	numbers []*ast.Term // the same as numbers, nil where one is not
 	files   []string
 	funcs   []*planFunc
-	calls   map[*ir.CallStmt]callee
+	callees map[string]*callee // planned functions and built-ins by name
 	main    *ir.Plan
 	frame   int // locals of main
 	caps    *ast.Capabilities
 }
 
 type planFunc struct {
-	fn    *ir.Func
-	index int
-	frame int  // number of locals
-	memo  bool // two parameters, input and data: one value per evaluation
+	fn        *ir.Func
+	index     int
+	memo      bool // two parameters, input and data: one value per evaluation
+	frameOnce sync.Once
+	frame     int // number of locals
 }
 
 // callee is what a CallStmt calls: a planned function or a built-in.
 type callee struct {
 	fn       *planFunc
-	name     string
 	builtin  topdown.BuiltinFunc
 	relation bool // a built-in that yields several values (walk): collected in an array
 	void     bool // a built-in without a result (print): defined once called
 }
 
-// newPlan prepares p, checking that every function and built-in it calls
-// exists and that it uses only statements planEval runs.
-func newPlan(p *ir.Policy) (*plan, error) {
+// preparePlan prepares p for evaluation, checking only what it indexes.
+func preparePlan(p *ir.Policy) (*plan, error) {
 	if p.Static == nil || p.Plans == nil || len(p.Plans.Plans) != 1 {
 		return nil, errors.New("plan: want one plan")
 	}
-	pl := &plan{policy: p, main: p.Plans.Plans[0], calls: map[*ir.CallStmt]callee{}, caps: Capabilities()}
+	pl := &plan{policy: p, main: p.Plans.Plans[0], callees: map[string]*callee{}, caps: Capabilities()}
 	pl.strings = make([]*ast.Term, len(p.Static.Strings))
+	pl.numbers = make([]*ast.Term, len(p.Static.Strings))
 	for i, s := range p.Static.Strings {
 		pl.strings[i] = ast.StringTerm(s.Value)
+		if isNumber(s.Value) {
+			pl.numbers[i] = ast.NumberTerm(json.Number(s.Value))
+		}
 	}
-	pl.numbers = make([]*ast.Term, len(p.Static.Strings))
 	for _, f := range p.Static.Files {
 		pl.files = append(pl.files, f.Value)
 	}
-	byName := map[string]*planFunc{}
+	for _, b := range p.Static.BuiltinFuncs {
+		bi, decl := topdown.GetBuiltin(b.Name), ast.BuiltinMap[b.Name]
+		if bi == nil || decl == nil {
+			return nil, fmt.Errorf("plan: built-in %s has no implementation in OPA's topdown", b.Name)
+		}
+		pl.callees[b.Name] = &callee{builtin: bi, relation: decl.Relation, void: decl.Decl.Result() == nil}
+	}
 	if p.Funcs != nil {
 		for i, fn := range p.Funcs.Funcs {
 			f := &planFunc{fn: fn, index: i, memo: len(fn.Params) == 2}
 			pl.funcs = append(pl.funcs, f)
-			byName[fn.Name] = f
+			pl.callees[fn.Name] = &callee{fn: f}
 		}
+	}
+	pl.frame = max(frameSize(pl.main.Blocks), int(ir.Data)+1)
+	return pl, nil
+}
+
+// isNumber reports whether s is a JSON number, as the planner writes a
+// number constant.
+func isNumber(s string) bool {
+	return s != "" && (s[0] == '-' || s[0] >= '0' && s[0] <= '9') && json.Valid([]byte(s))
+}
+
+// newPlan prepares p and checks all of it: every statement is one planEval
+// runs, every function and built-in called exists with the arguments it
+// takes, every constant is in range. Plan runs it on every plan it makes.
+func newPlan(p *ir.Policy) (*plan, error) {
+	pl, err := preparePlan(p)
+	if err != nil {
+		return nil, err
 	}
 	var walkErr error
-	scan := func(blocks []*ir.Block) int {
-		frame := 0
-		use := func(l ir.Local) { frame = max(frame, int(l)+1) }
+	check := func(blocks []*ir.Block) {
 		walkBlocks(blocks, func(s ir.Stmt) {
-			if walkErr != nil {
-				return
+			if walkErr == nil {
+				walkErr = pl.check(s, func(ir.Local) {})
 			}
-			walkErr = pl.prepare(s, use, byName)
 		})
-		return frame
 	}
-	pl.frame = max(scan(pl.main.Blocks), int(ir.Data)+1)
+	check(pl.main.Blocks)
 	for _, f := range pl.funcs {
-		f.frame = scan(f.fn.Blocks)
-		for _, l := range append(f.fn.Params, f.fn.Return) {
+		check(f.fn.Blocks)
+	}
+	return pl, walkErr
+}
+
+// frameSize is the number of locals blocks use.
+func frameSize(blocks []*ir.Block) int {
+	frame := 0
+	use := func(l ir.Local) { frame = max(frame, int(l)+1) }
+	walkBlocks(blocks, func(s ir.Stmt) { _ = locals(s, use) })
+	return frame
+}
+
+// frameOf is the number of locals of f, found on its first call.
+func (f *planFunc) frameOf() int {
+	f.frameOnce.Do(func() {
+		f.frame = frameSize(f.fn.Blocks)
+		for _, l := range f.fn.Params {
 			f.frame = max(f.frame, int(l)+1)
 		}
-	}
-	if walkErr != nil {
-		return nil, walkErr
-	}
-	return pl, nil
+		f.frame = max(f.frame, int(f.fn.Return)+1)
+	})
+	return f.frame
 }
 
 // walkBlocks calls visit for every statement of blocks, nested ones too.
@@ -153,81 +194,115 @@ func walkBlocks(blocks []*ir.Block, visit func(ir.Stmt)) {
 	}
 }
 
-// prepare checks one statement, reports the locals it names (use) and
-// resolves what it calls or which number it makes.
-func (pl *plan) prepare(s ir.Stmt, use func(ir.Local), byName map[string]*planFunc) error {
-	op := func(o ir.Operand) error {
-		switch v := o.Value.(type) {
-		case ir.Local:
-			use(v)
-		case ir.StringIndex:
-			if int(v) < 0 || int(v) >= len(pl.strings) {
-				return fmt.Errorf("plan: string constant %d out of range", v)
-			}
-		case ir.Bool:
-		default:
-			return fmt.Errorf("plan: operand %T", o.Value)
+// check checks one statement (newPlan) and reports the locals it names.
+func (pl *plan) check(s ir.Stmt, use func(ir.Local)) error {
+	if err := locals(s, use); err != nil {
+		return fmt.Errorf("plan: planEval does not run %T (%s)", s, pl.at(s))
+	}
+	strIndex := func(o ir.Operand) error {
+		if v, ok := o.Value.(ir.StringIndex); ok && (int(v) < 0 || int(v) >= len(pl.strings)) {
+			return fmt.Errorf("plan: string constant %d out of range (%s)", v, pl.at(s))
 		}
 		return nil
 	}
-	ops := func(os ...ir.Operand) error {
-		for _, o := range os {
-			if err := op(o); err != nil {
-				return err
-			}
+	var err error
+	forOperands(s, func(o ir.Operand) {
+		if err == nil {
+			err = strIndex(o)
 		}
-		return nil
+	})
+	if err != nil {
+		return err
 	}
 	switch s := s.(type) {
 	case *ir.CallStmt:
+		c := pl.callees[s.Func]
+		switch {
+		case c == nil:
+			return fmt.Errorf("plan: %s calls %s, which is neither a planned function nor a built-in", pl.at(s), s.Func)
+		case c.fn != nil && len(s.Args) != len(c.fn.fn.Params):
+			return fmt.Errorf("plan: %s called with %d arguments, has %d parameters", s.Func, len(s.Args), len(c.fn.fn.Params))
+		}
+	case *ir.MakeNumberRefStmt:
+		if s.Index < 0 || s.Index >= len(pl.numbers) || pl.numbers[s.Index] == nil {
+			return fmt.Errorf("plan: number constant %d is not a number (%s)", s.Index, pl.at(s))
+		}
+	}
+	return nil
+}
+
+// forOperands calls fn with every operand of s.
+func forOperands(s ir.Stmt, fn func(ir.Operand)) {
+	switch s := s.(type) {
+	case *ir.CallStmt:
+		for _, a := range s.Args {
+			fn(a)
+		}
+	case *ir.DotStmt:
+		fn(s.Source)
+		fn(s.Key)
+	case *ir.LenStmt:
+		fn(s.Source)
+	case *ir.AssignVarStmt:
+		fn(s.Source)
+	case *ir.AssignVarOnceStmt:
+		fn(s.Source)
+	case *ir.EqualStmt:
+		fn(s.A)
+		fn(s.B)
+	case *ir.NotEqualStmt:
+		fn(s.A)
+		fn(s.B)
+	case *ir.IsArrayStmt:
+		fn(s.Source)
+	case *ir.IsObjectStmt:
+		fn(s.Source)
+	case *ir.IsSetStmt:
+		fn(s.Source)
+	case *ir.ArrayAppendStmt:
+		fn(s.Value)
+	case *ir.ObjectInsertStmt:
+		fn(s.Key)
+		fn(s.Value)
+	case *ir.ObjectInsertOnceStmt:
+		fn(s.Key)
+		fn(s.Value)
+	case *ir.SetAddStmt:
+		fn(s.Value)
+	}
+}
+
+// locals reports the locals s names, its operands' included; it fails on a
+// statement planEval does not run.
+func locals(s ir.Stmt, use func(ir.Local)) error {
+	forOperands(s, func(o ir.Operand) {
+		if l, ok := o.Value.(ir.Local); ok {
+			use(l)
+		}
+	})
+	switch s := s.(type) {
+	case *ir.CallStmt:
 		use(s.Result)
-		if f, ok := byName[s.Func]; ok {
-			if len(s.Args) != len(f.fn.Params) {
-				return fmt.Errorf("plan: %s called with %d arguments, has %d parameters", s.Func, len(s.Args), len(f.fn.Params))
-			}
-			pl.calls[s] = callee{fn: f, name: s.Func}
-			return ops(s.Args...)
-		}
-		bi := topdown.GetBuiltin(s.Func)
-		decl := ast.BuiltinMap[s.Func]
-		if bi == nil || decl == nil {
-			return fmt.Errorf("plan: built-in %s has no implementation in OPA's topdown", s.Func)
-		}
-		pl.calls[s] = callee{name: s.Func, builtin: bi, relation: decl.Relation, void: decl.Decl.Result() == nil}
-		return ops(s.Args...)
 	case *ir.MakeNumberRefStmt:
 		use(s.Target)
-		if s.Index < 0 || s.Index >= len(pl.strings) {
-			return fmt.Errorf("plan: number constant %d out of range", s.Index)
-		}
-		if pl.numbers[s.Index] == nil {
-			n := json.Number(pl.policy.Static.Strings[s.Index].Value)
-			if _, err := n.Float64(); err != nil {
-				return fmt.Errorf("plan: number constant %q: %w", n, err)
-			}
-			pl.numbers[s.Index] = ast.NumberTerm(n)
-		}
 	case *ir.ReturnLocalStmt:
 		use(s.Source)
-	case *ir.BlockStmt, *ir.BreakStmt, *ir.NopStmt, *ir.NotStmt:
+	case *ir.BlockStmt, *ir.BreakStmt, *ir.NopStmt, *ir.NotStmt,
+		*ir.EqualStmt, *ir.NotEqualStmt, *ir.IsArrayStmt, *ir.IsObjectStmt, *ir.IsSetStmt:
 	case *ir.ScanStmt:
 		use(s.Source)
 		use(s.Key)
 		use(s.Value)
 	case *ir.DotStmt:
 		use(s.Target)
-		return ops(s.Source, s.Key)
 	case *ir.LenStmt:
 		use(s.Target)
-		return op(s.Source)
 	case *ir.AssignIntStmt:
 		use(s.Target)
 	case *ir.AssignVarStmt:
 		use(s.Target)
-		return op(s.Source)
 	case *ir.AssignVarOnceStmt:
 		use(s.Target)
-		return op(s.Source)
 	case *ir.ResetLocalStmt:
 		use(s.Target)
 	case *ir.MakeNullStmt:
@@ -240,36 +315,22 @@ func (pl *plan) prepare(s ir.Stmt, use func(ir.Local), byName map[string]*planFu
 		use(s.Target)
 	case *ir.MakeSetStmt:
 		use(s.Target)
-	case *ir.EqualStmt:
-		return ops(s.A, s.B)
-	case *ir.NotEqualStmt:
-		return ops(s.A, s.B)
-	case *ir.IsArrayStmt:
-		return op(s.Source)
-	case *ir.IsObjectStmt:
-		return op(s.Source)
-	case *ir.IsSetStmt:
-		return op(s.Source)
 	case *ir.IsDefinedStmt:
 		use(s.Source)
 	case *ir.IsUndefinedStmt:
 		use(s.Source)
 	case *ir.ArrayAppendStmt:
 		use(s.Array)
-		return op(s.Value)
 	case *ir.ObjectInsertStmt:
 		use(s.Object)
-		return ops(s.Key, s.Value)
 	case *ir.ObjectInsertOnceStmt:
 		use(s.Object)
-		return ops(s.Key, s.Value)
 	case *ir.SetAddStmt:
 		use(s.Set)
-		return op(s.Value)
 	case *ir.ResultSetAddStmt:
 		use(s.Value)
 	default:
-		return fmt.Errorf("plan: planEval does not run %T (%s)", s, pl.at(s))
+		return errors.New("not run")
 	}
 	return nil
 }
@@ -619,7 +680,10 @@ func (x *planEval) tick() error {
 }
 
 func (x *planEval) callStmt(fr []*ast.Term, s *ir.CallStmt) (int, error) {
-	c := x.p.calls[s]
+	c := x.p.callees[s.Func]
+	if c == nil {
+		return 0, fmt.Errorf("plan: no function %s (%s)", s.Func, x.p.at(s))
+	}
 	args := x.args[:0]
 	for _, a := range s.Args {
 		v := x.operand(fr, a)
@@ -659,8 +723,11 @@ func (x *planEval) call(f *planFunc, args []*ast.Term) (*ast.Term, error) {
 	if err := x.tick(); err != nil {
 		return nil, err
 	}
+	if len(args) != len(f.fn.Params) {
+		return nil, fmt.Errorf("plan: %s called with %d arguments, has %d parameters", f.fn.Name, len(args), len(f.fn.Params))
+	}
 	base := x.top
-	fr := x.push(f.frame)
+	fr := x.push(f.frameOf())
 	for i, p := range f.fn.Params {
 		fr[p] = args[i]
 	}
@@ -688,7 +755,7 @@ func (x *planEval) call(f *planFunc, args []*ast.Term) (*ast.Term, error) {
 
 // builtin calls OPA's implementation of a built-in function; nil is
 // undefined.
-func (x *planEval) builtin(s *ir.CallStmt, c callee, args []*ast.Term) (*ast.Term, error) {
+func (x *planEval) builtin(s *ir.CallStmt, c *callee, args []*ast.Term) (*ast.Term, error) {
 	bctx := topdown.BuiltinContext{
 		Context:      x.ctx,
 		Cache:        x.cache,

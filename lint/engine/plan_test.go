@@ -13,6 +13,8 @@ import (
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/topdown"
 	"github.com/open-policy-agent/opa/v1/util"
+
+	"github.com/ckptlint/ckptlint/lint/engine/irplan"
 )
 
 // planSnippets are policies using Rego constructs the embedded rules use
@@ -238,5 +240,13 @@ func TestPlanBreakOutOfScan(t *testing.T) {
 				t.Errorf("results %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestEmbeddedPlanChecks: the generated plan passes every check of
+// newPlan, which a run skips (preparePlan).
+func TestEmbeddedPlanChecks(t *testing.T) {
+	if _, err := newPlan(irplan.Embedded); err != nil {
+		t.Fatal(err)
 	}
 }
