@@ -50,6 +50,12 @@ import (
 //   - AssignVarStmt copies a local even when it is undefined (wasm.go).
 //   - LenStmt is defined on arrays, objects and sets, which is all the
 //     planner asks it for (unifying with an array or object literal).
+//   - Every body of a rule runs, in order, as the planner lays them out;
+//     topdown skips the bodies its rule index rules out and stops at the
+//     first body of a rule whose bodies all give the same constant. The
+//     values are the same; only a built-in's error in a body topdown never
+//     runs (a value of a type no rule expects, which model.Input does not
+//     build) is an error here alone (differential_test.go, same).
 //
 // newPlan refuses a plan that uses a statement the embedded rules' plan
 // does not (WithStmt, CallDynamicStmt, ObjectMergeStmt) rather than run
