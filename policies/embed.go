@@ -6,6 +6,7 @@ package policies
 import "embed"
 
 //go:generate go run ../internal/ruledocs/gendocs.go ..
+//go:generate go run ../internal/plangen/gen.go ..
 
 // FS holds every .rego file of the bundle, tests included; the engine
 // compiles the non-test modules and `go test` runs the tests.

@@ -6,9 +6,12 @@ import (
 	"context"
 	"os"
 	"os/signal"
+
+	"github.com/ckptlint/ckptlint/internal/gctune"
 )
 
 func main() {
+	gctune.Short()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()

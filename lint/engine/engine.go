@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 
+	"github.com/ckptlint/ckptlint/lint/engine/irplan"
 	"github.com/ckptlint/ckptlint/lint/finding"
 	"github.com/ckptlint/ckptlint/lint/rule"
 	"github.com/ckptlint/ckptlint/policies"
@@ -30,17 +32,55 @@ type Options struct {
 	Timeout time.Duration
 	// Bundle replaces the embedded policies (tests); nil means policies.FS.
 	Bundle fs.FS
+
+	// topdown runs the embedded rules on OPA's topdown too, as ckptlint did
+	// before they ran from the plan: the reference of the differential
+	// tests (export_test.go).
+	topdown bool
 }
 
 // Engine holds the compiled policies and the prepared query. It is safe for
 // concurrent use.
+//
+// The embedded rules run from the plan generated at build time (plan.go,
+// lint/engine/irplan): nothing of them is parsed or compiled at run time.
+// User policies (Options.PolicyDirs) run on OPA's topdown, compiled with
+// every check together with the embedded lib/ modules they may import, and
+// their findings are merged with the embedded rules' in the order one query
+// over all of them gives (Eval). When a user module could change or read
+// what the embedded rules compute (a module in a ckptlint.lib.* package or
+// in an embedded rule's package, or a reference into an embedded rule's
+// document), every rule runs on topdown, compiled together, as before the
+// plan; so does a replaced bundle (Options.Bundle).
 type Engine struct {
 	rules   []*Rule
 	byPkg   map[string]*Rule // "family.rule" → rule
-	pq      rego.PreparedEvalQuery
+	mode    mode
+	plan    *plan                   // the embedded rules; nil when they run on topdown
+	pq      *rego.PreparedEvalQuery // the rules on topdown; nil when there are none
 	timeout time.Duration
-	modules []*ast.Module
-	trusted bool // the embedded bundle alone: compiled without check-only stages
+	srcs    []source
+	modules []*ast.Module // what topdown compiles: user modules and the modules beside them
+	trusted bool          // the embedded bundle alone: compiled without check-only stages
+}
+
+// mode is where an engine's rules run.
+type mode int
+
+const (
+	planOnly   mode = iota // the embedded rules alone, from the plan
+	planUser               // the embedded rules from the plan; user rules on topdown with lib/
+	topdownAll             // every rule on topdown (a replaced bundle, Metadata, the fallback)
+)
+
+func modeOf(opts Options) mode {
+	switch {
+	case opts.Bundle != nil || opts.topdown:
+		return topdownAll
+	case len(opts.PolicyDirs) == 0:
+		return planOnly
+	}
+	return planUser
 }
 
 // New loads, checks and compiles the policies and prepares the query.
@@ -73,6 +113,7 @@ func Metadata(opts Options) ([]*Rule, error) {
 	for i := range srcs {
 		srcs[i].embedded = false
 	}
+	opts.topdown = true
 	e, err := load(srcs, opts)
 	if err != nil {
 		return nil, err
@@ -107,14 +148,12 @@ func readSources(opts Options) ([]source, error) {
 }
 
 // load parses the sources and checks them against the policy contract:
-// the rules' metadata, nothing compiled yet.
+// the rules' metadata, nothing compiled yet. The embedded rules' metadata
+// comes from lint/rule's generated table; what is parsed depends on where
+// the rules run (mode): nothing for the embedded rules alone, the user
+// modules and lib/ beside the plan, everything on topdown.
 func load(srcs []source, opts Options) (*Engine, error) {
-	caps := Capabilities()
-	mods, err := parse(srcs, caps)
-	if err != nil {
-		return nil, err
-	}
-	e := &Engine{byPkg: map[string]*Rule{}, timeout: opts.Timeout, modules: mods}
+	e := &Engine{byPkg: map[string]*Rule{}, timeout: opts.Timeout, srcs: srcs, mode: modeOf(opts)}
 	// The embedded bundle alone skips the compiler's check-only stages: its
 	// own tests compile it with every check (TestEmbeddedBundleFullChecks,
 	// policies.TestRego). User policies always get every check.
@@ -122,7 +161,26 @@ func load(srcs []source, opts Options) (*Engine, error) {
 	if e.timeout <= 0 {
 		e.timeout = 10 * time.Second
 	}
-	seen := map[string]*Rule{}
+	if e.mode != topdownAll {
+		for _, r := range rule.Rego() {
+			if err := e.add(r); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if e.mode == planOnly {
+		slices.SortFunc(e.rules, func(a, b *Rule) int { return strings.Compare(a.ID, b.ID) })
+		return e, nil
+	}
+	srcs = slices.DeleteFunc(slices.Clone(srcs), func(s source) bool {
+		return e.mode == planUser && s.embedded && !strings.HasPrefix(s.name, "policies/lib/")
+	})
+	caps := Capabilities()
+	mods, err := parse(srcs, caps)
+	if err != nil {
+		return nil, err
+	}
+	e.modules = mods
 	var table map[string]*Rule // lint/rule's generated table by package, for embedded modules
 	for i, m := range mods {
 		if !strings.HasPrefix(m.Package.Path.String(), "data.ckptlint.rules.") {
@@ -151,25 +209,135 @@ func load(srcs []source, opts Options) (*Engine, error) {
 			}
 		}
 		r.User = srcs[i].user
-		if prev, ok := seen[r.ID]; ok {
-			return nil, &ContractError{File: r.File, Line: r.Line, Msg: fmt.Sprintf("rule id %s is already used by %s:%d", r.ID, prev.File, prev.Line)}
+		if err := e.add(r); err != nil {
+			return nil, err
 		}
-		seen[r.ID] = r
-		e.rules = append(e.rules, r)
-		e.byPkg[strings.TrimPrefix(r.Package, "data.ckptlint.rules.")] = r
 	}
 	slices.SortFunc(e.rules, func(a, b *Rule) int { return strings.Compare(a.ID, b.ID) })
+	if e.mode == planUser {
+		for i, m := range mods {
+			if srcs[i].user && userShadows(m.Package.Path) {
+				return load(e.srcs, withTopdown(opts))
+			}
+		}
+	}
 	return e, nil
 }
 
-// compile compiles the loaded modules and prepares the query.
+// add registers a rule, refusing an id already used.
+func (e *Engine) add(r *Rule) error {
+	for _, prev := range e.rules {
+		if prev.ID == r.ID {
+			return &ContractError{File: r.File, Line: r.Line, Msg: fmt.Sprintf("rule id %s is already used by %s:%d", r.ID, prev.File, prev.Line)}
+		}
+	}
+	e.rules = append(e.rules, r)
+	e.byPkg[strings.TrimPrefix(r.Package, "data.ckptlint.rules.")] = r
+	return nil
+}
+
+func withTopdown(opts Options) Options {
+	opts.topdown = true
+	return opts
+}
+
+// userShadows reports whether a user module in package pkg could change
+// what the embedded rules compute: a module in a ckptlint.lib.* package
+// (the embedded rules' helpers) or in an embedded rule's package.
+func userShadows(pkg ast.Ref) bool {
+	return strings.HasPrefix(pkg.String(), "data.ckptlint.lib.") || readsEmbeddedRule(pkg)
+}
+
+// readsEmbeddedRule reports whether ref may name an embedded rule's
+// document or a document that holds one: data, then terms each either the
+// package path's next element or not a constant (a variable can be any).
+func readsEmbeddedRule(ref ast.Ref) bool {
+	if len(ref) == 0 || !ref[0].Equal(ast.DefaultRootDocument) {
+		return false
+	}
+	for _, p := range embeddedPaths() {
+		match := true
+		for i := 1; i < len(ref) && i-1 < len(p) && match; i++ {
+			switch v := ref[i].Value.(type) {
+			case ast.String:
+				match = string(v) == p[i-1]
+			case ast.Var, ast.Ref, ast.Call:
+			default:
+				match = false
+			}
+		}
+		if match {
+			return true
+		}
+	}
+	return false
+}
+
+// embeddedPaths are the embedded rules' package paths below data,
+// ["ckptlint", "rules", family, rule].
+var embeddedPaths = sync.OnceValue(func() [][]string {
+	var out [][]string
+	for _, r := range rule.Rego() {
+		out = append(out, strings.Split(strings.TrimPrefix(r.Package, "data."), "."))
+	}
+	return out
+})
+
+// embeddedPlan is the plan of lint/engine/irplan, prepared once per process.
+var embeddedPlan = sync.OnceValues(func() (*plan, error) { return preparePlan(irplan.Embedded) })
+
+// compile prepares what evaluates the rules: the plan for the embedded
+// ones, the compiled modules and the prepared query for those on topdown
+// (mode).
 func (e *Engine) compile(ctx context.Context) error {
-	pq, err := compile(ctx, e.modules, Capabilities(), e.trusted)
+	if e.mode != topdownAll {
+		p, err := embeddedPlan()
+		if err != nil {
+			return fmt.Errorf("the embedded rules' plan (lint/engine/irplan; run `go generate ./policies`): %w", err)
+		}
+		e.plan = p
+	}
+	if e.mode == planOnly {
+		return nil
+	}
+	pq, c, err := compile(ctx, e.modules, Capabilities(), e.trusted && e.mode == topdownAll)
 	if err != nil {
 		return err
 	}
-	e.pq = pq
+	if e.mode == planUser && userReadsEmbedded(c, e.srcs) {
+		// A user rule reads an embedded rule's document: every rule on
+		// topdown, compiled together (the rules are the same).
+		f, err := load(e.srcs, Options{Timeout: e.timeout, topdown: true})
+		if err != nil {
+			return err
+		}
+		if pq, _, err = compile(ctx, f.modules, Capabilities(), false); err != nil {
+			return err
+		}
+		e.mode, e.plan, e.modules = topdownAll, nil, f.modules
+	}
+	e.pq = &pq
 	return nil
+}
+
+// userReadsEmbedded reports whether a compiled user module refers to an
+// embedded rule's document (readsEmbeddedRule).
+func userReadsEmbedded(c *ast.Compiler, srcs []source) bool {
+	for _, s := range srcs {
+		m := c.Modules[s.name]
+		if !s.user || m == nil {
+			continue
+		}
+		found := false
+		ast.WalkRefs(m, func(r ast.Ref) bool {
+			found = found || readsEmbeddedRule(r)
+			return found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
 }
 
 // checkOnlyStages are the compiler stages that only report errors and leave
@@ -216,7 +384,7 @@ var gcMu sync.Mutex
 // so collecting during it only costs time: the collector is off meanwhile.
 // trusted (the embedded bundle alone) drops the check-only stages and the
 // stages that do nothing for it (noopStages).
-func compile(ctx context.Context, mods []*ast.Module, caps *ast.Capabilities, trusted bool) (rego.PreparedEvalQuery, error) {
+func compile(ctx context.Context, mods []*ast.Module, caps *ast.Capabilities, trusted bool) (rego.PreparedEvalQuery, *ast.Compiler, error) {
 	gcMu.Lock()
 	defer gcMu.Unlock()
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
@@ -226,7 +394,7 @@ func compile(ctx context.Context, mods []*ast.Module, caps *ast.Capabilities, tr
 	}
 	c.Compile(moduleMap(mods))
 	if c.Failed() {
-		return rego.PreparedEvalQuery{}, compileError(c.Errors)
+		return rego.PreparedEvalQuery{}, nil, compileError(c.Errors)
 	}
 	pq, err := rego.New(
 		rego.Compiler(c),
@@ -234,9 +402,9 @@ func compile(ctx context.Context, mods []*ast.Module, caps *ast.Capabilities, tr
 		rego.StrictBuiltinErrors(true),
 	).PrepareForEval(ctx)
 	if err != nil {
-		return rego.PreparedEvalQuery{}, fmt.Errorf("prepare policy query: %w", err)
+		return rego.PreparedEvalQuery{}, nil, fmt.Errorf("prepare policy query: %w", err)
 	}
-	return pq, nil
+	return pq, c, nil
 }
 
 func moduleMap(mods []*ast.Module) map[string]*ast.Module {
@@ -273,7 +441,8 @@ func (e *Engine) Rule(id string) *Rule {
 	return nil
 }
 
-// Modules returns the parsed non-test modules (for `policy test`).
+// Modules returns the parsed non-test modules topdown compiles: none for
+// the embedded rules alone, which run from the plan.
 func (e *Engine) Modules() []*ast.Module { return e.modules }
 
 // Raw is one finding as a rule emitted it, before locations are resolved.
@@ -292,16 +461,111 @@ func ToValue(input map[string]any) (ast.Value, error) {
 	return ast.InterfaceToValue(input)
 }
 
-// Eval evaluates all rules against one converted input document.
+// Eval evaluates all rules against one converted input document. The
+// findings come rule by rule in the order of their packages (family, then
+// rule), each rule's in the order of OPA's sets: the order of one query
+// over every rule, the embedded ones from the plan and the user ones on
+// topdown merged into it.
 func (e *Engine) Eval(ctx context.Context, input ast.Value) ([]Raw, error) {
 	ctx, cancel := context.WithTimeout(ctx, e.timeout)
 	defer cancel()
+	var planned, user []Raw
+	var err error
+	if e.plan != nil {
+		if planned, err = e.evalPlan(ctx, input); err != nil {
+			return nil, e.evalError(ctx, err)
+		}
+	}
+	if e.pq != nil {
+		if user, err = e.evalTopdown(ctx, input); err != nil {
+			return nil, e.evalError(ctx, err)
+		}
+	}
+	switch {
+	case len(user) == 0:
+		return planned, nil
+	case len(planned) == 0:
+		return user, nil
+	}
+	out := make([]Raw, 0, len(planned)+len(user))
+	for len(planned) > 0 && len(user) > 0 {
+		if comparePkg(user[0].Rule, planned[0].Rule) < 0 {
+			out, user = append(out, user[0]), user[1:]
+		} else {
+			out, planned = append(out, planned[0]), planned[1:]
+		}
+	}
+	return append(append(out, planned...), user...), nil
+}
+
+func (e *Engine) evalError(ctx context.Context, err error) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("policy evaluation exceeded %s: %w", e.timeout, err)
+	}
+	return fmt.Errorf("evaluate policies: %w", err)
+}
+
+// comparePkg orders rules as OPA iterates data.ckptlint.rules[family][rule]:
+// by family, then by rule.
+func comparePkg(a, b *Rule) int {
+	fa, ra := splitPkg(a)
+	fb, rb := splitPkg(b)
+	return cmp.Or(strings.Compare(fa, fb), strings.Compare(ra, rb))
+}
+
+func splitPkg(r *Rule) (family, name string) {
+	family, name, _ = strings.Cut(strings.TrimPrefix(r.Package, "data.ckptlint.rules."), ".")
+	return family, name
+}
+
+var (
+	familyKey  = ast.StringTerm("family")
+	ruleKey    = ast.StringTerm("rule")
+	findingKey = ast.StringTerm("f")
+)
+
+// evalPlan evaluates the embedded rules' plan.
+func (e *Engine) evalPlan(ctx context.Context, input ast.Value) ([]Raw, error) {
+	rs, err := e.plan.eval(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Raw, 0, len(rs))
+	for _, r := range rs {
+		obj, ok := r.Value.(ast.Object)
+		if !ok {
+			return nil, fmt.Errorf("plan result %v is not an object", r)
+		}
+		var family, name ast.String
+		if t := obj.Get(familyKey); t != nil {
+			family, _ = t.Value.(ast.String)
+		}
+		if t := obj.Get(ruleKey); t != nil {
+			name, _ = t.Value.(ast.String)
+		}
+		rule := e.byPkg[string(family)+"."+string(name)]
+		f := obj.Get(findingKey)
+		if rule == nil || f == nil {
+			return nil, fmt.Errorf("the plan's rule package ckptlint.rules.%s.%s is not in lint/rule/rego_gen.go: run `go generate ./policies`", family, name)
+		}
+		v, err := ast.JSON(f.Value)
+		if err != nil {
+			return nil, err
+		}
+		raw, err := decode(rule, v)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, raw)
+	}
+	return out, nil
+}
+
+// evalTopdown evaluates the prepared query on topdown.
+func (e *Engine) evalTopdown(ctx context.Context, input ast.Value) ([]Raw, error) {
 	rs, err := e.pq.Eval(ctx, rego.EvalParsedInput(input))
 	if err != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return nil, fmt.Errorf("policy evaluation exceeded %s: %w", e.timeout, err)
-		}
-		return nil, fmt.Errorf("evaluate policies: %w", err)
+		return nil, err
 	}
 	out := make([]Raw, 0, len(rs))
 	for _, r := range rs {

@@ -70,7 +70,7 @@ func TestEmbeddedBundleFullChecks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := compile(context.Background(), mods, Capabilities(), false); err != nil {
+	if _, _, err := compile(context.Background(), mods, Capabilities(), false); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -199,7 +199,7 @@ func TestEmbeddedRuleNotInTable(t *testing.T) {
 	}
 	src := strings.Replace(goodRule, "ckptlint.rules.user.test_rule", "ckptlint.rules.hygiene.not_generated", 1)
 	srcs = append(srcs, source{name: "policies/rules/hygiene/not_generated.rego", src: []byte(src), embedded: true})
-	_, err = load(srcs, Options{})
+	_, err = load(srcs, Options{topdown: true})
 	if err == nil || !strings.Contains(err.Error(), "go generate ./policies") || !strings.Contains(err.Error(), "not_generated.rego") {
 		t.Fatalf("err = %v, want a request to run go generate naming the file", err)
 	}

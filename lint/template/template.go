@@ -65,6 +65,31 @@ var reControl = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\{%-?\s*(?:if|for|macro|block|set|include|import|raw)\b|<%-?\s*(?:if|unless|@?\w+\.each|for|end)\b|\{\{-?\s*(?:if|range|with|define|block)\b`)
 })
 
+// controlOpeners are the delimiters every reControl match starts with.
+var controlOpeners = [][]byte{[]byte("{%"), []byte("<%"), []byte("{{")}
+
+// controlTag is reControl().FindIndex(src), the regular expression run
+// only from the first delimiter a control tag opens with: no match can
+// start before it, and most files hold none, where the expression would
+// try a match at every byte (Go's backtracker: 10% of the parse-only floor,
+// docs/performance.md).
+func controlTag(src []byte) []int {
+	start := -1
+	for _, o := range controlOpeners {
+		if i := bytes.Index(src, o); i >= 0 && (start < 0 || i < start) {
+			start = i
+		}
+	}
+	if start < 0 {
+		return nil
+	}
+	loc := reControl().FindIndex(src[start:])
+	if loc == nil {
+		return nil
+	}
+	return []int{start + loc[0], start + loc[1]}
+}
+
 // Mark records the placeholders of f (lint/placeholder): each
 // entry's kinds in Entry.Placeholders and a summary in f.Template. A file
 // whose structure is templated (control tags, a Helm chart's templates/
@@ -96,7 +121,7 @@ func MarkShared(files []*parsed.File, chart string) {
 // controlTags is the reason a file of bytes src is a template by its
 // control tags, or "".
 func controlTags(src []byte) string {
-	loc := reControl().FindIndex(src)
+	loc := controlTag(src)
 	if loc == nil {
 		return ""
 	}
