@@ -122,57 +122,6 @@ type File struct {
 	// Template is set when the file holds unrendered template placeholders
 	// (docs/templates.md).
 	Template *Template `json:"template,omitempty"`
-
-	// reparse parses the file again (SetReload, Deferred), given the
-	// file itself, so that one function can serve every file of a format
-	// (a closure per file cost 2.4 MB at 10,000 config sets); dropped says
-	// Entries and Notices are not held now, pending that the file was
-	// never parsed (Deferred), so Err, Includes, Nested and Template are
-	// not known yet either.
-	reparse          func(*File) *File
-	dropped, pending bool
-}
-
-// SetReload lets Drop free the file's Entries and Notices: fn, given f,
-// must return the file exactly as the parser (and whatever marked the
-// entries after it) gave it, from the file's bytes alone. A streaming run
-// (lint.Options.Release) holds a file's parsed form only while a config
-// set that reads it is assembled or evaluated (docs/performance.md,
-// "Memory at 10,000 sets").
-func (f *File) SetReload(fn func(*File) *File) { f.reparse = fn }
-
-// Deferred is a file not parsed yet: only Path, Format and Src are set
-// until the first Load, which calls parse (as SetReload's fn) for the
-// rest. A streaming run's discovery defers the files whose format their
-// name tells, so each is parsed once, when a set first reads it.
-func Deferred(path string, format Format, src []byte, parse func(*File) *File) *File {
-	return &File{Path: path, Format: format, Src: src, reparse: parse, dropped: true, pending: true}
-}
-
-// Drop frees Entries and Notices when the file can parse them again
-// (SetReload), and reports whether it did.
-func (f *File) Drop() bool {
-	if f.reparse == nil {
-		return false
-	}
-	f.Entries, f.Notices, f.dropped = nil, nil, true
-	return true
-}
-
-// Load parses the file (again) when it was Deferred or Drop freed its
-// entries. It is not safe for concurrent use with anything that reads or
-// drops the same file.
-func (f *File) Load() {
-	if !f.dropped {
-		return
-	}
-	g := f.reparse(f)
-	f.Entries, f.Notices = g.Entries, g.Notices
-	if f.pending {
-		f.Err, f.Includes, f.Nested, f.Template = g.Err, g.Includes, g.Nested, g.Template
-		f.pending = false
-	}
-	f.dropped = false
 }
 
 // Template describes the placeholders of a file read as a template.
