@@ -15,14 +15,14 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ckptlint/ckptlint/internal/edit"
+	"github.com/ckptlint/ckptlint/internal/engine"
+	"github.com/ckptlint/ckptlint/internal/finding"
+	"github.com/ckptlint/ckptlint/internal/format"
+	"github.com/ckptlint/ckptlint/internal/model"
+	"github.com/ckptlint/ckptlint/internal/parsed"
+	"github.com/ckptlint/ckptlint/internal/versions"
 	"github.com/ckptlint/ckptlint/lint"
-	"github.com/ckptlint/ckptlint/lint/edit"
-	"github.com/ckptlint/ckptlint/lint/engine"
-	"github.com/ckptlint/ckptlint/lint/finding"
-	"github.com/ckptlint/ckptlint/lint/format"
-	"github.com/ckptlint/ckptlint/lint/model"
-	"github.com/ckptlint/ckptlint/lint/parsed"
-	"github.com/ckptlint/ckptlint/lint/versions"
 	"github.com/ckptlint/ckptlint/write"
 )
 

@@ -8,8 +8,8 @@ import (
 
 	"github.com/ckptlint/ckptlint/fix"
 	"github.com/ckptlint/ckptlint/internal/linttest"
+	"github.com/ckptlint/ckptlint/internal/placeholder"
 	"github.com/ckptlint/ckptlint/lint"
-	"github.com/ckptlint/ckptlint/lint/placeholder"
 )
 
 // TestFixLeavesTemplatedLines fixes the template fixtures of

@@ -9,11 +9,11 @@ import (
 	"testing"
 
 	"github.com/ckptlint/ckptlint/fix"
+	"github.com/ckptlint/ckptlint/internal/finding"
 	"github.com/ckptlint/ckptlint/internal/linttest"
+	"github.com/ckptlint/ckptlint/internal/model"
+	"github.com/ckptlint/ckptlint/internal/versions"
 	"github.com/ckptlint/ckptlint/lint"
-	"github.com/ckptlint/ckptlint/lint/finding"
-	"github.com/ckptlint/ckptlint/lint/model"
-	"github.com/ckptlint/ckptlint/lint/versions"
 )
 
 // oldKeys is a flink-conf.yaml as repositories pinning Flink 1.4-1.16

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ckptlint/ckptlint/lint/config"
-	"github.com/ckptlint/ckptlint/lint/model"
+	"github.com/ckptlint/ckptlint/internal/config"
+	"github.com/ckptlint/ckptlint/internal/model"
 )
 
 // LatestFlink and LatestHadoop are the versions a starter config set is written for

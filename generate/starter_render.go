@@ -6,9 +6,8 @@ import (
 	"strings"
 
 	"github.com/beevik/etree"
+	"github.com/ckptlint/ckptlint/internal/model"
 	"go.yaml.in/yaml/v3"
-
-	"github.com/ckptlint/ckptlint/lint/model"
 )
 
 func (p *plan) flinkHeader(name string) []string {

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/ckptlint/ckptlint/lint/model"
-	"github.com/ckptlint/ckptlint/lint/units"
+	"github.com/ckptlint/ckptlint/internal/model"
+	"github.com/ckptlint/ckptlint/internal/units"
 )
 
 // timeout is at least Flink's default and 3x the worst declared duration.

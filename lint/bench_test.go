@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/ckptlint/ckptlint/internal/benchrepo"
+	"github.com/ckptlint/ckptlint/internal/config"
+	"github.com/ckptlint/ckptlint/internal/engine"
 	"github.com/ckptlint/ckptlint/lint"
-	"github.com/ckptlint/ckptlint/lint/config"
-	"github.com/ckptlint/ckptlint/lint/engine"
 )
 
 // benchRepo writes the benchmark monorepo of n config sets.
@@ -70,9 +70,9 @@ func BenchmarkParseOnly1000(b *testing.B) {
 }
 
 // BenchmarkEngineNew is the one-time cost per process: the embedded rules'
-// metadata from lint/rule's table and their plan prepared (after the first
+// metadata from internal/rule's table and their plan prepared (after the first
 // iteration the process reuses the prepared plan; BenchmarkNewPlan in
-// lint/engine measures that).
+// internal/engine measures that).
 func BenchmarkEngineNew(b *testing.B) {
 	for b.Loop() {
 		if _, err := engine.New(context.Background(), engine.Options{}); err != nil {

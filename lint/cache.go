@@ -21,18 +21,18 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ckptlint/ckptlint/internal/assemble"
 	"github.com/ckptlint/ckptlint/internal/buildinfo"
-	"github.com/ckptlint/ckptlint/lint/assemble"
-	"github.com/ckptlint/ckptlint/lint/cache"
-	"github.com/ckptlint/ckptlint/lint/config"
-	"github.com/ckptlint/ckptlint/lint/discover"
-	"github.com/ckptlint/ckptlint/lint/engine"
-	"github.com/ckptlint/ckptlint/lint/evaluate"
-	"github.com/ckptlint/ckptlint/lint/evidence"
-	"github.com/ckptlint/ckptlint/lint/finding"
-	"github.com/ckptlint/ckptlint/lint/inputfs"
-	"github.com/ckptlint/ckptlint/lint/model"
-	"github.com/ckptlint/ckptlint/lint/parsed"
+	"github.com/ckptlint/ckptlint/internal/cache"
+	"github.com/ckptlint/ckptlint/internal/config"
+	"github.com/ckptlint/ckptlint/internal/discover"
+	"github.com/ckptlint/ckptlint/internal/engine"
+	"github.com/ckptlint/ckptlint/internal/evaluate"
+	"github.com/ckptlint/ckptlint/internal/evidence"
+	"github.com/ckptlint/ckptlint/internal/finding"
+	"github.com/ckptlint/ckptlint/internal/inputfs"
+	"github.com/ckptlint/ckptlint/internal/model"
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 // Cache is the result cache of a run (docs/cache.md). Store nil lints
@@ -60,7 +60,7 @@ type Cache struct {
 	// Background writes a run's entry on a goroutine of its own, while the
 	// caller reports the result; Wait waits for it, and must be called
 	// before the process exits (`ckptlint lint` does, then Trim). The
-	// write is atomic either way (lint/cache).
+	// write is atomic either way (internal/cache).
 	Background bool
 	writes     sync.WaitGroup
 }
@@ -638,7 +638,7 @@ func fingerprint(base cache.Key, p *assemble.Plan) (string, bool) {
 // ignored.
 const entryFormat = 6
 
-// entryMagic starts an entry's payload (lint/cache frames and checks it);
+// entryMagic starts an entry's payload (internal/cache frames and checks it);
 // two gob values follow: the entry's head (what the replay needs) and its
 // sets.
 var entryMagic = []byte("ckptlint run entry 6\n")
@@ -1047,7 +1047,7 @@ func rootsWithin(roots, named []string) bool {
 // walk reads files in, which an incremental run (reading only a few
 // directories) does not repeat:
 //
-//   - the version-evidence search (lint/evidence: at most MaxFiles files
+//   - the version-evidence search (internal/evidence: at most MaxFiles files
 //     and MaxTotalBytes bytes per run, read as "read:<limit>" with a limit
 //     of at most MaxFileBytes): it never ran short when it read fewer files
 //     than its limit and had room for one more file of the largest size;

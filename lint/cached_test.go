@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ckptlint/ckptlint/internal/cache"
+	"github.com/ckptlint/ckptlint/internal/engine"
 	"github.com/ckptlint/ckptlint/internal/linttest"
 	"github.com/ckptlint/ckptlint/lint"
-	"github.com/ckptlint/ckptlint/lint/cache"
-	"github.com/ckptlint/ckptlint/lint/engine"
 )
 
 var (

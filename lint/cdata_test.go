@@ -7,15 +7,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckptlint/ckptlint/internal/finding"
 	"github.com/ckptlint/ckptlint/internal/linttest"
 	"github.com/ckptlint/ckptlint/lint"
-	"github.com/ckptlint/ckptlint/lint/finding"
 )
 
 // TestCDATAReadingUTF16: a Hadoop release that drops CDATA sections
 // (hadoop_version 3.2.1) reads a UTF-16 hdfs-site.xml as it reads the same
 // file in UTF-8; whether a file holds CDATA comes from its parse, not from
-// its bytes (lint/assemble cdataReading). On 3.3.6, which reads CDATA, the
+// its bytes (internal/assemble cdataReading). On 3.3.6, which reads CDATA, the
 // findings differ, so the reading is what the test looks at.
 func TestCDATAReadingUTF16(t *testing.T) {
 	const hdfs = `<?xml version="1.0" encoding="%s"?>

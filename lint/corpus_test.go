@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckptlint/ckptlint/internal/finding"
 	"github.com/ckptlint/ckptlint/internal/linttest"
 	"github.com/ckptlint/ckptlint/lint"
-	"github.com/ckptlint/ckptlint/lint/finding"
 )
 
 // corpusDir is ../shared/corpus beside the repository, or "" when absent.

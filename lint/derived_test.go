@@ -10,10 +10,10 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
+	"github.com/ckptlint/ckptlint/internal/engine"
 	"github.com/ckptlint/ckptlint/internal/linttest"
+	"github.com/ckptlint/ckptlint/internal/model"
 	"github.com/ckptlint/ckptlint/lint"
-	"github.com/ckptlint/ckptlint/lint/engine"
-	"github.com/ckptlint/ckptlint/lint/model"
 )
 
 // TestDerivedFactsAgree: the facts the Go side computes into input.derived

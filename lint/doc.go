@@ -1,8 +1,8 @@
 // Package lint is ckptlint's library entry point. A run is one pipeline
 // (run.go), each step in its own package and given only what it reads:
 //
-//	paths ─▶ discover.Walk     (lint/discover: walk, classify, read, within the boundary and budget)
-//	      ─▶ assemble.Each     (lint/assemble: config sets as they complete; lint/versions: their versions)
+//	paths ─▶ discover.Walk     (internal/discover: walk, classify, read, within the boundary and budget)
+//	      ─▶ assemble.Each     (internal/assemble: config sets as they complete; internal/versions: their versions)
 //	      ─▶ per set, on the ordered worker pool (internal/ordered):
 //	         Plan.Parse, evaluate.Raw, evaluate.Edits, evaluate.Sources
 //	      ─▶ in set order: evaluate.Settle, evaluate.Ignorer ─▶ Group ─▶ Options.Report

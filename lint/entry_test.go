@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckptlint/ckptlint/lint/evaluate"
-	"github.com/ckptlint/ckptlint/lint/finding"
-	"github.com/ckptlint/ckptlint/lint/inputfs"
-	"github.com/ckptlint/ckptlint/lint/suppress"
+	"github.com/ckptlint/ckptlint/internal/evaluate"
+	"github.com/ckptlint/ckptlint/internal/finding"
+	"github.com/ckptlint/ckptlint/internal/inputfs"
+	"github.com/ckptlint/ckptlint/internal/suppress"
 )
 
 // testEntry is a small valid entry.

@@ -3,9 +3,9 @@ package lint
 import (
 	"slices"
 
-	"github.com/ckptlint/ckptlint/lint/engine"
-	"github.com/ckptlint/ckptlint/lint/evaluate"
-	"github.com/ckptlint/ckptlint/lint/finding"
+	"github.com/ckptlint/ckptlint/internal/engine"
+	"github.com/ckptlint/ckptlint/internal/evaluate"
+	"github.com/ckptlint/ckptlint/internal/finding"
 )
 
 // Group is one part of a run's findings, handed on as soon as it is

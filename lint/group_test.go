@@ -5,9 +5,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ckptlint/ckptlint/internal/finding"
+	"github.com/ckptlint/ckptlint/internal/rule"
 	"github.com/ckptlint/ckptlint/lint"
-	"github.com/ckptlint/ckptlint/lint/finding"
-	"github.com/ckptlint/ckptlint/lint/rule"
 )
 
 // reported runs run with Options.Report and checks the groups it hands

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckptlint/ckptlint/internal/finding"
 	"github.com/ckptlint/ckptlint/internal/linttest"
 	"github.com/ckptlint/ckptlint/lint"
-	"github.com/ckptlint/ckptlint/lint/finding"
 )
 
 // TestKubernetesVolumes lints testdata/k8s: a file:// checkpoint or HA

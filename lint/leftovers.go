@@ -4,12 +4,12 @@ import (
 	"path/filepath"
 
 	"github.com/ckptlint/ckptlint/internal/buildinfo"
-	"github.com/ckptlint/ckptlint/lint/discover"
-	"github.com/ckptlint/ckptlint/lint/evaluate"
-	"github.com/ckptlint/ckptlint/lint/finding"
-	"github.com/ckptlint/ckptlint/lint/inputfs"
-	"github.com/ckptlint/ckptlint/lint/rule"
-	"github.com/ckptlint/ckptlint/lint/span"
+	"github.com/ckptlint/ckptlint/internal/discover"
+	"github.com/ckptlint/ckptlint/internal/evaluate"
+	"github.com/ckptlint/ckptlint/internal/finding"
+	"github.com/ckptlint/ckptlint/internal/inputfs"
+	"github.com/ckptlint/ckptlint/internal/rule"
+	"github.com/ckptlint/ckptlint/internal/span"
 )
 
 // FixLeftoverRule is the warning on a fix journal or staged file of

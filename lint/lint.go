@@ -4,19 +4,19 @@ import (
 	"context"
 	"time"
 
-	"github.com/ckptlint/ckptlint/lint/assemble"
-	"github.com/ckptlint/ckptlint/lint/config"
-	"github.com/ckptlint/ckptlint/lint/engine"
-	"github.com/ckptlint/ckptlint/lint/evaluate"
-	"github.com/ckptlint/ckptlint/lint/finding"
-	"github.com/ckptlint/ckptlint/lint/model"
-	"github.com/ckptlint/ckptlint/lint/suppress"
-	"github.com/ckptlint/ckptlint/lint/template"
-	"github.com/ckptlint/ckptlint/lint/versions"
+	"github.com/ckptlint/ckptlint/internal/assemble"
+	"github.com/ckptlint/ckptlint/internal/config"
+	"github.com/ckptlint/ckptlint/internal/engine"
+	"github.com/ckptlint/ckptlint/internal/evaluate"
+	"github.com/ckptlint/ckptlint/internal/finding"
+	"github.com/ckptlint/ckptlint/internal/model"
+	"github.com/ckptlint/ckptlint/internal/suppress"
+	"github.com/ckptlint/ckptlint/internal/template"
+	"github.com/ckptlint/ckptlint/internal/versions"
 )
 
 // The rules the Go code reports rather than a policy, declared in
-// lint/rule (whose Builtins lists them): ParseErrorRule is the id of the
+// internal/rule (whose Builtins lists them): ParseErrorRule is the id of the
 // finding every unreadable file produces; UnusedIgnoreRule and
 // InvalidIgnoreRule report ckptlint:ignore comments (see
 // docs/suppressions.md).

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckptlint/ckptlint/lint/assemble"
-	"github.com/ckptlint/ckptlint/lint/suppress"
+	"github.com/ckptlint/ckptlint/internal/assemble"
+	"github.com/ckptlint/ckptlint/internal/suppress"
 )
 
 // TestManifestReadOnceForItsSets: the sets of a manifest of N

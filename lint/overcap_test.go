@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ckptlint/ckptlint/lint/cache"
-	"github.com/ckptlint/ckptlint/lint/engine"
-	"github.com/ckptlint/ckptlint/lint/evaluate"
-	"github.com/ckptlint/ckptlint/lint/finding"
+	"github.com/ckptlint/ckptlint/internal/cache"
+	"github.com/ckptlint/ckptlint/internal/engine"
+	"github.com/ckptlint/ckptlint/internal/evaluate"
+	"github.com/ckptlint/ckptlint/internal/finding"
 )
 
 // TestCacheOverCap: a run whose entry would pass its cap (maxRunEntry, some

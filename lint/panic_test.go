@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckptlint/ckptlint/internal/engine"
 	"github.com/ckptlint/ckptlint/lint"
-	"github.com/ckptlint/ckptlint/lint/engine"
 )
 
 // TestWorkerPanicIsAnError makes every evaluation worker panic (the

@@ -10,16 +10,16 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/ckptlint/ckptlint/internal/assemble"
+	"github.com/ckptlint/ckptlint/internal/discover"
+	"github.com/ckptlint/ckptlint/internal/engine"
+	"github.com/ckptlint/ckptlint/internal/evaluate"
+	"github.com/ckptlint/ckptlint/internal/finding"
+	"github.com/ckptlint/ckptlint/internal/inputfs"
+	"github.com/ckptlint/ckptlint/internal/model"
 	"github.com/ckptlint/ckptlint/internal/ordered"
-	"github.com/ckptlint/ckptlint/lint/assemble"
-	"github.com/ckptlint/ckptlint/lint/discover"
-	"github.com/ckptlint/ckptlint/lint/engine"
-	"github.com/ckptlint/ckptlint/lint/evaluate"
-	"github.com/ckptlint/ckptlint/lint/finding"
-	"github.com/ckptlint/ckptlint/lint/inputfs"
-	"github.com/ckptlint/ckptlint/lint/model"
-	"github.com/ckptlint/ckptlint/lint/suppress"
-	"github.com/ckptlint/ckptlint/lint/versions"
+	"github.com/ckptlint/ckptlint/internal/suppress"
+	"github.com/ckptlint/ckptlint/internal/versions"
 )
 
 // run is one lint run: the pipeline and what its steps share. Lint makes
@@ -83,9 +83,9 @@ func newRun(opts Options, eng func(context.Context) (*engine.Engine, error), pat
 // pipeline is the whole of a run, in the order of its steps:
 //
 //  1. index: walk the paths and read and classify every file
-//     (lint/discover), within the boundary and the input budget;
-//  2. per config set, as assembly completes it (lint/assemble, with the
-//     set's versions from lint/versions) and on the ordered worker pool
+//     (internal/discover), within the boundary and the input budget;
+//  2. per config set, as assembly completes it (internal/assemble, with the
+//     set's versions from internal/versions) and on the ordered worker pool
 //     (internal/ordered): parse its Hadoop files, evaluate the policies,
 //     compute the exact edits of its fixes and read its ignore comments
 //     (r.step: evaluateSet);

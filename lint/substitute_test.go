@@ -9,8 +9,8 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/ckptlint/ckptlint/internal/linttest"
+	"github.com/ckptlint/ckptlint/internal/model"
 	"github.com/ckptlint/ckptlint/lint"
-	"github.com/ckptlint/ckptlint/lint/model"
 )
 
 // TestSubstitutionAcrossFiles: Hadoop expands ${var} when a value is read,

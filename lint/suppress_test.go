@@ -10,10 +10,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ckptlint/ckptlint/internal/config"
+	"github.com/ckptlint/ckptlint/internal/finding"
 	"github.com/ckptlint/ckptlint/internal/linttest"
 	"github.com/ckptlint/ckptlint/lint"
-	"github.com/ckptlint/ckptlint/lint/config"
-	"github.com/ckptlint/ckptlint/lint/finding"
 )
 
 // suppressFixture is ../testdata/suppress, absolute (tests change the

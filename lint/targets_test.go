@@ -22,10 +22,10 @@ import (
 	_ "github.com/open-policy-agent/opa/v1/features/wasm" // registers the "wasm" target
 	"github.com/open-policy-agent/opa/v1/rego"
 
+	"github.com/ckptlint/ckptlint/internal/config"
+	"github.com/ckptlint/ckptlint/internal/engine"
+	"github.com/ckptlint/ckptlint/internal/model"
 	"github.com/ckptlint/ckptlint/lint"
-	"github.com/ckptlint/ckptlint/lint/config"
-	"github.com/ckptlint/ckptlint/lint/engine"
-	"github.com/ckptlint/ckptlint/lint/model"
 	"github.com/ckptlint/ckptlint/policies"
 )
 

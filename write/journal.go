@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/ckptlint/ckptlint/internal/inputfs"
 	"io"
 	"io/fs"
 	"os"
@@ -15,8 +16,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/ckptlint/ckptlint/lint/inputfs"
 )
 
 // maxJournal bounds the journal a run reads (a journal is a few hundred

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/ckptlint/ckptlint/internal/inputfs"
 	"io"
 	"io/fs"
 	"math/rand/v2"
@@ -12,8 +13,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-
-	"github.com/ckptlint/ckptlint/lint/inputfs"
 )
 
 // root is a directory ckptlint writes below, opened once: every operation

@@ -12,13 +12,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/ckptlint/ckptlint/internal/inputfs"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
-
-	"github.com/ckptlint/ckptlint/lint/inputfs"
 )
 
 // Change is the new content of one file.
@@ -537,7 +536,7 @@ func File(path string, data []byte) error {
 }
 
 // Staged is a report file a write at a time, for a report written as the
-// run goes (lint/report NewStreamer): Stage creates the staged file beside
+// run goes (internal/report NewStreamer): Stage creates the staged file beside
 // path, Write appends to it, Commit puts it in place as File does, and
 // Abort (a no-op after Commit) removes it, leaving path as it was.
 type Staged struct {

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckptlint/ckptlint/lint/engine"
-	"github.com/ckptlint/ckptlint/lint/logs"
+	"github.com/ckptlint/ckptlint/internal/engine"
+	"github.com/ckptlint/ckptlint/internal/logs"
 )
 
 // TestLogPatternsNameRealRules keeps explain --log and the rule catalogue in

@@ -15,8 +15,8 @@ import (
 
 	"github.com/ckptlint/ckptlint/facts"
 	"github.com/ckptlint/ckptlint/fix"
-	"github.com/ckptlint/ckptlint/lint/config"
-	"github.com/ckptlint/ckptlint/lint/inputfs"
+	"github.com/ckptlint/ckptlint/internal/config"
+	"github.com/ckptlint/ckptlint/internal/inputfs"
 	"github.com/ckptlint/ckptlint/write"
 )
 

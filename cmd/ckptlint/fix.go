@@ -9,10 +9,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckptlint/ckptlint/fix"
+	"github.com/ckptlint/ckptlint/internal/finding"
 	"github.com/ckptlint/ckptlint/internal/safetext"
+	"github.com/ckptlint/ckptlint/internal/versions"
 	"github.com/ckptlint/ckptlint/lint"
-	"github.com/ckptlint/ckptlint/lint/finding"
-	"github.com/ckptlint/ckptlint/lint/versions"
 	"github.com/ckptlint/ckptlint/write"
 )
 

@@ -11,8 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckptlint/ckptlint/generate"
+	"github.com/ckptlint/ckptlint/internal/config"
 	"github.com/ckptlint/ckptlint/internal/safetext"
-	"github.com/ckptlint/ckptlint/lint/config"
 	"github.com/ckptlint/ckptlint/write"
 )
 

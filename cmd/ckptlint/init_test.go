@@ -9,12 +9,12 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/ckptlint/ckptlint/internal/config"
 	"github.com/ckptlint/ckptlint/internal/linttest"
+	"github.com/ckptlint/ckptlint/internal/model"
+	"github.com/ckptlint/ckptlint/internal/parsed"
+	"github.com/ckptlint/ckptlint/internal/rule"
 	"github.com/ckptlint/ckptlint/lint"
-	"github.com/ckptlint/ckptlint/lint/config"
-	"github.com/ckptlint/ckptlint/lint/model"
-	"github.com/ckptlint/ckptlint/lint/parsed"
-	"github.com/ckptlint/ckptlint/lint/rule"
 )
 
 // TestInitPlaceholdersAreValid writes the init file of every story, checks

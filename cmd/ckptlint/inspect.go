@@ -8,9 +8,9 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/spf13/cobra"
 
+	"github.com/ckptlint/ckptlint/internal/model"
 	"github.com/ckptlint/ckptlint/internal/safetext"
 	"github.com/ckptlint/ckptlint/lint"
-	"github.com/ckptlint/ckptlint/lint/model"
 )
 
 func newInspectCmd(g *globals) *cobra.Command {

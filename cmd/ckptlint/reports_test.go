@@ -13,11 +13,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckptlint/ckptlint/internal/finding"
+	"github.com/ckptlint/ckptlint/internal/report"
+	"github.com/ckptlint/ckptlint/internal/rule"
+	"github.com/ckptlint/ckptlint/internal/span"
 	"github.com/ckptlint/ckptlint/lint"
-	"github.com/ckptlint/ckptlint/lint/finding"
-	"github.com/ckptlint/ckptlint/lint/report"
-	"github.com/ckptlint/ckptlint/lint/rule"
-	"github.com/ckptlint/ckptlint/lint/span"
 )
 
 // TestReportsWriteNothingUntilDone feeds the outputs of `ckptlint lint`

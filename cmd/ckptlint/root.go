@@ -8,8 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckptlint/ckptlint/internal/buildinfo"
+	"github.com/ckptlint/ckptlint/internal/cache"
 	"github.com/ckptlint/ckptlint/internal/safetext"
-	"github.com/ckptlint/ckptlint/lint/cache"
 )
 
 // globals are the flags every subcommand shares.

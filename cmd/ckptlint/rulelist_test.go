@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckptlint/ckptlint/lint/finding"
-	"github.com/ckptlint/ckptlint/lint/rule"
+	"github.com/ckptlint/ckptlint/internal/finding"
+	"github.com/ckptlint/ckptlint/internal/rule"
 )
 
 // runOut runs the program in-process and returns its standard output.
@@ -27,7 +27,7 @@ func runOut(t *testing.T, want int, args ...string) string {
 
 // TestOutputsAgreeWithRuleList fails when any output that describes rules —
 // `ckptlint rules`, `rules --json`, `explain`, SARIF rules[], docs/rules —
-// disagrees with lint/rule's one list on a rule's id, name, title or
+// disagrees with internal/rule's one list on a rule's id, name, title or
 // severity, or leaves a rule out.
 func TestOutputsAgreeWithRuleList(t *testing.T) {
 	story, err := filepath.Abs("../../testdata/stories/a-blocksize")

@@ -8,9 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ckptlint/ckptlint/internal/logs"
+	"github.com/ckptlint/ckptlint/internal/rule"
 	"github.com/ckptlint/ckptlint/internal/safetext"
-	"github.com/ckptlint/ckptlint/lint/logs"
-	"github.com/ckptlint/ckptlint/lint/rule"
 )
 
 func newRulesCmd(g *globals) *cobra.Command {
@@ -20,7 +20,7 @@ func newRulesCmd(g *globals) *cobra.Command {
 		Short: "List the rules with id, name, severity and title",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			// The one rule list (lint/rule): the rules the Go code reports
+			// The one rule list (internal/rule): the rules the Go code reports
 			// (CKPT000-CKPT005) first, then the Rego rules with those of
 			// --policy and policy_dirs, as lint loads them.
 			_, rules, err := g.setupRules(cmd.Context())

@@ -8,14 +8,14 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/ckptlint/ckptlint/internal/cache"
+	"github.com/ckptlint/ckptlint/internal/config"
+	"github.com/ckptlint/ckptlint/internal/engine"
+	"github.com/ckptlint/ckptlint/internal/inputfs"
+	"github.com/ckptlint/ckptlint/internal/model"
+	"github.com/ckptlint/ckptlint/internal/rule"
 	"github.com/ckptlint/ckptlint/internal/safetext"
 	"github.com/ckptlint/ckptlint/lint"
-	"github.com/ckptlint/ckptlint/lint/cache"
-	"github.com/ckptlint/ckptlint/lint/config"
-	"github.com/ckptlint/ckptlint/lint/engine"
-	"github.com/ckptlint/ckptlint/lint/inputfs"
-	"github.com/ckptlint/ckptlint/lint/model"
-	"github.com/ckptlint/ckptlint/lint/rule"
 )
 
 // repoRoot is the nearest directory at or above dir holding .git, or ""
@@ -31,7 +31,7 @@ func (g *globals) setup(ctx context.Context) (*config.Config, *engine.Engine, er
 
 // setupRules is setup for the commands that only read rule metadata
 // (rules, explain, completion): the builtin and embedded rules come from
-// lint/rule's generated table, so no policy is compiled unless a user
+// internal/rule's generated table, so no policy is compiled unless a user
 // policy directory (--policy, policy_dirs) is named.
 func (g *globals) setupRules(ctx context.Context) (*config.Config, []*rule.Rule, error) {
 	cfg, _, rules, err := g.load(ctx, false)
@@ -157,7 +157,7 @@ func uniqueDirs(dirs []string) []string {
 }
 
 // setupCached is setup for a run with the result cache (docs/cache.md).
-// With the embedded policies alone, their rules come from lint/rule's
+// With the embedded policies alone, their rules come from internal/rule's
 // generated table and the policies are compiled only when some config set
 // is not in the cache; a user policy directory is compiled at once, so a
 // broken policy is reported whatever the cache holds. The store is nil

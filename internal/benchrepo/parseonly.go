@@ -16,8 +16,8 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/ckptlint/ckptlint/internal/config"
 	"github.com/ckptlint/ckptlint/lint"
-	"github.com/ckptlint/ckptlint/lint/config"
 )
 
 func main() {

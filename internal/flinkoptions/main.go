@@ -1,11 +1,11 @@
 //go:build ignore
 
-// Command flinkoptions writes lint/model/flinkoptions_gen.go: the Flink
+// Command flinkoptions writes internal/model/flinkoptions_gen.go: the Flink
 // configuration keys of the namespaces CKPT608 checks, per Flink release,
 // read from a git clone of apache/flink (or a mirror carrying its release
 // branches, such as flink-ci/flink-mirror).
 //
-//	go run ./internal/flinkoptions/main.go -repo /path/to/flink.git > lint/model/flinkoptions_gen.go
+//	go run ./internal/flinkoptions/main.go -repo /path/to/flink.git > internal/model/flinkoptions_gen.go
 //
 // It is a `//go:build ignore` file rather than a main package so that
 // `go install ./...` (what pre-commit's golang hooks run in this repository)

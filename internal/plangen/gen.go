@@ -1,6 +1,6 @@
 //go:build ignore
 
-// Command gen writes lint/engine/irplan/plan_gen.go, the embedded rules'
+// Command gen writes internal/engine/irplan/plan_gen.go, the embedded rules'
 // plan (internal/plangen). Run it with `go generate ./policies` from the
 // repository root.
 //

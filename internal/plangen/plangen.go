@@ -1,4 +1,4 @@
-// Package plangen writes lint/engine/irplan/plan_gen.go: the plan the
+// Package plangen writes internal/engine/irplan/plan_gen.go: the plan the
 // embedded rules run from (engine.Plan: the embedded policies compiled with
 // every check and the engine's query planned by OPA's planner) as a Go
 // literal of OPA's ir types, so that a ckptlint process neither parses nor
@@ -16,14 +16,13 @@ import (
 	"reflect"
 	"strconv"
 
+	"github.com/ckptlint/ckptlint/internal/engine"
 	"github.com/open-policy-agent/opa/v1/ir"
 	"github.com/open-policy-agent/opa/v1/version"
-
-	"github.com/ckptlint/ckptlint/lint/engine"
 )
 
 // Path is the generated file, relative to the repository root.
-var Path = filepath.Join("lint", "engine", "irplan", "plan_gen.go")
+var Path = filepath.Join("internal", "engine", "irplan", "plan_gen.go")
 
 // Source plans the embedded rules and renders the generated file.
 func Source(ctx context.Context) ([]byte, error) {

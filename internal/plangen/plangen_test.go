@@ -8,14 +8,14 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/ckptlint/ckptlint/internal/engine"
 	"github.com/ckptlint/ckptlint/internal/plangen"
-	"github.com/ckptlint/ckptlint/lint/engine"
 )
 
-// TestPlanUpToDate fails when lint/engine/irplan/plan_gen.go is not what
+// TestPlanUpToDate fails when internal/engine/irplan/plan_gen.go is not what
 // `go generate ./policies` writes now: a policy changed without
 // regenerating, or an OPA upgrade plans the query differently (then the
-// differential tests of lint/engine must pass on the new plan).
+// differential tests of internal/engine must pass on the new plan).
 func TestPlanUpToDate(t *testing.T) {
 	want, err := plangen.Source(context.Background())
 	if err != nil {

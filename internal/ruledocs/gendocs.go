@@ -1,6 +1,6 @@
 //go:build ignore
 
-// Command gendocs writes lint/rule/rego_gen.go and docs/rules/ from the
+// Command gendocs writes internal/rule/rego_gen.go and docs/rules/ from the
 // embedded policies' METADATA.
 // Run it with `go generate ./policies` from the repository root.
 //
@@ -14,8 +14,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/ckptlint/ckptlint/internal/engine"
 	"github.com/ckptlint/ckptlint/internal/ruledocs"
-	"github.com/ckptlint/ckptlint/lint/engine"
 	"github.com/ckptlint/ckptlint/write"
 )
 

@@ -1,5 +1,5 @@
 // Package ruledocs writes what is generated from the embedded policies'
-// METADATA: lint/rule/rego_gen.go (the Rego rules' entries of the one rule
+// METADATA: internal/rule/rego_gen.go (the Rego rules' entries of the one rule
 // list, so `ckptlint rules`, `explain`, config validation and the reporters
 // compile no policy) and docs/rules/<ID>.md and docs/rules/README.md (from
 // each rule's metadata and the text output recorded for its fixture,
@@ -10,11 +10,10 @@ package ruledocs
 import (
 	"bytes"
 	"fmt"
+	"github.com/ckptlint/ckptlint/internal/rule"
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/ckptlint/ckptlint/lint/rule"
 )
 
 // Page renders the documentation page of one rule. example is the text

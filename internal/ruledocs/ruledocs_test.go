@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckptlint/ckptlint/internal/engine"
+	"github.com/ckptlint/ckptlint/internal/rule"
 	"github.com/ckptlint/ckptlint/internal/ruledocs"
-	"github.com/ckptlint/ckptlint/lint/engine"
-	"github.com/ckptlint/ckptlint/lint/rule"
 )
 
 const root = "../.."
@@ -72,7 +72,7 @@ func TestDocsUpToDate(t *testing.T) {
 }
 
 // TestTableMatchesMetadata reads the embedded METADATA blocks and fails when
-// lint/rule/rego_gen.go, the table `rules`, `explain`, config validation
+// internal/rule/rego_gen.go, the table `rules`, `explain`, config validation
 // and the reporters read instead of compiling, differs from METADATA.
 func TestTableMatchesMetadata(t *testing.T) {
 	rules, err := engine.Metadata(engine.Options{})
@@ -81,11 +81,11 @@ func TestTableMatchesMetadata(t *testing.T) {
 	}
 	got, want := rule.Rego(), rules
 	if len(got) != len(want) {
-		t.Errorf("lint/rule/rego_gen.go has %d rules, the policies %d: run `go generate ./policies`", len(got), len(want))
+		t.Errorf("internal/rule/rego_gen.go has %d rules, the policies %d: run `go generate ./policies`", len(got), len(want))
 	}
 	for i := range min(len(got), len(want)) {
 		if !reflect.DeepEqual(got[i], want[i]) {
-			t.Errorf("lint/rule/rego_gen.go entry %d is stale:\n got %+v\nwant %+v\nrun `go generate ./policies`", i, got[i], want[i])
+			t.Errorf("internal/rule/rego_gen.go entry %d is stale:\n got %+v\nwant %+v\nrun `go generate ./policies`", i, got[i], want[i])
 		}
 	}
 }

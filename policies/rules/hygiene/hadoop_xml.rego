@@ -140,7 +140,7 @@ final_text(n) := sprintf("this one says %s", [m[0][1]]) if {
 } else := "case and spaces count"
 
 # The same key twice in one file: the earlier one does nothing. When both
-# hold the same value (lint/format/hadoopxml marks the notice "the same value
+# hold the same value (internal/format/hadoopxml marks the notice "the same value
 # as this definition") nothing changes whichever wins: info, not warning.
 deny contains f if {
 	some note in notes

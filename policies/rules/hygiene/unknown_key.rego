@@ -7,7 +7,7 @@
 #   silently leaves the setting at its default. The rule checks the keys under
 #   high-availability.*, state.*, execution.checkpointing.*, kubernetes.*, restart-strategy.*
 #   and fs.* against the option list of each Flink release from 1.13 to 2.3, generated from
-#   Flink's own ConfigOptions and option tables (lint/model/flinkoptions_gen.go, written by
+#   Flink's own ConfigOptions and option tables (internal/model/flinkoptions_gen.go, written by
 #   internal/flinkoptions from the apache/flink release branches; the commits are listed in
 #   the file), and proposes the nearest known key. When the Flink version is known (declared,
 #   or pinned in the repository: FlinkDeployment, image tag, build file, tarball name) and the
@@ -66,7 +66,7 @@ deny contains f if {
 	u.exact
 	not elsewhere(u.key)
 	f := result.warning(u, sprintf(
-		"%s (%s) is not an option of %s: %s (option list generated from Flink's ConfigOptions, lint/model/flinkoptions_gen.go). %s.%s",
+		"%s (%s) is not an option of %s: %s (option list generated from Flink's ConfigOptions, internal/model/flinkoptions_gen.go). %s.%s",
 		[u.key, hygiene.where(u.loc), version_text, known_text(u), ignored, suggestion(u)],
 	))
 }
@@ -77,7 +77,7 @@ deny contains f if {
 	count(u.known_in) == 0
 	not elsewhere(u.key)
 	f := result.info(u, sprintf(
-		"%s (%s) is not an option of any Flink release from %s (option list generated from Flink's ConfigOptions, lint/model/flinkoptions_gen.go). %s.%s The version here is %s, which the list cannot check exactly: declare flink_version in .ckptlint.hcl to check the key against that release's options",
+		"%s (%s) is not an option of any Flink release from %s (option list generated from Flink's ConfigOptions, internal/model/flinkoptions_gen.go). %s.%s The version here is %s, which the list cannot check exactly: declare flink_version in .ckptlint.hcl to check the key against that release's options",
 		[u.key, hygiene.where(u.loc), trim_prefix(u.table, "Flink "), ignored, suggestion(u), version_text],
 	))
 }

@@ -1,0 +1,295 @@
+// Package assemble is the second step of a lint run: it groups the files
+// discovery found (internal/discover) into config sets, a Flink configuration
+// with the Hadoop files Flink's HDFS client reads with it, resolving each
+// set's versions (internal/versions) and the cluster facts .ckptlint.hcl
+// declares for it. A set comes as a Plan: its Flink file parsed (assembly
+// reads it: fs.hdfs.hadoopconf, the version evidence in its keys), its
+// Hadoop files not yet (Plan.Parse parses them, on an evaluation worker).
+package assemble
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/ckptlint/ckptlint/internal/config"
+	"github.com/ckptlint/ckptlint/internal/discover"
+	"github.com/ckptlint/ckptlint/internal/format"
+	"github.com/ckptlint/ckptlint/internal/model"
+	"github.com/ckptlint/ckptlint/internal/parsed"
+	"github.com/ckptlint/ckptlint/internal/versions"
+)
+
+// assembler groups discovered files into config sets (docs/architecture.md,
+// "Files beside the Flink configuration"; docs/ci.md): an explicit
+// deployment block first, then the Hadoop directory named by
+// env.hadoop.conf.dir / fs.hdfs.hadoopconf when it resolves inside the
+// repository, then core-site.xml/hdfs-site.xml beside the Flink file. Hadoop files no Flink file claims form sets of their own.
+type assembler struct {
+	d    *discover.Tree
+	cfg  *config.Config
+	vers *versions.Resolver
+	// yield receives each set as it is complete (Each); plan is the set
+	// being built.
+	yield func(*Plan) error
+	plan  *Plan
+	err   error
+}
+
+// Each groups the files of t into config sets and hands each to yield as
+// soon as it is complete, in a stable order, so that a run evaluates a set
+// while the next ones are assembled. cfg is .ckptlint.hcl (nil: none): its
+// deployment blocks, path_mappings and clusters. Files a deployment block
+// or a Flink option names are read into t as they are needed. An error
+// from yield stops assembly and is returned.
+func Each(t *discover.Tree, cfg *config.Config, vers *versions.Resolver, yield func(*Plan) error) error {
+	a := &assembler{d: t, cfg: cfg, vers: vers, yield: yield}
+	if err := a.run(); err != nil {
+		return err
+	}
+	return a.err
+}
+
+// start begins the plan of a new set named name.
+func (a *assembler) start(name string) *model.Set {
+	s := &model.Set{Name: name}
+	a.plan = &Plan{Set: s}
+	return s
+}
+
+// flink parses a Flink file for the set being built.
+func (a *assembler) flink(f *discover.Found) *parsed.File {
+	if f == nil {
+		return nil
+	}
+	a.plan.Flink = append(a.plan.Flink, f)
+	return a.d.Parse(f, false)
+}
+
+// hadoop adds a Hadoop client file to the set being built.
+func (a *assembler) hadoop(f *discover.Found, via, dir string) {
+	a.plan.Hadoop = append(a.plan.Hadoop, Ref{File: f, Via: via, Dir: dir})
+}
+
+// emit hands the complete set to yield.
+func (a *assembler) emit() {
+	p := a.plan
+	a.plan = nil
+	p.IgnoreCDATA = cdataIgnoredFor(p.Set.HadoopVersion)
+	p.Root = p.root()
+	if a.err == nil {
+		a.err = a.yield(p)
+	}
+}
+
+func (a *assembler) run() error {
+	claimedFlink := map[string]bool{}
+	if a.cfg != nil {
+		for i := range a.cfg.Deployments {
+			dep := &a.cfg.Deployments[i]
+			if err := a.deployment(dep, claimedFlink); err != nil {
+				return err
+			}
+		}
+	}
+	// Flink files by directory: flink-conf.yaml and config.yaml of one
+	// directory are one set (Flink reads one of them: Flink 1.20
+	// GlobalConfiguration.java L146-171).
+	dirs := map[string]bool{}
+	var dirOrder []string
+	for _, p := range a.d.Paths() {
+		f := a.d.Get(p)
+		if claimedFlink[p] {
+			continue
+		}
+		switch f.Format {
+		case parsed.FlinkConfLegacy, parsed.FlinkConfigYAML:
+			if dir := filepath.Dir(p); !dirs[dir] {
+				dirs[dir] = true
+				dirOrder = append(dirOrder, dir)
+			}
+		case parsed.FlinkDeployment:
+			a.manifest(f, nil, "", "")
+		}
+	}
+	for _, dir := range dirOrder {
+		legacy, std := a.d.InDir(dir, parsed.FlinkConfLegacy), a.d.InDir(dir, parsed.FlinkConfigYAML)
+		if claimedFlink[pathOf(legacy)] || claimedFlink[pathOf(std)] {
+			continue
+		}
+		a.flinkSet(legacy, std, nil, "", "")
+	}
+	// Unclaimed Hadoop files: one set per directory.
+	seen := map[string]bool{}
+	for _, p := range a.d.Paths() {
+		f := a.d.Get(p)
+		if (f.Format != parsed.HadoopCoreSite && f.Format != parsed.HadoopHDFSSite) || f.Claimed || seen[filepath.Dir(p)] {
+			continue
+		}
+		dir := filepath.Dir(p)
+		seen[dir] = true
+		s := a.start(a.d.Display(dir) + " (Hadoop)")
+		if core := a.d.InDir(dir, parsed.HadoopCoreSite); core != nil && !core.Claimed {
+			a.hadoop(core, "standalone", a.d.Display(dir))
+		}
+		if hdfs := a.d.InDir(dir, parsed.HadoopHDFSSite); hdfs != nil && !hdfs.Claimed {
+			a.hadoop(hdfs, "standalone", a.d.Display(dir))
+			a.plan.ClusterHDFS = hdfs
+		}
+		a.vers.Resolve(s, nil, nil, dir)
+		s.Cluster = a.cfg.ClusterFor(nil)
+		a.emit()
+	}
+	return nil
+}
+
+func pathOf(f *discover.Found) string {
+	if f == nil {
+		return ""
+	}
+	return f.Path
+}
+
+// deployment builds the set an explicit deployment block declares.
+func (a *assembler) deployment(dep *config.Deployment, claimed map[string]bool) error {
+	p := a.cfg.Resolve(dep.FlinkConf)
+	st, err := a.d.Stat(p)
+	if err != nil {
+		return fmt.Errorf("%s: deployment %q: flink_conf %q: %w", a.cfg.Path, dep.Name, dep.FlinkConf, err)
+	}
+	var legacy, std, man *discover.Found
+	if st.IsDir() {
+		for _, name := range format.FileNames(format.Flink) {
+			if a.d.IsFile(filepath.Join(p, name)) {
+				a.d.Declare(filepath.Join(p, name))
+				if err := a.d.Add(filepath.Join(p, name), true); err != nil {
+					return err
+				}
+			}
+		}
+		legacy, std = a.d.InDir(filepath.Clean(p), parsed.FlinkConfLegacy), a.d.InDir(filepath.Clean(p), parsed.FlinkConfigYAML)
+		if legacy == nil && std == nil {
+			return fmt.Errorf("%s: deployment %q: no flink-conf.yaml or config.yaml in %s", a.cfg.Path, dep.Name, dep.FlinkConf)
+		}
+	} else {
+		p = filepath.Clean(p)
+		a.d.Declare(p)
+		if err := a.d.Add(p, true); err != nil {
+			return err
+		}
+		f := a.d.Get(p)
+		switch f.Format {
+		case parsed.FlinkConfLegacy:
+			legacy = f
+		case parsed.FlinkConfigYAML:
+			std = f
+		case parsed.FlinkDeployment:
+			man = f
+		}
+	}
+	for _, f := range []*discover.Found{legacy, std, man} {
+		if f != nil {
+			claimed[f.Path] = true
+		}
+	}
+	hconf := ""
+	if dep.HadoopConf != "" {
+		hconf = filepath.Clean(a.cfg.Resolve(dep.HadoopConf))
+		if st, err := a.d.Stat(hconf); err != nil || !st.IsDir() {
+			return fmt.Errorf("%s: deployment %q: hadoop_conf %q is not a directory", a.cfg.Path, dep.Name, dep.HadoopConf)
+		}
+		for _, n := range format.FileNames(format.Hadoop) {
+			if a.d.IsFile(filepath.Join(hconf, n)) {
+				if err := a.d.Add(filepath.Join(hconf, n), true); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	csite := ""
+	if dep.ClusterHDFSSite != "" {
+		csite = filepath.Clean(a.cfg.Resolve(dep.ClusterHDFSSite))
+		if err := a.d.Add(csite, true); err != nil {
+			return err
+		}
+	}
+	if man != nil {
+		a.manifest(man, dep, hconf, csite)
+		return nil
+	}
+	a.flinkSet(legacy, std, dep, hconf, csite)
+	return nil
+}
+
+// manifest makes one set per FlinkDeployment document of a manifest file.
+func (a *assembler) manifest(f *discover.Found, dep *config.Deployment, hconf, csite string) {
+	if f.Err != nil || f.Template != nil {
+		s := a.start(f.Disp)
+		s.Flink = &parsed.File{Path: f.Disp, Format: parsed.FlinkDeployment, Src: f.Src, Err: f.Err, Template: f.Template}
+		a.plan.Flink = []*discover.Found{f}
+		a.vers.Resolve(s, dep, nil, filepath.Dir(f.Path))
+		a.emit()
+		return
+	}
+	for i := range f.Deps {
+		fd := &f.Deps[i]
+		name := f.Disp
+		if len(f.Deps) > 1 || fd.Name != "" {
+			name = fmt.Sprintf("%s#%s", f.Disp, fd.Name)
+		}
+		s := a.start(name)
+		s.Flink, s.Manifest = fd.Config, manifestModel(fd)
+		a.plan.Flink = []*discover.Found{f}
+		a.attachHadoop(s, filepath.Dir(f.Path), dep, hconf, csite)
+		a.vers.Resolve(s, dep, fd, filepath.Dir(f.Path))
+		a.cluster(s, dep)
+		a.emit()
+	}
+}
+
+// flinkSet builds the set of one Flink configuration directory.
+func (a *assembler) flinkSet(legacy, std *discover.Found, dep *config.Deployment, hconf, csite string) {
+	var dir string
+	if legacy != nil {
+		dir = filepath.Dir(legacy.Path)
+	}
+	if std != nil {
+		dir = filepath.Dir(std.Path)
+	}
+	s := a.start(a.d.Display(dir))
+	legacyFile, stdFile := a.flink(legacy), a.flink(std)
+	if dep != nil {
+		s.Name = dep.Name
+	}
+	// Pick the file this Flink version reads (Flink 1.20 GlobalConfiguration.java
+	// L146-171): with both files,
+	// 1.19/1.20 read flink-conf.yaml and 2.x reads config.yaml.
+	both := legacy != nil && std != nil
+	pick := func(v model.Version) {
+		s.Flink, s.FlinkIgnored = nil, nil
+		switch {
+		case both && v.AtLeast(model.V(2, 0)):
+			s.Flink, s.FlinkIgnored = stdFile, legacyFile
+		case both:
+			s.Flink, s.FlinkIgnored = legacyFile, stdFile
+		case legacy != nil:
+			s.Flink = legacyFile
+		default:
+			s.Flink = stdFile
+		}
+	}
+	pick(model.Version{})
+	a.vers.Resolve(s, dep, nil, dir)
+	if both {
+		pick(s.FlinkVersion.Version)
+		a.vers.Resolve(s, dep, nil, dir)
+	}
+	a.attachHadoop(s, dir, dep, hconf, csite)
+	a.cluster(s, dep)
+	a.emit()
+}
+
+// cluster sets the deployment block of s and the cluster it runs on.
+func (a *assembler) cluster(s *model.Set, dep *config.Deployment) {
+	s.Deployment = dep
+	s.Cluster = a.cfg.ClusterFor(dep)
+}

@@ -1,0 +1,84 @@
+package evaluate
+
+import (
+	"errors"
+
+	"github.com/ckptlint/ckptlint/internal/edit"
+	"github.com/ckptlint/ckptlint/internal/finding"
+	"github.com/ckptlint/ckptlint/internal/format"
+	"github.com/ckptlint/ckptlint/internal/model"
+	"github.com/ckptlint/ckptlint/internal/span"
+)
+
+// Edits sets the Edits of each of the set's findings ps (in place): the
+// exact replacements of a finding's fix when every operation targets the
+// Flink file the set reads and that file is a flink-conf.yaml or a
+// config.yaml. These are the edits `ckptlint fix` makes for that finding on
+// its own, computed by the same editors while the set's files are parsed
+// (SARIF's fixes read them). Other fixes (Hadoop files, which fix may have
+// to create or find through Flink's lookup order, and FlinkDeployment
+// manifests) stay operations only.
+func Edits(s *model.Set, ps []Pending) {
+	ff := s.Flink
+	if ff == nil || s.Manifest != nil || ff.Err != nil {
+		return
+	}
+	for i, f := range ps {
+		if len(f.Fix) == 0 {
+			continue
+		}
+		fm := format.Of(ff.Format)
+		if fm == nil {
+			continue
+		}
+		ed := fm.FileEditor(ff)
+		if ed == nil {
+			continue
+		}
+		edits, ok := flinkEdits(ed, f.Fix)
+		if !ok || len(edits) == 0 {
+			continue
+		}
+		norm, err := edit.Normalize(len(ff.Src), edits)
+		if err != nil {
+			continue
+		}
+		lines := span.NewLines(ff.Src)
+		reps := make([]finding.Replacement, 0, len(norm))
+		for _, e := range norm {
+			reps = append(reps, finding.Replacement{File: ff.Path, Span: lines.Span(e.Start, e.End), Text: e.Text})
+		}
+		ps[i].Edits = reps
+	}
+}
+
+// flinkEdits lowers ops that all target the Flink file to edits; false when
+// one targets another file or cannot be lowered.
+func flinkEdits(ed edit.Editor, ops []finding.Op) ([]edit.Edit, bool) {
+	var all []edit.Edit
+	for _, op := range ops {
+		if op.Target != "flink" {
+			return nil, false
+		}
+		var es []edit.Edit
+		var err error
+		switch op.Op {
+		case "set":
+			es, err = ed.Set(op.Key, op.Value)
+		case "delete":
+			es, err = ed.Delete(op.Key)
+			if errors.Is(err, edit.ErrNotFound) {
+				err = nil
+			}
+		case "rename":
+			es, err = ed.Rename(op.Key, op.NewKey)
+		default:
+			return nil, false
+		}
+		if err != nil {
+			return nil, false
+		}
+		all = append(all, es...)
+	}
+	return all, true
+}

@@ -1,0 +1,244 @@
+package evaluate
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"slices"
+	"strings"
+
+	"github.com/ckptlint/ckptlint/internal/engine"
+	"github.com/ckptlint/ckptlint/internal/finding"
+	"github.com/ckptlint/ckptlint/internal/format"
+	"github.com/ckptlint/ckptlint/internal/model"
+	"github.com/ckptlint/ckptlint/internal/placeholder"
+	"github.com/ckptlint/ckptlint/internal/rule"
+	"github.com/ckptlint/ckptlint/internal/span"
+	"github.com/ckptlint/ckptlint/internal/template"
+	"github.com/ckptlint/ckptlint/internal/versions"
+)
+
+// The rules the evaluation itself reports rather than a policy, declared
+// in internal/rule: ParseErrorRule is the id of the finding every unreadable
+// file produces; VersionConflictRule reports version evidence that
+// disagrees with the version ckptlint goes by (docs/versions.md).
+const (
+	ParseErrorRule      = rule.ParseError
+	ParseErrorName      = rule.ParseErrorName
+	VersionConflictRule = rule.VersionConflict
+	VersionConflictName = rule.VersionConflictName
+)
+
+// Pending is a finding before the rule blocks of .ckptlint.hcl are
+// applied: what the result cache stores, so that changing a severity or
+// turning a rule off does not invalidate it.
+type Pending struct {
+	finding.Finding
+	// Cap is the most severe the finding may be, whatever a rule block
+	// says (the rule lowered its own severity, the Flink version is not
+	// known, the finding reasons from a template placeholder); 0 is none.
+	Cap finding.Severity `json:"cap,omitempty"`
+	// Fixed findings take no rule block (CKPT000).
+	Fixed bool `json:"fixed,omitempty"`
+}
+
+// Settle applies the rule blocks (rules) to pending findings: a disabled
+// rule's findings are dropped, a severity is set, then each cap applies.
+func Settle(ps []Pending, rules RuleSettings) []finding.Finding {
+	out := make([]finding.Finding, 0, len(ps))
+	for _, p := range ps {
+		f := p.Finding
+		if !p.Fixed && !rules.apply(&f) {
+			continue
+		}
+		if p.Cap != 0 {
+			f.Severity = min(f.Severity, p.Cap)
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// Raw evaluates the policies on one assembled config set with the
+// prepared engine and returns its findings before the rule blocks of
+// .ckptlint.hcl apply, unsorted. A set with an unreadable file, or with a
+// file skipped as a template, is not evaluated: its findings are that
+// file's parse error or template note. A panic is returned as a
+// *PanicError.
+func Raw(ctx context.Context, eng *engine.Engine, s *model.Set) (ps []Pending, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			ps, err = nil, &PanicError{Value: r, Stack: debug.Stack()}
+		}
+	}()
+	// Test hook (cmd/ckptlint/testdata/script/internal_error.txtar): "eval"
+	// panics for every set, "eval:NAME" for the set NAME only.
+	if v := os.Getenv("CKPTLINT_TEST_PANIC"); v == "eval" || v == "eval:"+s.Name {
+		panic("test hook: panic in an evaluation worker for " + s.Name)
+	}
+	return evalSet(ctx, eng, s)
+}
+
+func pending(fs []finding.Finding, fixed bool) []Pending {
+	out := make([]Pending, len(fs))
+	for i, f := range fs {
+		out[i] = Pending{Finding: f, Fixed: fixed}
+	}
+	return out
+}
+
+func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set) ([]Pending, error) {
+	notes := pending(template.Notes(s), false)
+	pe := parseErrors(s)
+	if len(pe) > 0 || slices.ContainsFunc(s.Files(), template.Skipped) {
+		return append(pending(pe, true), notes...), nil
+	}
+	conflicts := versionConflicts(s)
+	v, err := model.Input(s)
+	if err != nil {
+		return nil, fmt.Errorf("convert input: %w", err)
+	}
+	raws, err := eng.Eval(ctx, v)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]finding.Finding, 0, len(raws)+len(conflicts))
+	caps := make([]finding.Severity, 0, len(raws)+len(conflicts))
+	out = append(out, conflicts...)
+	caps = append(caps, make([]finding.Severity, len(conflicts))...)
+	for _, r := range raws {
+		var cp finding.Severity
+		if r.Severity != 0 {
+			cp = r.Severity // a rule may lower its own severity (info when a fact is missing), never raise it
+		}
+		f := finding.Finding{
+			RuleID: r.Rule.ID, RuleName: r.Rule.Name, Severity: r.Rule.Severity, Message: r.Message,
+			Fix: r.Fix, ConfigSet: s.Name, DocURL: r.Rule.HelpURI(), VersionDependent: r.VersionDependent,
+		}
+		if f.VersionDependent && !s.FlinkVersion.Known() {
+			cp = lowest(cp, finding.Info)
+			f.Message += unknownVersionNote(f)
+		}
+		if loc := model.LocFromInput(r.Loc); loc != nil && loc.File != "" {
+			f.Range = finding.Range{File: loc.File, Span: loc.Span}
+		} else {
+			f.Range = finding.Range{File: defaultFile(s), Span: span.At(span.Top())}
+		}
+		out = append(out, f)
+		caps = append(caps, cp)
+	}
+	kept, capped, idx := template.ApplyCapped(s, out)
+	ps := make([]Pending, 0, len(kept)+len(notes))
+	for i, f := range kept {
+		cp := caps[idx[i]]
+		if capped[i] {
+			cp = lowest(cp, finding.Info)
+		}
+		ps = append(ps, Pending{Finding: f, Cap: cp})
+	}
+	return append(ps, notes...), nil
+}
+
+// lowest is the lower of two caps, 0 being no cap.
+func lowest(a, b finding.Severity) finding.Severity {
+	if a == 0 {
+		return b
+	}
+	return min(a, b)
+}
+
+// parseErrors returns a finding for each unreadable file of s.
+func parseErrors(s *model.Set) []finding.Finding {
+	var out []finding.Finding
+	for _, f := range s.Files() {
+		if f.Err == nil || template.Skipped(f) {
+			continue
+		}
+		pos := f.Err.Pos
+		if pos.Line == 0 {
+			pos = span.Top()
+		}
+		file := f.Err.File
+		if file == "" {
+			file = f.Path
+		}
+		msg := f.Err.Msg
+		line := lineAt(f.Src, pos.Line)
+		if placeholder.Has(line, format.Of(f.Format).Placeholders("")) && f.Template == nil {
+			msg += " (this line holds an unrendered template tag: lint the rendered file, or list the template under ignore in .ckptlint.hcl)"
+		}
+		if strings.Contains(msg, `"--"`) && strings.Contains(strings.ToLower(line), "ckptlint:ignore") {
+			msg += ` (XML comments cannot hold "--": separate the reason with a single '-', <!-- ckptlint:ignore CKPT101 - reason -->)`
+		}
+		out = append(out, finding.Finding{
+			RuleID: ParseErrorRule, RuleName: ParseErrorName, Severity: finding.Error,
+			Message:   msg,
+			Range:     finding.Range{File: file, Span: span.At(pos)},
+			ConfigSet: s.Name,
+		})
+	}
+	return out
+}
+
+// versionConflicts reports each pinned version of another major.minor than
+// the one ckptlint goes by, at the top of the set's Flink file, naming both
+// places.
+func versionConflicts(s *model.Set) []finding.Finding {
+	var out []finding.Finding
+	for _, pv := range []struct {
+		product string
+		r       model.Resolved
+	}{{"Flink", s.FlinkVersion}, {"Hadoop", s.HadoopVersion}} {
+		for _, c := range pv.r.Conflicts {
+			lower := strings.ToLower(pv.product)
+			out = append(out, finding.Finding{
+				RuleID: VersionConflictRule, RuleName: VersionConflictName, Severity: finding.Info,
+				Message: fmt.Sprintf("%s versions disagree: ckptlint goes by %s, but %s pins %s %s. If %s %s is what runs with this configuration, declare it with --%s-version or %s_version in .ckptlint.hcl",
+					pv.product, pv.r.Text(pv.product), c.Place(), pv.product, c.Version, pv.product, c.Version, lower, lower),
+				Range:     finding.Range{File: defaultFile(s), Span: span.At(span.Top())},
+				ConfigSet: s.Name,
+				DocURL:    "https://github.com/ckptlint/ckptlint/blob/main/docs/versions.md",
+			})
+		}
+	}
+	return out
+}
+
+// unknownVersionNote is appended to a version-dependent finding while the
+// Flink version is not known: what declaring it would change.
+func unknownVersionNote(f finding.Finding) string {
+	note := " [info while the Flink version is not known: once it is declared, ckptlint judges this for that release"
+	if slices.ContainsFunc(f.Fix, versions.NeedsVersion) {
+		note += " and fix applies the edit it holds back now"
+	}
+	return note + "]"
+}
+
+// defaultFile is where a finding about a default value is reported: the
+// Flink file, else the first file of the set.
+func defaultFile(s *model.Set) string {
+	if s.Flink != nil {
+		return s.Flink.Path
+	}
+	if fs := s.Files(); len(fs) > 0 {
+		return fs[0].Path
+	}
+	return s.Name
+}
+
+// lineAt returns 1-based line n of src, or "".
+func lineAt(src []byte, n int) string {
+	for i := 1; len(src) > 0; i++ {
+		j := bytes.IndexByte(src, '\n')
+		if j < 0 {
+			j = len(src) - 1
+		}
+		if i == n {
+			return string(src[:j+1])
+		}
+		src = src[j+1:]
+	}
+	return ""
+}

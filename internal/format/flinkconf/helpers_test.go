@@ -1,0 +1,44 @@
+package flinkconf
+
+import (
+	"testing"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
+	"github.com/ckptlint/ckptlint/internal/span"
+)
+
+// checkSpans fails unless every span of f lies inside src, carries the
+// line/column that span.Lines gives for its offsets, and every entry's key and
+// value are exactly the bytes their spans cover.
+func checkSpans(t testing.TB, src []byte, f *parsed.File) {
+	t.Helper()
+	lines := span.NewLines(src)
+	check := func(what string, s span.Span) {
+		t.Helper()
+		if s.Start.Offset < 0 || s.Start.Offset > s.End.Offset || s.End.Offset > len(src) {
+			t.Fatalf("%s: span %d..%d outside the %d-byte file", what, s.Start.Offset, s.End.Offset, len(src))
+		}
+		if s.Start != lines.Pos(s.Start.Offset) || s.End != lines.Pos(s.End.Offset) {
+			t.Fatalf("%s: span %+v disagrees with span.Lines (%+v..%+v)", what, s, lines.Pos(s.Start.Offset), lines.Pos(s.End.Offset))
+		}
+	}
+	for _, e := range f.Entries {
+		check("key "+e.Key, e.KeySpan)
+		check("value of "+e.Key, e.ValueSpan)
+		if got := string(src[e.KeySpan.Start.Offset:e.KeySpan.End.Offset]); got != e.Key {
+			t.Fatalf("KeySpan covers %q, Key is %q", got, e.Key)
+		}
+		if got := string(src[e.ValueSpan.Start.Offset:e.ValueSpan.End.Offset]); got != e.Value {
+			t.Fatalf("ValueSpan covers %q, Value is %q", got, e.Value)
+		}
+		if e.Kind != parsed.KindString || e.File != f.Path {
+			t.Fatalf("entry %q: Kind %q, File %q", e.Key, e.Kind, e.File)
+		}
+	}
+	for _, n := range f.Notices {
+		check("notice "+n.Code, n.Span)
+		if n.Code == "" || n.Message == "" || n.File != f.Path {
+			t.Fatalf("incomplete notice %+v", n)
+		}
+	}
+}

@@ -1,0 +1,90 @@
+package flinkyaml
+
+import (
+	"bytes"
+	"errors"
+	"io"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
+	"go.yaml.in/yaml/v3"
+)
+
+// ParseConfig reads a Flink config.yaml (the standard YAML parser of Flink
+// 1.19 and later, Flink 1.20 GlobalConfiguration.java L292-316) and returns
+// its flattened entries in file order. The result always has Path, Format and Src set; Err is set when
+// Flink would refuse the file or ckptlint cannot read it, and Entries then
+// holds what was read before the problem.
+//
+// Entry.Value is the value as Flink holds it: a string without its quotes,
+// an int in decimal (010 is "10", 0x1F is "31"), a bool in lower case, a
+// float as Java prints it (1e3 is "1000.0"), a list as Flink's flow string,
+// "" for null. Entry.Raw is the token's source text when it differs, and
+// ValueSpan covers that token; an empty value has a zero-width span where
+// yaml.v3 places it (right after the ':').
+//
+// An empty file, or one with only comments or a null document, is an empty
+// configuration. The top level must be a mapping; a scalar or a sequence is
+// an error (Flink fails with a ClassCastException). Only one YAML document
+// is allowed.
+func ParseConfig(path string, src []byte) *parsed.File {
+	f := &parsed.File{Path: path, Format: parsed.FlinkConfigYAML, Src: src}
+	if perr := checkSize(path, src); perr != nil {
+		f.Err = perr
+		return f
+	}
+	if enc := yamlEncoding(src); enc != nil {
+		return parseUnreadEncoding(path, src, enc)
+	}
+	loc := newLocator(src)
+	in, perr := yamlInput(path, src, loc)
+	if perr != nil {
+		f.Err = perr
+		return f
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(in))
+	var doc yaml.Node
+	if err := decodeNext(dec, &doc); err != nil {
+		if !errors.Is(err, io.EOF) {
+			f.Err = yamlError(path, loc, err)
+		}
+		return f
+	}
+	fl := newFlattener(loc, f, 0, true, &aliasBudget{})
+	f.Err = fl.root(docRoot(&doc))
+	var extra yaml.Node
+	switch err := decodeNext(dec, &extra); {
+	case f.Err != nil || errors.Is(err, io.EOF):
+	case err != nil:
+		f.Err = yamlError(path, loc, err)
+	default:
+		f.Err = fl.failNode(&extra, "expected a single YAML document, found another one: Flink loads config.yaml as one document")
+	}
+	if f.Err == nil {
+		f.Err = fl.keyErr
+	}
+	return f
+}
+
+// root flattens the top node of a config.yaml document.
+func (f *flattener) root(n *yaml.Node) *parsed.ParseError {
+	if n == nil {
+		return nil
+	}
+	if err := f.countCollectionAliases(n); err != nil {
+		return err
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		return f.mapping(n, "", 0)
+	case yaml.ScalarNode:
+		v, _, err := f.scalarOf(n, -1, "document")
+		if err != nil {
+			return err
+		}
+		if v.kind == parsed.KindNull {
+			return nil // "---" alone, or "~": Flink reads an empty configuration
+		}
+	}
+	return f.failNode(n, "expected a mapping of keys to values at the top level, found a %s: Flink fails to load it (ClassCastException)",
+		kindName(n))
+}

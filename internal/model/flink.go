@@ -1,0 +1,187 @@
+package model
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/ckptlint/ckptlint/internal/format/hadoopxml"
+	"github.com/ckptlint/ckptlint/internal/parsed"
+)
+
+// readsName reports whether Flink version v reads spelling n.
+func readsName(n name, v Version) bool {
+	if v.Less(n.Since) {
+		return false
+	}
+	return n.Until.IsZero() || v.Less(n.Until)
+}
+
+// keyUse is a Flink key present in the file with what this version makes of it.
+type keyUse struct {
+	Key     string
+	Loc     *Loc
+	Problem string // "deprecated", "shadowed", "unread"
+	Message string
+	Use     string // the key to use instead, if any
+}
+
+// flinkEffective resolves every catalogued setting for version v.
+func flinkEffective(f *parsed.File, v Version) (map[string]*Value, []keyUse) {
+	out := map[string]*Value{}
+	var uses []keyUse
+	var lookup func(string) *parsed.Entry
+	if f != nil {
+		lookup = f.Lookup
+	} else {
+		lookup = func(string) *parsed.Entry { return nil }
+	}
+	for _, kd := range flinkKeys {
+		val := &Value{Source: "unset"}
+		current := ""
+		for _, n := range kd.Names {
+			if readsName(n, v) {
+				current = n.Key
+				break
+			}
+		}
+		var won *parsed.Entry
+		var wonName name
+		for _, n := range kd.Names {
+			e := lookup(n.Key)
+			if e == nil {
+				continue
+			}
+			if !readsName(n, v) {
+				msg := fmt.Sprintf("Flink %s does not read %s", v, n.Key)
+				if v.Less(n.Since) {
+					msg += fmt.Sprintf(" (it exists from Flink %s)", n.Since)
+				} else {
+					msg += fmt.Sprintf(" (removed in Flink %s)", n.Until)
+				}
+				uses = append(uses, keyUse{Key: n.Key, Loc: entryLoc(e), Problem: "unread", Message: msg, Use: current})
+				continue
+			}
+			if won != nil {
+				uses = append(uses, keyUse{Key: n.Key, Loc: entryLoc(e), Problem: "shadowed",
+					Message: fmt.Sprintf("%s is ignored: %s is also set and takes precedence", n.Key, wonName.Key), Use: wonName.Key})
+				continue
+			}
+			won, wonName = e, n
+			if !n.DeprecatedFrom.IsZero() && v.AtLeast(n.DeprecatedFrom) && current != "" && current != n.Key {
+				uses = append(uses, keyUse{Key: n.Key, Loc: entryLoc(e), Problem: "deprecated",
+					Message: fmt.Sprintf("%s is deprecated on Flink %s; use %s", n.Key, v, current), Use: current})
+			}
+		}
+		if won != nil {
+			val.Raw, val.Key, val.Source, val.File, val.Loc = won.Value, wonName.Key, "file", won.File, entryLoc(won)
+			val.Deprecated = !wonName.DeprecatedFrom.IsZero() && v.AtLeast(wonName.DeprecatedFrom)
+			x, err := parseFlink(kd.Type, won, kd.Enum, v)
+			if len(won.Placeholders) > 0 {
+				// An unrendered template placeholder (docs/templates.md): the
+				// value is unknown, not wrong; rules see the template flag and
+				// the default when the text does not parse.
+				val.Template = true
+				val.Value = x
+				if err != nil && kd.Default != nil {
+					val.Value = kd.Default(v)
+				}
+			} else if err != nil {
+				val.Error = err.Error()
+				if kd.Default != nil {
+					val.Value = kd.Default(v)
+				}
+			} else {
+				val.Value = x
+			}
+		} else if kd.Default != nil {
+			if d := kd.Default(v); d != nil {
+				val.Value, val.Source = d, "default"
+			}
+		}
+		val.Display = display(kd.Type, val.Value)
+		if val.Key == "" {
+			val.Key = current
+		}
+		out[kd.Field] = val
+	}
+	if f != nil {
+		for _, e := range f.Entries {
+			if to, ok := renamedTo[e.Key]; ok {
+				for _, n := range renamedKeys {
+					if n.Key == e.Key && !n.DeprecatedFrom.IsZero() && v.AtLeast(n.DeprecatedFrom) {
+						uses = append(uses, keyUse{Key: e.Key, Loc: entryLoc(&e), Problem: "deprecated",
+							Message: fmt.Sprintf("%s is deprecated on Flink %s; use %s", e.Key, v, to), Use: to})
+					}
+				}
+			}
+			for _, n := range renamedKeys {
+				if n.Key == e.Key && !n.Until.IsZero() && v.AtLeast(n.Until) {
+					uses = append(uses, keyUse{Key: e.Key, Loc: entryLoc(&e), Problem: "unread",
+						Message: fmt.Sprintf("Flink %s does not read %s (removed in Flink %s)", v, e.Key, n.Until), Use: renamedTo[e.Key]})
+				}
+			}
+		}
+	}
+	sort.SliceStable(uses, func(i, j int) bool { return uses[i].Loc.Span.Start.Offset < uses[j].Loc.Span.Start.Offset })
+	return out, dedupeUses(uses)
+}
+
+func dedupeUses(in []keyUse) []keyUse {
+	seen := map[string]bool{}
+	var out []keyUse
+	for _, u := range in {
+		k := u.Key + "\x00" + u.Problem + "\x00" + u.Loc.File
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, u)
+	}
+	return out
+}
+
+// LowerBound infers a lower bound for the Flink version from the files:
+// config.yaml is read from 1.19 (FLINK-33364; Flink 1.20 GlobalConfiguration.java
+// L146-171), and keys that only exist from some version (the Since of their
+// flinkKeys entry) raise the bound.
+func LowerBound(f *parsed.File) (Version, string) {
+	if f == nil {
+		return Version{}, ""
+	}
+	best, why := Version{}, ""
+	if f.Format == parsed.FlinkConfigYAML {
+		best, why = v1_19, "config.yaml is read from Flink 1.19"
+	}
+	for _, kd := range flinkKeys {
+		for _, n := range kd.Names {
+			if n.Since.AtLeast(v1_13) && f.Lookup(n.Key) != nil && best.Less(n.Since) {
+				best, why = n.Since, fmt.Sprintf("%s exists from Flink %s", n.Key, n.Since)
+			}
+		}
+	}
+	return best, why
+}
+
+// hadoopPassthrough returns the flink.hadoop.* entries with the prefix
+// stripped and deprecated Hadoop names mapped to their new ones (Flink
+// 1.20 HadoopUtils.java L120-136, FLINK-16005: since 1.13 they are set() on
+// the Hadoop configuration, whose overlay applies after every resource,
+// <final> ones included; Hadoop 3.4.1 Configuration.getProps).
+func hadoopPassthrough(f *parsed.File) map[string]*parsed.Entry {
+	out := map[string]*parsed.Entry{}
+	if f == nil {
+		return out
+	}
+	for i := range f.Entries {
+		e := &f.Entries[i]
+		if k, ok := strings.CutPrefix(e.Key, "flink.hadoop."); ok && k != "" {
+			// Configuration.set() of a deprecated key sets its new name.
+			if nk, dep := hadoopxml.Deprecated(k); dep {
+				k = nk
+			}
+			out[k] = e
+		}
+	}
+	return out
+}

@@ -1,0 +1,124 @@
+package model
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/agnivade/levenshtein"
+	"github.com/ckptlint/ckptlint/internal/parsed"
+)
+
+// optionKeyRE is what a Flink option key looks like; anything else (a
+// template placeholder, a typo with spaces) is left to other checks.
+var optionKeyRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-zA-Z0-9._-]*[a-zA-Z0-9]$`) })
+
+// releaseIndex is the bit of version v in flinkOptionKeys, or -1 when the
+// table has no such release.
+func releaseIndex(v Version) int {
+	for i, r := range flinkOptionReleases {
+		if r.Major == v.Major && r.Minor == v.Minor {
+			return i
+		}
+	}
+	return -1
+}
+
+// checkedKey reports whether CKPT608 checks key: it is in one of Flink's
+// own namespaces, and not a pass-through of another system's options:
+// fs.<scheme>.* keys go to the file system plugin of that scheme (Hadoop
+// S3A, OSS, Azure, GCS read their own keys from them), and
+// kubernetes.operator.* keys are read by the Flink Kubernetes Operator, not
+// by Flink.
+func checkedKey(key string) bool {
+	if !optionKeyRE().MatchString(key) {
+		return false
+	}
+	ns := false
+	for _, p := range flinkOptionNamespaces {
+		if strings.HasPrefix(key, p) {
+			ns = true
+		}
+	}
+	if !ns || strings.HasPrefix(key, "kubernetes.operator.") {
+		return false
+	}
+	if parts := strings.Split(key, "."); parts[0] == "fs" && len(parts) >= 3 && parts[1] != "output" && parts[1] != "hdfs" {
+		return false
+	}
+	return true
+}
+
+// unknownKeysInput lists the keys of the Flink file, in the namespaces the
+// option table covers, that the release of version v does not know (when
+// the version is known, not a lower bound, and in the table) or that no release of the table
+// knows. Each entry carries the releases that know the key and the nearest
+// known key of the list it was checked against.
+func unknownKeysInput(f *parsed.File, v Resolved) []any {
+	idx := -1
+	if v.Known() { // a lower bound is no exact release (docs/versions.md)
+		idx = releaseIndex(v.Version)
+	}
+	first, last := flinkOptionReleases[0], flinkOptionReleases[len(flinkOptionReleases)-1]
+	tableText := fmt.Sprintf("Flink %s to %s", first, last)
+	out := []any{}
+	eff := f.Effective()
+	keys := make([]string, 0, len(eff))
+	for k := range eff {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !checkedKey(k) {
+			continue
+		}
+		mask := flinkOptionKeys[k]
+		if idx >= 0 && mask&(1<<idx) != 0 || idx < 0 && mask != 0 {
+			continue
+		}
+		var knownIn []any
+		for i, r := range flinkOptionReleases {
+			if mask&(1<<i) != 0 {
+				knownIn = append(knownIn, r.String())
+			}
+		}
+		if knownIn == nil {
+			knownIn = []any{}
+		}
+		listText := tableText
+		if idx >= 0 {
+			listText = "Flink " + flinkOptionReleases[idx].String()
+		}
+		m := map[string]any{
+			"key": k, "loc": entryLoc(eff[k]).toInput(), "known_in": knownIn,
+			"checked_against": listText, "table": tableText, "exact": idx >= 0,
+		}
+		if s := nearestKey(k, idx); s != "" {
+			m["suggestion"] = s
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// nearestKey is the known key closest to key by edit distance (release idx,
+// or any release when idx < 0), when it is close enough to be a likely
+// misspelling: at most 3 edits and at most a third of the key's length.
+func nearestKey(key string, idx int) string {
+	best, bestD := "", 1<<30
+	for k, mask := range flinkOptionKeys {
+		if idx >= 0 && mask&(1<<idx) == 0 {
+			continue
+		}
+		d := levenshtein.ComputeDistance(key, k)
+		if d < bestD || d == bestD && k < best {
+			best, bestD = k, d
+		}
+	}
+	if bestD <= 3 && bestD*3 <= len(key) {
+		return best
+	}
+	return ""
+}

@@ -1,0 +1,140 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
+	"github.com/ckptlint/ckptlint/internal/units"
+)
+
+// Value is one effective setting as it goes into input.effective.
+type Value struct {
+	Value   any    // typed: int64 ms for durations, int64 bytes for sizes, int, bool, string; nil when unset
+	Display string // human rendering of Value ("10 min", "128 MiB")
+	Raw     string // the text as written, "" for defaults
+	Key     string // the key that supplied it ("" for a default)
+	Source  string // "file", "flink.hadoop", "cluster-config", "default" or "unset"
+	File    string
+	Loc     *Loc
+	Error   string // why Raw could not be read; Value then holds the default
+	// Deprecated is set when Key is a deprecated spelling on this version.
+	Deprecated bool
+	// Final marks a Hadoop value locked with <final>true</final>.
+	Final bool
+	// Template marks an unrendered template placeholder (ERB, Jinja, Helm):
+	// Value then holds the default.
+	Template bool
+	// Unknown says why the value is not known (a Hadoop value that refers
+	// to an external entity); Template is then set too and Value holds
+	// the default.
+	Unknown string
+}
+
+// toInput builds the effective value object directly as an OPA value.
+func (v *Value) toInput() ast.Value {
+	val, err := ast.InterfaceToValue(v.Value)
+	if err != nil { // Value holds only int64, int, bool, string or nil
+		val = ast.NullValue
+	}
+	kv := make([][2]*ast.Term, 0, 8)
+	kv = append(kv,
+		ast.Item(ast.InternedTerm("value"), ast.NewTerm(val)),
+		ast.Item(ast.InternedTerm("set"), ast.InternedTerm(v.Source != "default" && v.Source != "unset")),
+		ast.Item(ast.InternedTerm("source"), ast.InternedTerm(v.Source)),
+	)
+	str := func(k, s string) {
+		if s != "" {
+			kv = append(kv, ast.Item(ast.InternedTerm(k), ast.StringTerm(s)))
+		}
+	}
+	flag := func(k string, b bool) {
+		if b {
+			kv = append(kv, ast.Item(ast.InternedTerm(k), ast.InternedTerm(true)))
+		}
+	}
+	str("display", v.Display)
+	str("raw", v.Raw)
+	str("key", v.Key)
+	str("file", v.File)
+	if v.Loc != nil {
+		kv = append(kv, ast.Item(ast.InternedTerm("loc"), ast.NewTerm(v.Loc.toInput())))
+	}
+	str("error", v.Error)
+	flag("deprecated", v.Deprecated)
+	flag("final", v.Final)
+	flag("template", v.Template)
+	str("unknown", v.Unknown)
+	return ast.NewObject(kv...)
+}
+
+// display renders a typed value for messages.
+func display(t valueType, x any) string {
+	switch t {
+	case tDuration:
+		if ms, ok := x.(int64); ok {
+			return units.FormatMillis(ms)
+		}
+	case tMemory:
+		if b, ok := x.(int64); ok {
+			return units.FormatBytes(b)
+		}
+	}
+	if x == nil {
+		return ""
+	}
+	return fmt.Sprint(x)
+}
+
+// javaDoubleText is Double.toString of the values whose config.yaml string
+// form differs (flinkyaml: snakeyaml-engine's RepresentNumber).
+var javaDoubleText = map[string]string{".inf": "Infinity", "-.inf": "-Infinity", ".nan": "NaN"}
+
+// parseFlink reads a Flink value of type t (Flink 1.20 TimeUtils.parseDuration, MemorySize.parse, ConfigurationUtils).
+func parseFlink(t valueType, e *parsed.Entry, enum []string, v Version) (any, error) {
+	s := e.Value
+	if e.Kind == parsed.KindFloat && t != tString {
+		// config.yaml: a Double's string form is ".inf" (toYAMLString), but
+		// the number, duration and boolean converters read o.toString()
+		// (Flink 1.20 ConfigurationUtils.convertToInt, convertToDuration, ...)
+		if j, ok := javaDoubleText[s]; ok {
+			s = j
+		}
+	}
+	switch t {
+	case tDuration:
+		// the java.time.Duration Flink holds, in ms: exact beyond
+		// time.Duration's range (TimeUtils.parseDuration)
+		return units.FlinkDurationMillis(s, v.AtLeast(v1_15))
+	case tMemory:
+		return units.ParseFlinkMemorySize(s)
+	case tInt:
+		if e.Kind == parsed.KindInt {
+			// config.yaml: snakeyaml-engine's core schema gives an Integer,
+			// a Long or a BigInteger; ConfigurationUtils.convertToInt
+			// refuses a Long outside int's range with its own text and
+			// reads a BigInteger through Integer.parseInt.
+			if n, err := strconv.ParseInt(s, 10, 64); err == nil && (n > math.MaxInt32 || n < math.MinInt32) {
+				return nil, fmt.Errorf("Configuration value %d overflows/underflows the integer type.", n)
+			}
+		}
+		return units.ParseFlinkInt(s)
+	case tBool:
+		return units.ParseFlinkBool(s)
+	case tEnum:
+		for _, opt := range enum {
+			if strings.EqualFold(strings.TrimSpace(s), opt) {
+				return opt, nil
+			}
+		}
+		return nil, fmt.Errorf("%q is not one of %s", s, strings.Join(enum, ", "))
+	}
+	if e.Kind == parsed.KindNull {
+		return nil, nil
+	}
+	return s, nil
+}

@@ -1,0 +1,329 @@
+package report
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/ckptlint/ckptlint/internal/finding"
+	"github.com/ckptlint/ckptlint/internal/span"
+)
+
+// SARIF constants. The log is hand-written against the 2.1.0 schema
+// rather than built with a SARIF library: see docs/output.md.
+const (
+	sarifSchema      = "https://json.schemastore.org/sarif-2.1.0.json"
+	sarifVersion     = "2.1.0"
+	toolName         = "ckptlint"
+	toolInfoURI      = "https://github.com/ckptlint/ckptlint"
+	srcRoot          = "%SRCROOT%"
+	fingerprintKey   = "ckptlint/v1"
+	sarifColumnsKind = "unicodeCodePoints"
+)
+
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool       sarifTool     `json:"tool"`
+	Results    []sarifResult `json:"results"`
+	ColumnKind string        `json:"columnKind"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	Version        string      `json:"version,omitempty"`
+	InformationURI string      `json:"informationUri"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifText struct {
+	Text     string `json:"text"`
+	Markdown string `json:"markdown,omitempty"`
+}
+
+type sarifRule struct {
+	ID                   string            `json:"id"`
+	Name                 string            `json:"name,omitempty"`
+	ShortDescription     sarifText         `json:"shortDescription"`
+	FullDescription      *sarifText        `json:"fullDescription,omitempty"`
+	HelpURI              string            `json:"helpUri,omitempty"`
+	DefaultConfiguration sarifRuleConfig   `json:"defaultConfiguration"`
+	Properties           sarifRuleProperty `json:"properties"`
+}
+
+type sarifRuleConfig struct {
+	Enabled *bool  `json:"enabled,omitempty"` // only false is written
+	Level   string `json:"level"`
+}
+
+type sarifRuleProperty struct {
+	Tags    []string `json:"tags"`
+	Fixable bool     `json:"fixable"`
+	User    bool     `json:"user,omitempty"`
+}
+
+type sarifResult struct {
+	RuleID              string             `json:"ruleId"`
+	RuleIndex           int                `json:"ruleIndex"`
+	Level               string             `json:"level"`
+	Message             sarifText          `json:"message"`
+	Locations           []sarifLocation    `json:"locations"`
+	PartialFingerprints map[string]string  `json:"partialFingerprints"`
+	Fixes               []sarifFix         `json:"fixes,omitempty"`
+	Suppressions        []sarifSuppression `json:"suppressions,omitempty"`
+	Properties          *sarifResultProps  `json:"properties,omitempty"`
+}
+
+type sarifResultProps struct {
+	ConfigSet string       `json:"configSet,omitempty"`
+	Fix       []finding.Op `json:"fix,omitempty"`
+}
+
+type sarifLocation struct {
+	PhysicalLocation sarifPhysical `json:"physicalLocation"`
+}
+
+type sarifPhysical struct {
+	ArtifactLocation sarifArtifact `json:"artifactLocation"`
+	Region           *sarifRegion  `json:"region,omitempty"`
+}
+
+type sarifArtifact struct {
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId,omitempty"`
+}
+
+type sarifRegion struct {
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn,omitempty"`
+	EndLine     int `json:"endLine,omitempty"`
+	EndColumn   int `json:"endColumn,omitempty"`
+}
+
+type sarifFix struct {
+	Description     sarifText             `json:"description"`
+	ArtifactChanges []sarifArtifactChange `json:"artifactChanges"`
+}
+
+type sarifArtifactChange struct {
+	ArtifactLocation sarifArtifact      `json:"artifactLocation"`
+	Replacements     []sarifReplacement `json:"replacements"`
+}
+
+type sarifReplacement struct {
+	DeletedRegion   sarifRegion `json:"deletedRegion"`
+	InsertedContent *sarifText  `json:"insertedContent,omitempty"`
+}
+
+type sarifSuppression struct {
+	Kind          string         `json:"kind"`
+	Status        string         `json:"status"`
+	Justification string         `json:"justification,omitempty"`
+	Location      *sarifLocation `json:"location,omitempty"`
+}
+
+// sarifLevel maps a severity to a SARIF level.
+func sarifLevel(s finding.Severity) string {
+	switch s {
+	case finding.Error:
+		return "error"
+	case finding.Warning:
+		return "warning"
+	}
+	return "note"
+}
+
+// SARIF writes a SARIF 2.1.0 log with one run: every loaded rule in
+// tool.driver.rules, every finding as a result, and every suppressed
+// finding as a result with an inSource suppression (as GitHub code scanning
+// expects). Columns are Unicode code points.
+func SARIF(w io.Writer, r Result) error {
+	rules, idx := r.rules()
+	cols := newColumns(r.Sources)
+	log := sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{{
+		Tool: sarifTool{Driver: sarifDriver{Name: toolName, Version: r.Version, InformationURI: toolInfoURI,
+			Rules: make([]sarifRule, 0, len(rules))}},
+		Results:    []sarifResult{},
+		ColumnKind: sarifColumnsKind,
+	}}}
+	run := &log.Runs[0]
+	for _, ru := range rules {
+		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRuleOf(ru))
+	}
+
+	type item struct {
+		f     finding.Finding
+		edits []finding.Replacement
+	}
+	items := make([]item, 0, len(r.Findings)+len(r.Suppressed))
+	for _, f := range r.Findings {
+		items = append(items, item{f, f.Edits})
+	}
+	for _, f := range r.Suppressed {
+		items = append(items, item{f: f})
+	}
+	slices.SortStableFunc(items, func(a, b item) int { return finding.Compare(a.f, b.f) })
+
+	for _, it := range items {
+		f := it.f
+		res := sarifResult{
+			RuleID: f.RuleID, RuleIndex: idx[f.RuleID], Level: sarifLevel(f.Severity),
+			Message:   sarifText{Text: f.Message},
+			Locations: []sarifLocation{r.sarifLocation(cols, f.Range.File, f.Range.Span)},
+		}
+		if f.ConfigSet != "" || len(f.Fix) > 0 {
+			res.Properties = &sarifResultProps{ConfigSet: f.ConfigSet, Fix: f.Fix}
+		}
+		if len(it.edits) > 0 && len(f.Fix) > 0 {
+			res.Fixes = []sarifFix{r.sarifFixOf(cols, f, it.edits)}
+		}
+		if s := f.Suppression; s != nil {
+			sup := sarifSuppression{Kind: "inSource", Status: "accepted", Justification: s.Reason}
+			if s.File != "" && s.Line > 0 {
+				sup.Location = &sarifLocation{PhysicalLocation: sarifPhysical{
+					ArtifactLocation: r.sarifArtifactOf(s.File), Region: &sarifRegion{StartLine: s.Line}}}
+			}
+			res.Suppressions = []sarifSuppression{sup}
+		}
+		run.Results = append(run.Results, res)
+	}
+	setFingerprints(run.Results, func(i int) finding.Finding { return items[i].f }, r)
+
+	return encodeJSON(w, log, false)
+}
+
+func sarifRuleOf(ru listed) sarifRule {
+	short := ru.Title
+	if short == "" {
+		short = ru.Name
+	}
+	if short == "" {
+		short = ru.ID
+	}
+	sr := sarifRule{ID: ru.ID, Name: ru.Name, ShortDescription: sarifText{Text: short}, HelpURI: ru.HelpURI,
+		DefaultConfiguration: sarifRuleConfig{Level: sarifLevel(ru.Severity)},
+		Properties:           sarifRuleProperty{Tags: []string{toolName}, Fixable: ru.Fixable, User: ru.User}}
+	if ru.Family != "" {
+		sr.Properties.Tags = append(sr.Properties.Tags, ru.Family)
+	}
+	if d := foldParagraphs(ru.Description); d != "" {
+		sr.FullDescription = &sarifText{Text: d}
+	}
+	if ru.Disabled {
+		off := false
+		sr.DefaultConfiguration.Enabled = &off
+	}
+	return sr
+}
+
+// sarifArtifactOf returns the artifact location of a display path: a
+// repository-relative URI based on %SRCROOT%, or a file URI for an absolute
+// path.
+func (r Result) sarifArtifactOf(file string) sarifArtifact {
+	p, rel := r.repoPath(file)
+	if !rel {
+		u := url.URL{Scheme: "file", Path: p}
+		if !strings.HasPrefix(p, "/") {
+			u.Path = "/" + p
+		}
+		return sarifArtifact{URI: u.String()}
+	}
+	return sarifArtifact{URI: (&url.URL{Path: p}).EscapedPath(), URIBaseID: srcRoot}
+}
+
+func (r Result) sarifLocation(cols *columns, file string, s span.Span) sarifLocation {
+	rg := cols.region(file, s)
+	return sarifLocation{PhysicalLocation: sarifPhysical{
+		ArtifactLocation: r.sarifArtifactOf(file),
+		Region:           &sarifRegion{StartLine: rg.startLine, StartColumn: rg.startCol, EndLine: rg.endLine, EndColumn: rg.endCol},
+	}}
+}
+
+func (r Result) sarifFixOf(cols *columns, f finding.Finding, edits []finding.Replacement) sarifFix {
+	fx := sarifFix{Description: sarifText{Text: capitalize(fixWords(f.Fix)) + " (ckptlint fix)."}}
+	for _, e := range edits {
+		rg := cols.region(e.File, e.Span)
+		rep := sarifReplacement{DeletedRegion: sarifRegion{StartLine: rg.startLine, StartColumn: rg.startCol,
+			EndLine: rg.endLine, EndColumn: rg.endCol}}
+		if e.Text != "" {
+			rep.InsertedContent = &sarifText{Text: e.Text}
+		}
+		n := len(fx.ArtifactChanges)
+		if n > 0 && fx.ArtifactChanges[n-1].ArtifactLocation == r.sarifArtifactOf(e.File) {
+			fx.ArtifactChanges[n-1].Replacements = append(fx.ArtifactChanges[n-1].Replacements, rep)
+			continue
+		}
+		fx.ArtifactChanges = append(fx.ArtifactChanges, sarifArtifactChange{
+			ArtifactLocation: r.sarifArtifactOf(e.File), Replacements: []sarifReplacement{rep}})
+	}
+	return fx
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// lineRef matches a "file:line" (or file:line:col) reference to a
+// configuration file inside a message; fingerprints drop the line so that
+// an edit above a value does not make its finding look new.
+var lineRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\.(?:ya?ml|xml|hcl)):\d+(?::\d+)?`) })
+
+// fingerprint is the stable identity of a finding: its rule, its file
+// (repository-relative), its config set and what it is about (the key, else
+// the keys its fix changes, else its message without line references).
+// Line and column numbers are not part of it.
+func fingerprint(f finding.Finding, uri string, full bool) string {
+	what := f.Key
+	if what == "" && len(f.Fix) > 0 {
+		var ks []string
+		for _, op := range f.Fix {
+			ks = append(ks, op.Op+" "+op.Target+" "+op.Key)
+		}
+		what = strings.Join(ks, "\n")
+	}
+	if what == "" {
+		what = lineRef().ReplaceAllString(oneLine(f.Message), "$1")
+	}
+	if full {
+		what += "\x00" + f.Message
+	}
+	h := sha256.Sum256([]byte(strings.Join([]string{f.RuleID, uri, f.ConfigSet, what}, "\x00")))
+	return hex.EncodeToString(h[:16])
+}
+
+// setFingerprints fills partialFingerprints; results whose identities
+// collide fall back to including their full message.
+func setFingerprints(results []sarifResult, get func(int) finding.Finding, r Result) {
+	seen := map[string]int{}
+	fps := make([]string, len(results))
+	for i := range results {
+		f := get(i)
+		p, _ := r.repoPath(f.Range.File)
+		fps[i] = fingerprint(f, p, false)
+		seen[fps[i]]++
+	}
+	for i := range results {
+		if seen[fps[i]] > 1 {
+			f := get(i)
+			p, _ := r.repoPath(f.Range.File)
+			fps[i] = fingerprint(f, p, true)
+		}
+		results[i].PartialFingerprints = map[string]string{fingerprintKey: fps[i]}
+	}
+}
