@@ -15,7 +15,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ckptlint/ckptlint/internal/edit"
 	"github.com/ckptlint/ckptlint/internal/engine"
 	"github.com/ckptlint/ckptlint/internal/finding"
 	"github.com/ckptlint/ckptlint/internal/format"
@@ -273,13 +272,13 @@ func (p *planner) apply(s *model.Set, fd finding.Finding, op finding.Op, written
 	if err != nil {
 		return false, err
 	}
-	var edits []edit.Edit
+	var edits []parsed.Edit
 	switch op.Op {
 	case "set":
 		edits, err = ed.Set(t.key, op.Value)
 	case "delete":
 		edits, err = ed.Delete(t.key)
-		if errors.Is(err, edit.ErrNotFound) {
+		if errors.Is(err, parsed.ErrNotFound) {
 			return false, nil
 		}
 	case "rename":
@@ -288,7 +287,7 @@ func (p *planner) apply(s *model.Set, fd finding.Finding, op finding.Op, written
 			newKey = "flink.hadoop." + newKey
 		}
 		edits, err = ed.Rename(t.key, newKey)
-		if errors.Is(err, edit.ErrNotFound) {
+		if errors.Is(err, parsed.ErrNotFound) {
 			return false, nil // renamed in an earlier round
 		}
 	default:
@@ -300,7 +299,7 @@ func (p *planner) apply(s *model.Set, fd finding.Finding, op finding.Op, written
 	if len(edits) == 0 {
 		return false, nil
 	}
-	out, err := edit.Apply(t.f.cur, edits)
+	out, err := parsed.Apply(t.f.cur, edits)
 	if err != nil {
 		return false, fmt.Errorf("%s %s in %s: %w", op.Op, t.key, t.f.disp, err)
 	}
@@ -313,7 +312,7 @@ func (p *planner) apply(s *model.Set, fd finding.Finding, op finding.Op, written
 }
 
 // editorFor parses content in its format and returns the editor.
-func editorFor(t target, src []byte) (edit.Editor, error) {
+func editorFor(t target, src []byte) (parsed.Editor, error) {
 	fm := format.Of(t.f.format)
 	if fm == nil {
 		return nil, fmt.Errorf("no editor for %s", t.f.format)

@@ -16,6 +16,7 @@ import (
 	"github.com/ckptlint/ckptlint/internal/engine"
 	"github.com/ckptlint/ckptlint/internal/finding"
 	"github.com/ckptlint/ckptlint/internal/linttest"
+	"github.com/ckptlint/ckptlint/internal/rule"
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/write"
 )
@@ -184,7 +185,7 @@ func checkFix(t *testing.T, files []inputFile) {
 func countParse(fs []finding.Finding) int {
 	n := 0
 	for _, f := range fs {
-		if f.RuleID == lint.ParseErrorRule {
+		if f.RuleID == rule.ParseError {
 			n++
 		}
 	}

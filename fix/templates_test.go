@@ -8,7 +8,7 @@ import (
 
 	"github.com/ckptlint/ckptlint/fix"
 	"github.com/ckptlint/ckptlint/internal/linttest"
-	"github.com/ckptlint/ckptlint/internal/placeholder"
+	"github.com/ckptlint/ckptlint/internal/template"
 	"github.com/ckptlint/ckptlint/lint"
 )
 
@@ -32,8 +32,8 @@ func TestFixLeavesTemplatedLines(t *testing.T) {
 	for _, c := range res.Changes {
 		hadoop := strings.HasSuffix(c.Path, ".xml")
 		for _, line := range strings.Split(string(c.Old), "\n") {
-			o := placeholder.Options{Hadoop: hadoop, ShellExpanded: strings.HasPrefix(line, "env.java.opts")}
-			if placeholder.Has(line, o) && !strings.Contains(string(c.New), line+"\n") {
+			o := template.Options{Hadoop: hadoop, ShellExpanded: strings.HasPrefix(line, "env.java.opts")}
+			if template.Has(line, o) && !strings.Contains(string(c.New), line+"\n") {
 				rel, _ := filepath.Rel(dir, c.Path)
 				t.Errorf("%s: fix changed the templated line %q", rel, line)
 			}

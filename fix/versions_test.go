@@ -12,6 +12,7 @@ import (
 	"github.com/ckptlint/ckptlint/internal/finding"
 	"github.com/ckptlint/ckptlint/internal/linttest"
 	"github.com/ckptlint/ckptlint/internal/model"
+	"github.com/ckptlint/ckptlint/internal/rule"
 	"github.com/ckptlint/ckptlint/internal/versions"
 	"github.com/ckptlint/ckptlint/lint"
 )
@@ -120,7 +121,7 @@ func TestFixVersions(t *testing.T) {
 			}
 			var conflicts []string
 			for _, f := range res.Remaining {
-				if f.RuleID == lint.VersionConflictRule {
+				if f.RuleID == rule.VersionConflict {
 					conflicts = append(conflicts, f.Message)
 				}
 				if !sets[0].FlinkVersion.Known() && f.VersionDependent && f.Severity.String() != "info" {
@@ -164,7 +165,7 @@ spec:
 	}
 	found := false
 	for _, f := range res.Findings {
-		if f.RuleID == lint.VersionConflictRule {
+		if f.RuleID == rule.VersionConflict {
 			found = strings.Contains(f.Message, "spec.image flink:1.16.3, job.yaml:6 pins Flink 1.16.3")
 		}
 		if f.RuleID == "CKPT604" {

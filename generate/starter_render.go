@@ -6,8 +6,9 @@ import (
 	"strings"
 
 	"github.com/beevik/etree"
-	"github.com/ckptlint/ckptlint/internal/model"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/ckptlint/ckptlint/internal/model"
 )
 
 func (p *plan) flinkHeader(name string) []string {

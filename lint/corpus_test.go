@@ -12,6 +12,7 @@ import (
 
 	"github.com/ckptlint/ckptlint/internal/finding"
 	"github.com/ckptlint/ckptlint/internal/linttest"
+	"github.com/ckptlint/ckptlint/internal/rule"
 	"github.com/ckptlint/ckptlint/lint"
 )
 
@@ -55,7 +56,7 @@ func TestCorpus(t *testing.T) {
 		base := path.Base(label)
 		distDefault := strings.HasPrefix(base, "apache__flink@") && strings.Contains(base, "flink-dist__src__main")
 		for _, fd := range res.Findings {
-			if fd.RuleID == lint.ParseErrorRule && fd.Range.Start.Line < 1 {
+			if fd.RuleID == rule.ParseError && fd.Range.Start.Line < 1 {
 				t.Errorf("%s: parse error without a line: %s", label, fd)
 			}
 			if distDefault && fd.Severity == finding.Error {

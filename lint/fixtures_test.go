@@ -13,6 +13,7 @@ import (
 	"github.com/ckptlint/ckptlint/internal/finding"
 	"github.com/ckptlint/ckptlint/internal/linttest"
 	"github.com/ckptlint/ckptlint/internal/report"
+	"github.com/ckptlint/ckptlint/internal/rule"
 	"github.com/ckptlint/ckptlint/lint"
 )
 
@@ -119,7 +120,7 @@ func TestStories(t *testing.T) {
 				t.Errorf("story %s produces no error", e.Name())
 			}
 			for _, f := range fs {
-				if f.RuleID == lint.ParseErrorRule {
+				if f.RuleID == rule.ParseError {
 					t.Errorf("story %s has a parse error: %s", e.Name(), f)
 				}
 				if strings.Contains(f.Range.File, "..") {

@@ -8,13 +8,9 @@ import (
 	"github.com/ckptlint/ckptlint/internal/evaluate"
 	"github.com/ckptlint/ckptlint/internal/finding"
 	"github.com/ckptlint/ckptlint/internal/inputfs"
+	"github.com/ckptlint/ckptlint/internal/parsed"
 	"github.com/ckptlint/ckptlint/internal/rule"
-	"github.com/ckptlint/ckptlint/internal/span"
 )
-
-// FixLeftoverRule is the warning on a fix journal or staged file of
-// ckptlint fix found in the work tree (docs/security.md, "Journal").
-const FixLeftoverRule = rule.FixLeftover
 
 // leftoverFindings are the CKPT005 warnings on the files of t named like a
 // fix journal or a staged file (discover.Tree Leftovers), with the rule
@@ -38,7 +34,7 @@ func leftoverFindings(t *discover.Tree, rules evaluate.RuleSettings) []finding.F
 		}
 		ps = append(ps, evaluate.Pending{Finding: finding.Finding{
 			RuleID: rule.FixLeftover, RuleName: rule.FixLeftoverName, Severity: finding.Warning, Message: msg,
-			Range:  finding.Range{File: t.Display(p), Span: span.At(span.Top())},
+			Range:  finding.Range{File: t.Display(p), Span: parsed.At(parsed.Top())},
 			DocURL: buildinfo.DocURL("docs/suppressions.md") + "#ckpt005-fix-leftover",
 		}})
 	}

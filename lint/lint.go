@@ -10,29 +10,8 @@ import (
 	"github.com/ckptlint/ckptlint/internal/evaluate"
 	"github.com/ckptlint/ckptlint/internal/finding"
 	"github.com/ckptlint/ckptlint/internal/model"
-	"github.com/ckptlint/ckptlint/internal/suppress"
 	"github.com/ckptlint/ckptlint/internal/template"
 	"github.com/ckptlint/ckptlint/internal/versions"
-)
-
-// The rules the Go code reports rather than a policy, declared in
-// internal/rule (whose Builtins lists them): ParseErrorRule is the id of the
-// finding every unreadable file produces; UnusedIgnoreRule and
-// InvalidIgnoreRule report ckptlint:ignore comments (see
-// docs/suppressions.md).
-const (
-	ParseErrorRule    = evaluate.ParseErrorRule
-	parseErrorName    = evaluate.ParseErrorName
-	UnusedIgnoreRule  = suppress.UnusedRule
-	InvalidIgnoreRule = suppress.InvalidRule
-	// TemplateRule is the info finding of a file read as a template
-	// (docs/templates.md).
-	TemplateRule = template.Rule
-	templateName = template.Name
-	// VersionConflictRule reports version evidence that disagrees with the
-	// version ckptlint goes by (docs/versions.md).
-	VersionConflictRule = evaluate.VersionConflictRule
-	versionConflictName = evaluate.VersionConflictName
 )
 
 // Placeholder modes (--placeholders, placeholders in .ckptlint.hcl).

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ckptlint/ckptlint/internal/finding"
 	"github.com/ckptlint/ckptlint/internal/linttest"
+	"github.com/ckptlint/ckptlint/internal/rule"
 	"github.com/ckptlint/ckptlint/lint"
 )
 
@@ -49,7 +50,7 @@ func TestRealWorld(t *testing.T) {
 		}
 		fmt.Fprintf(&b, "== %s\n", d.Name())
 		for _, fd := range res.Findings {
-			if fd.RuleID == lint.ParseErrorRule {
+			if fd.RuleID == rule.ParseError {
 				t.Errorf("%s: parse error: %s", d.Name(), fd)
 			}
 			if strings.HasPrefix(d.Name(), "dist-") && fd.Severity == finding.Error {

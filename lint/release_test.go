@@ -14,6 +14,7 @@ import (
 	"github.com/ckptlint/ckptlint/internal/finding"
 	"github.com/ckptlint/ckptlint/internal/linttest"
 	"github.com/ckptlint/ckptlint/internal/parsed"
+	"github.com/ckptlint/ckptlint/internal/rule"
 	"github.com/ckptlint/ckptlint/lint"
 )
 
@@ -149,7 +150,7 @@ spec:
 		}
 		sameRun(t, name, keep, rel)
 		if name == "ignores" && (len(keep.Suppressed) == 0 || !slices.ContainsFunc(keep.Findings, func(f finding.Finding) bool {
-			return f.Range.File == "conf/core-site.xml" && f.RuleID == lint.UnusedIgnoreRule
+			return f.Range.File == "conf/core-site.xml" && f.RuleID == rule.UnusedIgnore
 		})) {
 			t.Errorf("ignores: no suppressed finding, or no unused ignore in core-site.xml: %v", keep.Findings)
 		}
@@ -210,7 +211,7 @@ func TestSourcesInsideBoundary(t *testing.T) {
 		for _, f := range res.Findings {
 			switch f.Range.File {
 			case "other/core-site.xml":
-				refused = refused || f.RuleID == lint.ParseErrorRule
+				refused = refused || f.RuleID == rule.ParseError
 			case "conf/extra.xml":
 				included = true
 			}
@@ -257,7 +258,7 @@ func TestUTF16Sources(t *testing.T) {
 	for run, res := range fourRuns(t, dir) {
 		unused, suppressed := false, false
 		for _, f := range res.Findings {
-			unused = unused || f.Range.File == "conf/core-site.xml" && f.RuleID == lint.UnusedIgnoreRule
+			unused = unused || f.Range.File == "conf/core-site.xml" && f.RuleID == rule.UnusedIgnore
 		}
 		for _, f := range res.Suppressed {
 			suppressed = suppressed || f.Range.File == "conf/common.xml" && f.RuleID == "CKPT105"
@@ -294,7 +295,7 @@ func TestOverlaySources(t *testing.T) {
 			lintDir = linttest.Streamed
 		}
 		res := lintDir(t, eng, dir, lint.Options{Overlay: map[string][]byte{filepath.Join(dir, "conf", "core-site.xml"): []byte(text)}})
-		if !slices.ContainsFunc(res.Findings, func(f finding.Finding) bool { return f.RuleID == lint.UnusedIgnoreRule }) {
+		if !slices.ContainsFunc(res.Findings, func(f finding.Finding) bool { return f.RuleID == rule.UnusedIgnore }) {
 			t.Fatalf("release %v: no unused ignore: %v", release, res.Findings)
 		}
 		if got := string(res.Sources["conf/core-site.xml"]); got != text {
@@ -344,7 +345,7 @@ func TestRefusedSources(t *testing.T) {
 	for run, res := range fourRuns(t, dir) {
 		for file, prefix := range want {
 			if !slices.ContainsFunc(res.Findings, func(f finding.Finding) bool {
-				return f.RuleID == lint.ParseErrorRule && f.Range.File == file
+				return f.RuleID == rule.ParseError && f.Range.File == file
 			}) {
 				t.Fatalf("%s: no CKPT000 on the long file %s: %v", run, file, res.Findings)
 			}

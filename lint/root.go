@@ -2,9 +2,10 @@ package lint
 
 import (
 	"fmt"
-	"github.com/ckptlint/ckptlint/internal/inputfs"
 	"os"
 	"path/filepath"
+
+	"github.com/ckptlint/ckptlint/internal/inputfs"
 )
 
 // RepoRoot returns the boundary ckptlint reads and writes within for a path

@@ -13,6 +13,7 @@ import (
 	"github.com/ckptlint/ckptlint/internal/config"
 	"github.com/ckptlint/ckptlint/internal/finding"
 	"github.com/ckptlint/ckptlint/internal/linttest"
+	"github.com/ckptlint/ckptlint/internal/rule"
 	"github.com/ckptlint/ckptlint/lint"
 )
 
@@ -81,7 +82,7 @@ func TestSuppress(t *testing.T) {
 	}
 	var problems []string
 	for _, f := range res.Findings {
-		if f.RuleID == lint.UnusedIgnoreRule || f.RuleID == lint.InvalidIgnoreRule {
+		if f.RuleID == rule.UnusedIgnore || f.RuleID == rule.InvalidIgnore {
 			problems = append(problems, f.String())
 			if f.Severity != finding.Warning || f.ConfigSet != "suppress" {
 				t.Errorf("severity %s, config set %q: %s", f.Severity, f.ConfigSet, f)
@@ -115,7 +116,7 @@ func TestSuppressNoInlineIgnores(t *testing.T) {
 	}
 	var want []finding.Finding
 	for _, f := range with.Findings {
-		if f.RuleID != lint.UnusedIgnoreRule && f.RuleID != lint.InvalidIgnoreRule {
+		if f.RuleID != rule.UnusedIgnore && f.RuleID != rule.InvalidIgnore {
 			want = append(want, f)
 		}
 	}
@@ -199,7 +200,7 @@ deployment "broken" {
 	res := lintIn(t, dir, false)
 	var problems []string
 	for _, f := range res.Findings {
-		if f.RuleID == lint.UnusedIgnoreRule || f.RuleID == lint.InvalidIgnoreRule {
+		if f.RuleID == rule.UnusedIgnore || f.RuleID == rule.InvalidIgnore {
 			problems = append(problems, fmt.Sprintf("%s:%d %s", f.Range.File, f.Range.Start.Line, f.RuleID))
 		}
 	}

@@ -9,7 +9,8 @@ import (
 
 	"github.com/ckptlint/ckptlint/internal/finding"
 	"github.com/ckptlint/ckptlint/internal/linttest"
-	"github.com/ckptlint/ckptlint/internal/placeholder"
+	"github.com/ckptlint/ckptlint/internal/rule"
+	"github.com/ckptlint/ckptlint/internal/template"
 	"github.com/ckptlint/ckptlint/lint"
 )
 
@@ -27,8 +28,8 @@ func placeholderOn(t *testing.T, file string, line int) bool {
 		return false
 	}
 	text := lines[line-1]
-	o := placeholder.Options{Hadoop: strings.HasSuffix(file, ".xml"), ShellExpanded: strings.HasPrefix(strings.TrimSpace(text), "env.java.opts")}
-	return placeholder.Has(text, o)
+	o := template.Options{Hadoop: strings.HasSuffix(file, ".xml"), ShellExpanded: strings.HasPrefix(strings.TrimSpace(text), "env.java.opts")}
+	return template.Has(text, o)
 }
 
 // TestTemplates lints testdata/templates, one directory per template
@@ -57,7 +58,7 @@ func TestTemplates(t *testing.T) {
 	}
 	notes := map[string]int{}
 	for _, f := range res.Findings {
-		if f.RuleID == lint.TemplateRule {
+		if f.RuleID == rule.Template {
 			notes[f.Range.File]++
 			if f.Severity != finding.Info {
 				t.Errorf("template note is not info: %s", f)
@@ -67,7 +68,7 @@ func TestTemplates(t *testing.T) {
 			}
 			continue
 		}
-		if f.RuleID == lint.ParseErrorRule {
+		if f.RuleID == rule.ParseError {
 			t.Errorf("a template is a parse error: %s", f)
 		}
 		if strings.HasPrefix(f.Range.File, "jinja-blocks/") || strings.HasPrefix(f.Range.File, "erb-xml/") ||
@@ -92,7 +93,7 @@ func TestTemplates(t *testing.T) {
 	lit := linttest.Lint(t, eng, root, lint.Options{Placeholders: lint.PlaceholdersLiteral})
 	var litErrors int
 	for _, f := range lit.Findings {
-		if f.RuleID == lint.TemplateRule {
+		if f.RuleID == rule.Template {
 			t.Errorf("template note with placeholders literal: %s", f)
 		}
 		if f.Severity == finding.Error && placeholderOn(t, filepath.Join(root, f.Range.File), f.Range.Start.Line) {

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/ckptlint/ckptlint/internal/inputfs"
 	"io"
 	"io/fs"
 	"os"
@@ -16,6 +15,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ckptlint/ckptlint/internal/inputfs"
 )
 
 // maxJournal bounds the journal a run reads (a journal is a few hundred

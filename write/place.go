@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/ckptlint/ckptlint/internal/inputfs"
 	"io"
 	"io/fs"
 	"math/rand/v2"
@@ -13,6 +12,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/ckptlint/ckptlint/internal/inputfs"
 )
 
 // root is a directory ckptlint writes below, opened once: every operation

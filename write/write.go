@@ -12,12 +12,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/ckptlint/ckptlint/internal/inputfs"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+
+	"github.com/ckptlint/ckptlint/internal/inputfs"
 )
 
 // Change is the new content of one file.

@@ -1,11 +1,12 @@
 package write
 
 import (
-	"github.com/ckptlint/ckptlint/internal/inputfs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ckptlint/ckptlint/internal/inputfs"
 )
 
 // TestMain keeps the journals of the tests' writes outside git (their

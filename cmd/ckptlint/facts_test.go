@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/pem"
-	"github.com/ckptlint/ckptlint/internal/config"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ckptlint/ckptlint/internal/config"
 )
 
 // TestFactsURLMode runs `ckptlint facts --jobmanager URL --ca-file PEM`

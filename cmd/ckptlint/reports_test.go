@@ -14,9 +14,9 @@ import (
 	"testing"
 
 	"github.com/ckptlint/ckptlint/internal/finding"
+	"github.com/ckptlint/ckptlint/internal/parsed"
 	"github.com/ckptlint/ckptlint/internal/report"
 	"github.com/ckptlint/ckptlint/internal/rule"
-	"github.com/ckptlint/ckptlint/internal/span"
 	"github.com/ckptlint/ckptlint/lint"
 )
 
@@ -48,7 +48,7 @@ func TestReportsWriteNothingUntilDone(t *testing.T) {
 			name := fmt.Sprintf("job-%04d/conf", i)
 			f := finding.Finding{RuleID: "CKPT201", RuleName: "checkpoint-timeout", Severity: finding.Warning, ConfigSet: name,
 				Message: strings.Repeat("a checkpoint that overlaps a stall expires; ", 4),
-				Range:   finding.Range{File: name + "/flink-conf.yaml", Span: span.Span{Start: span.Pos{Line: 1, Col: 1}, End: span.Pos{Line: 1, Col: 2}}}}
+				Range:   finding.Range{File: name + "/flink-conf.yaml", Span: parsed.Span{Start: parsed.Pos{Line: 1, Col: 1}, End: parsed.Pos{Line: 1, Col: 2}}}}
 			if err := r.group(lint.Group{Set: name, Findings: []finding.Finding{f}}); err != nil {
 				t.Fatal(err)
 			}

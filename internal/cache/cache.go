@@ -19,7 +19,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/ckptlint/ckptlint/internal/inputfs"
 	"io"
 	"io/fs"
 	"os"
@@ -27,6 +26,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/ckptlint/ckptlint/internal/inputfs"
 )
 
 // EnvDir names the environment variable that sets the cache directory.

@@ -6,10 +6,11 @@ import (
 	"io/fs"
 	"path/filepath"
 
-	"github.com/ckptlint/ckptlint/internal/inputfs"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclparse"
+
+	"github.com/ckptlint/ckptlint/internal/inputfs"
 )
 
 // Load reads and decodes the configuration file at path. It checks syntax,

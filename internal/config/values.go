@@ -9,11 +9,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ckptlint/ckptlint/internal/units"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/ckptlint/ckptlint/internal/units"
 )
 
 // checker converts raw attribute values and collects what is wrong with

@@ -9,7 +9,6 @@ import (
 	"github.com/ckptlint/ckptlint/internal/format/hadoopxml"
 	"github.com/ckptlint/ckptlint/internal/inputfs"
 	"github.com/ckptlint/ckptlint/internal/parsed"
-	"github.com/ckptlint/ckptlint/internal/span"
 	"github.com/ckptlint/ckptlint/internal/template"
 )
 
@@ -111,7 +110,7 @@ func limitKeys(f *parsed.File, disp string, src []byte) *parsed.File {
 	if len(f.Entries) <= parsed.MaxEntries {
 		return f
 	}
-	return &parsed.File{Path: disp, Format: f.Format, Src: src, Err: &parsed.ParseError{File: disp, Pos: span.Top(),
+	return &parsed.File{Path: disp, Format: f.Format, Src: src, Err: &parsed.ParseError{File: disp, Pos: parsed.Top(),
 		Msg: fmt.Sprintf("file has %d keys; ckptlint reads configuration files of up to %d keys", len(f.Entries), parsed.MaxEntries)}}
 }
 

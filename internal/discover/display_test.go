@@ -1,8 +1,9 @@
 package discover
 
 import (
-	"github.com/ckptlint/ckptlint/internal/inputfs"
 	"testing"
+
+	"github.com/ckptlint/ckptlint/internal/inputfs"
 )
 
 // TestDisplayTail: Display's short cut (the tail of a path below the

@@ -12,7 +12,6 @@ import (
 	"github.com/ckptlint/ckptlint/internal/inputfs"
 	"github.com/ckptlint/ckptlint/internal/parsed"
 	"github.com/ckptlint/ckptlint/internal/safetext"
-	"github.com/ckptlint/ckptlint/internal/span"
 )
 
 // read resolves path once (symlinks included), checks it against the
@@ -88,7 +87,7 @@ func (d *Tree) refuse(path string, explicit bool, msg string, unread bool) error
 		d.unread = append(d.unread, path)
 	}
 	fm := format.ByName(path)
-	perr := &parsed.ParseError{File: disp, Pos: span.Top(), Msg: msg, Unread: unread}
+	perr := &parsed.ParseError{File: disp, Pos: parsed.Top(), Msg: msg, Unread: unread}
 	switch {
 	case fm != nil:
 	case d.manifestRefused == path:

@@ -2,8 +2,9 @@ package engine
 
 import (
 	"context"
-	"github.com/ckptlint/ckptlint/internal/engine/irplan"
 	"testing"
+
+	"github.com/ckptlint/ckptlint/internal/engine/irplan"
 )
 
 // BenchmarkLoad is the first half of New for the embedded bundle on topdown

@@ -11,8 +11,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ckptlint/ckptlint/internal/inputfs"
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/ckptlint/ckptlint/internal/inputfs"
 )
 
 // source is one Rego file to compile.

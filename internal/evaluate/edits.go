@@ -3,11 +3,10 @@ package evaluate
 import (
 	"errors"
 
-	"github.com/ckptlint/ckptlint/internal/edit"
 	"github.com/ckptlint/ckptlint/internal/finding"
 	"github.com/ckptlint/ckptlint/internal/format"
 	"github.com/ckptlint/ckptlint/internal/model"
-	"github.com/ckptlint/ckptlint/internal/span"
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 // Edits sets the Edits of each of the set's findings ps (in place): the
@@ -39,11 +38,11 @@ func Edits(s *model.Set, ps []Pending) {
 		if !ok || len(edits) == 0 {
 			continue
 		}
-		norm, err := edit.Normalize(len(ff.Src), edits)
+		norm, err := parsed.Normalize(len(ff.Src), edits)
 		if err != nil {
 			continue
 		}
-		lines := span.NewLines(ff.Src)
+		lines := parsed.NewLines(ff.Src)
 		reps := make([]finding.Replacement, 0, len(norm))
 		for _, e := range norm {
 			reps = append(reps, finding.Replacement{File: ff.Path, Span: lines.Span(e.Start, e.End), Text: e.Text})
@@ -54,20 +53,20 @@ func Edits(s *model.Set, ps []Pending) {
 
 // flinkEdits lowers ops that all target the Flink file to edits; false when
 // one targets another file or cannot be lowered.
-func flinkEdits(ed edit.Editor, ops []finding.Op) ([]edit.Edit, bool) {
-	var all []edit.Edit
+func flinkEdits(ed parsed.Editor, ops []finding.Op) ([]parsed.Edit, bool) {
+	var all []parsed.Edit
 	for _, op := range ops {
 		if op.Target != "flink" {
 			return nil, false
 		}
-		var es []edit.Edit
+		var es []parsed.Edit
 		var err error
 		switch op.Op {
 		case "set":
 			es, err = ed.Set(op.Key, op.Value)
 		case "delete":
 			es, err = ed.Delete(op.Key)
-			if errors.Is(err, edit.ErrNotFound) {
+			if errors.Is(err, parsed.ErrNotFound) {
 				err = nil
 			}
 		case "rename":

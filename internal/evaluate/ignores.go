@@ -11,6 +11,7 @@ import (
 	"github.com/ckptlint/ckptlint/internal/inputfs"
 	"github.com/ckptlint/ckptlint/internal/model"
 	"github.com/ckptlint/ckptlint/internal/parsed"
+	"github.com/ckptlint/ckptlint/internal/rule"
 	"github.com/ckptlint/ckptlint/internal/suppress"
 	"github.com/ckptlint/ckptlint/internal/template"
 )
@@ -69,7 +70,7 @@ type ignoreFile struct {
 // (by their metadata) and the rule blocks of .ckptlint.hcl.
 func NewIgnorer(policyRules []*engine.Rule, rules RuleSettings) *Ignorer {
 	ig := &Ignorer{rules: rules, files: map[string]*ignoreFile{}}
-	known := []suppress.Rule{{ID: ParseErrorRule, Name: ParseErrorName,
+	known := []suppress.Rule{{ID: rule.ParseError, Name: rule.ParseErrorName,
 		NotIgnorable: "Flink or Hadoop cannot read the file; fix it, or list it under ignore in .ckptlint.hcl"}}
 	for _, r := range policyRules {
 		known = append(known, suppress.Rule{ID: r.ID, Name: r.Name})

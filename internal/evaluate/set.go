@@ -11,24 +11,11 @@ import (
 
 	"github.com/ckptlint/ckptlint/internal/engine"
 	"github.com/ckptlint/ckptlint/internal/finding"
-	"github.com/ckptlint/ckptlint/internal/format"
 	"github.com/ckptlint/ckptlint/internal/model"
-	"github.com/ckptlint/ckptlint/internal/placeholder"
+	"github.com/ckptlint/ckptlint/internal/parsed"
 	"github.com/ckptlint/ckptlint/internal/rule"
-	"github.com/ckptlint/ckptlint/internal/span"
 	"github.com/ckptlint/ckptlint/internal/template"
 	"github.com/ckptlint/ckptlint/internal/versions"
-)
-
-// The rules the evaluation itself reports rather than a policy, declared
-// in internal/rule: ParseErrorRule is the id of the finding every unreadable
-// file produces; VersionConflictRule reports version evidence that
-// disagrees with the version ckptlint goes by (docs/versions.md).
-const (
-	ParseErrorRule      = rule.ParseError
-	ParseErrorName      = rule.ParseErrorName
-	VersionConflictRule = rule.VersionConflict
-	VersionConflictName = rule.VersionConflictName
 )
 
 // Pending is a finding before the rule blocks of .ckptlint.hcl are
@@ -90,7 +77,7 @@ func pending(fs []finding.Finding, fixed bool) []Pending {
 }
 
 func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set) ([]Pending, error) {
-	notes := pending(template.Notes(s), false)
+	notes := pending(templateNotes(s), false)
 	pe := parseErrors(s)
 	if len(pe) > 0 || slices.ContainsFunc(s.Files(), template.Skipped) {
 		return append(pending(pe, true), notes...), nil
@@ -124,12 +111,12 @@ func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set) ([]Pending, 
 		if loc := model.LocFromInput(r.Loc); loc != nil && loc.File != "" {
 			f.Range = finding.Range{File: loc.File, Span: loc.Span}
 		} else {
-			f.Range = finding.Range{File: defaultFile(s), Span: span.At(span.Top())}
+			f.Range = finding.Range{File: defaultFile(s), Span: parsed.At(parsed.Top())}
 		}
 		out = append(out, f)
 		caps = append(caps, cp)
 	}
-	kept, capped, idx := template.ApplyCapped(s, out)
+	kept, capped, idx := applyTemplatesCapped(s, out)
 	ps := make([]Pending, 0, len(kept)+len(notes))
 	for i, f := range kept {
 		cp := caps[idx[i]]
@@ -158,7 +145,7 @@ func parseErrors(s *model.Set) []finding.Finding {
 		}
 		pos := f.Err.Pos
 		if pos.Line == 0 {
-			pos = span.Top()
+			pos = parsed.Top()
 		}
 		file := f.Err.File
 		if file == "" {
@@ -166,16 +153,16 @@ func parseErrors(s *model.Set) []finding.Finding {
 		}
 		msg := f.Err.Msg
 		line := lineAt(f.Src, pos.Line)
-		if placeholder.Has(line, format.Of(f.Format).Placeholders("")) && f.Template == nil {
+		if template.Has(line, template.For(f.Format)("")) && f.Template == nil {
 			msg += " (this line holds an unrendered template tag: lint the rendered file, or list the template under ignore in .ckptlint.hcl)"
 		}
 		if strings.Contains(msg, `"--"`) && strings.Contains(strings.ToLower(line), "ckptlint:ignore") {
 			msg += ` (XML comments cannot hold "--": separate the reason with a single '-', <!-- ckptlint:ignore CKPT101 - reason -->)`
 		}
 		out = append(out, finding.Finding{
-			RuleID: ParseErrorRule, RuleName: ParseErrorName, Severity: finding.Error,
+			RuleID: rule.ParseError, RuleName: rule.ParseErrorName, Severity: finding.Error,
 			Message:   msg,
-			Range:     finding.Range{File: file, Span: span.At(pos)},
+			Range:     finding.Range{File: file, Span: parsed.At(pos)},
 			ConfigSet: s.Name,
 		})
 	}
@@ -194,10 +181,10 @@ func versionConflicts(s *model.Set) []finding.Finding {
 		for _, c := range pv.r.Conflicts {
 			lower := strings.ToLower(pv.product)
 			out = append(out, finding.Finding{
-				RuleID: VersionConflictRule, RuleName: VersionConflictName, Severity: finding.Info,
+				RuleID: rule.VersionConflict, RuleName: rule.VersionConflictName, Severity: finding.Info,
 				Message: fmt.Sprintf("%s versions disagree: ckptlint goes by %s, but %s pins %s %s. If %s %s is what runs with this configuration, declare it with --%s-version or %s_version in .ckptlint.hcl",
 					pv.product, pv.r.Text(pv.product), c.Place(), pv.product, c.Version, pv.product, c.Version, lower, lower),
-				Range:     finding.Range{File: defaultFile(s), Span: span.At(span.Top())},
+				Range:     finding.Range{File: defaultFile(s), Span: parsed.At(parsed.Top())},
 				ConfigSet: s.Name,
 				DocURL:    "https://github.com/ckptlint/ckptlint/blob/main/docs/versions.md",
 			})

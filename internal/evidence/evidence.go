@@ -14,12 +14,13 @@ package evidence
 import (
 	"cmp"
 	"fmt"
-	"github.com/ckptlint/ckptlint/internal/inputfs"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/ckptlint/ckptlint/internal/inputfs"
 )
 
 // Product names the software a version belongs to.

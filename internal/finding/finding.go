@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ckptlint/ckptlint/internal/parsed"
 	"github.com/ckptlint/ckptlint/internal/safetext"
-	"github.com/ckptlint/ckptlint/internal/span"
 )
 
 // Severity orders findings: Info < Warning < Error.
@@ -65,7 +65,7 @@ func (s *Severity) UnmarshalText(b []byte) error {
 // relative to the working directory when possible.
 type Range struct {
 	File string `json:"file"`
-	span.Span
+	parsed.Span
 }
 
 // Op is one semantic fix operation, lowered to byte edits by the editors.
@@ -110,7 +110,7 @@ type Finding struct {
 // in File are replaced by Text (an empty span inserts).
 type Replacement struct {
 	File string
-	Span span.Span
+	Span parsed.Span
 	Text string
 }
 

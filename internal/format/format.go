@@ -14,12 +14,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ckptlint/ckptlint/internal/edit"
 	"github.com/ckptlint/ckptlint/internal/format/flinkconf"
 	"github.com/ckptlint/ckptlint/internal/format/flinkyaml"
 	"github.com/ckptlint/ckptlint/internal/format/hadoopxml"
 	"github.com/ckptlint/ckptlint/internal/parsed"
-	"github.com/ckptlint/ckptlint/internal/placeholder"
 	"github.com/ckptlint/ckptlint/internal/suppress"
 )
 
@@ -43,17 +41,14 @@ type Format struct {
 	Named    bool
 	// Comments is the comment syntax ckptlint:ignore comments are read in.
 	Comments suppress.Syntax
-	// hadoopVars marks Hadoop Configuration semantics: ${var} in a value is
-	// Hadoop's own substitution, not a template placeholder.
-	hadoopVars bool
 
 	parse func(disp string, src []byte, o Options) Parsed
 	// fileEditor edits a parsed file; nil when editing needs more than the
 	// file (a manifest's deployment, Hadoop XML's document layout).
-	fileEditor func(f *parsed.File) edit.Editor
+	fileEditor func(f *parsed.File) parsed.Editor
 	// editor parses src and returns its editor; deployment names the
 	// FlinkDeployment of a manifest.
-	editor func(disp string, src []byte, deployment string) (edit.Editor, error)
+	editor func(disp string, src []byte, deployment string) (parsed.Editor, error)
 }
 
 // Options are what parsing reads besides the bytes: Hadoop XML's
@@ -77,7 +72,7 @@ var (
 			return Parsed{File: flinkconf.Parse(disp, src)}
 		},
 		fileEditor: flinkconf.NewEditor,
-		editor: func(disp string, src []byte, _ string) (edit.Editor, error) {
+		editor: func(disp string, src []byte, _ string) (parsed.Editor, error) {
 			return flinkconf.NewEditor(flinkconf.Parse(disp, src)), nil
 		},
 	}
@@ -87,7 +82,7 @@ var (
 			return Parsed{File: flinkyaml.ParseConfig(disp, src)}
 		},
 		fileEditor: flinkyaml.NewConfigEditor,
-		editor: func(disp string, src []byte, _ string) (edit.Editor, error) {
+		editor: func(disp string, src []byte, _ string) (parsed.Editor, error) {
 			f := flinkyaml.ParseConfig(disp, src)
 			if f.Err != nil {
 				return nil, f.Err
@@ -101,7 +96,7 @@ var (
 			deps, perr := flinkyaml.ParseManifests(disp, src)
 			return Parsed{Deployments: deps, Err: perr}
 		},
-		editor: func(disp string, src []byte, name string) (edit.Editor, error) {
+		editor: func(disp string, src []byte, name string) (parsed.Editor, error) {
 			deps, perr := flinkyaml.ParseManifests(disp, src)
 			if perr != nil {
 				return nil, perr
@@ -119,13 +114,13 @@ var (
 )
 
 func hadoopFormat(id parsed.Format, name string) *Format {
-	return &Format{ID: id, Product: Hadoop, FileName: name, Named: true, Comments: suppress.XML, hadoopVars: true,
+	return &Format{ID: id, Product: Hadoop, FileName: name, Named: true, Comments: suppress.XML,
 		// The parser joins a relative href to the including file's path as
 		// given (its display path, relative to the working directory).
 		parse: func(disp string, src []byte, o Options) Parsed {
 			return Parsed{File: hadoopxml.Parse(disp, src, o.XML)}
 		},
-		editor: func(disp string, src []byte, _ string) (edit.Editor, error) {
+		editor: func(disp string, src []byte, _ string) (parsed.Editor, error) {
 			d := hadoopxml.ParseDoc(disp, src, hadoopxml.Options{})
 			if d.Err != nil {
 				return nil, d.Err
@@ -245,7 +240,7 @@ func (f *Format) Parse(disp string, src []byte, o Options) Parsed {
 
 // FileEditor returns the editor of a parsed file, or nil when this
 // format's editor needs more than the parsed file (Editor does).
-func (f *Format) FileEditor(pf *parsed.File) edit.Editor {
+func (f *Format) FileEditor(pf *parsed.File) parsed.Editor {
 	if f.fileEditor == nil {
 		return nil
 	}
@@ -254,26 +249,8 @@ func (f *Format) FileEditor(pf *parsed.File) edit.Editor {
 
 // Editor parses src and returns its editor; deployment names the
 // FlinkDeployment of a manifest to edit.
-func (f *Format) Editor(disp string, src []byte, deployment string) (edit.Editor, error) {
+func (f *Format) Editor(disp string, src []byte, deployment string) (parsed.Editor, error) {
 	return f.editor(disp, src, deployment)
-}
-
-// Placeholders are the placeholder recogniser's options for the value of
-// key in a file of this format.
-func (f *Format) Placeholders(key string) placeholder.Options {
-	if f != nil && f.hadoopVars {
-		return placeholder.Options{Hadoop: true, SystemProperty: hadoopxml.JVMProperty}
-	}
-	// Flink's start scripts expand shell variables in the JVM options
-	// (bin/flink-daemon.sh, bin/flink-console.sh: "Evaluate user options
-	// for local variable expansion", FLINK_ENV_JAVA_OPTS=$(eval echo ...)).
-	return placeholder.Options{ShellExpanded: strings.HasPrefix(key, "env.java.opts")}
-}
-
-// PlaceholderOptions are the recogniser's options for the entries of a
-// file of format id (Placeholders).
-func PlaceholderOptions(id parsed.Format) func(key string) placeholder.Options {
-	return Of(id).Placeholders
 }
 
 // CommentsOf is the comment syntax of a file of format id, or 0.

@@ -2,9 +2,10 @@ package model
 
 import (
 	"fmt"
-	"github.com/ckptlint/ckptlint/internal/config"
 	"strings"
 	"time"
+
+	"github.com/ckptlint/ckptlint/internal/config"
 )
 
 // factsClockInput is input.facts: what staleness is measured against.

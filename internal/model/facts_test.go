@@ -7,9 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ckptlint/ckptlint/internal/config"
 	"github.com/google/go-cmp/cmp"
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/ckptlint/ckptlint/internal/config"
 )
 
 // TestFactsInput loads a real .ckptlint.hcl with facts blocks and checks the

@@ -2,8 +2,9 @@ package model
 
 import (
 	"fmt"
-	"github.com/ckptlint/ckptlint/internal/parsed"
 	"slices"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 // Notice codes for <final> across the Hadoop resources Flink's client loads.

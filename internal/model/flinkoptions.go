@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/agnivade/levenshtein"
+
 	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 

@@ -7,7 +7,6 @@ import (
 
 	"github.com/ckptlint/ckptlint/internal/config"
 	"github.com/ckptlint/ckptlint/internal/parsed"
-	"github.com/ckptlint/ckptlint/internal/span"
 )
 
 // SchemaVersion is the version of the input document; bump it when a field
@@ -125,7 +124,7 @@ func flinkInput(s *Set, uses []keyUse) map[string]any {
 	m["unknown_keys"] = unknownKeysInput(s.Flink, s.FlinkVersion)
 	if s.FlinkIgnored != nil {
 		m["ignored_file"] = map[string]any{"file": s.FlinkIgnored.Path, "format": string(s.FlinkIgnored.Format),
-			"loc": LocOf(s.FlinkIgnored.Path, span.At(span.Top())).toInput()}
+			"loc": LocOf(s.FlinkIgnored.Path, parsed.At(parsed.Top())).toInput()}
 	}
 	pt := map[string]any{}
 	for k, e := range hadoopPassthrough(s.Flink) {

@@ -4,19 +4,18 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/ckptlint/ckptlint/internal/parsed"
-	"github.com/ckptlint/ckptlint/internal/span"
 )
 
 // Loc is where a value sits, in the shape rules pass back in findings.
 type Loc struct {
 	File string
-	Span span.Span
+	Span parsed.Span
 }
 
 // LocOf returns the location of span s in file.
-func LocOf(file string, s span.Span) *Loc {
+func LocOf(file string, s parsed.Span) *Loc {
 	if s.IsZero() {
-		return &Loc{File: file, Span: span.At(span.Top())}
+		return &Loc{File: file, Span: parsed.At(parsed.Top())}
 	}
 	return &Loc{File: file, Span: s}
 }
@@ -75,8 +74,8 @@ func LocFromInput(m map[string]any) *Loc {
 		return 0
 	}
 	f, _ := m["file"].(string)
-	return &Loc{File: f, Span: span.Span{
-		Start: span.Pos{Line: num("line"), Col: num("col"), Offset: num("offset")},
-		End:   span.Pos{Line: num("end_line"), Col: num("end_col"), Offset: num("end_offset")},
+	return &Loc{File: f, Span: parsed.Span{
+		Start: parsed.Pos{Line: num("line"), Col: num("col"), Offset: num("offset")},
+		End:   parsed.Pos{Line: num("end_line"), Col: num("end_col"), Offset: num("end_offset")},
 	}}
 }

@@ -5,17 +5,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckptlint/ckptlint/internal/format"
 	"github.com/ckptlint/ckptlint/internal/format/flinkconf"
 	"github.com/ckptlint/ckptlint/internal/format/flinkyaml"
 	"github.com/ckptlint/ckptlint/internal/format/hadoopxml"
 	"github.com/ckptlint/ckptlint/internal/parsed"
-	"github.com/ckptlint/ckptlint/internal/placeholder"
+	"github.com/ckptlint/ckptlint/internal/template"
 )
 
 func flink(src string) *parsed.File {
 	f := flinkconf.Parse("flink-conf.yaml", []byte(src))
-	placeholder.Mark(f, format.PlaceholderOptions(f.Format))
+	template.MarkEntries(f, template.For(f.Format))
 	return f
 }
 
@@ -61,7 +60,7 @@ func TestFlinkKeyResolution(t *testing.T) {
 			if v.Value != tt.want {
 				t.Errorf("value = %#v (%s), want %#v", v.Value, v.Error, tt.want)
 			}
-			if placeholder.Has(tt.src, placeholder.Options{}) && (v.Error != "" || !v.Template) {
+			if template.Has(tt.src, template.Options{}) && (v.Error != "" || !v.Template) {
 				t.Errorf("template placeholder: error %q, template %v; want no error, template true", v.Error, v.Template)
 			}
 			var got string

@@ -6,7 +6,6 @@ package parsed
 
 import (
 	"fmt"
-	"github.com/ckptlint/ckptlint/internal/span"
 )
 
 // Format names the kind of a configuration file.
@@ -52,9 +51,9 @@ type Entry struct {
 	File string `json:"file"`
 	// WrittenKey is the key as spelled in the file when it differs from Key
 	// (a deprecated Hadoop name, or the last segment of a nested YAML key).
-	WrittenKey string    `json:"written_key,omitempty"`
-	KeySpan    span.Span `json:"key_span"`
-	ValueSpan  span.Span `json:"value_span"`
+	WrittenKey string `json:"written_key,omitempty"`
+	KeySpan    Span   `json:"key_span"`
+	ValueSpan  Span   `json:"value_span"`
 	// Nested is true when the key was assembled from a nested YAML mapping.
 	Nested bool `json:"nested,omitempty"`
 	// Final is Hadoop's <final>true</final>.
@@ -77,19 +76,19 @@ type Entry struct {
 // would not expect: a dropped line, a truncated value, a duplicate key, an
 // override of a final Hadoop key. Rules report notices; parsers never do.
 type Notice struct {
-	Code    string    `json:"code"` // stable, e.g. "legacy-missing-space"
-	Message string    `json:"message"`
-	File    string    `json:"file"`
-	Span    span.Span `json:"span"`
-	Key     string    `json:"key,omitempty"`
+	Code    string `json:"code"` // stable, e.g. "legacy-missing-space"
+	Message string `json:"message"`
+	File    string `json:"file"`
+	Span    Span   `json:"span"`
+	Key     string `json:"key,omitempty"`
 }
 
 // ParseError is a file the system itself would refuse to load, or that
 // ckptlint cannot read. It always carries a position.
 type ParseError struct {
-	File string   `json:"file"`
-	Pos  span.Pos `json:"pos"`
-	Msg  string   `json:"message"`
+	File string `json:"file"`
+	Pos  Pos    `json:"pos"`
+	Msg  string `json:"message"`
 	// Unread is true when the file could not be read at all (permission,
 	// I/O error, the run's input budget): the run then ends with exit code
 	// 2 after every other file is linted.
@@ -128,7 +127,7 @@ type Template struct {
 	// Count is the number of placeholders by kind ("${VAR}": 3).
 	Count map[string]int `json:"count"`
 	// First is where the first placeholder is.
-	First span.Pos `json:"first"`
+	First Pos `json:"first"`
 	// Skipped is set when the file is mostly template and is not read at
 	// all; Reason says why.
 	Skipped bool   `json:"skipped,omitempty"`
@@ -184,9 +183,9 @@ const (
 
 // Span is the empty span at the error, or at the top of the file when the
 // error has no position (or e is nil).
-func (e *ParseError) Span() span.Span {
+func (e *ParseError) Span() Span {
 	if e == nil || e.Pos.Line == 0 {
-		return span.At(span.Top())
+		return At(Top())
 	}
-	return span.At(e.Pos)
+	return At(e.Pos)
 }

@@ -16,9 +16,10 @@ import (
 	"reflect"
 	"strconv"
 
-	"github.com/ckptlint/ckptlint/internal/engine"
 	"github.com/open-policy-agent/opa/v1/ir"
 	"github.com/open-policy-agent/opa/v1/version"
+
+	"github.com/ckptlint/ckptlint/internal/engine"
 )
 
 // Path is the generated file, relative to the repository root.

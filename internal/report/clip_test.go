@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/ckptlint/ckptlint/internal/finding"
+	"github.com/ckptlint/ckptlint/internal/parsed"
 	"github.com/ckptlint/ckptlint/internal/report"
-	"github.com/ckptlint/ckptlint/internal/span"
 )
 
 // TestEveryFormatClipsValues: a 10 MB value quoted in a message (and on
@@ -18,8 +18,8 @@ func TestEveryFormatClipsValues(t *testing.T) {
 	src := []byte("state.checkpoints.dir: " + value + "\n")
 	f := finding.Finding{RuleID: "CKPT000", RuleName: "parse-error", Severity: finding.Error,
 		Message: `state.checkpoints.dir "` + value + `" is not a URI`,
-		Range: finding.Range{File: "flink-conf.yaml", Span: span.Span{
-			Start: span.Pos{Line: 1, Col: 24, Offset: 23}, End: span.Pos{Line: 1, Col: 24 + len(value), Offset: 23 + len(value)}}}}
+		Range: finding.Range{File: "flink-conf.yaml", Span: parsed.Span{
+			Start: parsed.Pos{Line: 1, Col: 24, Offset: 23}, End: parsed.Pos{Line: 1, Col: 24 + len(value), Offset: 23 + len(value)}}}}
 	r := report.Result{Version: "test", Findings: []finding.Finding{f}, Sets: 1, Files: 1,
 		Sources: map[string][]byte{"flink-conf.yaml": src}, FailLevel: finding.Error}
 	for _, name := range report.Formats {

@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"github.com/ckptlint/ckptlint/internal/finding"
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/ckptlint/ckptlint/internal/finding"
 )
 
 // codeClimateIssue is one entry of a GitLab Code Quality report: the

@@ -9,8 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/ckptlint/ckptlint/internal/finding"
+	"github.com/ckptlint/ckptlint/internal/parsed"
 	"github.com/ckptlint/ckptlint/internal/safetext"
-	"github.com/ckptlint/ckptlint/internal/span"
 )
 
 // columns converts ckptlint's byte columns to Unicode code point columns,
@@ -19,22 +19,22 @@ import (
 // kept (exact for ASCII lines).
 type columns struct {
 	sources map[string][]byte
-	lines   map[string]*span.Lines
+	lines   map[string]*parsed.Lines
 }
 
 func newColumns(sources map[string][]byte) *columns {
-	return &columns{sources: sources, lines: map[string]*span.Lines{}}
+	return &columns{sources: sources, lines: map[string]*parsed.Lines{}}
 }
 
 // col returns the 1-based code point column of p in file.
-func (c *columns) col(file string, p span.Pos) int {
+func (c *columns) col(file string, p parsed.Pos) int {
 	src, ok := c.sources[file]
 	if !ok || p.Line < 1 || p.Col < 1 {
 		return max(p.Col, 1)
 	}
 	ls := c.lines[file]
 	if ls == nil {
-		ls = span.NewLines(src)
+		ls = parsed.NewLines(src)
 		c.lines[file] = ls
 	}
 	start := ls.LineStart(p.Line)
@@ -48,10 +48,10 @@ type region struct{ startLine, startCol, endLine, endCol int }
 
 // region converts a span of file. A span without an end (or an end before
 // its start) becomes an empty region at the start.
-func (c *columns) region(file string, s span.Span) region {
+func (c *columns) region(file string, s parsed.Span) region {
 	start := s.Start
 	if start.Line < 1 {
-		start = span.Top()
+		start = parsed.Top()
 	}
 	rg := region{startLine: start.Line, startCol: c.col(file, start)}
 	end := s.End

@@ -10,9 +10,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/ckptlint/ckptlint/internal/finding"
+	"github.com/ckptlint/ckptlint/internal/parsed"
 	"github.com/ckptlint/ckptlint/internal/report"
 	"github.com/ckptlint/ckptlint/internal/safetext"
-	"github.com/ckptlint/ckptlint/internal/span"
 )
 
 // hostileDirs are directory names a pull request can commit (issue 25):
@@ -39,7 +39,7 @@ func hostileResult() report.Result {
 		r.Findings = append(r.Findings, finding.Finding{
 			RuleID: "CKPT207", RuleName: "invalid-checkpoint-duration", Severity: finding.Error, ConfigSet: set,
 			Message: "execution.checkpointing.timeout: x\n::add-mask::ckptlint (" + file + ":2) is not a duration",
-			Range:   finding.Range{File: file, Span: span.Span{Start: pos(2, 1, 0), End: pos(2, 5, 4)}},
+			Range:   finding.Range{File: file, Span: parsed.Span{Start: pos(2, 1, 0), End: pos(2, 5, 4)}},
 			DocURL:  docURL("CKPT207"),
 			Fix:     []finding.Op{{Op: "set", Target: "flink", Key: "k" + strings.Repeat("`", i), Value: "v\n::warning::x"}},
 		})
@@ -215,7 +215,7 @@ func FuzzReportNames(f *testing.F) {
 		file := dir + "/flink-conf.yaml"
 		r := report.Result{ConfigSets: []string{dir}, Sets: 1, Files: 1, Findings: []finding.Finding{{
 			RuleID: "X001", RuleName: name, Severity: finding.Warning, Message: msg, ConfigSet: dir,
-			Range: finding.Range{File: file, Span: span.Span{Start: pos(1, 1, 0), End: pos(1, 2, 1)}},
+			Range: finding.Range{File: file, Span: parsed.Span{Start: pos(1, 1, 0), End: pos(1, 2, 1)}},
 		}}}
 		control := regexp.MustCompile("[\x00-\x08\x0b-\x1f\x7f\u0080-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
 		for _, format := range report.Formats {

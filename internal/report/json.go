@@ -1,8 +1,9 @@
 package report
 
 import (
-	"github.com/ckptlint/ckptlint/internal/finding"
 	"io"
+
+	"github.com/ckptlint/ckptlint/internal/finding"
 )
 
 // JSONSchemaVersion versions the JSON output; see docs/output.md.

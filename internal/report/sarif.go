@@ -11,7 +11,7 @@ import (
 	"sync"
 
 	"github.com/ckptlint/ckptlint/internal/finding"
-	"github.com/ckptlint/ckptlint/internal/span"
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 // SARIF constants. The log is hand-written against the 2.1.0 schema
@@ -244,7 +244,7 @@ func (r Result) sarifArtifactOf(file string) sarifArtifact {
 	return sarifArtifact{URI: (&url.URL{Path: p}).EscapedPath(), URIBaseID: srcRoot}
 }
 
-func (r Result) sarifLocation(cols *columns, file string, s span.Span) sarifLocation {
+func (r Result) sarifLocation(cols *columns, file string, s parsed.Span) sarifLocation {
 	rg := cols.region(file, s)
 	return sarifLocation{PhysicalLocation: sarifPhysical{
 		ArtifactLocation: r.sarifArtifactOf(file),

@@ -9,9 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckptlint/ckptlint/internal/report"
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
+
+	"github.com/ckptlint/ckptlint/internal/report"
 )
 
 // sarifSchemaPath is the OASIS SARIF 2.1.0 JSON schema, checked in under

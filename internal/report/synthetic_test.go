@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/ckptlint/ckptlint/internal/finding"
+	"github.com/ckptlint/ckptlint/internal/parsed"
 	"github.com/ckptlint/ckptlint/internal/report"
 	"github.com/ckptlint/ckptlint/internal/rule"
-	"github.com/ckptlint/ckptlint/internal/span"
 )
 
 const (
@@ -27,7 +27,7 @@ const (
 		"</configuration>\n"
 )
 
-func pos(line, col, off int) span.Pos { return span.Pos{Line: line, Col: col, Offset: off} }
+func pos(line, col, off int) parsed.Pos { return parsed.Pos{Line: line, Col: col, Offset: off} }
 
 func docURL(id string) string {
 	return "https://github.com/ckptlint/ckptlint/blob/main/docs/rules/" + id + ".md"
@@ -45,28 +45,28 @@ func syntheticResult() report.Result {
 	fs := []finding.Finding{
 		{RuleID: "CKPT506", RuleName: "state-backend-deprecated-alias", Severity: finding.Info,
 			Message: "state.backend: filesystem is a deprecated alias; set state.backend: hashmap",
-			Range:   finding.Range{File: flink, Span: span.Span{Start: pos(2, 1, 31), End: pos(2, 26, 56)}},
+			Range:   finding.Range{File: flink, Span: parsed.Span{Start: pos(2, 1, 31), End: pos(2, 26, 56)}},
 			DocURL:  docURL("CKPT506"), ConfigSet: "jobs",
 			Fix: []finding.Op{{Op: "set", Target: "flink", Key: "state.backend", Value: "hashmap"}}},
 		{RuleID: "CKPT205", RuleName: "no-tolerable-failures", Severity: finding.Warning,
 			Message: "50% of \"välüe\": a, b\nsecond line | pipe <b>bold</b> *star* _u_ `tick` [x]",
-			Range:   finding.Range{File: flink, Span: span.Span{Start: pos(3, 6, 62), End: pos(3, 13, 69)}},
+			Range:   finding.Range{File: flink, Span: parsed.Span{Start: pos(3, 6, 62), End: pos(3, 13, 69)}},
 			DocURL:  docURL("CKPT205"), ConfigSet: "jobs",
 			Fix: []finding.Op{{Op: "set", Target: "flink", Key: "execution.checkpointing.tolerable-failed-checkpoints", Value: "3"}}},
 		{RuleID: "CKPT201", RuleName: "checkpoint-timeout-below-write-stall", Severity: finding.Error, Message: long,
-			Range:  finding.Range{File: flink, Span: span.Span{Start: pos(4, 1, 70), End: pos(4, 38, 107)}},
+			Range:  finding.Range{File: flink, Span: parsed.Span{Start: pos(4, 1, 70), End: pos(4, 38, 107)}},
 			DocURL: docURL("CKPT201"), ConfigSet: "jobs",
 			Fix: []finding.Op{{Op: "set", Target: "flink", Key: "execution.checkpointing.timeout", Value: "2 min"},
 				{Op: "rename", Target: "hdfs-client", Key: "dfs.old", NewKey: "dfs.new"}}},
 		{RuleID: "ACME001", RuleName: "replication-one", Severity: finding.Warning,
 			Message: "dfs.replication 1 loses checkpoints with a single DataNode",
-			Range:   finding.Range{File: hdfs, Span: span.Span{Start: pos(3, 5, 32), End: pos(4, 21, 86)}},
+			Range:   finding.Range{File: hdfs, Span: parsed.Span{Start: pos(3, 5, 32), End: pos(4, 21, 86)}},
 			DocURL:  "https://wiki.example.com/acme001"},
 	}
 	sup := []finding.Finding{
 		{RuleID: "CKPT101", RuleName: "blocksize-scheduled-space", Severity: finding.Error,
 			Message: "dfs.blocksize 128 MiB lets each DataNode schedule only 344 blocks",
-			Range:   finding.Range{File: flink, Span: span.Span{Start: pos(4, 1, 70), End: pos(4, 38, 107)}},
+			Range:   finding.Range{File: flink, Span: parsed.Span{Start: pos(4, 1, 70), End: pos(4, 38, 107)}},
 			DocURL:  docURL("CKPT101"), ConfigSet: "batch",
 			Suppression: &finding.Suppression{Kind: "inline", Reason: "reviewed: the cluster has 20 DataNodes",
 				File: flink, Line: 3}},
@@ -85,8 +85,8 @@ func syntheticResult() report.Result {
 			Title: "state.backend uses a deprecated alias"},
 		{ID: "CKPT607", Name: "disabled-rule", Severity: finding.Warning, Family: "hygiene", Title: "A disabled rule"},
 	}
-	fs[0].Edits = []finding.Replacement{{File: flink, Span: span.Span{Start: pos(2, 16, 46), End: pos(2, 26, 56)}, Text: "hashmap"}}
-	fs[1].Edits = []finding.Replacement{{File: flink, Span: span.Span{Start: pos(5, 1, 108), End: pos(5, 1, 108)},
+	fs[0].Edits = []finding.Replacement{{File: flink, Span: parsed.Span{Start: pos(2, 16, 46), End: pos(2, 26, 56)}, Text: "hashmap"}}
+	fs[1].Edits = []finding.Replacement{{File: flink, Span: parsed.Span{Start: pos(5, 1, 108), End: pos(5, 1, 108)},
 		Text: "execution.checkpointing.tolerable-failed-checkpoints: 3\n"}}
 	// fs[2]: a fix with a Hadoop operation: operations only
 	return report.Result{Version: "test", Findings: fs, Suppressed: sup, Sets: 2, ConfigSets: []string{"jobs", "batch"},
@@ -119,7 +119,7 @@ func TestGitHubEscaping(t *testing.T) {
 	r := report.Result{Findings: []finding.Finding{{
 		RuleID: "X001", RuleName: "a,b:c", Severity: finding.Info,
 		Message: "100% sure:\r\nnext, line",
-		Range:   finding.Range{File: "dir,1/a:b%\r\n.yaml", Span: span.Span{Start: pos(2, 3, 0), End: pos(2, 5, 0)}},
+		Range:   finding.Range{File: "dir,1/a:b%\r\n.yaml", Span: parsed.Span{Start: pos(2, 3, 0), End: pos(2, 5, 0)}},
 		DocURL:  "https://example.com/x",
 	}}}
 	got := render(t, "github", r)
@@ -294,7 +294,7 @@ func TestJUnitInvalidCharacters(t *testing.T) {
 	r := report.Result{ConfigSets: []string{"s"}, Findings: []finding.Finding{{
 		RuleID: "X001", RuleName: "x", Severity: finding.Error, ConfigSet: "s",
 		Message: "a\x01b & <c> \"d\" ]]> \uFFFF",
-		Range:   finding.Range{File: "f.yaml", Span: span.Span{Start: pos(1, 1, 0)}},
+		Range:   finding.Range{File: "f.yaml", Span: parsed.Span{Start: pos(1, 1, 0)}},
 	}}}
 	var d junitDoc
 	out := render(t, "junit", r)
@@ -315,7 +315,7 @@ func TestJUnitInvalidCharacters(t *testing.T) {
 func TestJUnitIgnoreSuite(t *testing.T) {
 	unused := finding.Finding{RuleID: rule.UnusedIgnore, RuleName: rule.UnusedIgnoreName, Severity: finding.Warning,
 		Message: "ckptlint:ignore CKPT101 matched no finding", ConfigSet: "jobs",
-		Range: finding.Range{File: "conf/flink-conf.yaml", Span: span.Span{Start: pos(1, 1, 0), End: pos(1, 5, 4)}}}
+		Range: finding.Range{File: "conf/flink-conf.yaml", Span: parsed.Span{Start: pos(1, 1, 0), End: pos(1, 5, 4)}}}
 	r := report.Result{Rules: rule.Builtins(), ConfigSets: []string{"jobs"}, Findings: []finding.Finding{unused},
 		FailLevel: finding.Warning}
 	var d junitDoc

@@ -1,10 +1,11 @@
 package rule_test
 
 import (
-	"github.com/ckptlint/ckptlint/internal/rule"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ckptlint/ckptlint/internal/rule"
 )
 
 func ids(rs []*rule.Rule) []string {

@@ -10,10 +10,11 @@ package ruledocs
 import (
 	"bytes"
 	"fmt"
-	"github.com/ckptlint/ckptlint/internal/rule"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/ckptlint/ckptlint/internal/rule"
 )
 
 // Page renders the documentation page of one rule. example is the text

@@ -12,15 +12,6 @@ import (
 	"github.com/ckptlint/ckptlint/internal/rule"
 )
 
-// The rules this package reports, declared in internal/rule with the other
-// rules built into the Go code and documented in docs/suppressions.md.
-const (
-	UnusedRule  = rule.UnusedIgnore
-	UnusedName  = rule.UnusedIgnoreName
-	InvalidRule = rule.InvalidIgnore
-	InvalidName = rule.InvalidIgnoreName
-)
-
 // DocURL documents both rules, at the documentation of this binary's
 // version (internal/buildinfo).
 var DocURL = buildinfo.DocURL("docs/suppressions.md")
@@ -103,8 +94,8 @@ type Applier struct {
 // NewApplier returns an Applier with no files.
 func NewApplier(opts Options) *Applier {
 	rules := append([]Rule{
-		{ID: UnusedRule, Name: UnusedName, NotIgnorable: "it reports the ignores themselves; remove the ignore, or turn the rule off with a rule block in .ckptlint.hcl"},
-		{ID: InvalidRule, Name: InvalidName, NotIgnorable: "it reports the ignores themselves; fix the ignore, or turn the rule off with a rule block in .ckptlint.hcl"},
+		{ID: rule.UnusedIgnore, Name: rule.UnusedIgnoreName, NotIgnorable: "it reports the ignores themselves; remove the ignore, or turn the rule off with a rule block in .ckptlint.hcl"},
+		{ID: rule.InvalidIgnore, Name: rule.InvalidIgnoreName, NotIgnorable: "it reports the ignores themselves; fix the ignore, or turn the rule off with a rule block in .ckptlint.hcl"},
 	}, opts.Rules...)
 	byKey := map[string]*Rule{}
 	a := &Applier{opts: opts, byFile: map[string][]*resolved{}}
@@ -143,7 +134,7 @@ func (a *Applier) Add(f *File) {
 	}
 	a.files = append(a.files, f)
 	for _, p := range f.Problems {
-		a.problems = append(a.problems, problem(f, InvalidRule, InvalidName, Ignore{Span: p.Span}, p.Msg))
+		a.problems = append(a.problems, problem(f, rule.InvalidIgnore, rule.InvalidIgnoreName, Ignore{Span: p.Span}, p.Msg))
 	}
 	for _, ig := range f.Ignores {
 		rv := &resolved{Ignore: ig}
@@ -151,11 +142,11 @@ func (a *Applier) Add(f *File) {
 			r := a.lookup(w)
 			switch {
 			case r == nil:
-				a.problems = append(a.problems, problem(f, InvalidRule, InvalidName, ig, fmt.Sprintf(
+				a.problems = append(a.problems, problem(f, rule.InvalidIgnore, rule.InvalidIgnoreName, ig, fmt.Sprintf(
 					"%s names %q, which is no rule's id or name, so it silences nothing for it%s (ckptlint rules lists the rules)",
 					directiveOf(ig), w, suggest(w, a.ids))))
 			case r.NotIgnorable != "":
-				a.problems = append(a.problems, problem(f, InvalidRule, InvalidName, ig, fmt.Sprintf("%s names %s, which cannot be ignored: %s",
+				a.problems = append(a.problems, problem(f, rule.InvalidIgnore, rule.InvalidIgnoreName, ig, fmt.Sprintf("%s names %s, which cannot be ignored: %s",
 					directiveOf(ig), r.ID, r.NotIgnorable)))
 			default:
 				rv.refs = append(rv.refs, &ref{written: w, id: r.ID})
@@ -235,7 +226,7 @@ func (a *Applier) Problems() []finding.Finding {
 				if ig.Kind == KindInline {
 					fix += ", or put it at the end of the finding's line or alone on the line above"
 				}
-				out = append(out, problem(f, UnusedRule, UnusedName, ig.Ignore, fmt.Sprintf("%s %s matched no finding %s: %s",
+				out = append(out, problem(f, rule.UnusedIgnore, rule.UnusedIgnoreName, ig.Ignore, fmt.Sprintf("%s %s matched no finding %s: %s",
 					directiveOf(ig.Ignore), name, where, fix)))
 			}
 		}

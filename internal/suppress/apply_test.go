@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ckptlint/ckptlint/internal/finding"
-	"github.com/ckptlint/ckptlint/internal/span"
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 var testRules = []Rule{
@@ -25,11 +25,11 @@ var testRules = []Rule{
 func at(file string, line int, id string) finding.Finding {
 	f := finding.Finding{RuleID: id, Severity: finding.Error, Message: "m", Range: finding.Range{File: file}}
 	if line == 0 {
-		f.Range.Start = span.Pos{Line: 1, Col: 1}
+		f.Range.Start = parsed.Pos{Line: 1, Col: 1}
 		f.Range.End = f.Range.Start
 	} else {
-		f.Range.Start = span.Pos{Line: line, Col: 1, Offset: 100 * line}
-		f.Range.End = span.Pos{Line: line, Col: 2, Offset: 100*line + 1}
+		f.Range.Start = parsed.Pos{Line: line, Col: 1, Offset: 100 * line}
+		f.Range.End = parsed.Pos{Line: line, Col: 2, Offset: 100*line + 1}
 	}
 	return f
 }

@@ -3,11 +3,12 @@ package suppress
 import (
 	"bytes"
 	"fmt"
-	"github.com/ckptlint/ckptlint/internal/span"
 	"regexp"
 	"strings"
 	"sync"
 	"unicode"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 // Kinds of ignore, as recorded in finding.Suppression.Kind.
@@ -23,14 +24,14 @@ type Ignore struct {
 	Rules  []string
 	Reason string
 	// Span is the comment's, markers included.
-	Span span.Span
+	Span parsed.Span
 	// From and To are the first and last line an inline ignore covers.
 	From, To int
 }
 
 // Problem is a comment that looks like an ignore but silences nothing.
 type Problem struct {
-	Span span.Span
+	Span parsed.Span
 	Msg  string
 }
 

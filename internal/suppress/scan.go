@@ -2,11 +2,12 @@ package suppress
 
 import (
 	"bytes"
-	"github.com/ckptlint/ckptlint/internal/span"
 	"path"
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 // Syntax is how a file writes comments.
@@ -53,7 +54,7 @@ type comment struct {
 
 // scanned is what an ignore needs to know about its file.
 type scanned struct {
-	lines    *span.Lines
+	lines    *parsed.Lines
 	comments []comment
 	// code[n] is true when 1-based line n holds something besides comments
 	// and whitespace; commented[n] when it holds (part of) a comment.
@@ -68,7 +69,7 @@ type scanned struct {
 }
 
 func newScanned(src []byte) *scanned {
-	l := span.NewLines(src)
+	l := parsed.NewLines(src)
 	return &scanned{lines: l, code: make([]bool, l.Count()+2), commented: make([]bool, l.Count()+2), top: len(src)}
 }
 

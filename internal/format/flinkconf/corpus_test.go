@@ -1,11 +1,12 @@
 package flinkconf
 
 import (
-	"github.com/ckptlint/ckptlint/internal/edit/edittest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ckptlint/ckptlint/internal/parsed/edittest"
 )
 
 // TestParseCorpus runs the parse checks (parseChecks) over every legacy

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/ckptlint/ckptlint/internal/edit"
 	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
@@ -15,7 +14,7 @@ import (
 // reads back unchanged:
 //
 //   - Values and keys are written raw (the legacy parser keeps quotes), so
-//     Set refuses, with edit.ErrCannotRepresent, a value or key the parser
+//     Set refuses, with parsed.ErrCannotRepresent, a value or key the parser
 //     cannot return: empty, with '#' (it cuts the line), a line break, a NUL
 //     byte, invalid UTF-8, or leading or trailing blanks (it trims); and a
 //     key that contains ": " or ends with ':'.
@@ -31,12 +30,12 @@ import (
 //     earlier duplicate would otherwise take effect), comments on the line
 //     included; comment lines above it stay.
 //   - Rename rewrites the key of every definition. When newKey is already
-//     set it returns edit.ErrExists and no edits: renaming would silently
+//     set it returns parsed.ErrExists and no edits: renaming would silently
 //     change which value wins; the caller decides which one to delete.
 //
 // Every operation is checked by parsing the edited bytes (see package
 // edit). A file that did not parse cannot be edited.
-func NewEditor(f *parsed.File) edit.Editor {
+func NewEditor(f *parsed.File) parsed.Editor {
 	if f == nil {
 		f = &parsed.File{Err: &parsed.ParseError{Msg: "no file given"}}
 	}
@@ -53,8 +52,8 @@ func (ed *editor) usable() error {
 	return nil
 }
 
-// Set implements edit.Editor.
-func (ed *editor) Set(key, value string) ([]edit.Edit, error) {
+// Set implements parsed.Editor.
+func (ed *editor) Set(key, value string) ([]parsed.Edit, error) {
 	if err := ed.usable(); err != nil {
 		return nil, err
 	}
@@ -65,19 +64,19 @@ func (ed *editor) Set(key, value string) ([]edit.Edit, error) {
 		return nil, err
 	}
 	src := ed.f.Src
-	var edits []edit.Edit
+	var edits []parsed.Edit
 	if e := ed.f.Lookup(key); e != nil {
 		if e.Value == value {
 			return nil, nil
 		}
-		edits = []edit.Edit{{Start: e.ValueSpan.Start.Offset, End: e.ValueSpan.End.Offset, Text: value}}
+		edits = []parsed.Edit{{Start: e.ValueSpan.Start.Offset, End: e.ValueSpan.End.Offset, Text: value}}
 	} else {
 		line := key + ": " + value
-		nl := edit.LineBreak(src)
+		nl := parsed.LineBreak(src)
 		if anchor := ed.related(key); anchor != nil {
-			edits = []edit.Edit{edit.InsertAfterLine(src, anchor.ValueSpan.End.Offset, []string{line}, nl)}
+			edits = []parsed.Edit{parsed.InsertAfterLine(src, anchor.ValueSpan.End.Offset, []string{line}, nl)}
 		} else {
-			edits = []edit.Edit{edit.AppendLines(src, []string{line}, nl)}
+			edits = []parsed.Edit{parsed.AppendLines(src, []string{line}, nl)}
 		}
 	}
 	want := ed.effective()
@@ -92,24 +91,24 @@ func (ed *editor) related(key string) *parsed.Entry {
 	bestN := 1
 	for i := range ed.f.Entries {
 		e := &ed.f.Entries[i]
-		if n := edit.SharedSegments(key, e.Key); n >= bestN && n >= 2 {
+		if n := parsed.SharedSegments(key, e.Key); n >= bestN && n >= 2 {
 			best, bestN = e, n
 		}
 	}
 	return best
 }
 
-// Delete implements edit.Editor.
-func (ed *editor) Delete(key string) ([]edit.Edit, error) {
+// Delete implements parsed.Editor.
+func (ed *editor) Delete(key string) ([]parsed.Edit, error) {
 	if err := ed.usable(); err != nil {
 		return nil, err
 	}
 	src := ed.f.Src
-	var edits []edit.Edit
+	var edits []parsed.Edit
 	start, end := -1, -1 // the current run of adjacent lines
 	flush := func() {
 		if start >= 0 {
-			edits = append(edits, edit.DeleteLines(src, start, end))
+			edits = append(edits, parsed.DeleteLines(src, start, end))
 		}
 	}
 	for _, e := range ed.f.Entries {
@@ -118,7 +117,7 @@ func (ed *editor) Delete(key string) ([]edit.Edit, error) {
 		}
 		// A byte order mark goes with the first line: Flink reads it as
 		// part of that line's key.
-		ls, _, next := edit.LineBounds(src, e.KeySpan.Start.Offset)
+		ls, _, next := parsed.LineBounds(src, e.KeySpan.Start.Offset)
 		if ls != end {
 			flush()
 			start = ls
@@ -126,7 +125,7 @@ func (ed *editor) Delete(key string) ([]edit.Edit, error) {
 		end = next
 	}
 	if start < 0 {
-		return nil, fmt.Errorf("delete %q from %s: %w", key, ed.f.Path, edit.ErrNotFound)
+		return nil, fmt.Errorf("delete %q from %s: %w", key, ed.f.Path, parsed.ErrNotFound)
 	}
 	flush()
 	want := ed.effective()
@@ -134,15 +133,15 @@ func (ed *editor) Delete(key string) ([]edit.Edit, error) {
 	return ed.checked(fmt.Sprintf("delete %q", key), edits, want)
 }
 
-// Rename implements edit.Editor.
-func (ed *editor) Rename(key, newKey string) ([]edit.Edit, error) {
+// Rename implements parsed.Editor.
+func (ed *editor) Rename(key, newKey string) ([]parsed.Edit, error) {
 	if err := ed.usable(); err != nil {
 		return nil, err
 	}
 	old := ed.f.Lookup(key)
 	switch {
 	case old == nil:
-		return nil, fmt.Errorf("rename %q in %s: %w", key, ed.f.Path, edit.ErrNotFound)
+		return nil, fmt.Errorf("rename %q in %s: %w", key, ed.f.Path, parsed.ErrNotFound)
 	case newKey == key:
 		return nil, nil
 	}
@@ -150,12 +149,12 @@ func (ed *editor) Rename(key, newKey string) ([]edit.Edit, error) {
 		return nil, err
 	}
 	if ed.f.Lookup(newKey) != nil {
-		return nil, fmt.Errorf("rename %q to %q in %s: %w", key, newKey, ed.f.Path, edit.ErrExists)
+		return nil, fmt.Errorf("rename %q to %q in %s: %w", key, newKey, ed.f.Path, parsed.ErrExists)
 	}
-	var edits []edit.Edit
+	var edits []parsed.Edit
 	for _, e := range ed.f.Entries {
 		if e.Key == key {
-			edits = append(edits, edit.Edit{Start: e.KeySpan.Start.Offset, End: e.KeySpan.End.Offset, Text: newKey})
+			edits = append(edits, parsed.Edit{Start: e.KeySpan.Start.Offset, End: e.KeySpan.End.Offset, Text: newKey})
 		}
 	}
 	want := ed.effective()
@@ -168,7 +167,7 @@ func (ed *editor) Rename(key, newKey string) ([]edit.Edit, error) {
 // as written.
 func checkText(what, s string) error {
 	bad := func(why string) error {
-		return fmt.Errorf("%s %q: %s: %w", what, s, why, edit.ErrCannotRepresent)
+		return fmt.Errorf("%s %q: %s: %w", what, s, why, parsed.ErrCannotRepresent)
 	}
 	switch {
 	case s == "":
@@ -203,7 +202,7 @@ func effectiveOf(f *parsed.File) map[string]string {
 }
 
 // checked returns edits when verify accepts them.
-func (ed *editor) checked(op string, edits []edit.Edit, want map[string]string) ([]edit.Edit, error) {
+func (ed *editor) checked(op string, edits []parsed.Edit, want map[string]string) ([]parsed.Edit, error) {
 	if err := ed.verify(op, edits, want); err != nil {
 		return nil, err
 	}
@@ -212,17 +211,17 @@ func (ed *editor) checked(op string, edits []edit.Edit, want map[string]string) 
 
 // verify applies edits, parses the result and checks that Flink reads
 // exactly want from it.
-func (ed *editor) verify(op string, edits []edit.Edit, want map[string]string) error {
-	out, err := edit.Apply(ed.f.Src, edits)
+func (ed *editor) verify(op string, edits []parsed.Edit, want map[string]string) error {
+	out, err := parsed.Apply(ed.f.Src, edits)
 	if err != nil {
 		return fmt.Errorf("%s in %s: %w", op, ed.f.Path, err)
 	}
 	g := Parse(ed.f.Path, out)
 	if g.Err != nil {
-		return fmt.Errorf("%s in %s: the edited file would not parse (%v): %w", op, ed.f.Path, g.Err, edit.ErrCannotRepresent)
+		return fmt.Errorf("%s in %s: the edited file would not parse (%v): %w", op, ed.f.Path, g.Err, parsed.ErrCannotRepresent)
 	}
-	if diff := edit.DiffViews(want, effectiveOf(g), strconv.Quote); diff != "" {
-		return fmt.Errorf("%s in %s: Flink would read the edited file differently: %s: %w", op, ed.f.Path, diff, edit.ErrCannotRepresent)
+	if diff := parsed.DiffViews(want, effectiveOf(g), strconv.Quote); diff != "" {
+		return fmt.Errorf("%s in %s: Flink would read the edited file differently: %s: %w", op, ed.f.Path, diff, parsed.ErrCannotRepresent)
 	}
 	return nil
 }

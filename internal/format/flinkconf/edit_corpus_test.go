@@ -5,9 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckptlint/ckptlint/internal/edit"
-	"github.com/ckptlint/ckptlint/internal/edit/edittest"
 	"github.com/ckptlint/ckptlint/internal/parsed"
+	"github.com/ckptlint/ckptlint/internal/parsed/edittest"
 )
 
 // TestEditCorpus runs a representative set of operations on every legacy
@@ -45,7 +44,7 @@ func corpusRound(t *testing.T, f *parsed.File) *edittest.Round {
 	}
 	added := f.Lookup(minPause.Key) == nil
 
-	lines := func(t *testing.T, src []byte, byOp map[edittest.Op][]edit.Edit) edittest.LineOps {
+	lines := func(t *testing.T, src []byte, byOp map[edittest.Op][]parsed.Edit) edittest.LineOps {
 		var lineOps edittest.LineOps
 		if e := f.Lookup(set.Key); e.Value != "ckptlint-set" {
 			lineOps.ReplaceSpan(src, e.ValueSpan, "ckptlint-set")

@@ -1,8 +1,9 @@
 package flinkconf
 
 import (
-	"github.com/ckptlint/ckptlint/internal/edit/edittest"
 	"testing"
+
+	"github.com/ckptlint/ckptlint/internal/parsed/edittest"
 )
 
 // FuzzEditFlinkConf checks the editor contract on any input: no panic,

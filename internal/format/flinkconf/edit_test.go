@@ -7,9 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/ckptlint/ckptlint/internal/edit"
-	"github.com/ckptlint/ckptlint/internal/edit/edittest"
 	"github.com/ckptlint/ckptlint/internal/parsed"
+	"github.com/ckptlint/ckptlint/internal/parsed/edittest"
 )
 
 // editCase is one operation on one file and the bytes it must give.
@@ -65,13 +64,13 @@ var editCases = []editCase{
 	{name: "set after a BOM: the first key holds the BOM, so a is new", src: "\ufeffa: 1\n", op: "set", key: "a", arg: "2", want: "\ufeffa: 1\na: 2\n"},
 
 	// set, refused
-	{name: "set refuses #", src: "a: 1\n", op: "set", key: "a", arg: "x#y", wantErr: edit.ErrCannotRepresent},
-	{name: "set refuses a line break", src: "a: 1\n", op: "set", key: "a", arg: "x\ny", wantErr: edit.ErrCannotRepresent},
-	{name: "set refuses a leading blank", src: "a: 1\n", op: "set", key: "a", arg: " x", wantErr: edit.ErrCannotRepresent},
-	{name: "set refuses a trailing tab", src: "a: 1\n", op: "set", key: "a", arg: "x\t", wantErr: edit.ErrCannotRepresent},
-	{name: "set refuses an empty value", src: "a: 1\n", op: "set", key: "a", arg: "", wantErr: edit.ErrCannotRepresent},
-	{name: "set refuses a key with ': '", src: "a: 1\n", op: "set", key: "b: c", arg: "1", wantErr: edit.ErrCannotRepresent},
-	{name: "set refuses invalid UTF-8", src: "a: 1\n", op: "set", key: "a", arg: "caf\xe9", wantErr: edit.ErrCannotRepresent},
+	{name: "set refuses #", src: "a: 1\n", op: "set", key: "a", arg: "x#y", wantErr: parsed.ErrCannotRepresent},
+	{name: "set refuses a line break", src: "a: 1\n", op: "set", key: "a", arg: "x\ny", wantErr: parsed.ErrCannotRepresent},
+	{name: "set refuses a leading blank", src: "a: 1\n", op: "set", key: "a", arg: " x", wantErr: parsed.ErrCannotRepresent},
+	{name: "set refuses a trailing tab", src: "a: 1\n", op: "set", key: "a", arg: "x\t", wantErr: parsed.ErrCannotRepresent},
+	{name: "set refuses an empty value", src: "a: 1\n", op: "set", key: "a", arg: "", wantErr: parsed.ErrCannotRepresent},
+	{name: "set refuses a key with ': '", src: "a: 1\n", op: "set", key: "b: c", arg: "1", wantErr: parsed.ErrCannotRepresent},
+	{name: "set refuses invalid UTF-8", src: "a: 1\n", op: "set", key: "a", arg: "caf\xe9", wantErr: parsed.ErrCannotRepresent},
 
 	// delete
 	{name: "delete", src: "a: 1\nb: 2\nc: 3\n", op: "delete", key: "b", want: "a: 1\nc: 3\n"},
@@ -81,16 +80,16 @@ var editCases = []editCase{
 	{name: "delete the only line", src: "k: 1", op: "delete", key: "k", want: ""},
 	{name: "delete, lone CR", src: "a: 1\rk: 2\rc: 3", op: "delete", key: "k", want: "a: 1\rc: 3"},
 	{name: "delete the first line takes the BOM with it (it is part of the key)", src: "\ufeffk: 1\nb: 2\n", op: "delete", key: "\ufeffk", want: "b: 2\n"},
-	{name: "delete an absent key", src: "a: 1\n", op: "delete", key: "b", wantErr: edit.ErrNotFound},
-	{name: "delete a skipped line's key is absent", src: "mykey3:myvalue3\n", op: "delete", key: "mykey3", wantErr: edit.ErrNotFound},
+	{name: "delete an absent key", src: "a: 1\n", op: "delete", key: "b", wantErr: parsed.ErrNotFound},
+	{name: "delete a skipped line's key is absent", src: "mykey3:myvalue3\n", op: "delete", key: "mykey3", wantErr: parsed.ErrNotFound},
 
 	// rename
 	{name: "rename", src: "state.backend: rocksdb # fast\n", op: "rename", key: "state.backend", arg: "state.backend.type", want: "state.backend.type: rocksdb # fast\n"},
 	{name: "rename every duplicate", src: "k: 1\nk: 2\n", op: "rename", key: "k", arg: "n", want: "n: 1\nn: 2\n"},
-	{name: "rename onto a set key", src: "a: 1\nb: 2\n", op: "rename", key: "a", arg: "b", wantErr: edit.ErrExists},
-	{name: "rename an absent key", src: "a: 1\n", op: "rename", key: "b", arg: "c", wantErr: edit.ErrNotFound},
+	{name: "rename onto a set key", src: "a: 1\nb: 2\n", op: "rename", key: "a", arg: "b", wantErr: parsed.ErrExists},
+	{name: "rename an absent key", src: "a: 1\n", op: "rename", key: "b", arg: "c", wantErr: parsed.ErrNotFound},
 	{name: "rename to itself", src: "a: 1\n", op: "rename", key: "a", arg: "a", want: "a: 1\n"},
-	{name: "rename refuses a bad key", src: "a: 1\n", op: "rename", key: "a", arg: "b#", wantErr: edit.ErrCannotRepresent},
+	{name: "rename refuses a bad key", src: "a: 1\n", op: "rename", key: "a", arg: "b#", wantErr: parsed.ErrCannotRepresent},
 }
 
 // expected returns what Flink must read after op on a file that reads as
@@ -140,7 +139,7 @@ func TestEditorParseError(t *testing.T) {
 func TestEditorCombined(t *testing.T) {
 	src := "execution.checkpointing.interval: 10s\nstate.backend: rocksdb\nold.key: 1\nparallelism.default: 2"
 	ed := NewEditor(Parse("flink-conf.yaml", []byte(src)))
-	var all []edit.Edit
+	var all []parsed.Edit
 	for _, op := range [][3]string{
 		{"set", "execution.checkpointing.interval", "1 min"},
 		{"set", "execution.checkpointing.min-pause", "30 s"},
@@ -154,7 +153,7 @@ func TestEditorCombined(t *testing.T) {
 		}
 		all = append(all, edits...)
 	}
-	out, err := edit.Apply([]byte(src), all)
+	out, err := parsed.Apply([]byte(src), all)
 	if err != nil {
 		t.Fatal(err)
 	}

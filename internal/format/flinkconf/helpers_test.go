@@ -4,22 +4,21 @@ import (
 	"testing"
 
 	"github.com/ckptlint/ckptlint/internal/parsed"
-	"github.com/ckptlint/ckptlint/internal/span"
 )
 
 // checkSpans fails unless every span of f lies inside src, carries the
-// line/column that span.Lines gives for its offsets, and every entry's key and
+// line/column that parsed.Lines gives for its offsets, and every entry's key and
 // value are exactly the bytes their spans cover.
 func checkSpans(t testing.TB, src []byte, f *parsed.File) {
 	t.Helper()
-	lines := span.NewLines(src)
-	check := func(what string, s span.Span) {
+	lines := parsed.NewLines(src)
+	check := func(what string, s parsed.Span) {
 		t.Helper()
 		if s.Start.Offset < 0 || s.Start.Offset > s.End.Offset || s.End.Offset > len(src) {
 			t.Fatalf("%s: span %d..%d outside the %d-byte file", what, s.Start.Offset, s.End.Offset, len(src))
 		}
 		if s.Start != lines.Pos(s.Start.Offset) || s.End != lines.Pos(s.End.Offset) {
-			t.Fatalf("%s: span %+v disagrees with span.Lines (%+v..%+v)", what, s, lines.Pos(s.Start.Offset), lines.Pos(s.End.Offset))
+			t.Fatalf("%s: span %+v disagrees with parsed.Lines (%+v..%+v)", what, s, lines.Pos(s.Start.Offset), lines.Pos(s.End.Offset))
 		}
 	}
 	for _, e := range f.Entries {

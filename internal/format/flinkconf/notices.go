@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/ckptlint/ckptlint/internal/parsed"
-	"github.com/ckptlint/ckptlint/internal/span"
 )
 
 // Notice codes recorded by Parse. Rules decide what to report.
@@ -47,7 +46,7 @@ const (
 	NoticeInvalidUTF8 = "legacy-invalid-utf8"
 )
 
-func (p *parser) notice(code string, sp span.Span, key, format string, args ...any) {
+func (p *parser) notice(code string, sp parsed.Span, key, format string, args ...any) {
 	p.f.Notices = append(p.f.Notices, parsed.Notice{
 		Code:    code,
 		Message: fmt.Sprintf(format, args...),

@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/ckptlint/ckptlint/internal/parsed"
-	"github.com/ckptlint/ckptlint/internal/span"
 )
 
 var bom = []byte("\xef\xbb\xbf")
@@ -17,7 +16,7 @@ var bom = []byte("\xef\xbb\xbf")
 type parser struct {
 	f     *parsed.File
 	src   []byte
-	pos   *span.Lines
+	pos   *parsed.Lines
 	lines []line
 }
 
@@ -31,10 +30,10 @@ type parser struct {
 func Parse(path string, src []byte) *parsed.File {
 	f := &parsed.File{Path: path, Format: parsed.FlinkConfLegacy, Src: src}
 	if len(src) > parsed.MaxFileSize {
-		f.Err = &parsed.ParseError{File: path, Pos: span.Top(), Msg: fmt.Sprintf("file is %d bytes; ckptlint reads at most %d", len(src), parsed.MaxFileSize)}
+		f.Err = &parsed.ParseError{File: path, Pos: parsed.Top(), Msg: fmt.Sprintf("file is %d bytes; ckptlint reads at most %d", len(src), parsed.MaxFileSize)}
 		return f
 	}
-	p := &parser{f: f, src: src, pos: span.NewLines(src), lines: splitLines(src)}
+	p := &parser{f: f, src: src, pos: parsed.NewLines(src), lines: splitLines(src)}
 	if nul := bytes.IndexByte(src, 0); nul >= 0 {
 		f.Err = &parsed.ParseError{File: path, Pos: p.pos.Pos(nul), Msg: "NUL byte: not a text file"}
 		n := 0
@@ -57,7 +56,7 @@ func Parse(path string, src []byte) *parsed.File {
 
 func (p *parser) text(s, e int) string { return string(p.src[s:e]) }
 
-func (p *parser) span(s, e int) span.Span { return p.pos.Span(s, e) }
+func (p *parser) span(s, e int) parsed.Span { return p.pos.Span(s, e) }
 
 // frame is an open "key:" line whose indented lines follow.
 type frame struct {
@@ -150,7 +149,7 @@ func (p *parser) entry(l *line, parent []string) {
 		p.notice(NoticeYAMLList, e.ValueSpan, key,
 			"Flink's legacy parser reads %s literally, not as YAML; in flink-conf.yaml a list is written a;b;c and a map k1:v1,k2:v2", value)
 	}
-	for _, part := range []span.Span{e.KeySpan, e.ValueSpan} {
+	for _, part := range []parsed.Span{e.KeySpan, e.ValueSpan} {
 		if !utf8.Valid(p.src[part.Start.Offset:part.End.Offset]) {
 			p.notice(NoticeInvalidUTF8, part, key, "%q holds bytes that are not UTF-8; Flink reads each as U+FFFD", p.text(part.Start.Offset, part.End.Offset))
 		}
@@ -207,7 +206,7 @@ func (p *parser) duplicates() {
 		if last[e.Key] == i {
 			continue
 		}
-		p.notice(NoticeDuplicateKey, span.Span{Start: e.KeySpan.Start, End: e.ValueSpan.End}, e.Key,
+		p.notice(NoticeDuplicateKey, parsed.Span{Start: e.KeySpan.Start, End: e.ValueSpan.End}, e.Key,
 			"%q is set again on line %d; Flink uses the last value (%q) and ignores this one (%q)", e.Key, w.KeySpan.Start.Line, w.Value, e.Value)
 	}
 }

@@ -8,30 +8,29 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ckptlint/ckptlint/internal/parsed"
-	"github.com/ckptlint/ckptlint/internal/span"
 )
 
 func TestParseSpans(t *testing.T) {
-	pos := func(line, col, off int) span.Pos { return span.Pos{Line: line, Col: col, Offset: off} }
+	pos := func(line, col, off int) parsed.Pos { return parsed.Pos{Line: line, Col: col, Offset: off} }
 	tests := []struct {
 		name      string
 		src       string
 		entry     int // index into Entries
-		keySpan   span.Span
-		valueSpan span.Span
+		keySpan   parsed.Span
+		valueSpan parsed.Span
 	}{
-		{name: "first line", src: "a: b\n", keySpan: span.Span{Start: pos(1, 1, 0), End: pos(1, 2, 1)}, valueSpan: span.Span{Start: pos(1, 4, 3), End: pos(1, 5, 4)}},
+		{name: "first line", src: "a: b\n", keySpan: parsed.Span{Start: pos(1, 1, 0), End: pos(1, 2, 1)}, valueSpan: parsed.Span{Start: pos(1, 4, 3), End: pos(1, 5, 4)}},
 		{name: "trimmed key and value", src: "   mykey5    :    myvalue5    \n",
-			keySpan: span.Span{Start: pos(1, 4, 3), End: pos(1, 10, 9)}, valueSpan: span.Span{Start: pos(1, 19, 18), End: pos(1, 27, 26)}},
+			keySpan: parsed.Span{Start: pos(1, 4, 3), End: pos(1, 10, 9)}, valueSpan: parsed.Span{Start: pos(1, 19, 18), End: pos(1, 27, 26)}},
 		{name: "CRLF: the CR is not part of the value", src: "a: b\r\nkey: value\r\n", entry: 1,
-			keySpan: span.Span{Start: pos(2, 1, 6), End: pos(2, 4, 9)}, valueSpan: span.Span{Start: pos(2, 6, 11), End: pos(2, 11, 16)}},
+			keySpan: parsed.Span{Start: pos(2, 1, 6), End: pos(2, 4, 9)}, valueSpan: parsed.Span{Start: pos(2, 6, 11), End: pos(2, 11, 16)}},
 		{name: "no final newline", src: "a: b\nkey: value", entry: 1,
-			keySpan: span.Span{Start: pos(2, 1, 5), End: pos(2, 4, 8)}, valueSpan: span.Span{Start: pos(2, 6, 10), End: pos(2, 11, 15)}},
-		{name: "value cut at hash", src: "a: foo#bar\n", valueSpan: span.Span{Start: pos(1, 4, 3), End: pos(1, 7, 6)}, keySpan: span.Span{Start: pos(1, 1, 0), End: pos(1, 2, 1)}},
-		{name: "value before a comment", src: "x: 10 s   # ten seconds\n", keySpan: span.Span{Start: pos(1, 1, 0), End: pos(1, 2, 1)}, valueSpan: span.Span{Start: pos(1, 4, 3), End: pos(1, 8, 7)}},
-		{name: "multi-byte characters count as bytes", src: "é: ü\n", keySpan: span.Span{Start: pos(1, 1, 0), End: pos(1, 3, 2)}, valueSpan: span.Span{Start: pos(1, 5, 4), End: pos(1, 7, 6)}},
-		{name: "after a lone CR the line number stays (span.Lines counts LF)", src: "a: b\rc: d\n", entry: 1,
-			keySpan: span.Span{Start: pos(1, 6, 5), End: pos(1, 7, 6)}, valueSpan: span.Span{Start: pos(1, 9, 8), End: pos(1, 10, 9)}},
+			keySpan: parsed.Span{Start: pos(2, 1, 5), End: pos(2, 4, 8)}, valueSpan: parsed.Span{Start: pos(2, 6, 10), End: pos(2, 11, 15)}},
+		{name: "value cut at hash", src: "a: foo#bar\n", valueSpan: parsed.Span{Start: pos(1, 4, 3), End: pos(1, 7, 6)}, keySpan: parsed.Span{Start: pos(1, 1, 0), End: pos(1, 2, 1)}},
+		{name: "value before a comment", src: "x: 10 s   # ten seconds\n", keySpan: parsed.Span{Start: pos(1, 1, 0), End: pos(1, 2, 1)}, valueSpan: parsed.Span{Start: pos(1, 4, 3), End: pos(1, 8, 7)}},
+		{name: "multi-byte characters count as bytes", src: "é: ü\n", keySpan: parsed.Span{Start: pos(1, 1, 0), End: pos(1, 3, 2)}, valueSpan: parsed.Span{Start: pos(1, 5, 4), End: pos(1, 7, 6)}},
+		{name: "after a lone CR the line number stays (parsed.Lines counts LF)", src: "a: b\rc: d\n", entry: 1,
+			keySpan: parsed.Span{Start: pos(1, 6, 5), End: pos(1, 7, 6)}, valueSpan: parsed.Span{Start: pos(1, 9, 8), End: pos(1, 10, 9)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -69,7 +68,7 @@ func TestParseErrors(t *testing.T) {
 	t.Run("NUL byte", func(t *testing.T) {
 		src := []byte("a: b\nc: \x00d\ne: f\n")
 		f := Parse("conf/flink-conf.yaml", src)
-		want := &parsed.ParseError{File: "conf/flink-conf.yaml", Pos: span.Pos{Line: 2, Col: 4, Offset: 8}, Msg: "NUL byte: not a text file"}
+		want := &parsed.ParseError{File: "conf/flink-conf.yaml", Pos: parsed.Pos{Line: 2, Col: 4, Offset: 8}, Msg: "NUL byte: not a text file"}
 		if diff := cmp.Diff(want, f.Err); diff != "" {
 			t.Errorf("Err (-want +got):\n%s", diff)
 		}

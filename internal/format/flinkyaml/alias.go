@@ -6,7 +6,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/ckptlint/ckptlint/internal/parsed"
-	"github.com/ckptlint/ckptlint/internal/span"
 )
 
 // Aliases. Flink loads config.yaml with YamlParserUtils.loadYamlFile:
@@ -62,7 +61,7 @@ func (f *flattener) charge(n, at int) *parsed.ParseError {
 // that holds the alias and the alias token. Entries flattened through it
 // point there, so an editor never edits the anchored original by mistake.
 type aliasSite struct {
-	key span.Span
+	key parsed.Span
 	val tokenRange
 }
 

@@ -2,8 +2,9 @@ package flinkyaml
 
 import (
 	"errors"
-	"github.com/ckptlint/ckptlint/internal/edit"
 	"testing"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 // TestEditThroughAlias: a key reached through an alias is never edited by
@@ -20,12 +21,12 @@ func TestEditThroughAlias(t *testing.T) {
 		}
 		edits, err := NewConfigEditor(f).Set(key, "2")
 		if err != nil {
-			if !errors.Is(err, edit.ErrCannotRepresent) {
+			if !errors.Is(err, parsed.ErrCannotRepresent) {
 				t.Errorf("%q: set %s: %v", src, key, err)
 			}
 			continue
 		}
-		out, err := edit.Apply([]byte(src), edits)
+		out, err := parsed.Apply([]byte(src), edits)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,9 +3,10 @@ package flinkyaml
 import (
 	"encoding/base64"
 	"fmt"
-	"github.com/ckptlint/ckptlint/internal/parsed"
 	"strconv"
 	"strings"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 // !!binary. Flink's loader (snakeyaml-engine 2.6 with CoreSchema, which

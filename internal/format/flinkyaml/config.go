@@ -5,8 +5,9 @@ import (
 	"errors"
 	"io"
 
-	"github.com/ckptlint/ckptlint/internal/parsed"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 // ParseConfig reads a Flink config.yaml (the standard YAML parser of Flink

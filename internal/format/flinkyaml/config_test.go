@@ -6,9 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckptlint/ckptlint/internal/parsed"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 // configCases are behaviours of ParseConfig beyond the domain vectors.

@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/ckptlint/ckptlint/internal/edit/edittest"
 	"github.com/ckptlint/ckptlint/internal/parsed"
+	"github.com/ckptlint/ckptlint/internal/parsed/edittest"
 )
 
 // TestCorpusConfigYAML runs the config.yaml checks (configYAMLChecks) over

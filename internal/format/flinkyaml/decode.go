@@ -12,7 +12,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/ckptlint/ckptlint/internal/parsed"
-	"github.com/ckptlint/ckptlint/internal/span"
 )
 
 // checkSize refuses input over parsed.MaxFileSize.
@@ -22,7 +21,7 @@ func checkSize(path string, src []byte) *parsed.ParseError {
 	}
 	return &parsed.ParseError{
 		File: path,
-		Pos:  span.Top(),
+		Pos:  parsed.Top(),
 		Msg:  fmt.Sprintf("file is %d bytes, over the %d-byte limit", len(src), parsed.MaxFileSize),
 	}
 }

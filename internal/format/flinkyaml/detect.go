@@ -3,9 +3,10 @@ package flinkyaml
 import (
 	"bytes"
 	"fmt"
-	"github.com/ckptlint/ckptlint/internal/parsed"
 	"slices"
 	"strings"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 // FlinkPrefixes are the key prefixes that mark a config.yaml as Flink's.

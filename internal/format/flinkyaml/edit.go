@@ -6,7 +6,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/ckptlint/ckptlint/internal/edit"
 	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
@@ -30,7 +29,7 @@ import (
 //     reads the value as that text. A value that spans lines (block
 //     scalars, multi-line flow collections, folded plain scalars), a block
 //     sequence, or a value with a tag or anchor is refused with
-//     edit.ErrCannotRepresent.
+//     parsed.ErrCannotRepresent.
 //   - Set of a new key goes into the deepest existing block mapping whose
 //     flattened prefix starts the key, as one flat key for the rest
 //     (checkpointing: gets "min-pause: 30 s"; execution: without
@@ -49,15 +48,15 @@ import (
 //     keeps its parent mapping's prefix; otherwise the definition moves:
 //     its lines are deleted and the new key is added as Set does, with the
 //     old value token copied verbatim (a multi-line value cannot move).
-//     Renaming onto a key that is already set returns edit.ErrExists.
+//     Renaming onto a key that is already set returns parsed.ErrExists.
 //   - Line breaks (CRLF) and a byte order mark are kept; new lines use the
 //     file's first line break.
 //
 // Every operation is checked by parsing the edited bytes (see package
 // edit). A file that did not parse cannot be edited.
-func NewConfigEditor(f *parsed.File) edit.Editor {
+func NewConfigEditor(f *parsed.File) parsed.Editor {
 	if f == nil {
-		return &yamlEditor{err: fmt.Errorf("edit: no file given: %w", edit.ErrCannotRepresent)}
+		return &yamlEditor{err: fmt.Errorf("edit: no file given: %w", parsed.ErrCannotRepresent)}
 	}
 	ed := &yamlEditor{path: f.Path, src: f.Src, cfg: f}
 	ed.reparse = func(src []byte) (*parsed.File, error) {
@@ -79,9 +78,9 @@ func NewConfigEditor(f *parsed.File) edit.Editor {
 // spec's last key); a null or empty one ("flinkConfiguration:", "~", "{}")
 // gets its first key on the next line, one indentation step deeper.
 // Otherwise it behaves as NewConfigEditor describes.
-func NewDeploymentEditor(d *Deployment, src []byte) edit.Editor {
+func NewDeploymentEditor(d *Deployment, src []byte) parsed.Editor {
 	if d == nil || d.Config == nil {
-		return &yamlEditor{err: fmt.Errorf("edit: no FlinkDeployment given: %w", edit.ErrCannotRepresent)}
+		return &yamlEditor{err: fmt.Errorf("edit: no FlinkDeployment given: %w", parsed.ErrCannotRepresent)}
 	}
 	path, doc := d.Config.Path, d.Doc
 	ed := &yamlEditor{path: path, src: src, cfg: d.Config, deployment: true}
@@ -105,7 +104,7 @@ func NewDeploymentEditor(d *Deployment, src []byte) edit.Editor {
 	return ed
 }
 
-// yamlEditor implements edit.Editor for config.yaml and FlinkDeployment
+// yamlEditor implements parsed.Editor for config.yaml and FlinkDeployment
 // configurations.
 type yamlEditor struct {
 	path       string
@@ -139,18 +138,18 @@ type typed struct {
 	Kind  parsed.Kind
 }
 
-// Set implements edit.Editor.
-func (ed *yamlEditor) Set(key, value string) ([]edit.Edit, error) {
+// Set implements parsed.Editor.
+func (ed *yamlEditor) Set(key, value string) ([]parsed.Edit, error) {
 	if ed.err != nil {
 		return nil, ed.err
 	}
-	fail := func(format string, args ...any) ([]edit.Edit, error) {
-		return nil, fmt.Errorf("set %q in %s: %s: %w", key, ed.path, fmt.Sprintf(format, args...), edit.ErrCannotRepresent)
+	fail := func(format string, args ...any) ([]parsed.Edit, error) {
+		return nil, fmt.Errorf("set %q in %s: %s: %w", key, ed.path, fmt.Sprintf(format, args...), parsed.ErrCannotRepresent)
 	}
 	if key == "" {
 		return fail("empty key")
 	}
-	var edits []edit.Edit
+	var edits []parsed.Edit
 	var kind parsed.Kind
 	if e := ed.cfg.Lookup(key); e != nil {
 		if e.Kind != parsed.KindNull && e.Value == value {
@@ -177,9 +176,9 @@ func (ed *yamlEditor) Set(key, value string) ([]edit.Edit, error) {
 		}
 		kind = k
 		if p.vr.start == p.vr.end { // "key:" with no value token
-			edits = []edit.Edit{{Start: p.vr.start, End: p.vr.start, Text: " " + tok}}
+			edits = []parsed.Edit{{Start: p.vr.start, End: p.vr.start, Text: " " + tok}}
 		} else {
-			edits = []edit.Edit{{Start: p.vr.start, End: p.vr.end, Text: tok}}
+			edits = []parsed.Edit{{Start: p.vr.start, End: p.vr.end, Text: tok}}
 		}
 	} else {
 		tok, k, err := renderValue(value, nil, 0, false)
@@ -198,38 +197,38 @@ func (ed *yamlEditor) Set(key, value string) ([]edit.Edit, error) {
 
 // insert returns the edits that add key with the value token tok to the
 // configuration t describes.
-func (ed *yamlEditor) insert(t *ytree, key, tok string) ([]edit.Edit, error) {
-	nl := edit.LineBreak(t.src)
+func (ed *yamlEditor) insert(t *ytree, key, tok string) ([]parsed.Edit, error) {
+	nl := parsed.LineBreak(t.src)
 	if t.root == nil || t.root.flow && len(t.root.pairs) == 0 {
 		if ed.deployment {
 			return t.newConfiguration(key, tok, nl)
 		}
 		if t.root != nil || t.scalarRoot {
-			return nil, fmt.Errorf("the top level is an empty flow mapping ({}) or a null: %w", edit.ErrCannotRepresent)
+			return nil, fmt.Errorf("the top level is an empty flow mapping ({}) or a null: %w", parsed.ErrCannotRepresent)
 		}
 		k, err := renderKey(key, false)
 		if err != nil {
 			return nil, err
 		}
-		return []edit.Edit{edit.AppendLines(t.src, []string{k + ": " + tok}, nl)}, nil
+		return []parsed.Edit{parsed.AppendLines(t.src, []string{k + ": " + tok}, nl)}, nil
 	}
 	m, suffix, anchor := t.place(key)
 	if m == nil {
-		return nil, fmt.Errorf("no block mapping can take the key (flow style, or a mapping of that name): %w", edit.ErrCannotRepresent)
+		return nil, fmt.Errorf("no block mapping can take the key (flow style, or a mapping of that name): %w", parsed.ErrCannotRepresent)
 	}
 	k, err := renderKey(suffix, false)
 	if err != nil {
 		return nil, err
 	}
 	line := strings.Repeat(" ", m.col) + k + ": " + tok
-	return []edit.Edit{edit.InsertAfterLine(t.src, t.insertAfter(anchor, m.col), []string{line}, nl)}, nil
+	return []parsed.Edit{parsed.InsertAfterLine(t.src, t.insertAfter(anchor, m.col), []string{line}, nl)}, nil
 }
 
 // newConfiguration returns the edits that give a FlinkDeployment without
 // configuration keys its first key.
-func (t *ytree) newConfiguration(key, tok, nl string) ([]edit.Edit, error) {
+func (t *ytree) newConfiguration(key, tok, nl string) ([]parsed.Edit, error) {
 	if t.spec == nil || t.spec.flow || len(t.spec.pairs) == 0 {
-		return nil, fmt.Errorf("the FlinkDeployment has no block spec mapping to add flinkConfiguration to: %w", edit.ErrCannotRepresent)
+		return nil, fmt.Errorf("the FlinkDeployment has no block spec mapping to add flinkConfiguration to: %w", parsed.ErrCannotRepresent)
 	}
 	k, err := renderKey(key, false)
 	if err != nil {
@@ -250,16 +249,16 @@ func (t *ytree) newConfiguration(key, tok, nl string) ([]edit.Edit, error) {
 			strings.Repeat(" ", t.spec.col) + "flinkConfiguration:",
 			strings.Repeat(" ", t.spec.col+step) + k + ": " + tok,
 		}
-		return []edit.Edit{edit.InsertAfterLine(t.src, t.insertAfter(anchor, t.spec.col), lines, nl)}, nil
+		return []parsed.Edit{parsed.InsertAfterLine(t.src, t.insertAfter(anchor, t.spec.col), lines, nl)}, nil
 	}
 	if t.cfgVal.Kind == yaml.AliasNode {
-		return nil, fmt.Errorf("flinkConfiguration is an alias: %w", edit.ErrCannotRepresent)
+		return nil, fmt.Errorf("flinkConfiguration is an alias: %w", parsed.ErrCannotRepresent)
 	}
 	kr := t.loc.nodeRange(t.cfgKey, t.spec.col)
 	vr := t.loc.nodeRange(t.cfgVal, t.cfgKey.Column-1)
 	line := strings.Repeat(" ", t.cfgKey.Column-1+step) + k + ": " + tok
 	if vr.start == vr.end { // "flinkConfiguration:" and nothing else
-		return []edit.Edit{edit.InsertAfterLine(t.src, kr.end, []string{line}, nl)}, nil
+		return []parsed.Edit{parsed.InsertAfterLine(t.src, kr.end, []string{line}, nl)}, nil
 	}
 	// "flinkConfiguration: ~" or "{}": drop the token, then add the line.
 	colon := kr.end
@@ -267,11 +266,11 @@ func (t *ytree) newConfiguration(key, tok, nl string) ([]edit.Edit, error) {
 		colon++
 	}
 	if colon >= vr.start || !t.singleLine(tokenRange{start: kr.start, end: vr.end}) {
-		return nil, fmt.Errorf("cannot find the value of flinkConfiguration on its line: %w", edit.ErrCannotRepresent)
+		return nil, fmt.Errorf("cannot find the value of flinkConfiguration on its line: %w", parsed.ErrCannotRepresent)
 	}
-	return []edit.Edit{
+	return []parsed.Edit{
 		{Start: colon + 1, End: vr.end},
-		edit.InsertAfterLine(t.src, vr.end, []string{line}, nl),
+		parsed.InsertAfterLine(t.src, vr.end, []string{line}, nl),
 	}, nil
 }
 
@@ -284,15 +283,15 @@ func (ed *yamlEditor) occurrences(key string) ([]*ypair, error) {
 		}
 		p := ed.tree.pairs[e.KeySpan.Start.Offset]
 		if p == nil || p.full != key {
-			return nil, fmt.Errorf("the key token of %q was not found: %w", key, edit.ErrCannotRepresent)
+			return nil, fmt.Errorf("the key token of %q was not found: %w", key, parsed.ErrCannotRepresent)
 		}
 		out = append(out, p)
 	}
 	return out, nil
 }
 
-// Delete implements edit.Editor.
-func (ed *yamlEditor) Delete(key string) ([]edit.Edit, error) {
+// Delete implements parsed.Editor.
+func (ed *yamlEditor) Delete(key string) ([]parsed.Edit, error) {
 	if ed.err != nil {
 		return nil, ed.err
 	}
@@ -301,7 +300,7 @@ func (ed *yamlEditor) Delete(key string) ([]edit.Edit, error) {
 		return nil, fmt.Errorf("delete %q in %s: %w", key, ed.path, err)
 	}
 	if len(pairs) == 0 {
-		return nil, fmt.Errorf("delete %q from %s: %w", key, ed.path, edit.ErrNotFound)
+		return nil, fmt.Errorf("delete %q from %s: %w", key, ed.path, parsed.ErrNotFound)
 	}
 	edits, err := ed.tree.deletion(pairs)
 	if err != nil {
@@ -312,8 +311,8 @@ func (ed *yamlEditor) Delete(key string) ([]edit.Edit, error) {
 	return ed.checked(fmt.Sprintf("delete %q", key), edits, want)
 }
 
-// Rename implements edit.Editor.
-func (ed *yamlEditor) Rename(key, newKey string) ([]edit.Edit, error) {
+// Rename implements parsed.Editor.
+func (ed *yamlEditor) Rename(key, newKey string) ([]parsed.Edit, error) {
 	if ed.err != nil {
 		return nil, ed.err
 	}
@@ -322,13 +321,13 @@ func (ed *yamlEditor) Rename(key, newKey string) ([]edit.Edit, error) {
 	case err != nil:
 		return nil, fmt.Errorf("rename %q in %s: %w", key, ed.path, err)
 	case len(pairs) == 0:
-		return nil, fmt.Errorf("rename %q in %s: %w", key, ed.path, edit.ErrNotFound)
+		return nil, fmt.Errorf("rename %q in %s: %w", key, ed.path, parsed.ErrNotFound)
 	case newKey == key:
 		return nil, nil
 	case newKey == "":
-		return nil, fmt.Errorf("rename %q in %s: empty key: %w", key, ed.path, edit.ErrCannotRepresent)
+		return nil, fmt.Errorf("rename %q in %s: empty key: %w", key, ed.path, parsed.ErrCannotRepresent)
 	case ed.cfg.Lookup(newKey) != nil:
-		return nil, fmt.Errorf("rename %q to %q in %s: %w", key, newKey, ed.path, edit.ErrExists)
+		return nil, fmt.Errorf("rename %q to %q in %s: %w", key, newKey, ed.path, parsed.ErrExists)
 	}
 	edits, ok, err := ed.renameInPlace(pairs, newKey)
 	if err == nil && !ok {
@@ -346,7 +345,7 @@ func (ed *yamlEditor) Rename(key, newKey string) ([]edit.Edit, error) {
 // renameInPlace rewrites each key token; ok is false when one of them
 // cannot take the new key (another parent prefix, a sibling of that name,
 // a key with a tag or anchor).
-func (ed *yamlEditor) renameInPlace(pairs []*ypair, newKey string) (edits []edit.Edit, ok bool, err error) {
+func (ed *yamlEditor) renameInPlace(pairs []*ypair, newKey string) (edits []parsed.Edit, ok bool, err error) {
 	for _, p := range pairs {
 		prefix := p.owner.prefix
 		if !strings.HasPrefix(newKey, prefix) || len(newKey) == len(prefix) {
@@ -360,7 +359,7 @@ func (ed *yamlEditor) renameInPlace(pairs []*ypair, newKey string) (edits []edit
 		if err != nil {
 			return nil, false, err
 		}
-		edits = append(edits, edit.Edit{Start: p.kr.start, End: p.kr.end, Text: tok})
+		edits = append(edits, parsed.Edit{Start: p.kr.start, End: p.kr.end, Text: tok})
 	}
 	return edits, true, nil
 }
@@ -368,7 +367,7 @@ func (ed *yamlEditor) renameInPlace(pairs []*ypair, newKey string) (edits []edit
 // move deletes every definition of key and adds newKey with the winning
 // value token, as Set adds a key. The insertion is computed on the file
 // with the deletions applied and mapped back to the original offsets.
-func (ed *yamlEditor) move(key, newKey string, pairs []*ypair) ([]edit.Edit, error) {
+func (ed *yamlEditor) move(key, newKey string, pairs []*ypair) ([]parsed.Edit, error) {
 	win := pairs[len(pairs)-1]
 	if e := ed.cfg.Lookup(key); e != nil {
 		if p := ed.tree.pairs[e.KeySpan.Start.Offset]; p != nil {
@@ -376,24 +375,24 @@ func (ed *yamlEditor) move(key, newKey string, pairs []*ypair) ([]edit.Edit, err
 		}
 	}
 	if win.vr.start == win.vr.end || !ed.tree.singleLine(win.vr) {
-		return nil, fmt.Errorf("the value is empty or spans several lines and cannot move to another mapping: %w", edit.ErrCannotRepresent)
+		return nil, fmt.Errorf("the value is empty or spans several lines and cannot move to another mapping: %w", parsed.ErrCannotRepresent)
 	}
 	tok := string(ed.src[win.vr.start:win.vr.end])
 	dels, err := ed.tree.deletion(pairs)
 	if err != nil {
 		return nil, err
 	}
-	dels, err = edit.Normalize(len(ed.src), dels)
+	dels, err = parsed.Normalize(len(ed.src), dels)
 	if err != nil {
 		return nil, err
 	}
-	mid, err := edit.Apply(ed.src, dels)
+	mid, err := parsed.Apply(ed.src, dels)
 	if err != nil {
 		return nil, err
 	}
 	t, err := ed.buildTree(mid)
 	if err != nil {
-		return nil, fmt.Errorf("%v: %w", err, edit.ErrCannotRepresent)
+		return nil, fmt.Errorf("%v: %w", err, parsed.ErrCannotRepresent)
 	}
 	ins, err := ed.insert(t, newKey, tok)
 	if err != nil {
@@ -413,7 +412,7 @@ func (ed *yamlEditor) move(key, newKey string, pairs []*ypair) ([]edit.Edit, err
 	}
 	for _, e := range ins {
 		s := back(e.Start)
-		dels = append(dels, edit.Edit{Start: s, End: s + e.End - e.Start, Text: e.Text})
+		dels = append(dels, parsed.Edit{Start: s, End: s + e.End - e.Start, Text: e.Text})
 	}
 	return dels, nil
 }
@@ -430,7 +429,7 @@ func effectiveTyped(f *parsed.File) map[string]typed {
 }
 
 // checked returns edits when verify accepts them.
-func (ed *yamlEditor) checked(op string, edits []edit.Edit, want map[string]typed) ([]edit.Edit, error) {
+func (ed *yamlEditor) checked(op string, edits []parsed.Edit, want map[string]typed) ([]parsed.Edit, error) {
 	if err := ed.verify(op, edits, want); err != nil {
 		return nil, err
 	}
@@ -439,18 +438,18 @@ func (ed *yamlEditor) checked(op string, edits []edit.Edit, want map[string]type
 
 // verify applies edits, parses the result and checks that Flink reads
 // exactly want from it.
-func (ed *yamlEditor) verify(op string, edits []edit.Edit, want map[string]typed) error {
-	out, err := edit.Apply(ed.src, edits)
+func (ed *yamlEditor) verify(op string, edits []parsed.Edit, want map[string]typed) error {
+	out, err := parsed.Apply(ed.src, edits)
 	if err != nil {
 		return fmt.Errorf("%s in %s: %w", op, ed.path, err)
 	}
 	g, err := ed.reparse(out)
 	if err != nil {
-		return fmt.Errorf("%s in %s: the edited file would not parse (%v): %w", op, ed.path, err, edit.ErrCannotRepresent)
+		return fmt.Errorf("%s in %s: the edited file would not parse (%v): %w", op, ed.path, err, parsed.ErrCannotRepresent)
 	}
 	show := func(v typed) string { return fmt.Sprintf("the %s %q", v.Kind, v.Value) }
-	if diff := edit.DiffViews(want, effectiveTyped(g), show); diff != "" {
-		return fmt.Errorf("%s in %s: Flink would read the edited file differently: %s: %w", op, ed.path, diff, edit.ErrCannotRepresent)
+	if diff := parsed.DiffViews(want, effectiveTyped(g), show); diff != "" {
+		return fmt.Errorf("%s in %s: Flink would read the edited file differently: %s: %w", op, ed.path, diff, parsed.ErrCannotRepresent)
 	}
 	return nil
 }

@@ -6,9 +6,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/ckptlint/ckptlint/internal/edit"
-	"github.com/ckptlint/ckptlint/internal/edit/edittest"
 	"github.com/ckptlint/ckptlint/internal/parsed"
+	"github.com/ckptlint/ckptlint/internal/parsed/edittest"
 )
 
 // TestEditCorpusConfigYAML and TestEditCorpusManifests run a representative
@@ -98,7 +97,7 @@ func corpusRound(t *testing.T, tg target) *edittest.Round {
 		ops = append(ops, edittest.Op{Kind: "rename", Key: ren.Key, Arg: ren.Key + "-renamed"})
 	}
 
-	lines := func(t *testing.T, src []byte, byOp map[edittest.Op][]edit.Edit) edittest.LineOps {
+	lines := func(t *testing.T, src []byte, byOp map[edittest.Op][]parsed.Edit) edittest.LineOps {
 		var lineOps edittest.LineOps
 		tok := "ckptlint-set"
 		if q := edittest.Line(src, set.ValueSpan.Start.Line)[set.ValueSpan.Start.Col-1]; q == '"' || q == '\'' { // the quote style is kept

@@ -1,9 +1,10 @@
 package flinkyaml
 
 import (
-	"github.com/ckptlint/ckptlint/internal/edit/edittest"
 	"strings"
 	"testing"
+
+	"github.com/ckptlint/ckptlint/internal/parsed/edittest"
 )
 
 // fuzzEdit checks the editor contract on one input (edittest.FuzzOps):

@@ -5,9 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckptlint/ckptlint/internal/edit"
-	"github.com/ckptlint/ckptlint/internal/edit/edittest"
 	"github.com/ckptlint/ckptlint/internal/parsed"
+	"github.com/ckptlint/ckptlint/internal/parsed/edittest"
 )
 
 // editCase is one operation on one file and the bytes it must give. With
@@ -70,12 +69,12 @@ var configEditCases = []editCase{
 	{name: "set the same value: no edit", src: "a: 'x'\n", op: "set", key: "a", arg: "x", want: "a: 'x'\n"},
 	{name: "set the same int: no edit", src: "a: 010\n", op: "set", key: "a", arg: "10", want: "a: 010\n"},
 	{name: "set changes the later of flat and nested", src: "a.b: 1\na:\n  b: 2\n", op: "set", key: "a.b", arg: "3", want: "a.b: 1\na:\n  b: 3\n"},
-	{name: "set refuses a block scalar", src: "a: |\n  x\n", op: "set", key: "a", arg: "y", wantErr: edit.ErrCannotRepresent},
-	{name: "set refuses a multi-line plain scalar", src: "a: x\n  y\n", op: "set", key: "a", arg: "z", wantErr: edit.ErrCannotRepresent},
-	{name: "set refuses a block sequence", src: "a:\n- x\n", op: "set", key: "a", arg: "y", wantErr: edit.ErrCannotRepresent},
-	{name: "set refuses an anchored value", src: "a: &v x\nb: *v\n", op: "set", key: "a", arg: "y", wantErr: edit.ErrCannotRepresent},
-	{name: "set refuses a tagged value", src: "a: !!str x\n", op: "set", key: "a", arg: "y", wantErr: edit.ErrCannotRepresent},
-	{name: "set refuses invalid UTF-8", src: "a: x\n", op: "set", key: "a", arg: "caf\xe9", wantErr: edit.ErrCannotRepresent},
+	{name: "set refuses a block scalar", src: "a: |\n  x\n", op: "set", key: "a", arg: "y", wantErr: parsed.ErrCannotRepresent},
+	{name: "set refuses a multi-line plain scalar", src: "a: x\n  y\n", op: "set", key: "a", arg: "z", wantErr: parsed.ErrCannotRepresent},
+	{name: "set refuses a block sequence", src: "a:\n- x\n", op: "set", key: "a", arg: "y", wantErr: parsed.ErrCannotRepresent},
+	{name: "set refuses an anchored value", src: "a: &v x\nb: *v\n", op: "set", key: "a", arg: "y", wantErr: parsed.ErrCannotRepresent},
+	{name: "set refuses a tagged value", src: "a: !!str x\n", op: "set", key: "a", arg: "y", wantErr: parsed.ErrCannotRepresent},
+	{name: "set refuses invalid UTF-8", src: "a: x\n", op: "set", key: "a", arg: "caf\xe9", wantErr: parsed.ErrCannotRepresent},
 
 	// set, new key
 	{name: "set new key in the deepest mapping", src: "execution:\n  checkpointing:\n    interval: 10s\nstate: x\n",
@@ -101,7 +100,7 @@ var configEditCases = []editCase{
 	{name: "set new key after a BOM", src: "\ufeffa: 1\n", op: "set", key: "b", arg: "2", want: "\ufeffa: 1\nb: 2\n"},
 	{name: "set new key, lone CR", src: "a: 1\rb: 2\r", op: "set", key: "c", arg: "3", want: "a: 1\rb: 2\rc: 3\r"},
 	{name: "set new key quoted", src: "a: 1\n", op: "set", key: "*x", arg: "v", want: "a: 1\n'*x': v\n"},
-	{name: "set new key refuses a flow top level", src: "{a: 1}\n", op: "set", key: "b", arg: "2", wantErr: edit.ErrCannotRepresent},
+	{name: "set new key refuses a flow top level", src: "{a: 1}\n", op: "set", key: "b", arg: "2", wantErr: parsed.ErrCannotRepresent},
 
 	// Flink 1.20 GlobalConfigurationTest L88-134 (testConfigurationWithStandardYAML)
 	{name: "standard YAML test file: Key4 int", src: standardYAML, op: "set", key: "Key4", arg: "2",
@@ -118,7 +117,7 @@ var configEditCases = []editCase{
 		want: strings.Replace(standardYAML, "    Key3: 'v2'\n", "    Key3: 'v2'\n    Key12: v\n", 1)},
 	{name: "standard YAML test file: delete Key1.Key2", src: standardYAML, op: "delete", key: "Key1.Key2",
 		want: strings.Replace(standardYAML, "    Key2: v1\n", "", 1)},
-	{name: "standard YAML test file: delete in a flow map refused", src: standardYAML, op: "delete", key: "Key10.k1", wantErr: edit.ErrCannotRepresent},
+	{name: "standard YAML test file: delete in a flow map refused", src: standardYAML, op: "delete", key: "Key10.k1", wantErr: parsed.ErrCannotRepresent},
 
 	// delete
 	{name: "delete", src: "a: 1\nb: 2\n", op: "delete", key: "a", want: "b: 2\n"},
@@ -131,8 +130,8 @@ var configEditCases = []editCase{
 	{name: "delete the only key keeps the BOM", src: "\ufeffa: 1\n", op: "delete", key: "a", want: "\ufeff"},
 	{name: "delete flat and nested definitions", src: "a.b: 1\nc: 0\na:\n  b: 2\n", op: "delete", key: "a.b", want: "c: 0\n"},
 	{name: "delete a flow mapping left empty", src: "s: {a: 1}\nt: 2\n", op: "delete", key: "s.a", want: "t: 2\n"},
-	{name: "delete refuses a pair in a flow mapping", src: "s: {a: 1, b: 2}\n", op: "delete", key: "s.a", wantErr: edit.ErrCannotRepresent},
-	{name: "delete an absent key", src: "a: 1\n", op: "delete", key: "b", wantErr: edit.ErrNotFound},
+	{name: "delete refuses a pair in a flow mapping", src: "s: {a: 1, b: 2}\n", op: "delete", key: "s.a", wantErr: parsed.ErrCannotRepresent},
+	{name: "delete an absent key", src: "a: 1\n", op: "delete", key: "b", wantErr: parsed.ErrNotFound},
 
 	// rename
 	{name: "rename flat", src: "state.backend: rocksdb # fast\n", op: "rename", key: "state.backend", arg: "state.backend.type", want: "state.backend.type: rocksdb # fast\n"},
@@ -144,9 +143,9 @@ var configEditCases = []editCase{
 		want: "state:\n  backend: r\nexecution:\n  checkpointing:\n    interval: 1s\n    dir: hdfs://x\n"},
 	{name: "rename moves the value token verbatim", src: "a:\n  x: '010'\nb:\n  y: 1\n", op: "rename", key: "a.x", arg: "b.x",
 		want: "b:\n  y: 1\n  x: '010'\n"},
-	{name: "rename onto a set key", src: "a: 1\nb: 2\n", op: "rename", key: "a", arg: "b", wantErr: edit.ErrExists},
-	{name: "rename an absent key", src: "a: 1\n", op: "rename", key: "b", arg: "c", wantErr: edit.ErrNotFound},
-	{name: "rename refuses a multi-line value that must move", src: "a:\n  x: |\n    v\nb:\n  y: 1\n", op: "rename", key: "a.x", arg: "b.x", wantErr: edit.ErrCannotRepresent},
+	{name: "rename onto a set key", src: "a: 1\nb: 2\n", op: "rename", key: "a", arg: "b", wantErr: parsed.ErrExists},
+	{name: "rename an absent key", src: "a: 1\n", op: "rename", key: "b", arg: "c", wantErr: parsed.ErrNotFound},
+	{name: "rename refuses a multi-line value that must move", src: "a:\n  x: |\n    v\nb:\n  y: 1\n", op: "rename", key: "a.x", arg: "b.x", wantErr: parsed.ErrCannotRepresent},
 }
 
 var deploymentEditCases = []editCase{
@@ -173,13 +172,13 @@ var deploymentEditCases = []editCase{
 		want: strings.Replace(twoDeployments, "    execution:\n      checkpointing:\n        interval: 10s\n", "", 1)},
 	{name: "deployment: rename", src: twoDeployments, dep: 0, op: "rename", key: "state.checkpoints.dir", arg: "execution.checkpointing.dir",
 		want: strings.Replace(twoDeployments, "    state.checkpoints.dir:", "    execution.checkpointing.dir:", 1)},
-	{name: "deployment: no spec", src: "apiVersion: flink.apache.org/v1beta1\nkind: FlinkDeployment\nmetadata:\n  name: x\n", op: "set", key: "a", arg: "1", wantErr: edit.ErrCannotRepresent},
+	{name: "deployment: no spec", src: "apiVersion: flink.apache.org/v1beta1\nkind: FlinkDeployment\nmetadata:\n  name: x\n", op: "set", key: "a", arg: "1", wantErr: parsed.ErrCannotRepresent},
 }
 
 // target is the configuration an editCase edits, parsed.
 type target struct {
 	cfg *parsed.File
-	ed  edit.Editor
+	ed  parsed.Editor
 	// manifestErr is the error of the whole manifest (dep >= 0): a later
 	// document may fail to parse while the dep-th deployment did not.
 	manifestErr *parsed.ParseError
@@ -212,7 +211,7 @@ func yamlFormat(dep int, whole bool) edittest.Format[target, map[string]typed] {
 			}
 			return edittest.ParseErr(tg.manifestErr)
 		},
-		Editor:   func(tg target) edit.Editor { return tg.ed },
+		Editor:   func(tg target) parsed.Editor { return tg.ed },
 		View:     func(tg target) map[string]typed { return effectiveTyped(tg.cfg) },
 		Expected: expectedYAML,
 	}
@@ -270,7 +269,7 @@ func TestEditorParseError(t *testing.T) {
 	if f.Err == nil {
 		t.Fatal("duplicate keys parsed")
 	}
-	for _, ed := range []edit.Editor{NewConfigEditor(f), NewConfigEditor(nil), NewDeploymentEditor(nil, nil)} {
+	for _, ed := range []parsed.Editor{NewConfigEditor(f), NewConfigEditor(nil), NewDeploymentEditor(nil, nil)} {
 		edittest.RefusesAll(t, ed, "a", "b")
 	}
 }

@@ -9,7 +9,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/ckptlint/ckptlint/internal/edit"
 	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
@@ -58,7 +57,7 @@ func renderValue(value string, prev *parsed.Entry, quote byte, flow bool) (strin
 // renderKey returns the token for a mapping key that Flink reads as key.
 func renderKey(key string, flow bool) (string, error) {
 	if key == "" {
-		return "", fmt.Errorf("empty key: %w", edit.ErrCannotRepresent)
+		return "", fmt.Errorf("empty key: %w", parsed.ErrCannotRepresent)
 	}
 	return renderString(key, 0, flow, true)
 }
@@ -69,7 +68,7 @@ func renderKey(key string, flow bool) (string, error) {
 // quote set, that quoted style comes first.
 func renderString(s string, quote byte, flow, isKey bool) (string, error) {
 	if !utf8.ValidString(s) {
-		return "", fmt.Errorf("%q is not valid UTF-8, which YAML cannot hold: %w", s, edit.ErrCannotRepresent)
+		return "", fmt.Errorf("%q is not valid UTF-8, which YAML cannot hold: %w", s, parsed.ErrCannotRepresent)
 	}
 	var styles []string
 	switch quote {
@@ -92,7 +91,7 @@ func renderString(s string, quote byte, flow, isKey bool) (string, error) {
 			return tok, nil
 		}
 	}
-	return "", fmt.Errorf("no YAML scalar reads back as %q: %w", s, edit.ErrCannotRepresent)
+	return "", fmt.Errorf("no YAML scalar reads back as %q: %w", s, parsed.ErrCannotRepresent)
 }
 
 // plainSafe reports whether s can be written as a plain scalar that every

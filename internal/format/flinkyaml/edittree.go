@@ -8,8 +8,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ckptlint/ckptlint/internal/edit"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 // ytree is the mapping structure of one Flink configuration (a config.yaml
@@ -191,7 +192,7 @@ func (t *ytree) place(key string) (m *ymap, suffix string, anchor *ypair) {
 	anchor = m.pairs[len(m.pairs)-1]
 	best := 2
 	for _, p := range m.pairs {
-		if n := edit.SharedSegments(key, p.full); n >= best {
+		if n := parsed.SharedSegments(key, p.full); n >= best {
 			anchor, best = p, n
 		}
 	}
@@ -205,9 +206,9 @@ func (t *ytree) place(key string) (m *ymap, suffix string, anchor *ypair) {
 func (t *ytree) insertAfter(p *ypair, col int) int {
 	src := t.src
 	at := p.end()
-	_, _, next := edit.LineBounds(src, at)
+	_, _, next := parsed.LineBounds(src, at)
 	for next < len(src) {
-		ls, le, nx := edit.LineBounds(src, next)
+		ls, le, nx := parsed.LineBounds(src, next)
 		line := src[ls:le]
 		indent := 0
 		for indent < len(line) && line[indent] == ' ' {
@@ -244,8 +245,8 @@ func ancestorIn(p *ypair, set map[*ypair]bool) bool {
 // including) the configuration root: an empty nested mapping would be a
 // null value, which Flink refuses to load (see NoticeNullValue). Pairs of
 // a flow mapping, and pairs that share a line with other content, are
-// refused with edit.ErrCannotRepresent.
-func (t *ytree) deletion(pairs []*ypair) ([]edit.Edit, error) {
+// refused with parsed.ErrCannotRepresent.
+func (t *ytree) deletion(pairs []*ypair) ([]parsed.Edit, error) {
 	gone := map[*ypair]bool{}
 	for _, p := range pairs {
 		gone[p] = true
@@ -271,22 +272,22 @@ func (t *ytree) deletion(pairs []*ypair) ([]edit.Edit, error) {
 	var ranges []lineRange
 	for _, p := range tops {
 		if p.owner.flow {
-			return nil, fmt.Errorf("%q is inside a flow mapping ({...}): %w", p.full, edit.ErrCannotRepresent)
+			return nil, fmt.Errorf("%q is inside a flow mapping ({...}): %w", p.full, parsed.ErrCannotRepresent)
 		}
 		ls, ok := t.ownLineStart(p.kr.start)
 		if !ok {
-			return nil, fmt.Errorf("%q shares its line with other content: %w", p.full, edit.ErrCannotRepresent)
+			return nil, fmt.Errorf("%q shares its line with other content: %w", p.full, parsed.ErrCannotRepresent)
 		}
-		_, _, next := edit.LineBounds(t.src, p.end())
+		_, _, next := parsed.LineBounds(t.src, p.end())
 		ranges = append(ranges, lineRange{ls, next})
 	}
-	var edits []edit.Edit
+	var edits []parsed.Edit
 	for i := 0; i < len(ranges); {
 		r := ranges[i]
 		for i++; i < len(ranges) && ranges[i].start <= r.end; i++ {
 			r.end = max(r.end, ranges[i].end)
 		}
-		edits = append(edits, edit.DeleteLines(t.src, r.start, r.end))
+		edits = append(edits, parsed.DeleteLines(t.src, r.start, r.end))
 	}
 	return edits, nil
 }
@@ -294,7 +295,7 @@ func (t *ytree) deletion(pairs []*ypair) ([]edit.Edit, error) {
 // ownLineStart returns the start of the line holding off when only spaces
 // (and, on the first line, a byte order mark) precede off on it.
 func (t *ytree) ownLineStart(off int) (int, bool) {
-	ls, _, _ := edit.LineBounds(t.src, off)
+	ls, _, _ := parsed.LineBounds(t.src, off)
 	if ls == 0 {
 		ls = t.loc.bom
 	}

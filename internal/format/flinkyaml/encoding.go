@@ -9,7 +9,6 @@ import (
 	"golang.org/x/text/encoding/unicode/utf32"
 
 	"github.com/ckptlint/ckptlint/internal/parsed"
-	"github.com/ckptlint/ckptlint/internal/span"
 )
 
 // Encodings. Flink reads config.yaml from a FileInputStream: Flink 1.19
@@ -74,10 +73,10 @@ func parseUnreadEncoding(path string, src []byte, enc *unreadEncoding) *parsed.F
 	text, err := enc.dec.NewDecoder().Bytes(src)
 	if err != nil {
 		return &parsed.File{Path: path, Format: parsed.FlinkConfigYAML, Src: src,
-			Err: &parsed.ParseError{File: path, Pos: span.Top(), Msg: fmt.Sprintf("%s (and it does not decode as %s: %v)", enc.msg, enc.name, err)}}
+			Err: &parsed.ParseError{File: path, Pos: parsed.Top(), Msg: fmt.Sprintf("%s (and it does not decode as %s: %v)", enc.msg, enc.name, err)}}
 	}
 	f := ParseConfig(path, text)
-	f.Err = &parsed.ParseError{File: path, Pos: span.Top(), Msg: enc.msg}
+	f.Err = &parsed.ParseError{File: path, Pos: parsed.Top(), Msg: enc.msg}
 	return f
 }
 

@@ -1,8 +1,9 @@
 package flinkyaml
 
 import (
-	"github.com/ckptlint/ckptlint/internal/parsed"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 // add records one flattened entry for key k with value v, read from node vn

@@ -7,7 +7,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/ckptlint/ckptlint/internal/parsed"
-	"github.com/ckptlint/ckptlint/internal/span"
 )
 
 // flattener turns a YAML mapping into Flink's flat entries, the way
@@ -127,7 +126,7 @@ type pairKey struct {
 	node    *yaml.Node
 	full    string // the flattened key
 	written string // the key's own value, as written
-	span    span.Span
+	span    parsed.Span
 }
 
 // value flattens the value vn of key k.

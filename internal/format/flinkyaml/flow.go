@@ -2,8 +2,9 @@ package flinkyaml
 
 import (
 	"fmt"
-	"github.com/ckptlint/ckptlint/internal/parsed"
 	"strings"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 // This file renders values the way Flink's YamlParserUtils.toYAMLString

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/ckptlint/ckptlint/internal/parsed"
-	"github.com/ckptlint/ckptlint/internal/span"
 )
 
 // extraSeeds are inputs aimed at the span finder and the alias handling.
@@ -63,13 +62,13 @@ func FuzzParseManifests(f *testing.F) {
 		if perr != nil && (perr.Pos.Line < 1 || perr.Pos.Col < 1 || perr.Pos.Offset > len(src)) {
 			t.Fatalf("error position %+v out of bounds", perr.Pos)
 		}
-		lines := span.NewLines(src)
+		lines := parsed.NewLines(src)
 		for _, d := range deps {
 			checkFile(t, d.Config)
 			for _, e := range d.Config.Entries {
 				checkKind(t, e)
 			}
-			for _, s := range []span.Span{d.Span, d.ConfigSpan, d.FlinkVersionSpan} {
+			for _, s := range []parsed.Span{d.Span, d.ConfigSpan, d.FlinkVersionSpan} {
 				if !s.IsZero() {
 					checkSpan(t, "deployment", src, lines, s)
 				}

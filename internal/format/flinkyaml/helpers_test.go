@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/ckptlint/ckptlint/internal/parsed"
-	"github.com/ckptlint/ckptlint/internal/span"
 )
 
 // kv is the part of an entry most tests compare.
@@ -38,11 +37,11 @@ func noticesAt(ns []parsed.Notice) []noticeAt {
 }
 
 // text returns the bytes a span covers.
-func text(src []byte, s span.Span) string { return string(src[s.Start.Offset:s.End.Offset]) }
+func text(src []byte, s parsed.Span) string { return string(src[s.Start.Offset:s.End.Offset]) }
 
 // checkSpan fails when s is out of bounds or its positions disagree with
-// span.Lines.
-func checkSpan(t *testing.T, what string, src []byte, lines *span.Lines, s span.Span) {
+// parsed.Lines.
+func checkSpan(t *testing.T, what string, src []byte, lines *parsed.Lines, s parsed.Span) {
 	t.Helper()
 	if s.Start.Offset < 0 || s.Start.Offset > s.End.Offset || s.End.Offset > len(src) {
 		t.Fatalf("%s span %+v out of bounds (len %d)", what, s, len(src))
@@ -58,7 +57,7 @@ func checkSpan(t *testing.T, what string, src []byte, lines *span.Lines, s span.
 // checkFile checks every span and the error position of a parsed file.
 func checkFile(t *testing.T, f *parsed.File) {
 	t.Helper()
-	lines := span.NewLines(f.Src)
+	lines := parsed.NewLines(f.Src)
 	for _, e := range f.Entries {
 		checkSpan(t, "key "+e.Key, f.Src, lines, e.KeySpan)
 		checkSpan(t, "value "+e.Key, f.Src, lines, e.ValueSpan)

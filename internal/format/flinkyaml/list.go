@@ -3,8 +3,9 @@ package flinkyaml
 import (
 	"strings"
 
-	"github.com/ckptlint/ckptlint/internal/parsed"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 // flow renders the collection or scalar n as Flink's flow string (see

@@ -1,17 +1,18 @@
 package flinkyaml
 
 import (
-	"github.com/ckptlint/ckptlint/internal/span"
 	"unicode/utf8"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 // locator maps yaml.v3 positions (1-based line, 1-based rune column) to byte
 // offsets, and byte offsets to span positions.
 type locator struct {
 	src   []byte
-	lines *span.Lines
+	lines *parsed.Lines
 	// ystarts holds the byte offset of each line as yaml.v3 counts lines:
-	// it breaks on LF, CRLF, a lone CR, NEL, LS and PS, where span.Lines
+	// it breaks on LF, CRLF, a lone CR, NEL, LS and PS, where parsed.Lines
 	// breaks on LF only.
 	ystarts []int
 	// bom is the length of a leading UTF-8 byte-order mark, which yaml.v3
@@ -23,7 +24,7 @@ type locator struct {
 }
 
 func newLocator(src []byte) *locator {
-	l := &locator{src: src, lines: span.NewLines(src), ystarts: []int{0}}
+	l := &locator{src: src, lines: parsed.NewLines(src), ystarts: []int{0}}
 	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
 		l.bom = 3
 	}
@@ -88,13 +89,13 @@ func (l *locator) offset(line, col int) int {
 }
 
 // span returns the span of bytes [start, end), clamped to the file.
-func (l *locator) span(start, end int) span.Span {
+func (l *locator) span(start, end int) parsed.Span {
 	start = clamp(start, 0, len(l.src))
 	end = clamp(end, start, len(l.src))
 	return l.lines.Span(start, end)
 }
 
 // pos returns the position of byte offset off.
-func (l *locator) pos(off int) span.Pos { return l.lines.Pos(off) }
+func (l *locator) pos(off int) parsed.Pos { return l.lines.Pos(off) }
 
 func clamp(v, lo, hi int) int { return max(lo, min(v, hi)) }

@@ -11,7 +11,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/ckptlint/ckptlint/internal/parsed"
-	"github.com/ckptlint/ckptlint/internal/span"
 )
 
 // Field is an optional scalar of a FlinkDeployment spec.
@@ -21,7 +20,7 @@ type Field struct {
 	// Kind is its YAML 1.2 core-schema type.
 	Kind parsed.Kind
 	// Span covers the value token (quotes, tag and anchor included).
-	Span span.Span
+	Span parsed.Span
 }
 
 // Deployment is one FlinkDeployment document (flink-kubernetes-operator
@@ -32,11 +31,11 @@ type Deployment struct {
 	Doc int
 	// Span is where to report findings about the deployment as a whole:
 	// the metadata.name value, or the kind line when there is no name.
-	Span span.Span
+	Span parsed.Span
 	// FlinkVersion is spec.flinkVersion as written, e.g. "v1_17", and
 	// FlinkVersionSpan its value token; both zero when absent.
 	FlinkVersion     string
-	FlinkVersionSpan span.Span
+	FlinkVersionSpan parsed.Span
 	// Image is spec.image (the Flink image the operator runs), nil when absent.
 	Image *Field
 	// Config holds the flattened entries of spec.flinkConfiguration (flat
@@ -48,7 +47,7 @@ type Deployment struct {
 	Config *parsed.File
 	// ConfigSpan is the flinkConfiguration key, where an editor adds keys;
 	// zero when the spec has none.
-	ConfigSpan span.Span
+	ConfigSpan parsed.Span
 	// Optional scalars; nil when absent.
 	JobParallelism      *Field // spec.job.parallelism
 	TaskManagerReplicas *Field // spec.taskManager.replicas

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/ckptlint/ckptlint/internal/parsed"
-	"github.com/ckptlint/ckptlint/internal/span"
 )
 
 // Notice codes recorded by this package. Rules decide what to report.
@@ -35,7 +34,7 @@ var boolLikeWords = map[string]bool{
 // isBoolLike reports whether s is one of boolLikeWords in any letter case.
 func isBoolLike(s string) bool { return boolLikeWords[strings.ToLower(s)] }
 
-func newNotice(path, code string, sp span.Span, key, format string, args ...any) parsed.Notice {
+func newNotice(path, code string, sp parsed.Span, key, format string, args ...any) parsed.Notice {
 	return parsed.Notice{
 		Code:    code,
 		Message: fmt.Sprintf(format, args...),

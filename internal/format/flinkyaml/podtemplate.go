@@ -3,8 +3,9 @@ package flinkyaml
 import (
 	"strings"
 
-	"github.com/ckptlint/ckptlint/internal/span"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 // MainContainer is the container Flink runs in; the operator finds it by
@@ -21,7 +22,7 @@ type Volume struct {
 	// Detail names the source: the claim name, server:path, the CSI driver,
 	// the host path.
 	Detail string
-	Span   span.Span // the name value
+	Span   parsed.Span // the name value
 }
 
 // Mount is one volumeMount of the main container.
@@ -30,7 +31,7 @@ type Mount struct {
 	MountPath string
 	SubPath   string
 	ReadOnly  bool
-	Span      span.Span // the mountPath value
+	Span      parsed.Span // the mountPath value
 }
 
 // PodTemplate is one pod template of a FlinkDeployment.
@@ -41,7 +42,7 @@ type PodTemplate struct {
 	Volumes []Volume
 	// Mounts are the volumeMounts of the flink-main-container.
 	Mounts []Mount
-	Span   span.Span // the podTemplate key
+	Span   parsed.Span // the podTemplate key
 }
 
 // Claim is a PersistentVolumeClaim declared in the same file.

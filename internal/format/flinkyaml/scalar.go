@@ -10,8 +10,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ckptlint/ckptlint/internal/parsed"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 // The YAML 1.2 core schema as snakeyaml-engine's CoreScalarResolver

@@ -4,8 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckptlint/ckptlint/internal/span"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 // tokens is an entry's key token and value token, as source text.
@@ -116,9 +117,9 @@ func TestParseConfigSpanPositions(t *testing.T) {
 	if e == nil {
 		t.Fatal("ключ not found")
 	}
-	want := span.Span{
-		Start: span.Pos{Line: 2, Col: 11, Offset: 16},
-		End:   span.Pos{Line: 2, Col: 29, Offset: 34},
+	want := parsed.Span{
+		Start: parsed.Pos{Line: 2, Col: 11, Offset: 16},
+		End:   parsed.Pos{Line: 2, Col: 29, Offset: 34},
 	}
 	if diff := cmp.Diff(want, e.ValueSpan); diff != "" {
 		t.Errorf("value span (-want +got):\n%s", diff)
@@ -128,7 +129,7 @@ func TestParseConfigSpanPositions(t *testing.T) {
 	}
 }
 
-// TestLocatorOtherBreaks covers line breaks yaml.v3 counts but span.Lines
+// TestLocatorOtherBreaks covers line breaks yaml.v3 counts but parsed.Lines
 // does not (a lone CR, NEL, LS, PS inside a value).
 func TestLocatorOtherBreaks(t *testing.T) {
 	tests := []struct {

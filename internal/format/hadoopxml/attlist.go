@@ -2,9 +2,10 @@ package hadoopxml
 
 import (
 	"fmt"
-	"github.com/ckptlint/ckptlint/internal/parsed"
 	"slices"
 	"strings"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 // Attribute defaults of the internal DTD subset. Hadoop's Configuration

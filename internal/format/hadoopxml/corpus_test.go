@@ -3,12 +3,13 @@ package hadoopxml
 import (
 	"bytes"
 	"errors"
-	"github.com/ckptlint/ckptlint/internal/edit/edittest"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ckptlint/ckptlint/internal/parsed/edittest"
 )
 
 // corpusPaths lists the core-site and hdfs-site files of the corpus, or

@@ -1,9 +1,10 @@
 package hadoopxml
 
 import (
-	"github.com/ckptlint/ckptlint/internal/parsed"
 	"path"
 	"strings"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 // Detect reports the format of a file from its name: core-site.xml is

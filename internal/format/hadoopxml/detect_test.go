@@ -1,8 +1,9 @@
 package hadoopxml
 
 import (
-	"github.com/ckptlint/ckptlint/internal/parsed"
 	"testing"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 func TestDetect(t *testing.T) {

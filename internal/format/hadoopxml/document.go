@@ -2,7 +2,6 @@ package hadoopxml
 
 import (
 	"github.com/ckptlint/ckptlint/internal/parsed"
-	"github.com/ckptlint/ckptlint/internal/span"
 )
 
 // Doc is a parsed Hadoop XML file together with the layout a
@@ -15,10 +14,10 @@ type Doc struct {
 	Properties []Property
 	// Root spans the root element, from the '<' of <configuration> to the
 	// end of </configuration> (or of the self-closing tag).
-	Root span.Span
+	Root parsed.Span
 	// CloseTag spans </configuration>; zero when the root is self-closing
 	// or the file did not parse.
-	CloseTag span.Span
+	CloseTag parsed.Span
 	// InsertOffset is where a new property line goes: the first byte of the
 	// line holding </configuration> when only white space precedes it on
 	// that line, else the offset of </configuration> itself. -1 when there
@@ -49,25 +48,25 @@ type Property struct {
 	// an <xi:fallback> that was not used).
 	Index int
 	// Span covers the element from '<' to the end of </property> or "/>".
-	Span span.Span
+	Span parsed.Span
 	// DeleteSpan is Span widened to whole lines (leading indentation and
 	// the line break) when the element is alone on its lines; deleting it
 	// leaves no blank line behind.
-	DeleteSpan span.Span
+	DeleteSpan parsed.Span
 	// NameSpan is the content of the <name> element that set the key (the
 	// last non-empty one), or the value of the name attribute; zero if none.
-	NameSpan span.Span
+	NameSpan parsed.Span
 	// ValueSpan is the content of the <value> element that set the value
 	// (CDATA markers included: an editor replaces the whole content), or the
 	// value of the value attribute. For an empty <value></value> it is
 	// zero-length at the content position, for <value/> zero-length before
 	// the "/>". Zero when the property has no value element or attribute.
-	ValueSpan span.Span
+	ValueSpan parsed.Span
 	// ValueElem spans the whole <value> element, so that an editor can
 	// replace a self-closing <value/>; zero in the attribute form.
-	ValueElem span.Span
+	ValueElem parsed.Span
 	// FinalSpan is the content of <final> or the final attribute value.
-	FinalSpan span.Span
+	FinalSpan parsed.Span
 	// Compact reports the attribute form <property name=".." value=".."/>.
 	Compact bool
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	"github.com/ckptlint/ckptlint/internal/edit"
 	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
@@ -24,7 +23,7 @@ import (
 //     is escaped: & < > (and a carriage return) in content, plus quotes,
 //     tabs and line breaks in attributes.
 //   - Set of a key whose winning definition is in an xi:included file is
-//     refused with edit.ErrCannotRepresent naming that file: an override
+//     refused with parsed.ErrCannotRepresent naming that file: an override
 //     added here would be ignored if the included definition is final,
 //     and would hide the shared file's value from its readers; edit the
 //     included file instead.
@@ -38,13 +37,13 @@ import (
 //   - Delete removes every <property> of this file that defines the key
 //     (with or without a value, under any spelling), whole lines included
 //     when the element is alone on them. A key that an
-//     included file defines is refused with edit.ErrCannotRepresent: it
+//     included file defines is refused with parsed.ErrCannotRepresent: it
 //     would stay set.
 //   - Rename rewrites the <name> (or name attribute) of every definition
 //     written as key, e.g. a deprecated dfs.block.size to dfs.blocksize.
-//     Renaming onto a key that is already set returns edit.ErrExists; a key
+//     Renaming onto a key that is already set returns parsed.ErrExists; a key
 //     also written under another spelling, or set in an included file, is
-//     refused with edit.ErrCannotRepresent.
+//     refused with parsed.ErrCannotRepresent.
 //   - Everything else (declaration, processing instructions, comments,
 //     CDATA, line breaks) is untouched; new lines use the file's line
 //     break.
@@ -57,7 +56,7 @@ import (
 // keeps it: edits are computed on the decoded text and mapped back to the
 // file's bytes, the new text encoded, with characters the encoding cannot
 // hold written as character references (&#NNNN;).
-func NewEditor(d *Doc) edit.Editor {
+func NewEditor(d *Doc) parsed.Editor {
 	if d != nil && d.trans != nil {
 		return &encodedEditor{inner: &xmlEditor{d: d}, t: d.trans}
 	}
@@ -70,7 +69,7 @@ type encodedEditor struct {
 	t     *transcoded
 }
 
-func (e *encodedEditor) back(edits []edit.Edit, err error) ([]edit.Edit, error) {
+func (e *encodedEditor) back(edits []parsed.Edit, err error) ([]parsed.Edit, error) {
 	if err != nil || len(edits) == 0 {
 		return edits, err
 	}
@@ -78,23 +77,23 @@ func (e *encodedEditor) back(edits []edit.Edit, err error) ([]edit.Edit, error) 
 }
 
 // mapEdits maps edits of the decoded text to the file's bytes.
-func (t *transcoded) mapEdits(edits []edit.Edit) ([]edit.Edit, error) {
-	out := make([]edit.Edit, len(edits))
+func (t *transcoded) mapEdits(edits []parsed.Edit) ([]parsed.Edit, error) {
+	out := make([]parsed.Edit, len(edits))
 	for i, ed := range edits {
 		s, en, text, err := t.origEdit(ed.Start, ed.End, ed.Text)
 		if err != nil {
-			return nil, fmt.Errorf("%s (file encoded as %s): %w", err.Error(), t.name, edit.ErrCannotRepresent)
+			return nil, fmt.Errorf("%s (file encoded as %s): %w", err.Error(), t.name, parsed.ErrCannotRepresent)
 		}
-		out[i] = edit.Edit{Start: s, End: en, Text: text}
+		out[i] = parsed.Edit{Start: s, End: en, Text: text}
 	}
 	return out, nil
 }
 
-func (e *encodedEditor) Set(key, value string) ([]edit.Edit, error) {
+func (e *encodedEditor) Set(key, value string) ([]parsed.Edit, error) {
 	return e.back(e.inner.Set(key, value))
 }
-func (e *encodedEditor) Delete(key string) ([]edit.Edit, error) { return e.back(e.inner.Delete(key)) }
-func (e *encodedEditor) Rename(key, newKey string) ([]edit.Edit, error) {
+func (e *encodedEditor) Delete(key string) ([]parsed.Edit, error) { return e.back(e.inner.Delete(key)) }
+func (e *encodedEditor) Rename(key, newKey string) ([]parsed.Edit, error) {
 	return e.back(e.inner.Rename(key, newKey))
 }
 
@@ -103,7 +102,7 @@ type xmlEditor struct{ d *Doc }
 func (ed *xmlEditor) usable() error {
 	switch {
 	case ed.d == nil || ed.d.File == nil:
-		return fmt.Errorf("edit: no document given: %w", edit.ErrCannotRepresent)
+		return fmt.Errorf("edit: no document given: %w", parsed.ErrCannotRepresent)
 	case ed.d.Err != nil:
 		return fmt.Errorf("edit %s: the file did not parse: %w", ed.d.Path, ed.d.Err)
 	}
@@ -135,8 +134,8 @@ func writtenValue(e *parsed.Entry) string {
 	return e.Value
 }
 
-// Set implements edit.Editor.
-func (ed *xmlEditor) Set(key, value string) ([]edit.Edit, error) {
+// Set implements parsed.Editor.
+func (ed *xmlEditor) Set(key, value string) ([]parsed.Edit, error) {
 	if err := ed.usable(); err != nil {
 		return nil, err
 	}
@@ -152,14 +151,14 @@ func (ed *xmlEditor) Set(key, value string) ([]edit.Edit, error) {
 	want[ck] = xmlValue{Value: value, Kind: parsed.KindString}
 	if e := d.Lookup(ck); e != nil {
 		if e.File != d.Path {
-			return nil, fmt.Errorf("set %q: it is set in %s, which %s includes; edit that file: %w", ck, e.File, d.Path, edit.ErrCannotRepresent)
+			return nil, fmt.Errorf("set %q: it is set in %s, which %s includes; edit that file: %w", ck, e.File, d.Path, parsed.ErrCannotRepresent)
 		}
 		if e.Kind != parsed.KindNull && writtenValue(e) == value {
 			return nil, nil
 		}
 		pr := ed.propertyOf(e)
 		if pr == nil {
-			return nil, fmt.Errorf("set %q in %s: its <property> was not found: %w", ck, d.Path, edit.ErrCannotRepresent)
+			return nil, fmt.Errorf("set %q in %s: its <property> was not found: %w", ck, d.Path, parsed.ErrCannotRepresent)
 		}
 		edits, err := ed.setValue(pr, value)
 		if err != nil {
@@ -215,37 +214,37 @@ func (ed *xmlEditor) nameOf(pr *Property) (string, bool) {
 }
 
 // setValue returns the edit that makes the property pr hold value.
-func (ed *xmlEditor) setValue(pr *Property, value string) ([]edit.Edit, error) {
+func (ed *xmlEditor) setValue(pr *Property, value string) ([]parsed.Edit, error) {
 	src := ed.d.Src
 	if pr.Compact {
 		if !pr.ValueSpan.IsZero() {
 			vs := pr.ValueSpan
-			return []edit.Edit{{Start: vs.Start.Offset, End: vs.End.Offset, Text: escapeAttr(value)}}, nil
+			return []parsed.Edit{{Start: vs.Start.Offset, End: vs.End.Offset, Text: escapeAttr(value)}}, nil
 		}
 		if !pr.NameSpan.IsZero() {
 			ne := pr.NameSpan.End.Offset
 			q := src[ne]
-			return []edit.Edit{{Start: ne + 1, End: ne + 1, Text: " value=" + string(q) + escapeAttr(value) + string(q)}}, nil
+			return []parsed.Edit{{Start: ne + 1, End: ne + 1, Text: " value=" + string(q) + escapeAttr(value) + string(q)}}, nil
 		}
-		return nil, fmt.Errorf("the property has no name attribute: %w", edit.ErrCannotRepresent)
+		return nil, fmt.Errorf("the property has no name attribute: %w", parsed.ErrCannotRepresent)
 	}
 	if ve := pr.ValueElem; !ve.IsZero() {
 		elem := src[ve.Start.Offset:ve.End.Offset]
 		if bytes.HasSuffix(elem, []byte("/>")) {
 			name := tagName(elem)
-			return []edit.Edit{{Start: ve.Start.Offset, End: ve.End.Offset, Text: "<" + name + ">" + escapeText(value) + "</" + name + ">"}}, nil
+			return []parsed.Edit{{Start: ve.Start.Offset, End: ve.End.Offset, Text: "<" + name + ">" + escapeText(value) + "</" + name + ">"}}, nil
 		}
 		if !pr.ValueSpan.IsZero() {
-			return []edit.Edit{{Start: pr.ValueSpan.Start.Offset, End: pr.ValueSpan.End.Offset, Text: escapeText(value)}}, nil
+			return []parsed.Edit{{Start: pr.ValueSpan.Start.Offset, End: pr.ValueSpan.End.Offset, Text: escapeText(value)}}, nil
 		}
 	}
 	if !pr.NameSpan.IsZero() {
 		if gt := bytes.IndexByte(src[pr.NameSpan.End.Offset:], '>'); gt >= 0 {
 			at := pr.NameSpan.End.Offset + gt + 1 // after </name>
-			return []edit.Edit{{Start: at, End: at, Text: "<value>" + escapeText(value) + "</value>"}}, nil
+			return []parsed.Edit{{Start: at, End: at, Text: "<value>" + escapeText(value) + "</value>"}}, nil
 		}
 	}
-	return nil, fmt.Errorf("cannot find where the property's value goes: %w", edit.ErrCannotRepresent)
+	return nil, fmt.Errorf("cannot find where the property's value goes: %w", parsed.ErrCannotRepresent)
 }
 
 // tagName returns the qualified name of the tag that starts elem.
@@ -257,17 +256,17 @@ func tagName(elem []byte) string {
 	return string(elem[1:i])
 }
 
-// Delete implements edit.Editor.
-func (ed *xmlEditor) Delete(key string) ([]edit.Edit, error) {
+// Delete implements parsed.Editor.
+func (ed *xmlEditor) Delete(key string) ([]parsed.Edit, error) {
 	if err := ed.usable(); err != nil {
 		return nil, err
 	}
 	d := ed.d
 	ck := canonical(key)
 	if f := ed.definedElsewhere(func(e *parsed.Entry) bool { return e.Key == ck }); f != "" {
-		return nil, fmt.Errorf("delete %q: %s, which %s includes, sets it too and would keep it set: %w", ck, f, d.Path, edit.ErrCannotRepresent)
+		return nil, fmt.Errorf("delete %q: %s, which %s includes, sets it too and would keep it set: %w", ck, f, d.Path, parsed.ErrCannotRepresent)
 	}
-	var edits []edit.Edit
+	var edits []parsed.Edit
 	for i := range d.Properties {
 		pr := &d.Properties[i]
 		hit := pr.Index >= 0 && d.Entries[pr.Index].Key == ck
@@ -275,11 +274,11 @@ func (ed *xmlEditor) Delete(key string) ([]edit.Edit, error) {
 			hit = true
 		}
 		if hit {
-			edits = append(edits, edit.Edit{Start: pr.DeleteSpan.Start.Offset, End: pr.DeleteSpan.End.Offset})
+			edits = append(edits, parsed.Edit{Start: pr.DeleteSpan.Start.Offset, End: pr.DeleteSpan.End.Offset})
 		}
 	}
 	if len(edits) == 0 {
-		return nil, fmt.Errorf("delete %q from %s: %w", ck, d.Path, edit.ErrNotFound)
+		return nil, fmt.Errorf("delete %q from %s: %w", ck, d.Path, parsed.ErrNotFound)
 	}
 	want := ed.view(d.Src)
 	delete(want, ck)
@@ -297,8 +296,8 @@ func (ed *xmlEditor) definedElsewhere(match func(e *parsed.Entry) bool) string {
 	return ""
 }
 
-// Rename implements edit.Editor.
-func (ed *xmlEditor) Rename(key, newKey string) ([]edit.Edit, error) {
+// Rename implements parsed.Editor.
+func (ed *xmlEditor) Rename(key, newKey string) ([]parsed.Edit, error) {
 	if err := ed.usable(); err != nil {
 		return nil, err
 	}
@@ -321,20 +320,20 @@ func (ed *xmlEditor) Rename(key, newKey string) ([]edit.Edit, error) {
 	}
 	switch {
 	case !set && included == "":
-		return nil, fmt.Errorf("rename %q in %s: %w", key, d.Path, edit.ErrNotFound)
+		return nil, fmt.Errorf("rename %q in %s: %w", key, d.Path, parsed.ErrNotFound)
 	case newKey == key:
 		return nil, nil
 	case included != "":
-		return nil, fmt.Errorf("rename %q: %s, which %s includes, sets it too: %w", key, included, d.Path, edit.ErrCannotRepresent)
+		return nil, fmt.Errorf("rename %q: %s, which %s includes, sets it too: %w", key, included, d.Path, parsed.ErrCannotRepresent)
 	case other != "":
-		return nil, fmt.Errorf("rename %q in %s: the file also sets it as %q; renaming one spelling would split the key: %w", key, d.Path, other, edit.ErrCannotRepresent)
+		return nil, fmt.Errorf("rename %q in %s: the file also sets it as %q; renaming one spelling would split the key: %w", key, d.Path, other, parsed.ErrCannotRepresent)
 	case taken != "":
-		return nil, fmt.Errorf("rename %q to %q in %s: %q is set: %w", key, newKey, d.Path, taken, edit.ErrExists)
+		return nil, fmt.Errorf("rename %q to %q in %s: %q is set: %w", key, newKey, d.Path, taken, parsed.ErrExists)
 	}
 	if err := checkXMLText("key", newKey, true); err != nil {
 		return nil, err
 	}
-	var edits []edit.Edit // every property written as key, with or without a value
+	var edits []parsed.Edit // every property written as key, with or without a value
 	for i := range d.Properties {
 		pr := &d.Properties[i]
 		hit := pr.Index >= 0 && writtenKey(&d.Entries[pr.Index]) == key
@@ -342,7 +341,7 @@ func (ed *xmlEditor) Rename(key, newKey string) ([]edit.Edit, error) {
 			hit = true
 		}
 		if hit {
-			edits = append(edits, edit.Edit{Start: pr.NameSpan.Start.Offset, End: pr.NameSpan.End.Offset, Text: ed.nameText(pr, newKey)})
+			edits = append(edits, parsed.Edit{Start: pr.NameSpan.Start.Offset, End: pr.NameSpan.End.Offset, Text: ed.nameText(pr, newKey)})
 		}
 	}
 	want := ed.view(d.Src)
@@ -385,7 +384,7 @@ func viewOf(path string, src []byte) (map[string]xmlValue, *parsed.ParseError) {
 }
 
 // checked returns edits when verify accepts them.
-func (ed *xmlEditor) checked(op string, edits []edit.Edit, want map[string]xmlValue, loose string) ([]edit.Edit, error) {
+func (ed *xmlEditor) checked(op string, edits []parsed.Edit, want map[string]xmlValue, loose string) ([]parsed.Edit, error) {
 	if err := ed.verify(op, edits, want, loose); err != nil {
 		return nil, err
 	}
@@ -395,7 +394,7 @@ func (ed *xmlEditor) checked(op string, edits []edit.Edit, want map[string]xmlVa
 // verify applies edits, parses the result and checks that this file's
 // definitions are exactly want; for the key loose, the final flag is not
 // compared.
-func (ed *xmlEditor) verify(op string, edits []edit.Edit, want map[string]xmlValue, loose string) error {
+func (ed *xmlEditor) verify(op string, edits []parsed.Edit, want map[string]xmlValue, loose string) error {
 	path := ed.d.Path
 	src := ed.d.Src
 	if t := ed.d.trans; t != nil {
@@ -406,13 +405,13 @@ func (ed *xmlEditor) verify(op string, edits []edit.Edit, want map[string]xmlVal
 		}
 		src = t.orig
 	}
-	out, err := edit.Apply(src, edits)
+	out, err := parsed.Apply(src, edits)
 	if err != nil {
 		return fmt.Errorf("%s in %s: %w", op, path, err)
 	}
 	got, perr := viewOf(path, out)
 	if perr != nil {
-		return fmt.Errorf("%s in %s: the edited file would not parse (%v): %w", op, path, perr, edit.ErrCannotRepresent)
+		return fmt.Errorf("%s in %s: the edited file would not parse (%v): %w", op, path, perr, parsed.ErrCannotRepresent)
 	}
 	if g, ok := got[loose]; ok {
 		if w, ok := want[loose]; ok {
@@ -421,8 +420,8 @@ func (ed *xmlEditor) verify(op string, edits []edit.Edit, want map[string]xmlVal
 		}
 	}
 	show := func(v xmlValue) string { return fmt.Sprintf("%q (final %t)", v.Value, v.Final) }
-	if diff := edit.DiffViews(want, got, show); diff != "" {
-		return fmt.Errorf("%s in %s: Hadoop would read the edited file differently: %s: %w", op, path, diff, edit.ErrCannotRepresent)
+	if diff := parsed.DiffViews(want, got, show); diff != "" {
+		return fmt.Errorf("%s in %s: Hadoop would read the edited file differently: %s: %w", op, path, diff, parsed.ErrCannotRepresent)
 	}
 	return nil
 }
@@ -433,7 +432,7 @@ func (ed *xmlEditor) verify(op string, edits []edit.Edit, want map[string]xmlVal
 // blanks (Hadoop trims names).
 func checkXMLText(what, s string, isName bool) error {
 	bad := func(why string) error {
-		return fmt.Errorf("%s %q: %s: %w", what, s, why, edit.ErrCannotRepresent)
+		return fmt.Errorf("%s %q: %s: %w", what, s, why, parsed.ErrCannotRepresent)
 	}
 	switch {
 	case s == "" && isName:

@@ -5,9 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckptlint/ckptlint/internal/edit"
-	"github.com/ckptlint/ckptlint/internal/edit/edittest"
 	"github.com/ckptlint/ckptlint/internal/parsed"
+	"github.com/ckptlint/ckptlint/internal/parsed/edittest"
 )
 
 // TestEditCorpus runs a representative set of operations on every
@@ -87,7 +86,7 @@ func corpusRound(t *testing.T, d *Doc) *edittest.Round {
 		ops = append(ops, edittest.Op{Kind: "rename", Key: keyOf(ren), Arg: keyOf(ren) + ".renamed"})
 	}
 
-	lines := func(t *testing.T, src []byte, byOp map[edittest.Op][]edit.Edit) edittest.LineOps {
+	lines := func(t *testing.T, src []byte, byOp map[edittest.Op][]parsed.Edit) edittest.LineOps {
 		var lineOps edittest.LineOps
 		if set != nil {
 			lineOps.ReplaceSpan(src, set.ValueSpan, "ckptlint-set")

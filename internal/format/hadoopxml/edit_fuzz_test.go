@@ -1,8 +1,9 @@
 package hadoopxml
 
 import (
-	"github.com/ckptlint/ckptlint/internal/edit/edittest"
 	"testing"
+
+	"github.com/ckptlint/ckptlint/internal/parsed/edittest"
 )
 
 // FuzzEditHadoopXML checks the editor contract on any input

@@ -4,9 +4,8 @@ import (
 	"maps"
 	"testing"
 
-	"github.com/ckptlint/ckptlint/internal/edit"
-	"github.com/ckptlint/ckptlint/internal/edit/edittest"
 	"github.com/ckptlint/ckptlint/internal/parsed"
+	"github.com/ckptlint/ckptlint/internal/parsed/edittest"
 )
 
 // editCase is one operation on one file and the bytes it must give.
@@ -54,13 +53,13 @@ var editCases = []editCase{
 		want: conf(`<property name="a" value="b"/>` + "\n" + `<property name="c" value="x&quot;y&apos;z&#9;" final="true"/>` + "\n")},
 	{name: "set adds a value attribute", src: conf(`<property name='a' final="true"/>` + "\n"), op: "set", key: "a", arg: "v",
 		want: conf(`<property name='a' value='v' final="true"/>` + "\n")},
-	{name: "set refuses a key set in an included file", src: conf(incHref), include: conf(prop("a", "1")), op: "set", key: "a", arg: "2", wantErr: edit.ErrCannotRepresent},
+	{name: "set refuses a key set in an included file", src: conf(incHref), include: conf(prop("a", "1")), op: "set", key: "a", arg: "2", wantErr: parsed.ErrCannotRepresent},
 	{name: "set a key this file sets after the include", src: conf(incHref + prop("a", "2")), include: conf(prop("a", "1")), op: "set", key: "a", arg: "3",
 		want: conf(incHref + prop("a", "3"))},
-	{name: "set refuses an empty value", src: conf(prop("a", "1")), op: "set", key: "a", arg: "", wantErr: edit.ErrCannotRepresent},
-	{name: "set refuses a control character", src: conf(prop("a", "1")), op: "set", key: "a", arg: "x\x01", wantErr: edit.ErrCannotRepresent},
-	{name: "set refuses invalid UTF-8", src: conf(prop("a", "1")), op: "set", key: "a", arg: "caf\xe9", wantErr: edit.ErrCannotRepresent},
-	{name: "set refuses a key with blanks around", src: conf(prop("a", "1")), op: "set", key: " b", arg: "1", wantErr: edit.ErrCannotRepresent},
+	{name: "set refuses an empty value", src: conf(prop("a", "1")), op: "set", key: "a", arg: "", wantErr: parsed.ErrCannotRepresent},
+	{name: "set refuses a control character", src: conf(prop("a", "1")), op: "set", key: "a", arg: "x\x01", wantErr: parsed.ErrCannotRepresent},
+	{name: "set refuses invalid UTF-8", src: conf(prop("a", "1")), op: "set", key: "a", arg: "caf\xe9", wantErr: parsed.ErrCannotRepresent},
+	{name: "set refuses a key with blanks around", src: conf(prop("a", "1")), op: "set", key: " b", arg: "1", wantErr: parsed.ErrCannotRepresent},
 
 	// set, new key
 	{name: "set new key, one element per line", src: conf(multi("a", "1")), op: "set", key: "dfs.blocksize", arg: "134217728",
@@ -95,16 +94,16 @@ var editCases = []editCase{
 		op: "delete", key: "a", want: "<configuration><property><name>b</name><value>2</value></property></configuration>"},
 	{name: "delete a deprecated spelling", src: conf(prop("dfs.block.size", "1") + prop("x", "2")), op: "delete", key: "dfs.blocksize", want: conf(prop("x", "2"))},
 	{name: "delete a property without a value too", src: conf(prop("a", "") + prop("a", "1")), op: "delete", key: "a", want: conf("")},
-	{name: "delete refuses a key an included file sets", src: conf(incHref + prop("a", "2")), include: conf(prop("a", "1")), op: "delete", key: "a", wantErr: edit.ErrCannotRepresent},
-	{name: "delete an absent key", src: conf(prop("a", "1")), op: "delete", key: "b", wantErr: edit.ErrNotFound},
+	{name: "delete refuses a key an included file sets", src: conf(incHref + prop("a", "2")), include: conf(prop("a", "1")), op: "delete", key: "a", wantErr: parsed.ErrCannotRepresent},
+	{name: "delete an absent key", src: conf(prop("a", "1")), op: "delete", key: "b", wantErr: parsed.ErrNotFound},
 
 	// rename
 	{name: "rename a deprecated key", src: conf(multi("dfs.block.size", "1048576")), op: "rename", key: "dfs.block.size", arg: "dfs.blocksize", want: conf(multi("dfs.blocksize", "1048576"))},
 	{name: "rename every definition", src: conf(prop("a", "1") + prop("a", "2")), op: "rename", key: "a", arg: "b", want: conf(prop("b", "1") + prop("b", "2"))},
 	{name: "rename a compact name", src: conf(`<property name="a" value="1"/>` + "\n"), op: "rename", key: "a", arg: `b"c`, want: conf(`<property name="b&quot;c" value="1"/>` + "\n")},
-	{name: "rename onto a set key", src: conf(prop("dfs.block.size", "1") + prop("dfs.blocksize", "2")), op: "rename", key: "dfs.block.size", arg: "dfs.blocksize", wantErr: edit.ErrExists},
-	{name: "rename an absent key", src: conf(prop("a", "1")), op: "rename", key: "b", arg: "c", wantErr: edit.ErrNotFound},
-	{name: "rename refuses a key an included file sets", src: conf(incHref + prop("a", "2")), include: conf(prop("a", "1")), op: "rename", key: "a", arg: "b", wantErr: edit.ErrCannotRepresent},
+	{name: "rename onto a set key", src: conf(prop("dfs.block.size", "1") + prop("dfs.blocksize", "2")), op: "rename", key: "dfs.block.size", arg: "dfs.blocksize", wantErr: parsed.ErrExists},
+	{name: "rename an absent key", src: conf(prop("a", "1")), op: "rename", key: "b", arg: "c", wantErr: parsed.ErrNotFound},
+	{name: "rename refuses a key an included file sets", src: conf(incHref + prop("a", "2")), include: conf(prop("a", "1")), op: "rename", key: "a", arg: "b", wantErr: parsed.ErrCannotRepresent},
 }
 
 const editPath = "conf/hdfs-site.xml"
@@ -153,7 +152,7 @@ func xmlFormat(include string) edittest.Format[*Doc, map[string]xmlValue] {
 		Reader:   "Hadoop",
 		Parse:    func(src []byte) (*Doc, bool) { return parseWith(src, include), true },
 		Err:      func(d *Doc) error { return edittest.ParseErr(d.Err) },
-		Editor:   func(d *Doc) edit.Editor { return NewEditor(d) },
+		Editor:   func(d *Doc) parsed.Editor { return NewEditor(d) },
 		View:     func(d *Doc) map[string]xmlValue { return effectiveXML(d.File) },
 		Expected: expectedXML,
 	}
@@ -170,7 +169,7 @@ func TestEditorParseError(t *testing.T) {
 	if d.Err == nil {
 		t.Fatal("no parse error")
 	}
-	for _, ed := range []edit.Editor{NewEditor(d), NewEditor(nil)} {
+	for _, ed := range []parsed.Editor{NewEditor(d), NewEditor(nil)} {
 		edittest.RefusesAll(t, ed, "a", "b")
 	}
 }

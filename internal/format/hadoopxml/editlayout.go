@@ -3,8 +3,9 @@ package hadoopxml
 import (
 	"bytes"
 	"fmt"
-	"github.com/ckptlint/ckptlint/internal/edit"
 	"strings"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 // propLayout is how the file writes a <property>, copied from its last one.
@@ -30,7 +31,7 @@ func (ed *xmlEditor) layout() propLayout {
 	// lead returns the white space before off when nothing else precedes
 	// it on its line.
 	lead := func(off int) (string, bool) {
-		ls, _, _ := edit.LineBounds(src, off)
+		ls, _, _ := parsed.LineBounds(src, off)
 		if !isBlank(src[ls:off]) {
 			return "", false
 		}
@@ -67,7 +68,7 @@ func (ed *xmlEditor) layout() propLayout {
 
 // insert returns the edit that adds a property for key before
 // </configuration>.
-func (ed *xmlEditor) insert(key, value string) ([]edit.Edit, error) {
+func (ed *xmlEditor) insert(key, value string) ([]parsed.Edit, error) {
 	d := ed.d
 	src, nl := d.Src, d.Newline
 	l := ed.layout()
@@ -91,13 +92,13 @@ func (ed *xmlEditor) insert(key, value string) ([]edit.Edit, error) {
 	if off < 0 { // <configuration/>: open it
 		root := src[d.Root.Start.Offset:d.Root.End.Offset]
 		if d.Root.IsZero() || !bytes.HasSuffix(root, []byte("/>")) {
-			return nil, fmt.Errorf("cannot find where a property goes (no </configuration>): %w", edit.ErrCannotRepresent)
+			return nil, fmt.Errorf("cannot find where a property goes (no </configuration>): %w", parsed.ErrCannotRepresent)
 		}
 		e := d.Root.End.Offset
-		return []edit.Edit{{Start: e - 2, End: e, Text: ">" + nl + block + nl + "</" + tagName(root) + ">"}}, nil
+		return []parsed.Edit{{Start: e - 2, End: e, Text: ">" + nl + block + nl + "</" + tagName(root) + ">"}}, nil
 	}
 	text := block + nl
-	switch ls, _, _ := edit.LineBounds(src, off); {
+	switch ls, _, _ := parsed.LineBounds(src, off); {
 	case ls != off: // </configuration> follows other text on its line
 		text = nl + text
 	case l.separated && ls > 0 && isBlankLine(src, ls-1):
@@ -105,12 +106,12 @@ func (ed *xmlEditor) insert(key, value string) ([]edit.Edit, error) {
 	case l.separated:
 		text = nl + text
 	}
-	return []edit.Edit{{Start: off, End: off, Text: text}}, nil
+	return []parsed.Edit{{Start: off, End: off, Text: text}}, nil
 }
 
 // isBlankLine reports whether the line holding off has only white space.
 func isBlankLine(src []byte, off int) bool {
-	ls, le, _ := edit.LineBounds(src, off)
+	ls, le, _ := parsed.LineBounds(src, off)
 	return isBlank(src[ls:le])
 }
 

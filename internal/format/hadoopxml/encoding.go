@@ -16,7 +16,6 @@ import (
 	"golang.org/x/text/encoding/unicode"
 
 	"github.com/ckptlint/ckptlint/internal/parsed"
-	"github.com/ckptlint/ckptlint/internal/span"
 )
 
 // Encodings. Hadoop's StAX parser (Woodstox, like the JDK's) detects the
@@ -105,7 +104,7 @@ func ianaISOLatin1(l string) bool {
 func decodeLabel(path string, src []byte) ([]byte, *transcoded, *parsed.ParseError) {
 	at := 0 // where the encoding label starts, for errors
 	fail := func(format string, args ...any) *parsed.ParseError {
-		return &parsed.ParseError{File: path, Pos: span.NewLines(src).Pos(at), Msg: fmt.Sprintf(format, args...)}
+		return &parsed.ParseError{File: path, Pos: parsed.NewLines(src).Pos(at), Msg: fmt.Sprintf(format, args...)}
 	}
 	switch {
 	case bytes.HasPrefix(src, []byte{0xFE, 0xFF}):
@@ -160,7 +159,7 @@ func decodeLabel(path string, src []byte) ([]byte, *transcoded, *parsed.ParseErr
 // decodeUTF16 decodes src after a byte-order mark of bom bytes.
 func decodeUTF16(path string, src []byte, bom int, big bool, name string) ([]byte, *transcoded, *parsed.ParseError) {
 	if (len(src)-bom)%2 != 0 {
-		return nil, nil, &parsed.ParseError{File: path, Pos: span.Top(),
+		return nil, nil, &parsed.ParseError{File: path, Pos: parsed.Top(),
 			Msg: fmt.Sprintf("the file is %s but has an odd number of bytes after the byte-order mark", name)}
 	}
 	unit := func(i int) uint16 {
@@ -294,7 +293,7 @@ func lineEnds11(path string, src, text []byte, tr *transcoded) ([]byte, *transco
 	}
 	off = append(off, len(text))
 	if bad >= 0 {
-		return nil, nil, &parsed.ParseError{File: path, Pos: span.NewLines(b).Pos(bad), Msg: fmt.Sprintf(
+		return nil, nil, &parsed.ParseError{File: path, Pos: parsed.NewLines(b).Pos(bad), Msg: fmt.Sprintf(
 			"character U+%04X may appear in an XML 1.1 document only as a character reference (&#x%X;, XML 1.1 §2.2); Hadoop's parser refuses it (Woodstox: \"Invalid character 0x%x, can only be included in xml 1.1 using character entities\")",
 			badRune, badRune, badRune)}
 	}

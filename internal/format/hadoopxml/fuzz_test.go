@@ -1,9 +1,10 @@
 package hadoopxml
 
 import (
-	"github.com/ckptlint/ckptlint/internal/span"
 	"strings"
 	"testing"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 var fuzzSeeds = []string{
@@ -55,8 +56,8 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		d := ParseDoc("core-site.xml", []byte(s), fuzzOpts())
 		src := d.Src // the decoded text for a file in another encoding
-		lines := span.NewLines(src)
-		check := func(what string, sp span.Span) {
+		lines := parsed.NewLines(src)
+		check := func(what string, sp parsed.Span) {
 			if sp.IsZero() {
 				return
 			}

@@ -1,8 +1,9 @@
 package hadoopxml
 
 import (
-	"github.com/ckptlint/ckptlint/internal/parsed"
 	"io/fs"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 // conf wraps property XML the way TestConfiguration's startConfig/endConfig do.

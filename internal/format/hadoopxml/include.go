@@ -3,12 +3,13 @@ package hadoopxml
 import (
 	"bytes"
 	"errors"
-	"github.com/ckptlint/ckptlint/internal/parsed"
 	"io/fs"
 	"net/url"
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 // maxIncludeDepth bounds xi:include nesting below the file given to Parse.

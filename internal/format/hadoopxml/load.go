@@ -2,8 +2,9 @@ package hadoopxml
 
 import (
 	"fmt"
-	"github.com/ckptlint/ckptlint/internal/parsed"
 	"strings"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 // load replays the parsed items through Hadoop's loadProperty and fills

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/ckptlint/ckptlint/internal/parsed"
-	"github.com/ckptlint/ckptlint/internal/span"
 )
 
 // item is one property definition as Hadoop's Configuration.Parser hands it
@@ -18,11 +17,11 @@ type item struct {
 	final   bool
 	unknown string // why the value is unknown (an external entity); "" otherwise
 	sources []string
-	keySpan span.Span
+	keySpan parsed.Span
 	// valueSpan is the content of the <value> that set the value, or of the
 	// last <value> element when there is no value; zero without any.
-	valueSpan span.Span
-	propSpan  span.Span
+	valueSpan parsed.Span
+	propSpan  parsed.Span
 	prop      int // index into Doc.Properties; -1 for included files
 }
 
@@ -36,7 +35,7 @@ type openElem struct {
 // propState holds the positions of the property being read; Hadoop resets
 // its own state at every <property> start and so do we.
 type propState struct {
-	nameSpan, valueSpan, lastValue, valueElem, finalSpan span.Span
+	nameSpan, valueSpan, lastValue, valueElem, finalSpan parsed.Span
 	finalText                                            string
 	finalSet, compact                                    bool
 	cdata                                                []cdataNote
@@ -47,7 +46,7 @@ type propState struct {
 
 type cdataNote struct {
 	elem string
-	sp   span.Span
+	sp   parsed.Span
 }
 
 // fileParser is Hadoop's Configuration.Parser for one file (a new one per
@@ -59,14 +58,14 @@ type fileParser struct {
 	p     *parser
 	path  string
 	src   []byte
-	lines *span.Lines
+	lines *parsed.Lines
 	top   bool
 	sc    *scanner
 
 	token           strings.Builder
 	tokenPlain      strings.Builder // token without CDATA text
 	parseToken      bool
-	tokenCDATA      []span.Span
+	tokenCDATA      []parsed.Span
 	name, value     *string
 	final           bool
 	sources         []string
@@ -80,9 +79,9 @@ type fileParser struct {
 	props []int // open <property> elements (indices into Doc.Properties)
 }
 
-func (fp *fileParser) sp(start, end int) span.Span { return fp.lines.Span(start, end) }
+func (fp *fileParser) sp(start, end int) parsed.Span { return fp.lines.Span(start, end) }
 
-func (fp *fileParser) notice(code string, sp span.Span, key, format string, args ...any) {
+func (fp *fileParser) notice(code string, sp parsed.Span, key, format string, args ...any) {
 	fp.p.notices = append(fp.p.notices, parsed.Notice{
 		Code: code, Message: fmt.Sprintf(format, args...), File: fp.path, Span: sp, Key: key,
 	})
@@ -167,7 +166,7 @@ func (fp *fileParser) startProperty(t tok) {
 		}
 	}
 	if fp.top {
-		fp.p.doc.Properties = append(fp.p.doc.Properties, Property{Index: -1, Span: span.Span{Start: fp.lines.Pos(t.start)}})
+		fp.p.doc.Properties = append(fp.p.doc.Properties, Property{Index: -1, Span: parsed.Span{Start: fp.lines.Pos(t.start)}})
 		fp.props = append(fp.props, len(fp.p.doc.Properties)-1)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/ckptlint/ckptlint/internal/parsed"
-	"github.com/ckptlint/ckptlint/internal/span"
 )
 
 // Parse reads a core-site.xml or hdfs-site.xml file as Hadoop's
@@ -34,7 +33,7 @@ func ParseDoc(path string, src []byte, opts Options) *Doc {
 	f.Notices = p.sortedNotices()
 	if perr != nil {
 		f.Err = perr
-		doc.Root, doc.CloseTag = span.Span{}, span.Span{}
+		doc.Root, doc.CloseTag = parsed.Span{}, parsed.Span{}
 		// keep only the <property> elements that were closed before the error
 		doc.Properties = slices.DeleteFunc(doc.Properties, func(pr Property) bool { return pr.Span.End.IsZero() })
 		return doc
@@ -58,7 +57,7 @@ type parser struct {
 // parseFile scans one file (the top-level one or an include) and appends its
 // property definitions to p.items.
 func (p *parser) parseFile(path string, src []byte, top bool) *parsed.ParseError {
-	lines := span.NewLines(src)
+	lines := parsed.NewLines(src)
 	if len(src) > parsed.MaxFileSize {
 		return &parsed.ParseError{File: path, Pos: lines.Pos(0),
 			Msg: fmt.Sprintf("file is %d bytes, larger than the %d-byte limit", len(src), parsed.MaxFileSize)}
@@ -68,7 +67,7 @@ func (p *parser) parseFile(path string, src []byte, top bool) *parsed.ParseError
 		return perr
 	}
 	if tr != nil {
-		src, lines = text, span.NewLines(text)
+		src, lines = text, parsed.NewLines(text)
 	}
 	if top {
 		p.doc.Src, p.doc.trans = src, tr
@@ -103,7 +102,7 @@ func (p *parser) parseFile(path string, src []byte, top bool) *parsed.ParseError
 	}
 }
 
-func (p *parser) notice(file, code string, sp span.Span, key, format string, args ...any) {
+func (p *parser) notice(file, code string, sp parsed.Span, key, format string, args ...any) {
 	p.notices = append(p.notices, parsed.Notice{Code: code, Message: fmt.Sprintf(format, args...), File: file, Span: sp, Key: key})
 }
 
@@ -122,14 +121,14 @@ func (p *parser) sortedNotices() []parsed.Notice {
 	return p.notices
 }
 
-func (it *item) keySpanOr() span.Span {
+func (it *item) keySpanOr() parsed.Span {
 	if it.keySpan.IsZero() {
 		return it.propSpan
 	}
 	return it.keySpan
 }
 
-func (it *item) valueSpanOr() span.Span {
+func (it *item) valueSpanOr() parsed.Span {
 	if it.valueSpan.IsZero() {
 		return it.propSpan
 	}
@@ -139,7 +138,7 @@ func (it *item) valueSpanOr() span.Span {
 // layout fills the editor fields of a file that parsed.
 func (d *Doc) layout() {
 	src := d.Src
-	lines := span.NewLines(src)
+	lines := parsed.NewLines(src)
 	if !d.CloseTag.IsZero() {
 		off := d.CloseTag.Start.Offset
 		ls := lines.LineStart(d.CloseTag.Start.Line)

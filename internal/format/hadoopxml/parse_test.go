@@ -4,8 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckptlint/ckptlint/internal/parsed"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 // TestParseSemantics checks what Lookup returns (what Hadoop's get() would

@@ -3,9 +3,10 @@ package hadoopxml
 import (
 	"cmp"
 	"fmt"
-	"github.com/ckptlint/ckptlint/internal/parsed"
 	"slices"
 	"strings"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 // Resubstitute returns f with the ${var} references of its entries

@@ -11,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/ckptlint/ckptlint/internal/parsed"
-	"github.com/ckptlint/ckptlint/internal/span"
 )
 
 // tokKind classifies the tokens the Hadoop emulation cares about.
@@ -42,7 +41,7 @@ type tok struct {
 type scanner struct {
 	file  string
 	src   []byte
-	lines *span.Lines
+	lines *parsed.Lines
 	dec   *xml.Decoder
 
 	depth      int
@@ -59,7 +58,7 @@ type scanner struct {
 	dtdTo   int
 }
 
-func newScanner(file string, src []byte, lines *span.Lines) *scanner {
+func newScanner(file string, src []byte, lines *parsed.Lines) *scanner {
 	s := &scanner{file: file, src: src, lines: lines}
 	s.dec = xml.NewDecoder(bytes.NewReader(src))
 	s.dec.Strict = true // never Permissive: undefined entities stay errors

@@ -4,8 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckptlint/ckptlint/internal/span"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 // spanView renders a span as its text and 1-based start position.
@@ -14,7 +15,7 @@ type spanView struct {
 	Line, Col int
 }
 
-func viewSpan(src []byte, s span.Span) spanView {
+func viewSpan(src []byte, s parsed.Span) spanView {
 	if s.IsZero() {
 		return spanView{}
 	}
@@ -184,8 +185,8 @@ func TestPropertySpans(t *testing.T) {
 // and that entries carry the spans of their property element.
 func checkSpansConsistent(t *testing.T, d *Doc) {
 	t.Helper()
-	lines := span.NewLines(d.Src)
-	check := func(what string, s span.Span) {
+	lines := parsed.NewLines(d.Src)
+	check := func(what string, s parsed.Span) {
 		if s.IsZero() {
 			return
 		}
@@ -246,7 +247,7 @@ func TestDocLayout(t *testing.T) {
 				if d.InsertOffset != -1 || !d.CloseTag.IsZero() {
 					t.Errorf("InsertOffset = %d, CloseTag = %v; want -1 and zero", d.InsertOffset, d.CloseTag)
 				}
-			} else if p := span.NewLines(d.Src).Pos(d.InsertOffset); p.Line != tt.insertLine || p.Col != tt.insertCol {
+			} else if p := parsed.NewLines(d.Src).Pos(d.InsertOffset); p.Line != tt.insertLine || p.Col != tt.insertCol {
 				t.Errorf("InsertOffset at %v, want %d:%d", p, tt.insertLine, tt.insertCol)
 			}
 			if d.Indent != tt.indent || d.Newline != tt.nl {

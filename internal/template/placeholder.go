@@ -1,11 +1,12 @@
-// Package placeholder recognises the placeholders of the template languages
+// The placeholder recogniser (placeholder.go) tells the placeholders of the template languages
 // and substitution tools that fill in configuration files at install time
 // (envsubst/sed, Helm, Jinja/Ansible, ERB, autoconf/Maven filtering, %{VAR},
 // "[PLEASE_FILL_IN]" markers). A value or key holding one is unknown until
 // rendered: ckptlint neither judges nor edits it. One recogniser serves
 // every reader (flink-conf.yaml, config.yaml, FlinkDeployment manifests,
 // Hadoop XML); docs/templates.md documents the syntaxes.
-package placeholder
+
+package template
 
 import (
 	"regexp"
@@ -14,8 +15,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ckptlint/ckptlint/internal/format/hadoopxml"
 	"github.com/ckptlint/ckptlint/internal/parsed"
-	"github.com/ckptlint/ckptlint/internal/span"
 )
 
 // Kind names one placeholder syntax, as shown in messages.
@@ -214,9 +215,9 @@ func (c Count) String() string {
 // entry's key or value, and returns their tally and the position of the
 // first one. opts are the recogniser's options for an entry's key (its
 // file format's: internal/format Format.Placeholders).
-func Mark(f *parsed.File, opts func(key string) Options) (Count, span.Pos) {
+func MarkEntries(f *parsed.File, opts func(key string) Options) (Count, parsed.Pos) {
 	count := Count{}
-	var first span.Pos
+	var first parsed.Pos
 	if f == nil {
 		return count, first
 	}
@@ -248,4 +249,18 @@ func Mark(f *parsed.File, opts func(key string) Options) (Count, span.Pos) {
 		}
 	}
 	return count, first
+}
+
+// For are the recogniser's options for the value of key in a file of
+// format id: in Hadoop XML ${var} is Hadoop's own substitution, not a
+// template placeholder, and ${system.property} a JVM property the JVM
+// decides; in Flink's files a shell variable is a placeholder only where
+// the start scripts expand it (bin/flink-daemon.sh, bin/flink-console.sh:
+// "Evaluate user options for local variable expansion",
+// FLINK_ENV_JAVA_OPTS=$(eval echo ...)).
+func For(id parsed.Format) func(key string) Options {
+	if id == parsed.HadoopCoreSite || id == parsed.HadoopHDFSSite {
+		return func(string) Options { return Options{Hadoop: true, SystemProperty: hadoopxml.JVMProperty} }
+	}
+	return func(key string) Options { return Options{ShellExpanded: strings.HasPrefix(key, "env.java.opts")} }
 }

@@ -1,4 +1,5 @@
-// Package edit is the format-neutral half of ckptlint's fixer: a byte
+// The edits (edit.go, editor.go, lines.go) are the format-neutral half of
+// ckptlint's fixer: a byte
 // splice (Edit), Apply, which validates and applies a set of splices, and
 // the Editor interface that each format package implements on its parser's
 // spans to lower semantic fix operations (set, delete, rename a key) to
@@ -30,4 +31,5 @@
 // DeleteLines) are shared by the line-oriented editors (flink-conf.yaml and
 // YAML); they treat "\n", "\r\n" and a lone "\r" as line breaks, as both
 // Java's BufferedReader and YAML do.
-package edit
+
+package parsed

@@ -1,6 +1,7 @@
-// Package span is the position model shared by every parser, editor and
-// reporter in ckptlint: 1-based line and column plus a 0-based byte offset.
-package span
+// The position model (span.go), shared by every parser, editor and reporter
+// in ckptlint: 1-based line and column plus a 0-based byte offset.
+
+package parsed
 
 import "fmt"
 

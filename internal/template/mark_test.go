@@ -1,13 +1,12 @@
-package placeholder_test
+package template_test
 
 import (
 	"testing"
 
-	"github.com/ckptlint/ckptlint/internal/format"
 	"github.com/ckptlint/ckptlint/internal/format/flinkconf"
 	"github.com/ckptlint/ckptlint/internal/format/hadoopxml"
 	"github.com/ckptlint/ckptlint/internal/parsed"
-	"github.com/ckptlint/ckptlint/internal/placeholder"
+	"github.com/ckptlint/ckptlint/internal/template"
 )
 
 // TestMarkHadoopAfterSubstitution checks that Hadoop XML is judged after
@@ -20,8 +19,8 @@ func TestMarkHadoopAfterSubstitution(t *testing.T) {
 <property><name>dfs.replication</name><value>${REPLICATION}</value></property>
 </configuration>`
 	f := hadoopxml.Parse("hdfs-site.xml", []byte(src), hadoopxml.Options{})
-	c, pos := placeholder.Mark(f, format.PlaceholderOptions(f.Format))
-	if c.Total() != 1 || c[string(placeholder.ShellBrace)] != 1 {
+	c, pos := template.MarkEntries(f, template.For(f.Format))
+	if c.Total() != 1 || c[string(template.ShellBrace)] != 1 {
 		t.Fatalf("count = %v, want one ${VAR}", c)
 	}
 	if pos.Line != 4 {
@@ -38,7 +37,7 @@ func TestMarkHadoopAfterSubstitution(t *testing.T) {
 // its shell variables (Flink's scripts expand them).
 func TestMarkKeys(t *testing.T) {
 	f := flinkconf.Parse("flink-conf.yaml", []byte("${PREFIX}.dir: x\nenv.java.opts.all: -Dx=${HOME}\nstate.checkpoints.dir: {{ dir }}\n"))
-	c, _ := placeholder.Mark(f, format.PlaceholderOptions(f.Format))
+	c, _ := template.MarkEntries(f, template.For(f.Format))
 	if c.Total() != 2 {
 		t.Errorf("count = %v, want 2", c)
 	}
@@ -48,7 +47,7 @@ func TestMarkKeys(t *testing.T) {
 			t.Errorf("%s: placeholders %v, want %v", e.Key, e.Placeholders, want[e.Key])
 		}
 	}
-	if got := (placeholder.Count{"${VAR}": 1, "{{ x }}": 3}).String(); got != "3 {{ x }}, 1 ${VAR}" {
+	if got := (template.Count{"${VAR}": 1, "{{ x }}": 3}).String(); got != "3 {{ x }}, 1 ${VAR}" {
 		t.Errorf("String = %q", got)
 	}
 	_ = parsed.KindString

@@ -3,8 +3,9 @@ package edittest
 import (
 	"testing"
 
-	"github.com/ckptlint/ckptlint/internal/edit"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 func TestSameEnding(t *testing.T) {
@@ -23,7 +24,7 @@ func TestCRLF(t *testing.T) {
 func TestLineOps(t *testing.T) {
 	old := []byte("<a>\r\n  <p>\r\n    x\r\n  </p>\r\n  <p>\r\n    y\r\n  </p>\r\n</a>")
 	new := []byte("<a>\r\n  <p>\r\n    Y\r\n  </p>\r\n  <p>\r\n    z\r\n  </p>\r\n</a>")
-	in, ok := InsertionOf(old, edit.Edit{Start: 49, End: 49, Text: "  <p>\r\n    z\r\n  </p>\r\n"})
+	in, ok := InsertionOf(old, parsed.Edit{Start: 49, End: 49, Text: "  <p>\r\n    z\r\n  </p>\r\n"})
 	if !ok {
 		t.Fatal("InsertionOf: not whole lines")
 	}
@@ -31,11 +32,11 @@ func TestLineOps(t *testing.T) {
 	if diff := cmp.Diff(Result(new), ops.Apply(old)); diff != "" {
 		t.Errorf("(-edited +expected):\n%s", diff)
 	}
-	end, ok := InsertionOf([]byte("a\nb"), edit.Edit{Start: 3, End: 3, Text: "\nc"})
+	end, ok := InsertionOf([]byte("a\nb"), parsed.Edit{Start: 3, End: 3, Text: "\nc"})
 	if !ok || end.Before != 3 || len(end.Lines) != 1 || end.Lines[0] != "c" {
 		t.Errorf("InsertionOf at the end without a final newline: %+v, %t", end, ok)
 	}
-	if _, ok := InsertionOf([]byte("ab"), edit.Edit{Start: 1, End: 1, Text: "x\n"}); ok {
+	if _, ok := InsertionOf([]byte("ab"), parsed.Edit{Start: 1, End: 1, Text: "x\n"}); ok {
 		t.Error("InsertionOf accepted a mid-line insert")
 	}
 }

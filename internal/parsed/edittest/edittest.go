@@ -9,8 +9,9 @@ package edittest
 
 import (
 	"bytes"
-	"github.com/ckptlint/ckptlint/internal/edit"
 	"strings"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 // Lines splits src into lines at "\n"; a line keeps a "\r" before its
@@ -79,7 +80,7 @@ func trimCR(lines []string) []string {
 
 // InsertionOf describes the insert e makes in src as whole lines; ok is
 // false when e is not an insert of whole lines at a line boundary.
-func InsertionOf(src []byte, e edit.Edit) (in Insertion, ok bool) {
+func InsertionOf(src []byte, e parsed.Edit) (in Insertion, ok bool) {
 	if e.Start != e.End || e.Text == "" {
 		return in, false
 	}

@@ -1,4 +1,4 @@
-package placeholder
+package template
 
 import (
 	"slices"

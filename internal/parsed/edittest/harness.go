@@ -9,9 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/ckptlint/ckptlint/internal/edit"
 	"github.com/ckptlint/ckptlint/internal/parsed"
-	"github.com/ckptlint/ckptlint/internal/span"
 )
 
 // Format is what the shared checks need of one format's editor: how to
@@ -21,12 +19,12 @@ type Format[P, V any] struct {
 	// Reader names who reads the files, for messages ("Flink", "Hadoop").
 	Reader string
 	// Parse parses src; ok is false when src holds no configuration to
-	// edit at all (an operation then fails with edit.ErrNotFound).
+	// edit at all (an operation then fails with parsed.ErrNotFound).
 	Parse func(src []byte) (p P, ok bool)
 	// Err is the parse error of p, nil when p parsed.
 	Err func(p P) error
 	// Editor returns the editor of p.
-	Editor func(p P) edit.Editor
+	Editor func(p P) parsed.Editor
 	// View is what the reader reads from p.
 	View func(p P) V
 	// Expected is what the reader must read after op on a file it reads
@@ -41,7 +39,7 @@ var Ops = []string{"set", "delete", "rename"}
 type Op struct{ Kind, Key, Arg string }
 
 // RunOp performs one operation with ed.
-func RunOp(ed edit.Editor, op, key, arg string) ([]edit.Edit, error) {
+func RunOp(ed parsed.Editor, op, key, arg string) ([]parsed.Edit, error) {
 	switch op {
 	case "set":
 		return ed.Set(key, arg)
@@ -55,7 +53,7 @@ func RunOp(ed edit.Editor, op, key, arg string) ([]edit.Edit, error) {
 
 // RefusesAll checks that every operation on key (and arg) fails with ed
 // without edits, as on a file that did not parse.
-func RefusesAll(t testing.TB, ed edit.Editor, key, arg string) {
+func RefusesAll(t testing.TB, ed parsed.Editor, key, arg string) {
 	t.Helper()
 	for _, op := range Ops {
 		if edits, err := RunOp(ed, op, key, arg); err == nil || edits != nil {
@@ -68,12 +66,12 @@ func RefusesAll(t testing.TB, ed edit.Editor, key, arg string) {
 // reads it: the result parses, the operation's key has its new value (or
 // is gone), every other key is unchanged, and doing the same again changes
 // nothing. It returns the edited bytes, or the error of the operation
-// (edit.ErrNotFound when src holds no configuration to edit).
+// (parsed.ErrNotFound when src holds no configuration to edit).
 func CheckEdit[P, V any](t testing.TB, f Format[P, V], src []byte, op, key, arg string) ([]byte, error) {
 	t.Helper()
 	p, ok := f.Parse(src)
 	if !ok {
-		return nil, edit.ErrNotFound
+		return nil, parsed.ErrNotFound
 	}
 	edits, err := RunOp(f.Editor(p), op, key, arg)
 	if err != nil {
@@ -82,7 +80,7 @@ func CheckEdit[P, V any](t testing.TB, f Format[P, V], src []byte, op, key, arg 
 		}
 		return nil, err
 	}
-	out, err := edit.Apply(src, edits)
+	out, err := parsed.Apply(src, edits)
 	if err != nil {
 		t.Fatalf("%s %q: Apply: %v", op, key, err)
 	}
@@ -97,7 +95,7 @@ func CheckEdit[P, V any](t testing.TB, f Format[P, V], src []byte, op, key, arg 
 		t.Fatalf("%s %q %q: %s reads (-want +got):\n%s\nfrom %q", op, key, arg, f.Reader, diff, out)
 	}
 	again, err := RunOp(f.Editor(g), op, key, arg)
-	if len(again) > 0 || err != nil && !errors.Is(err, edit.ErrNotFound) {
+	if len(again) > 0 || err != nil && !errors.Is(err, parsed.ErrNotFound) {
 		t.Fatalf("%s %q a second time: edits %v, err %v", op, key, again, err)
 	}
 	return out, nil
@@ -159,19 +157,19 @@ var StrictFuzz = os.Getenv("CKPTLINT_STRICT_FUZZ") != ""
 
 // FuzzOps checks the editor contract on one input: zero edits give the
 // same bytes, and every operation on key (and arg) that succeeds passes
-// CheckEdit. An operation may fail with edit.ErrCannotRepresent,
-// edit.ErrNotFound, edit.ErrExists, a *parsed.ParseError or an error
+// CheckEdit. An operation may fail with parsed.ErrCannotRepresent,
+// parsed.ErrNotFound, parsed.ErrExists, a *parsed.ParseError or an error
 // allow accepts (allow may be nil); with strict it may not fail because
 // the editor's own check caught a wrong edit ("edited file").
 func FuzzOps[P, V any](t *testing.T, f Format[P, V], src []byte, key, arg string, allow func(error) bool, strict bool) {
-	if out, err := edit.Apply(src, nil); err != nil || string(out) != string(src) {
+	if out, err := parsed.Apply(src, nil); err != nil || string(out) != string(src) {
 		t.Fatalf("zero edits changed the file (err %v)", err)
 	}
 	for _, op := range Ops {
 		_, err := CheckEdit(t, f, src, op, key, arg)
 		var perr *parsed.ParseError
-		if err != nil && !errors.Is(err, edit.ErrCannotRepresent) && !errors.Is(err, edit.ErrNotFound) &&
-			!errors.Is(err, edit.ErrExists) && !errors.As(err, &perr) && (allow == nil || !allow(err)) {
+		if err != nil && !errors.Is(err, parsed.ErrCannotRepresent) && !errors.Is(err, parsed.ErrNotFound) &&
+			!errors.Is(err, parsed.ErrExists) && !errors.As(err, &perr) && (allow == nil || !allow(err)) {
 			t.Fatalf("%s: unexpected error %v", op, err)
 		}
 		if strict && err != nil && strings.Contains(err.Error(), "edited file") {
@@ -223,7 +221,7 @@ func CorpusFiles(t testing.TB, sub string) []string {
 // they must make, given the edits of each operation.
 type Round struct {
 	Ops   []Op
-	Lines func(t *testing.T, src []byte, edits map[Op][]edit.Edit) LineOps
+	Lines func(t *testing.T, src []byte, edits map[Op][]parsed.Edit) LineOps
 }
 
 // EditCorpus runs CorpusRound on each of paths, and on a CRLF copy of
@@ -255,7 +253,7 @@ func EditCorpus[P, V any](t *testing.T, f Format[P, V], paths []string, plan fun
 // as the round's Lines say. A second round of the same operations, with an
 // editor of the result, must change nothing.
 func CorpusRound[P, V any](t *testing.T, f Format[P, V], src []byte, crlf bool, plan func(t *testing.T, p P) *Round) {
-	if out, err := edit.Apply(src, nil); err != nil || string(out) != string(src) {
+	if out, err := parsed.Apply(src, nil); err != nil || string(out) != string(src) {
 		t.Fatalf("zero edits changed the file (err %v)", err)
 	}
 	p, ok := f.Parse(src)
@@ -269,8 +267,8 @@ func CorpusRound[P, V any](t *testing.T, f Format[P, V], src []byte, crlf bool, 
 
 	t.Logf("operations: %q", r.Ops)
 	ed := f.Editor(p)
-	var all []edit.Edit
-	byOp := map[Op][]edit.Edit{}
+	var all []parsed.Edit
+	byOp := map[Op][]parsed.Edit{}
 	want := f.View(p)
 	for _, o := range r.Ops {
 		edits, err := RunOp(ed, o.Kind, o.Key, o.Arg)
@@ -281,7 +279,7 @@ func CorpusRound[P, V any](t *testing.T, f Format[P, V], src []byte, crlf bool, 
 		byOp[o] = edits
 		want = f.Expected(want, o.Kind, o.Key, o.Arg)
 	}
-	out, err := edit.Apply(src, all)
+	out, err := parsed.Apply(src, all)
 	if err != nil {
 		t.Fatalf("Apply: %v", err)
 	}
@@ -313,7 +311,7 @@ func CorpusRound[P, V any](t *testing.T, f Format[P, V], src []byte, crlf bool, 
 	ed2 := f.Editor(g)
 	for _, o := range r.Ops {
 		edits, err := RunOp(ed2, o.Kind, o.Key, o.Arg)
-		if len(edits) > 0 || err != nil && !errors.Is(err, edit.ErrNotFound) {
+		if len(edits) > 0 || err != nil && !errors.Is(err, parsed.ErrNotFound) {
 			t.Errorf("second %s %q: edits %v, err %v", o.Kind, o.Key, edits, err)
 		}
 	}
@@ -326,7 +324,7 @@ func Line(src []byte, n int) string {
 
 // ReplaceSpan expects the bytes of s, which lies on one line of src, to be
 // replaced by text.
-func (o *LineOps) ReplaceSpan(src []byte, s span.Span, text string) {
+func (o *LineOps) ReplaceSpan(src []byte, s parsed.Span, text string) {
 	l, col := Line(src, s.Start.Line), s.Start.Col-1
 	if o.Replace == nil {
 		o.Replace = map[int]string{}
