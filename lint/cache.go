@@ -131,40 +131,46 @@ func Cached(ctx context.Context, c *Cache, paths []string, opts Options) (*Resul
 	}
 	prev := loadEntry(c.Store, key)
 	if prev != nil {
-		// A file whose bytes changed almost always means a config set to
-		// evaluate: the policies compile meanwhile, on the core the
-		// replay's system calls leave idle, instead of after it.
-		rp := replay(prev, func() {
-			go func() { _, _ = c.Policies.Engine(ctx) }() // its error, if any, is the one Engine returns to the run that needs it
-		})
-		if rp.changed != nil {
-			res, stats, done, err := c.incremental(ctx, key, base, prev, rp, paths, opts)
-			if err != nil || done {
-				return res, stats, err
-			}
-		}
-		if rp.holds {
-			res, ok, err := c.fromEntry(prev, storedResults(prev), rp.srcs, opts)
-			if err != nil {
-				return nil, CacheStats{}, err
-			}
-			if ok {
-				if n := len(rp.upgrades); n > 0 && (n >= minUpgrades || n*16 >= len(prev.Probes)) {
-					// Files checked by their bytes this time that are now
-					// old enough to trust their stat signature: the next
-					// run checks them by stat alone. For a handful (the
-					// file edited last), reading them again costs less
-					// than rewriting the entry.
-					for i, sig := range rp.upgrades {
-						prev.Probes[i].Sig = sig
-					}
-					c.put(prev, key)
-				}
-				return res, CacheStats{Hit: true}, nil
-			}
+		res, stats, done, err := c.fromPrevious(ctx, key, base, prev, paths, opts)
+		if err != nil || done {
+			return res, stats, err
 		}
 	}
 	return c.fresh(ctx, key, base, prev, paths, opts)
+}
+
+// fromPrevious answers a run from prev, the entry of the last run with its
+// key: wholly when every probe still holds (a hit), incrementally when
+// only a few files changed; done is false when it cannot, and the run is
+// then made afresh.
+func (c *Cache) fromPrevious(ctx context.Context, key, base cache.Key, prev *runEntry, paths []string, opts Options) (*Result, CacheStats, bool, error) {
+	// A file whose bytes changed almost always means a config set to
+	// evaluate: the policies compile meanwhile, on the core the replay's
+	// system calls leave idle, instead of after it.
+	rp := replay(prev, func() {
+		go func() { _, _ = c.Policies.Engine(ctx) }() // its error, if any, is the one Engine returns to the run that needs it
+	})
+	if rp.changed != nil {
+		return c.incremental(ctx, key, base, prev, rp, paths, opts)
+	}
+	if !rp.holds {
+		return nil, CacheStats{}, false, nil
+	}
+	res, ok, err := c.fromEntry(prev, storedResults(prev), rp.srcs, opts)
+	if err != nil || !ok {
+		return nil, CacheStats{}, false, err
+	}
+	if n := len(rp.upgrades); n > 0 && (n >= minUpgrades || n*16 >= len(prev.Probes)) {
+		// Files checked by their bytes this time that are now old enough
+		// to trust their stat signature: the next run checks them by stat
+		// alone. For a handful (the file edited last), reading them again
+		// costs less than rewriting the entry.
+		for i, sig := range rp.upgrades {
+			prev.Probes[i].Sig = sig
+		}
+		c.put(prev, key)
+	}
+	return res, CacheStats{Hit: true}, true, nil
 }
 
 // step is the pipeline's per-set step with the cache: a set whose
@@ -361,25 +367,55 @@ func (c *Cache) policyRules(noInline bool) ([]*engine.Rule, error) {
 // those sets and probes replaced.
 func (c *Cache) incremental(ctx context.Context, key, base cache.Key, prev *runEntry, rp replayed,
 	paths []string, opts Options) (res *Result, stats CacheStats, done bool, err error) {
-	if len(prev.Notes) > 0 || (opts.Config != nil && len(opts.Config.Deployments) > 0) || !withinBudgets(prev.Probes) {
+	roots, affected, ok := changedRoots(prev, rp, paths, opts)
+	if !ok {
 		return nil, stats, false, nil
 	}
-	named := paths
-	if len(named) == 0 {
-		named = []string{"."}
+	// The pipeline over the roots, within the boundary of the whole run.
+	found, probes, ok := c.walkRoots(ctx, base, prev, roots, paths, opts)
+	if !ok {
+		return nil, stats, false, nil
 	}
-	for _, p := range named {
-		if st, err := os.Stat(p); err != nil || !st.IsDir() {
-			return nil, stats, false, nil //nolint:nilerr // a file named alone is linted as a whole run, which reports a missing path
+	next, results, stats, ok := splice(prev, found, affected)
+	if !ok {
+		return nil, stats, false, nil
+	}
+	next.Probes = mergeProbes(prev.Probes, rp.upgrades, probes)
+	for _, i := range rp.changed { // every changed file was read again
+		if j, ok := slices.BinarySearchFunc(next.Probes, prev.Probes[i], probeOrder); !ok || next.Probes[j] == prev.Probes[i] {
+			return nil, stats, false, nil
 		}
+	}
+	next.setAbs(prev.Abs)
+	if !next.valid() || !withinBudgets(next.Probes) {
+		return nil, stats, false, nil
+	}
+	res, ok, err = c.fromEntry(next, results, nil, opts)
+	if err != nil || !ok {
+		return nil, stats, false, err
+	}
+	c.put(next, key)
+	stats.Incremental = true
+	return res, stats, true, nil
+}
+
+// changedRoots are the root directories of the config sets of prev that
+// hold a file rp found changed, and those sets' names; false when the run
+// cannot be made incrementally (incremental).
+func changedRoots(prev *runEntry, rp replayed, paths []string, opts Options) (roots []string, affected map[string]bool, ok bool) {
+	if len(prev.Notes) > 0 || (opts.Config != nil && len(opts.Config.Deployments) > 0) || !withinBudgets(prev.Probes) {
+		return nil, nil, false
+	}
+	named := namedDirs(paths)
+	if named == nil {
+		return nil, nil, false // a file named alone is linted as a whole run, which reports a missing path
 	}
 	changedPath := map[string]bool{}
 	for _, i := range rp.changed {
 		changedPath[prev.Probes[i].Path] = true
 	}
 	held := map[string]bool{}
-	affected := map[string]bool{}
-	var roots []string
+	affected = map[string]bool{}
 	for _, s := range prev.Sets {
 		for _, m := range s.Members {
 			if !changedPath[m] {
@@ -395,38 +431,68 @@ func (c *Cache) incremental(ctx context.Context, key, base cache.Key, prev *runE
 		}
 	}
 	if len(held) != len(changedPath) || !rootsWithin(roots, named) {
-		return nil, stats, false, nil
+		return nil, nil, false
 	}
+	return roots, affected, true
+}
 
-	// The pipeline over the roots, within the boundary of the whole run.
+// namedDirs are the paths a run names ("." when none), nil when one is
+// not a directory.
+func namedDirs(paths []string) []string {
+	named := paths
+	if len(named) == 0 {
+		named = []string{"."}
+	}
+	for _, p := range named {
+		if st, err := os.Stat(p); err != nil || !st.IsDir() {
+			return nil
+		}
+	}
+	return named
+}
+
+// walkRoots runs the pipeline over roots, within the read boundary of the
+// paths the run names, and returns each set it found by name and the
+// probes it recorded; false when that walk could differ from a whole one
+// (a note, an unread file, a set found twice, the set cap) or failed (the
+// whole run the caller makes then reports it).
+func (c *Cache) walkRoots(ctx context.Context, base cache.Key, prev *runEntry, roots, paths []string, opts Options) (map[string]*setResult, []inputfs.Probe, bool) {
 	noted := false
 	opts.Note = func(string) { noted = true }
 	rec := inputfs.Record(inputfs.OS())
 	r := newRun(opts, c.Policies.Engine, roots)
-	r.fs, r.step, r.boundary = rec, c.step(base, prev), named
+	r.fs, r.step, r.boundary = rec, c.step(base, prev), namedDirs(paths)
 	found := map[string]*setResult{}
-	var dup bool
-	err = r.pipeline(ctx, func(sr *setResult) error {
+	dup := false
+	err := r.pipeline(ctx, func(sr *setResult) error {
 		dup = dup || found[sr.Name] != nil
 		found[sr.Name] = sr
 		return nil
 	})
 	if err != nil || noted || dup || len(r.tree.Unread()) > 0 || r.unlinted != nil {
-		return nil, stats, false, nil //nolint:nilerr // the whole run the caller makes then reports it
+		return nil, nil, false
 	}
+	return found, rec.Probes(), true
+}
+
+// splice is prev with the results found in place of the affected sets':
+// the entry to store and the results to report, in prev's order. false
+// when found holds a set prev does not have, or one whose files differ,
+// or misses an affected set.
+func splice(prev *runEntry, found map[string]*setResult, affected map[string]bool) (*runEntry, []*setResult, CacheStats, bool) {
+	var stats CacheStats
 	next := *prev
 	next.Sets = slices.Clone(prev.Sets)
 	results := storedResults(prev)
 	for i, s := range prev.Sets {
 		sr := found[s.Name]
-		if sr == nil {
-			if affected[s.Name] {
-				return nil, stats, false, nil
-			}
+		switch {
+		case sr == nil && affected[s.Name]:
+			return nil, nil, stats, false
+		case sr == nil:
 			continue
-		}
-		if !slices.Equal(sr.Members, s.Members) || sr.Root != s.Root || sr.Fingerprint == "" {
-			return nil, stats, false, nil
+		case !slices.Equal(sr.Members, s.Members) || sr.Root != s.Root || sr.Fingerprint == "":
+			return nil, nil, stats, false
 		}
 		delete(found, s.Name)
 		if !affected[s.Name] {
@@ -440,26 +506,10 @@ func (c *Cache) incremental(ctx context.Context, key, base cache.Key, prev *runE
 		}
 	}
 	if len(found) > 0 {
-		return nil, stats, false, nil // a set prev does not have
+		return nil, nil, stats, false // a set prev does not have
 	}
 	stats.Reused += len(prev.Sets) - len(affected)
-	next.Probes = mergeProbes(prev.Probes, rp.upgrades, rec.Probes())
-	for _, i := range rp.changed { // every changed file was read again
-		if j, ok := slices.BinarySearchFunc(next.Probes, prev.Probes[i], probeOrder); !ok || next.Probes[j] == prev.Probes[i] {
-			return nil, stats, false, nil
-		}
-	}
-	next.setAbs(prev.Abs)
-	if !next.valid() || !withinBudgets(next.Probes) {
-		return nil, stats, false, nil
-	}
-	res, ok, err := c.fromEntry(&next, results, nil, opts)
-	if err != nil || !ok {
-		return nil, stats, false, err
-	}
-	c.put(&next, key)
-	stats.Incremental = true
-	return res, stats, true, nil
+	return &next, results, stats, true
 }
 
 // mergeProbes is prev's probes with the new signatures (by index), and
@@ -959,60 +1009,27 @@ type replayed struct {
 	changed []int
 }
 
-// replay re-executes every probe of e, on GOMAXPROCS goroutines.
+// replay re-executes every probe of e, on GOMAXPROCS goroutines, each
+// taking a contiguous part of them (probes are sorted by path, so one
+// goroutine's Replayer remembers the directories its files share).
 // onChange is called once, at the first probe that does not hold.
 func replay(e *runEntry, onChange func()) replayed {
-	var once sync.Once
 	workers := max(runtime.GOMAXPROCS(0), 1)
-	trustBefore := time.Now().Add(-inputfs.RacyWindow)
-	var mu sync.Mutex
-	rp := replayed{srcs: map[string][]byte{}, upgrades: map[int]string{}}
-	var stop atomic.Bool // no incremental run: stop replaying
-	var noGit sync.Map   // inputfs.Replayer.NoGit
+	rs := &replaying{e: e, onChange: onChange, trustBefore: time.Now().Add(-inputfs.RacyWindow),
+		out: replayed{srcs: map[string][]byte{}, upgrades: map[int]string{}}}
 	var wg sync.WaitGroup
-	readOp := inputfs.ReadOp(parsed.MaxFileSize)
 	chunk := (len(e.Probes) + workers - 1) / workers
 	for w := range workers {
 		lo, hi := w*chunk, min((w+1)*chunk, len(e.Probes))
 		if lo >= hi {
 			break
 		}
-		wg.Go(func() {
-			local := map[string][]byte{}
-			up := map[int]string{}
-			var ch []int
-			r := &inputfs.Replayer{TrustBefore: trustBefore, Read: func(p string, b []byte) { local[p] = b }, NoGit: &noGit}
-			for i := lo; i < hi; i++ {
-				if stop.Load() {
-					return
-				}
-				p := e.Probes[i]
-				holds, sig := r.Check(p)
-				if !holds {
-					if p.Op != readOp || len(ch) >= maxChanged {
-						stop.Store(true)
-						return
-					}
-					ch = append(ch, i)
-					if onChange != nil {
-						once.Do(onChange)
-					}
-					continue
-				}
-				if sig != p.Sig {
-					up[i] = sig
-				}
-			}
-			mu.Lock()
-			maps.Copy(rp.srcs, local)
-			maps.Copy(rp.upgrades, up)
-			rp.changed = append(rp.changed, ch...)
-			mu.Unlock()
-		})
+		wg.Go(func() { rs.part(lo, hi) })
 	}
 	wg.Wait()
+	rp := rs.out
 	switch {
-	case stop.Load() || len(rp.changed) > maxChanged:
+	case rs.stop.Load() || len(rp.changed) > maxChanged:
 		return replayed{}
 	case len(rp.changed) > 0:
 		slices.Sort(rp.changed)
@@ -1020,6 +1037,51 @@ func replay(e *runEntry, onChange func()) replayed {
 	}
 	rp.changed, rp.holds = nil, true
 	return rp
+}
+
+// replaying is the state the goroutines of one replay share.
+type replaying struct {
+	e           *runEntry
+	onChange    func()
+	once        sync.Once
+	trustBefore time.Time
+	stop        atomic.Bool // no incremental run: stop replaying
+	noGit       sync.Map    // inputfs.Replayer.NoGit
+	mu          sync.Mutex
+	out         replayed
+}
+
+// part replays the probes [lo, hi) and adds what it found to rs.out.
+func (rs *replaying) part(lo, hi int) {
+	readOp := inputfs.ReadOp(parsed.MaxFileSize)
+	local := map[string][]byte{}
+	up := map[int]string{}
+	var ch []int
+	r := &inputfs.Replayer{TrustBefore: rs.trustBefore, Read: func(p string, b []byte) { local[p] = b }, NoGit: &rs.noGit}
+	for i := lo; i < hi; i++ {
+		if rs.stop.Load() {
+			return
+		}
+		p := rs.e.Probes[i]
+		holds, sig := r.Check(p)
+		switch {
+		case !holds && (p.Op != readOp || len(ch) >= maxChanged):
+			rs.stop.Store(true)
+			return
+		case !holds:
+			ch = append(ch, i)
+			if rs.onChange != nil {
+				rs.once.Do(rs.onChange)
+			}
+		case sig != p.Sig:
+			up[i] = sig
+		}
+	}
+	rs.mu.Lock()
+	maps.Copy(rs.out.srcs, local)
+	maps.Copy(rs.out.upgrades, up)
+	rs.out.changed = append(rs.out.changed, ch...)
+	rs.mu.Unlock()
 }
 
 // rootsWithin reports whether every root lies within one of the paths

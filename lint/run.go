@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"time"
@@ -19,6 +18,7 @@ import (
 	"github.com/ckptlint/ckptlint/internal/model"
 	"github.com/ckptlint/ckptlint/internal/ordered"
 	"github.com/ckptlint/ckptlint/internal/suppress"
+	"github.com/ckptlint/ckptlint/internal/testhook"
 	"github.com/ckptlint/ckptlint/internal/versions"
 )
 
@@ -131,7 +131,7 @@ func (r *run) plans() (iter.Seq[*assemble.Plan], *error) {
 			}
 		}()
 		err := assemble.Each(r.tree, r.opts.Config, r.resolver(), func(p *assemble.Plan) error {
-			if os.Getenv("CKPTLINT_TEST_PANIC") == "assemble" { // test hook: lint/panic_test.go, internal_error.txtar
+			if testhook.Env("CKPTLINT_TEST_PANIC") == "assemble" { // test hook: lint/panic_test.go, internal_error.txtar
 				panic("test hook: panic while assembling " + p.Set.Name)
 			}
 			if r.yielded >= r.maxSets() {

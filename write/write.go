@@ -19,6 +19,7 @@ import (
 	"strconv"
 
 	"github.com/ckptlint/ckptlint/internal/inputfs"
+	"github.com/ckptlint/ckptlint/internal/testhook"
 )
 
 // Change is the new content of one file.
@@ -713,7 +714,7 @@ func testStop(step string) {
 	if testHook != nil {
 		testHook(step)
 	}
-	if os.Getenv("CKPTLINT_TEST_STOP_AT") == step {
+	if testhook.Env("CKPTLINT_TEST_STOP_AT") == step {
 		killSelf()
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/ckptlint/ckptlint/internal/finding"
 	"github.com/ckptlint/ckptlint/internal/report"
 	"github.com/ckptlint/ckptlint/internal/rule"
+	"github.com/ckptlint/ckptlint/internal/testhook"
 	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/write"
 )
@@ -181,9 +182,20 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	if err := rep.finish(rr); err != nil {
 		return err
 	}
+	if err := incomplete(g, res); err != nil {
+		return err
+	}
+	if rep.max != 0 && rep.max >= fail {
+		return &exitError{code: exitFindings}
+	}
+	return nil
+}
+
+// incomplete is the error of a run that could not read every path or
+// lint every config set: everything else was linted and reported, and the
+// run fails whatever the findings (exit 2).
+func incomplete(g *globals, res *lint.Result) error {
 	if u := res.Unlinted; u != nil {
-		// The sets before the cap were linted and reported; those past it
-		// fail the run, whatever the findings.
 		err := unlintedErr(u)
 		if len(res.Unread) == 0 {
 			return usageErr(err)
@@ -191,16 +203,11 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 		fmt.Fprintf(g.stderr, "ckptlint: %v\n", err)
 	}
 	if n := len(res.Unread); n > 0 {
-		// Everything else was linted and reported; an unread file still
-		// fails the run, whatever the findings.
 		list, more := res.Unread, ""
 		if len(list) > 5 {
 			list, more = list[:5], fmt.Sprintf(", and %d more", len(list)-5)
 		}
 		return usageErr(fmt.Errorf("%d path(s) could not be read: %s%s; every other file was linted", n, shownPaths(list), more))
-	}
-	if rep.max != 0 && rep.max >= fail {
-		return &exitError{code: exitFindings}
 	}
 	return nil
 }
@@ -308,7 +315,7 @@ func (r *reports) group(g lint.Group) error {
 // written. Text on standard output on a terminal is followed by a tally on
 // standard error.
 func (r *reports) finish(rr report.Result) error {
-	if os.Getenv("CKPTLINT_TEST_PANIC") == "report" { // test hook: testdata/script/internal_error.txtar
+	if testhook.Env("CKPTLINT_TEST_PANIC") == "report" { // test hook: testdata/script/internal_error.txtar
 		panic("test hook: panic while rendering reports")
 	}
 	type stagedOut struct {

@@ -11,11 +11,16 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/ckptlint/ckptlint/internal/testhook"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected output in testdata/script/*.txtar")
 
 func TestMain(m *testing.M) {
+	// The test binary, in process and as the ckptlint of the scripts and
+	// subprocesses, reads the failure-injection variables (internal/testhook).
+	testhook.Enable()
 	// The tests never touch the user's result cache: every ckptlint run in
 	// this package, in process or a subprocess, uses one under the system's
 	// temporary directory (bounded like any cache; its entries check

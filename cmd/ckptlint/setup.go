@@ -15,6 +15,7 @@ import (
 	"github.com/ckptlint/ckptlint/internal/model"
 	"github.com/ckptlint/ckptlint/internal/rule"
 	"github.com/ckptlint/ckptlint/internal/safetext"
+	"github.com/ckptlint/ckptlint/internal/testhook"
 	"github.com/ckptlint/ckptlint/lint"
 )
 
@@ -105,7 +106,7 @@ func (g *globals) options(cfg *config.Config) lint.Options {
 		Note: g.noteOnce, Placeholders: g.placeholders, Now: g.now()}
 	// Test hook (hostile_amplify.txtar): a lower cap on the config sets a
 	// run lints than lint.MaxSets; it can only lower it.
-	if n, err := strconv.Atoi(os.Getenv("CKPTLINT_TEST_MAX_SETS")); err == nil && n > 0 {
+	if n, err := strconv.Atoi(testhook.Env("CKPTLINT_TEST_MAX_SETS")); err == nil && n > 0 {
 		o.MaxSets = n
 	}
 	return o

@@ -151,40 +151,9 @@ func pathOf(f *discover.Found) string {
 
 // deployment builds the set an explicit deployment block declares.
 func (a *assembler) deployment(dep *config.Deployment, claimed map[string]bool) error {
-	p := a.cfg.Resolve(dep.FlinkConf)
-	st, err := a.d.Stat(p)
+	legacy, std, man, err := a.deploymentFlink(dep)
 	if err != nil {
-		return fmt.Errorf("%s: deployment %q: flink_conf %q: %w", a.cfg.Path, dep.Name, dep.FlinkConf, err)
-	}
-	var legacy, std, man *discover.Found
-	if st.IsDir() {
-		for _, name := range format.FileNames(format.Flink) {
-			if a.d.IsFile(filepath.Join(p, name)) {
-				a.d.Declare(filepath.Join(p, name))
-				if err := a.d.Add(filepath.Join(p, name), true); err != nil {
-					return err
-				}
-			}
-		}
-		legacy, std = a.d.InDir(filepath.Clean(p), parsed.FlinkConfLegacy), a.d.InDir(filepath.Clean(p), parsed.FlinkConfigYAML)
-		if legacy == nil && std == nil {
-			return fmt.Errorf("%s: deployment %q: no flink-conf.yaml or config.yaml in %s", a.cfg.Path, dep.Name, dep.FlinkConf)
-		}
-	} else {
-		p = filepath.Clean(p)
-		a.d.Declare(p)
-		if err := a.d.Add(p, true); err != nil {
-			return err
-		}
-		f := a.d.Get(p)
-		switch f.Format {
-		case parsed.FlinkConfLegacy:
-			legacy = f
-		case parsed.FlinkConfigYAML:
-			std = f
-		case parsed.FlinkDeployment:
-			man = f
-		}
+		return err
 	}
 	for _, f := range []*discover.Found{legacy, std, man} {
 		if f != nil {
@@ -197,12 +166,8 @@ func (a *assembler) deployment(dep *config.Deployment, claimed map[string]bool) 
 		if st, err := a.d.Stat(hconf); err != nil || !st.IsDir() {
 			return fmt.Errorf("%s: deployment %q: hadoop_conf %q is not a directory", a.cfg.Path, dep.Name, dep.HadoopConf)
 		}
-		for _, n := range format.FileNames(format.Hadoop) {
-			if a.d.IsFile(filepath.Join(hconf, n)) {
-				if err := a.d.Add(filepath.Join(hconf, n), true); err != nil {
-					return err
-				}
-			}
+		if err := a.addNamed(hconf, format.FileNames(format.Hadoop), false); err != nil {
+			return err
 		}
 	}
 	csite := ""
@@ -217,6 +182,60 @@ func (a *assembler) deployment(dep *config.Deployment, claimed map[string]bool) 
 		return nil
 	}
 	a.flinkSet(legacy, std, dep, hconf, csite)
+	return nil
+}
+
+// deploymentFlink reads the Flink files a deployment block's flink_conf
+// names: the flink-conf.yaml and config.yaml of a directory, or one file
+// (a FlinkDeployment manifest among them), declared Flink's whatever keys
+// they hold.
+func (a *assembler) deploymentFlink(dep *config.Deployment) (legacy, std, man *discover.Found, err error) {
+	p := a.cfg.Resolve(dep.FlinkConf)
+	st, err := a.d.Stat(p)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: deployment %q: flink_conf %q: %w", a.cfg.Path, dep.Name, dep.FlinkConf, err)
+	}
+	if st.IsDir() {
+		if err := a.addNamed(p, format.FileNames(format.Flink), true); err != nil {
+			return nil, nil, nil, err
+		}
+		legacy, std = a.d.InDir(filepath.Clean(p), parsed.FlinkConfLegacy), a.d.InDir(filepath.Clean(p), parsed.FlinkConfigYAML)
+		if legacy == nil && std == nil {
+			return nil, nil, nil, fmt.Errorf("%s: deployment %q: no flink-conf.yaml or config.yaml in %s", a.cfg.Path, dep.Name, dep.FlinkConf)
+		}
+		return legacy, std, nil, nil
+	}
+	p = filepath.Clean(p)
+	a.d.Declare(p)
+	if err := a.d.Add(p, true); err != nil {
+		return nil, nil, nil, err
+	}
+	switch f := a.d.Get(p); f.Format {
+	case parsed.FlinkConfLegacy:
+		legacy = f
+	case parsed.FlinkConfigYAML:
+		std = f
+	case parsed.FlinkDeployment:
+		man = f
+	}
+	return legacy, std, man, nil
+}
+
+// addNamed reads the files of dir named names that exist, declaring them
+// Flink's when declare is set.
+func (a *assembler) addNamed(dir string, names []string, declare bool) error {
+	for _, name := range names {
+		p := filepath.Join(dir, name)
+		if !a.d.IsFile(p) {
+			continue
+		}
+		if declare {
+			a.d.Declare(p)
+		}
+		if err := a.d.Add(p, true); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

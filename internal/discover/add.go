@@ -45,31 +45,14 @@ func (d *Tree) Add(path string, explicit bool) error {
 	if n := bytes.Count(src, []byte{'\n'}) + 1; n > parsed.MaxLines {
 		return d.refuseRead(path, explicit, fmt.Sprintf("file has %d lines; ckptlint reads configuration files up to %d lines", n, parsed.MaxLines), src)
 	}
-	if format.IsYAML(base) && format.ByName(base) == nil {
-		// A YAML parser builds a node per item: a flow collection packs
-		// millions of them on one line. Every node beyond one per line
-		// needs a ',', '[' or '{'.
-		n := countAny(src, ",[{")
-		if depth := flowDepth(src); depth > maxFlowDepth && n <= maxFlowItems {
-			// Flink flattens nested mappings into dotted keys: each level
-			// repeats every key above it, so cost grows with depth squared.
-			if explicit || format.Conventional(base) || format.IsManifest(src) {
-				if format.IsManifest(src) {
-					d.manifestRefused = path
-				}
-				return d.refuseRead(path, true, fmt.Sprintf("YAML flow collections ('[' or '{') nested %d levels deep; ckptlint reads up to %d", depth, maxFlowDepth), src)
-			}
-			return nil
+	if msg, refuse := yamlTooComplex(base, src, explicit); msg != "" {
+		if !refuse {
+			return nil // a YAML file that is no configuration: not read
 		}
-		if n > maxFlowItems {
-			if explicit || format.Conventional(base) || format.IsManifest(src) {
-				if format.IsManifest(src) {
-					d.manifestRefused = path
-				}
-				return d.refuseRead(path, true, fmt.Sprintf("file has %d flow-collection items (',', '[' or '{'); ckptlint reads YAML files with up to %d", n, maxFlowItems), src)
-			}
-			return nil
+		if format.IsManifest(src) {
+			d.manifestRefused = path
 		}
+		return d.refuseRead(path, true, msg, src)
 	}
 	fm, _, undecided := format.Detect(disp, src, d.declared[path])
 	if undecided != "" {
@@ -112,6 +95,30 @@ func limitKeys(f *parsed.File, disp string, src []byte) *parsed.File {
 	}
 	return &parsed.File{Path: disp, Format: f.Format, Src: src, Err: &parsed.ParseError{File: disp, Pos: parsed.Top(),
 		Msg: fmt.Sprintf("file has %d keys; ckptlint reads configuration files of up to %d keys", len(f.Entries), parsed.MaxEntries)}}
+}
+
+// yamlTooComplex says why a YAML file of name base (told by its content,
+// not its name) is past the limits on flow collections, "" when it is not,
+// and whether that is a finding: for a file named on the command line, a
+// config.yaml or a manifest; any other such YAML file is no configuration
+// and is not read. A YAML parser builds a node per item: a flow collection
+// packs millions of them on one line, and every node beyond one per line
+// needs a ',', '[' or '{'. Flink flattens nested mappings into dotted
+// keys: each level repeats every key above it, so cost grows with depth
+// squared.
+func yamlTooComplex(base string, src []byte, explicit bool) (msg string, refuse bool) {
+	if !format.IsYAML(base) || format.ByName(base) != nil {
+		return "", false
+	}
+	refuse = explicit || format.Conventional(base) || format.IsManifest(src)
+	n := countAny(src, ",[{")
+	if depth := flowDepth(src); depth > maxFlowDepth && n <= maxFlowItems {
+		return fmt.Sprintf("YAML flow collections ('[' or '{') nested %d levels deep; ckptlint reads up to %d", depth, maxFlowDepth), refuse
+	}
+	if n > maxFlowItems {
+		return fmt.Sprintf("file has %d flow-collection items (',', '[' or '{'); ckptlint reads YAML files with up to %d", n, maxFlowItems), refuse
+	}
+	return "", false
 }
 
 // chart is the Helm chart (display path) the file at path lies in, ""

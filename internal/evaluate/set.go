@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/ckptlint/ckptlint/internal/parsed"
 	"github.com/ckptlint/ckptlint/internal/rule"
 	"github.com/ckptlint/ckptlint/internal/template"
+	"github.com/ckptlint/ckptlint/internal/testhook"
 	"github.com/ckptlint/ckptlint/internal/versions"
 )
 
@@ -62,7 +62,7 @@ func Raw(ctx context.Context, eng *engine.Engine, s *model.Set) (ps []Pending, e
 	}()
 	// Test hook (cmd/ckptlint/testdata/script/internal_error.txtar): "eval"
 	// panics for every set, "eval:NAME" for the set NAME only.
-	if v := os.Getenv("CKPTLINT_TEST_PANIC"); v == "eval" || v == "eval:"+s.Name {
+	if v := testhook.Env("CKPTLINT_TEST_PANIC"); v == "eval" || v == "eval:"+s.Name {
 		panic("test hook: panic in an evaluation worker for " + s.Name)
 	}
 	return evalSet(ctx, eng, s)

@@ -74,26 +74,14 @@ func mentions(msg, key string) bool {
 	}
 }
 
-// applyTemplates keeps findings off what placeholders make unknown: a
-// finding on a templated line is dropped (the value is unknown, not wrong);
-// a fix operation that would touch a templated key is dropped; a finding
-// elsewhere whose message names a templated key reasons from an unknown
-// value, so it becomes info, without its fix, and says so.
-func applyTemplates(s *model.Set, fs []finding.Finding) []finding.Finding {
-	out, capped, _ := applyTemplatesCapped(s, fs)
-	for i := range out {
-		if capped[i] && out[i].Severity > finding.Info {
-			out[i].Severity = finding.Info
-		}
-	}
-	return out
-}
-
-// applyTemplatesCapped is applyTemplates without the severity change: for each finding it
-// keeps it reports whether applyTemplates lowers it to info, so the result cache
-// (internal/cache) can store findings before the rule blocks of .ckptlint.hcl
-// set their severities; kept holds the index in fs of each finding
-// returned.
+// applyTemplatesCapped keeps findings off what placeholders make unknown:
+// a finding on a templated line is dropped (the value is unknown, not
+// wrong); a fix operation that would touch a templated key is dropped; a
+// finding elsewhere whose message names a templated key reasons from an
+// unknown value, so it loses its fix, says so, and capped reports that it
+// is at most info (a cap the report stage applies after the rule blocks of
+// .ckptlint.hcl set severities); kept holds the index in fs of each
+// finding returned.
 func applyTemplatesCapped(s *model.Set, fs []finding.Finding) (out []finding.Finding, capped []bool, kept []int) {
 	ts := templatedEntries(s)
 	if len(ts) == 0 {

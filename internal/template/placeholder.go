@@ -211,7 +211,7 @@ func (c Count) String() string {
 	return strings.Join(parts, ", ")
 }
 
-// Mark records in Entry.Placeholders the kinds of placeholders in each
+// MarkEntries records in Entry.Placeholders the kinds of placeholders in each
 // entry's key or value, and returns their tally and the position of the
 // first one. opts are the recogniser's options for an entry's key (its
 // file format's: internal/format Format.Placeholders).
