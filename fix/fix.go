@@ -90,6 +90,10 @@ type planner struct {
 	files  map[string]*file // by the path each was discovered under
 	byReal map[string]*file // by resolved path
 	res    *Result
+	// edited are the files an edit changed this round: a file written
+	// inside one of them is edited again only in the next round, when its
+	// place in the container is read again.
+	edited map[*file]bool
 }
 
 // Run lints paths, applies every fix operation of the selected rules in
@@ -116,6 +120,7 @@ func Run(ctx context.Context, eng *engine.Engine, opts Options) (*Result, error)
 			byName[s.Name] = s
 		}
 		written := map[string]string{} // file+key → value set this round
+		p.edited = map[*file]bool{}
 		for _, f := range r.Findings {
 			if len(f.Fix) == 0 || !selected(f.RuleID) {
 				continue
@@ -189,6 +194,9 @@ func (p *planner) load(cf *parsed.File) (*file, error) {
 		return nil, err
 	}
 	if f, ok := p.files[abs]; ok {
+		if f.format == "" && cf.Embed == nil {
+			f.format = cf.Format
+		}
 		return f, nil
 	}
 	// An in-repository symlink and its target can both be discovered (two
@@ -211,6 +219,9 @@ func (p *planner) load(cf *parsed.File) (*file, error) {
 		return nil, err
 	}
 	f := &file{abs: abs, real: real, disp: cf.Path, format: cf.Format, orig: orig, cur: orig, mode: st.Mode().Perm()}
+	if cf.Embed != nil {
+		f.format = "" // the container's own format: set by a target that edits the container itself
+	}
 	p.files[abs] = f
 	p.byReal[real] = f
 	return f, nil
@@ -242,6 +253,10 @@ type target struct {
 	f        *file
 	key      string
 	manifest string // FlinkDeployment name for manifest files
+	// embed is set when the file edited is written inside f (a ConfigMap
+	// key, a compose FLINK_PROPERTIES block), of format format.
+	embed  *parsed.Embed
+	format parsed.Format
 }
 
 // apply performs one operation; it reports whether a file changed.
@@ -268,7 +283,24 @@ func (p *planner) apply(s *model.Set, fd finding.Finding, op finding.Op, written
 		return false, fmt.Errorf("conflicts with another fix of %s in %s this round (%s); run ckptlint fix again after reviewing", t.key, t.f.disp, prev)
 	}
 	written[sig] = val
-	ed, err := editorFor(t, t.f.cur)
+	src := t.f.cur
+	var view *blockView
+	if t.embed != nil {
+		if !t.embed.Exact {
+			return false, fmt.Errorf("%s at %s:%d is not a literal block (|) there, so its lines have no place fix can edit: write it as a block to let fix edit it", t.key, t.f.disp, t.embed.Line)
+		}
+		if p.edited[t.f] {
+			// Its block's place was read before this round's other edit
+			// of the file: the next round, linted again, edits it.
+			delete(written, sig)
+			return false, nil
+		}
+		if view, err = viewOf(t.f.cur, t.embed); err != nil {
+			return false, err
+		}
+		src = view.text
+	}
+	ed, err := editorFor(t, src)
 	if err != nil {
 		return false, err
 	}
@@ -299,6 +331,9 @@ func (p *planner) apply(s *model.Set, fd finding.Finding, op finding.Op, written
 	if len(edits) == 0 {
 		return false, nil
 	}
+	if view != nil {
+		edits = view.edits(edits)
+	}
 	out, err := parsed.Apply(t.f.cur, edits)
 	if err != nil {
 		return false, fmt.Errorf("%s %s in %s: %w", op.Op, t.key, t.f.disp, err)
@@ -307,13 +342,32 @@ func (p *planner) apply(s *model.Set, fd finding.Finding, op finding.Op, written
 		return false, nil
 	}
 	t.f.cur = out
+	p.edited[t.f] = true
 	p.res.Applied = append(p.res.Applied, Applied{Finding: fd, Op: op, File: t.f.disp, Key: t.key})
 	return true, nil
 }
 
 // editorFor parses content in its format and returns the editor.
+// targetOf is the target of an edit of key in the parsed file cf: the file
+// itself, or the container of a file written inside another (cf.Embed).
+func (p *planner) targetOf(cf *parsed.File, key, manifest string) (target, error) {
+	f, err := p.load(cf)
+	if err != nil {
+		return target{}, err
+	}
+	t := target{f: f, key: key, manifest: manifest}
+	if cf.Embed != nil {
+		t.embed, t.format = cf.Embed, cf.Format
+	}
+	return t, nil
+}
+
 func editorFor(t target, src []byte) (parsed.Editor, error) {
-	fm := format.Of(t.f.format)
+	id := t.f.format
+	if t.embed != nil {
+		id = t.format
+	}
+	fm := format.Of(id)
 	if fm == nil {
 		return nil, fmt.Errorf("no editor for %s", t.f.format)
 	}
@@ -338,11 +392,10 @@ func (p *planner) resolve(s *model.Set, op finding.Op) (target, error) {
 		if s.Flink == nil {
 			return target{}, fmt.Errorf("the config set has no Flink configuration")
 		}
-		f, err := p.load(s.Flink)
+		t, err := p.targetOf(s.Flink, op.Key, "")
 		if err != nil {
 			return target{}, err
 		}
-		t := target{f: f, key: op.Key}
 		if s.Manifest != nil {
 			t.manifest = s.Manifest.Name
 		}
@@ -355,13 +408,11 @@ func (p *planner) resolve(s *model.Set, op finding.Op) (target, error) {
 		return p.resolveClient(s, op.Key, id)
 	case "hdfs-cluster":
 		if s.ClusterHDFS != nil {
-			f, err := p.load(s.ClusterHDFS)
-			return target{f: f, key: op.Key}, err
+			return p.targetOf(s.ClusterHDFS, op.Key, "")
 		}
 		for i := len(s.Client) - 1; i >= 0; i-- {
 			if cf := s.Client[i].File; cf.Format == parsed.HadoopHDFSSite && cf.Lookup(op.Key) != nil {
-				f, err := p.load(cf)
-				return target{f: f, key: op.Key}, err
+				return p.targetOf(cf, op.Key, "")
 			}
 		}
 		return target{}, fmt.Errorf("%s is a NameNode/DataNode setting and no cluster hdfs-site.xml is known: declare cluster_hdfs_site in a deployment block of .ckptlint.hcl", op.Key)
@@ -386,29 +437,28 @@ func (p *planner) resolveClient(s *model.Set, key string, id parsed.Format) (tar
 	passthrough := s.Flink != nil && s.FlinkVersion.Version.AtLeast(model.V(1, 13))
 	if passthrough { // flink.hadoop.* is Configuration.set(): it wins over every file, final or not
 		if s.Flink.Lookup("flink.hadoop."+key) != nil {
-			f, err := p.load(s.Flink)
-			return target{f: f, key: "flink.hadoop." + key, manifest: manifestName(s)}, err
+			return p.targetOf(s.Flink, "flink.hadoop."+key, manifestName(s))
 		}
 	}
 	if won != nil {
-		f, err := p.load(won)
-		return target{f: f, key: key}, err
+		return p.targetOf(won, key, "")
 	}
 	for i := len(s.Client) - 1; i >= 0; i-- {
 		if r := s.Client[i]; r.File.Format == id && r.File.Err == nil {
-			f, err := p.load(r.File)
-			return target{f: f, key: key}, err
+			return p.targetOf(r.File, key, "")
 		}
 	}
 	if passthrough && !s.FlinkVersion.Known() {
 		return target{}, &heldBack{reason: fmt.Sprintf("a new flink.hadoop.%s entry is read only from Flink 1.13 and the Flink version is not known", key)}
 	}
 	if passthrough {
-		f, err := p.load(s.Flink)
-		return target{f: f, key: "flink.hadoop." + key, manifest: manifestName(s)}, err
+		return p.targetOf(s.Flink, "flink.hadoop."+key, manifestName(s))
 	}
 	if s.Flink == nil {
 		return target{}, fmt.Errorf("no Hadoop client file to hold %s", key)
+	}
+	if s.Deployed != nil {
+		return target{}, fmt.Errorf("%s reads its Hadoop files through its deployment (%s), where fix creates no file: add %s to the hdfs-site.xml that deployment provides", s.Deployed.Subject, s.Deployed.HadoopMissing, key)
 	}
 	dir, disp := p.confDir(s)
 	if dir == "" {

@@ -187,7 +187,7 @@ func (c *Cache) step(base cache.Key, prev *runEntry) func(context.Context, *run,
 		fp, ok := fingerprint(base, p)
 		if e := known[fp]; ok && e != nil && e.Name == p.Set.Name {
 			return &setResult{Name: e.Name, Fingerprint: fp, Root: p.Root, Members: members(p), Pending: e.Pending,
-				Sources: e.Sources, bytes: r.planBytes(p, nil), reused: true}, nil
+				Sources: e.Sources, Deployed: p.Set.Deployed != nil, bytes: r.planBytes(p, nil), reused: true}, nil
 		}
 		res, err := evaluateSet(ctx, r, p)
 		if err == nil && ok {
@@ -266,7 +266,7 @@ func storedResults(e *runEntry) []*setResult {
 	out := make([]*setResult, len(e.Sets))
 	for i := range e.Sets {
 		s := &e.Sets[i]
-		out[i] = &setResult{Name: s.Name, Fingerprint: s.Fingerprint, Root: s.Root, Members: s.Members, Pending: s.Pending, Sources: s.Sources}
+		out[i] = &setResult{Name: s.Name, Fingerprint: s.Fingerprint, Root: s.Root, Members: s.Members, Pending: s.Pending, Sources: s.Sources, Deployed: s.Deployed}
 	}
 	return out
 }
@@ -403,7 +403,11 @@ func (c *Cache) incremental(ctx context.Context, key, base cache.Key, prev *runE
 // hold a file rp found changed, and those sets' names; false when the run
 // cannot be made incrementally (incremental).
 func changedRoots(prev *runEntry, rp replayed, paths []string, opts Options) (roots []string, affected map[string]bool, ok bool) {
-	if len(prev.Notes) > 0 || (opts.Config != nil && len(opts.Config.Deployments) > 0) || !withinBudgets(prev.Probes) {
+	if len(prev.Notes) > 0 || (opts.Config != nil && len(opts.Config.Deployments) > 0) || !withinBudgets(prev.Probes) ||
+		slices.ContainsFunc(prev.Sets, func(s setEntry) bool { return s.Deployed }) {
+		// Deployment blocks and deployment files join files across
+		// directories: a walk of a few directories cannot tell which sets
+		// they make.
 		return nil, nil, false
 	}
 	named := namedDirs(paths)
@@ -644,9 +648,10 @@ func fingerprint(base cache.Key, p *assemble.Plan) (string, bool) {
 		return &fileDoc{Path: f.Path, Format: f.Format, Err: f.Err, Template: f.Template}
 	}
 	type resDoc struct {
-		File fileDoc `json:"file"`
-		Via  string  `json:"via"`
-		Dir  string  `json:"dir"`
+		File  fileDoc `json:"file"`
+		Via   string  `json:"via"`
+		Dir   string  `json:"dir"`
+		Chain string  `json:"chain,omitempty"`
 	}
 	s := p.Set
 	doc := struct {
@@ -663,13 +668,16 @@ func fingerprint(base cache.Key, p *assemble.Plan) (string, bool) {
 		HadoopVersion  model.Resolved     `json:"hadoop_version"`
 		Cluster        *config.Cluster    `json:"cluster"`
 		Deployment     *config.Deployment `json:"deployment"`
-	}{Name: s.Name, Flink: parsedDoc(s.Flink), FlinkIgnored: parsedDoc(s.FlinkIgnored), Manifest: s.Manifest, IgnoreCDATA: p.IgnoreCDATA,
+		FlinkOverlay   *fileDoc           `json:"flink_overlay,omitempty"`
+		Deployed       *model.Deployed    `json:"deployed,omitempty"`
+		ClusterChain   string             `json:"cluster_chain,omitempty"`
+	}{Name: s.Name, Flink: parsedDoc(s.Flink), FlinkIgnored: parsedDoc(s.FlinkIgnored), FlinkOverlay: parsedDoc(s.FlinkOverlay), Deployed: s.Deployed, ClusterChain: p.ClusterHDFSChain, Manifest: s.Manifest, IgnoreCDATA: p.IgnoreCDATA,
 		HadoopConfRefs: s.HadoopConfRefs, FlinkVersion: s.FlinkVersion, HadoopVersion: s.HadoopVersion, Cluster: s.Cluster, Deployment: s.Deployment}
 	for _, f := range p.Flink {
 		doc.Files = append(doc.Files, found(f))
 	}
 	for _, r := range p.Hadoop {
-		doc.Client = append(doc.Client, resDoc{File: found(r.File), Via: r.Via, Dir: r.Dir})
+		doc.Client = append(doc.Client, resDoc{File: found(r.File), Via: r.Via, Dir: r.Dir, Chain: r.Chain})
 	}
 	if p.ClusterHDFS != nil {
 		d := found(p.ClusterHDFS)
@@ -738,11 +746,13 @@ type setEntry struct {
 	Members                 []string
 	Pending                 []evaluate.Pending
 	Sources                 []evaluate.Source
+	// Deployed: the repository's deployment files made the set.
+	Deployed bool
 }
 
 // entry is what an entry keeps of sr.
 func (sr *setResult) entry() setEntry {
-	return setEntry{Name: sr.Name, Fingerprint: sr.Fingerprint, Root: sr.Root, Members: sr.Members, Pending: sr.Pending, Sources: sr.Sources}
+	return setEntry{Name: sr.Name, Fingerprint: sr.Fingerprint, Root: sr.Root, Members: sr.Members, Pending: sr.Pending, Sources: sr.Sources, Deployed: sr.Deployed}
 }
 
 // setAbs lists in e.Abs every file a finding or an ignore comment of e's

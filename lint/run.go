@@ -7,9 +7,12 @@ import (
 	"iter"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"time"
 
 	"github.com/ckptlint/ckptlint/internal/assemble"
+	"github.com/ckptlint/ckptlint/internal/deploy"
+	"github.com/ckptlint/ckptlint/internal/deploy/scan"
 	"github.com/ckptlint/ckptlint/internal/discover"
 	"github.com/ckptlint/ckptlint/internal/engine"
 	"github.com/ckptlint/ckptlint/internal/evaluate"
@@ -42,6 +45,8 @@ type run struct {
 	walk, boundary []string
 
 	tree *discover.Tree
+	// clusters are what the deployment files describe (deployment).
+	clusters []*deploy.Cluster
 	// yielded counts the sets assembly handed on; those past the run's cap
 	// (maxSets) are counted in unlinted instead.
 	yielded  int
@@ -63,6 +68,8 @@ type setResult struct {
 	Members []string
 	Pending []evaluate.Pending
 	Sources []evaluate.Source
+	// Deployed: the repository's deployment files made the set.
+	Deployed bool
 
 	// reused: the result cache had the set's result (Cache.step).
 	reused bool
@@ -100,6 +107,7 @@ func (r *run) pipeline(ctx context.Context, out func(*setResult) error) error {
 	}
 	r.tree = tree
 	r.clock = factsClock(r.opts, tree)
+	r.clusters = r.deployment()
 	plans, asmErr := r.plans()
 	err = ordered.Map(plans, r.opts.Workers, func(p *assemble.Plan) (res *setResult, err error) {
 		defer func() {
@@ -130,7 +138,7 @@ func (r *run) plans() (iter.Seq[*assemble.Plan], *error) {
 				asmErr = &PanicError{Value: v, Stack: debug.Stack()}
 			}
 		}()
-		err := assemble.Each(r.tree, r.opts.Config, r.resolver(), func(p *assemble.Plan) error {
+		err := assemble.Each(r.tree, r.opts.Config, r.resolver(), r.clusters, func(p *assemble.Plan) error {
 			if testhook.Env("CKPTLINT_TEST_PANIC") == "assemble" { // test hook: lint/panic_test.go, internal_error.txtar
 				panic("test hook: panic while assembling " + p.Set.Name)
 			}
@@ -156,6 +164,25 @@ func (r *run) plans() (iter.Seq[*assemble.Plan], *error) {
 		}
 	}
 	return seq, &asmErr
+}
+
+// deployment reads the deployment files discovery found
+// (internal/deploy/scan) and joins them into the clusters the repository
+// deploys (deploy.Resolve); their notes go where discovery's go.
+func (r *run) deployment() []*deploy.Cluster {
+	srcs := r.tree.Sources()
+	if len(srcs) == 0 {
+		return nil
+	}
+	files := make([]scan.File, len(srcs))
+	for i, s := range srcs {
+		files[i] = scan.File{Disp: s.Disp, Kind: s.Kind, Src: s.Src}
+	}
+	m := scan.Model(files, r.tree.ReadRepoFile)
+	for _, n := range m.Notes {
+		r.tree.Note(n)
+	}
+	return deploy.Resolve(m, r.tree.IsRepoFile)
 }
 
 // maxSets is the run's cap on the sets it lints (MaxSets, lowered by
@@ -186,7 +213,7 @@ func evaluateSet(ctx context.Context, r *run, p *assemble.Plan) (*setResult, err
 
 // result is the setResult of plan p, parsed as s, with findings ps.
 func (r *run) result(p *assemble.Plan, s *model.Set, ps []evaluate.Pending) *setResult {
-	return &setResult{Name: s.Name, Root: p.Root, Members: members(p), Pending: ps,
+	return &setResult{Name: s.Name, Root: p.Root, Members: members(p), Pending: ps, Deployed: s.Deployed != nil,
 		Sources: evaluate.Sources(s, ignores(p)), set: s, bytes: r.planBytes(p, s)}
 }
 
@@ -198,6 +225,30 @@ func ignores(p *assemble.Plan) []*suppress.File {
 	for _, f := range p.Files() {
 		out = append(out, f.Ignores())
 		out = append(out, f.IncludeIgnores()...)
+	}
+	return mergeByPath(out)
+}
+
+// mergeByPath joins the ignore comments of files of one path (the texts
+// written inside one deployment file: a ConfigMap's keys) into one: the
+// Ignorer takes a path's first source only.
+func mergeByPath(fs []*suppress.File) []*suppress.File {
+	at := map[string]int{}
+	var out []*suppress.File
+	for _, f := range fs {
+		if f == nil {
+			continue
+		}
+		i, ok := at[f.Path]
+		if !ok {
+			at[f.Path] = len(out)
+			out = append(out, f)
+			continue
+		}
+		m := *out[i]
+		m.Ignores = append(slices.Clip(m.Ignores), f.Ignores...)
+		m.Problems = append(slices.Clip(m.Problems), f.Problems...)
+		out[i] = &m
 	}
 	return out
 }
@@ -245,7 +296,7 @@ func (r *run) planBytes(p *assemble.Plan, s *model.Set) func(path string) []byte
 		}
 		for _, f := range p.Files() {
 			if f.Disp == path {
-				return evaluate.Text(path, f.Src)
+				return evaluate.Text(path, f.Bytes())
 			}
 		}
 		if b, ok := included(p)(path); ok {

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 
 	"github.com/ckptlint/ckptlint/internal/config"
+	"github.com/ckptlint/ckptlint/internal/deploy"
 	"github.com/ckptlint/ckptlint/internal/discover"
 	"github.com/ckptlint/ckptlint/internal/format"
 	"github.com/ckptlint/ckptlint/internal/model"
@@ -30,9 +31,10 @@ type assembler struct {
 	vers *versions.Resolver
 	// yield receives each set as it is complete (Each); plan is the set
 	// being built.
-	yield func(*Plan) error
-	plan  *Plan
-	err   error
+	yield    func(*Plan) error
+	plan     *Plan
+	err      error
+	clusters []*deploy.Cluster
 }
 
 // Each groups the files of t into config sets and hands each to yield as
@@ -41,8 +43,12 @@ type assembler struct {
 // deployment blocks, path_mappings and clusters. Files a deployment block
 // or a Flink option names are read into t as they are needed. An error
 // from yield stops assembly and is returned.
-func Each(t *discover.Tree, cfg *config.Config, vers *versions.Resolver, yield func(*Plan) error) error {
-	a := &assembler{d: t, cfg: cfg, vers: vers, yield: yield}
+//
+// clusters are what the repository's deployment files describe
+// (internal/deploy Resolve): each makes a set after the deployment blocks,
+// before the Flink files a walk finds, and claims its files.
+func Each(t *discover.Tree, cfg *config.Config, vers *versions.Resolver, clusters []*deploy.Cluster, yield func(*Plan) error) error {
+	a := &assembler{d: t, cfg: cfg, vers: vers, yield: yield, clusters: clusters}
 	if err := a.run(); err != nil {
 		return err
 	}
@@ -91,6 +97,9 @@ func (a *assembler) run() error {
 			}
 		}
 	}
+	for _, c := range a.clusters {
+		a.deployed(c, claimedFlink)
+	}
 	// Flink files by directory: flink-conf.yaml and config.yaml of one
 	// directory are one set (Flink reads one of them: Flink 1.20
 	// GlobalConfiguration.java L146-171).
@@ -98,7 +107,7 @@ func (a *assembler) run() error {
 	var dirOrder []string
 	for _, p := range a.d.Paths() {
 		f := a.d.Get(p)
-		if claimedFlink[p] {
+		if claimedFlink[p] || f.Embedded() {
 			continue
 		}
 		switch f.Format {
@@ -122,7 +131,7 @@ func (a *assembler) run() error {
 	seen := map[string]bool{}
 	for _, p := range a.d.Paths() {
 		f := a.d.Get(p)
-		if (f.Format != parsed.HadoopCoreSite && f.Format != parsed.HadoopHDFSSite) || f.Claimed || seen[filepath.Dir(p)] {
+		if (f.Format != parsed.HadoopCoreSite && f.Format != parsed.HadoopHDFSSite) || f.Claimed || f.Embedded() || seen[filepath.Dir(p)] {
 			continue
 		}
 		dir := filepath.Dir(p)

@@ -23,6 +23,9 @@ type Plan struct {
 	// ClusterHDFS is the cluster's own hdfs-site.xml, Set.ClusterHDFS
 	// once parsed; it may be one of Hadoop.
 	ClusterHDFS *discover.Found
+	// ClusterHDFSChain says how the deployment brings ClusterHDFS to the
+	// HDFS daemons (model.Set ClusterHDFSChain).
+	ClusterHDFSChain string
 	// IgnoreCDATA: the set's declared Hadoop release drops CDATA sections
 	// (hadoopxml.CDATAIgnored), so its Hadoop files are read without them,
 	// and every value a rule sees is the one that release's
@@ -38,6 +41,8 @@ type Plan struct {
 type Ref struct {
 	File     *discover.Found
 	Via, Dir string
+	// Chain is model.Resource's Chain.
+	Chain string
 }
 
 // Parse parses the plan's Hadoop files (discover.Tree Parse: nothing is
@@ -58,10 +63,10 @@ func (p *Plan) Parse(t *discover.Tree) *model.Set {
 	}
 	s.Client = make([]model.Resource, 0, len(p.Hadoop))
 	for _, r := range p.Hadoop {
-		s.Client = append(s.Client, model.Resource{File: parse(r.File), Via: r.Via, Dir: r.Dir})
+		s.Client = append(s.Client, model.Resource{File: parse(r.File), Via: r.Via, Dir: r.Dir, Chain: r.Chain})
 	}
 	if p.ClusterHDFS != nil {
-		s.ClusterHDFS = parse(p.ClusterHDFS)
+		s.ClusterHDFS, s.ClusterHDFSChain = parse(p.ClusterHDFS), p.ClusterHDFSChain
 	}
 	substitution(t, s)
 	return s

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/ckptlint/ckptlint/internal/deploy"
 	"github.com/ckptlint/ckptlint/internal/format"
 	"github.com/ckptlint/ckptlint/internal/format/hadoopxml"
 	"github.com/ckptlint/ckptlint/internal/inputfs"
@@ -32,7 +33,16 @@ func (d *Tree) Add(path string, explicit bool) error {
 	}
 	ov, inOverlay := d.overlay[path]
 	base := filepath.Base(path)
+	// A configuration-management template (flink-conf.yaml.j2) is read as
+	// the file it renders to, its placeholders unknown (docs/templates.md).
+	if t := deploy.TemplateTarget(base); t != "" {
+		base = t
+	}
+	kind := deploy.KindByName(path)
 	if !format.MayBe(base) && !explicit {
+		if kind != "" && kind != deploy.KindTemplate {
+			return d.addSource(path, kind)
+		}
 		return nil
 	}
 	src, real := ov, path
@@ -54,17 +64,29 @@ func (d *Tree) Add(path string, explicit bool) error {
 		}
 		return d.refuseRead(path, true, msg, src)
 	}
-	fm, _, undecided := format.Detect(disp, src, d.declared[path])
+	fm, _, undecided := format.Detect(filepath.ToSlash(filepath.Join(filepath.Dir(disp), base)), src, d.declared[path])
 	if undecided != "" {
 		// A config.yaml with Flink keys among others: a finding, so the
 		// lint gate notices the file it does not lint.
 		return d.refuseRead(path, true, undecided, src)
 	}
 	if fm == nil {
+		if kind == "" && format.IsYAML(base) {
+			kind = deploy.KindByContent(src)
+		}
+		if kind != "" {
+			d.keepSource(path, real, disp, kind, src)
+			return nil
+		}
 		if explicit {
 			return &notConfigError{path: d.Display(path)}
 		}
 		return nil
+	}
+	if fm.ID == parsed.FlinkDeployment {
+		// A manifest's other documents (ConfigMaps, the workloads that
+		// mount them) are deployment facts too.
+		d.keepSource(path, real, disp, deploy.KindKube, src)
 	}
 	f := &Found{Path: path, Real: real, Disp: disp, Format: fm.ID, Src: src, Chart: d.chart(path)}
 	switch {

@@ -21,6 +21,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ckptlint/ckptlint/internal/deploy"
 	"github.com/ckptlint/ckptlint/internal/format"
 	"github.com/ckptlint/ckptlint/internal/format/flinkyaml"
 	"github.com/ckptlint/ckptlint/internal/inputfs"
@@ -61,6 +62,8 @@ type Found struct {
 	// included are the xi:include targets a Hadoop file read, by the path
 	// its parse asked for (Parse serves them again).
 	included map[string]includeRead
+	// embed is set for a file written inside another (AddText).
+	embed *parsed.Embed
 	// Claimed is set by assembly when a Flink set reads this Hadoop file.
 	Claimed bool
 
@@ -138,6 +141,10 @@ type Tree struct {
 	// leftovers are the files named like a fix journal or staged file of
 	// ckptlint fix found in the walk (Leftovers).
 	leftovers []string
+	// sources are the deployment files read (Sources), texts the
+	// embedded configuration files made of them (AddText).
+	sources []*Source
+	texts   map[*deploy.Text]*Found
 	// manifestRefused is a FlinkDeployment manifest refused by a limit
 	// (refuse reports it as a manifest).
 	manifestRefused string

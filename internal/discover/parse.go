@@ -51,11 +51,45 @@ func (d *Tree) Parse(f *Found, ignoreCDATA bool) *parsed.File {
 		}}
 	}
 	g := limitKeys(fm.Parse(f.Disp, f.Src, o).File, f.Disp, f.Src)
+	if f.embed != nil {
+		g.Embed = f.embed
+		if !f.embed.Exact {
+			atLine(g, f.embed)
+		}
+	}
 	if !d.literal {
 		template.Mark(g, f.Chart)
 	}
 	return g
 }
+
+// atLine points every span of g, a file written inside another whose
+// text does not lie verbatim there, at the line it is written on.
+func atLine(g *parsed.File, e *parsed.Embed) {
+	lines := parsed.NewLines(e.Container)
+	at := parsed.At(lines.Pos(lines.LineStart(e.Line)))
+	for i := range g.Entries {
+		g.Entries[i].KeySpan, g.Entries[i].ValueSpan = at, at
+	}
+	for i := range g.Notices {
+		g.Notices[i].Span = at
+	}
+	if g.Err != nil {
+		g.Err.Pos = at.Start
+	}
+}
+
+// Bytes are the bytes findings on f show: its container's for a file
+// written inside another, else its own.
+func (f *Found) Bytes() []byte {
+	if f.embed != nil {
+		return f.embed.Container
+	}
+	return f.Src
+}
+
+// Embedded reports whether f is a file written inside another (AddText).
+func (f *Found) Embedded() bool { return f.embed != nil }
 
 // Ignores are the ckptlint:ignore comments of f (suppress.Parse of its
 // text, as its findings' positions read it), nil when it holds none or was

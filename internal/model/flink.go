@@ -26,15 +26,21 @@ type keyUse struct {
 	Use     string // the key to use instead, if any
 }
 
-// flinkEffective resolves every catalogued setting for version v.
-func flinkEffective(f *parsed.File, v Version) (map[string]*Value, []keyUse) {
+// flinkEffective resolves every catalogued setting for version v, the
+// keys of overlay (FLINK_PROPERTIES, applied over the file) first.
+func flinkEffective(f, overlay *parsed.File, v Version) (map[string]*Value, []keyUse) {
 	out := map[string]*Value{}
 	var uses []keyUse
-	var lookup func(string) *parsed.Entry
-	if f != nil {
-		lookup = f.Lookup
-	} else {
-		lookup = func(string) *parsed.Entry { return nil }
+	lookup := func(k string) *parsed.Entry {
+		if overlay != nil {
+			if e := overlay.Lookup(k); e != nil {
+				return e
+			}
+		}
+		if f != nil {
+			return f.Lookup(k)
+		}
+		return nil
 	}
 	for _, kd := range flinkKeys {
 		val := &Value{Source: "unset"}

@@ -110,6 +110,9 @@ type layer struct {
 	source string // "file", "flink.hadoop", "cluster-config"
 	lookup func(key string) *parsed.Entry
 	set    bool // values are Configuration.set() calls, not a resource
+	// chain says how the layer's file reaches Flink, for messages
+	// (Resource.Chain).
+	chain string
 }
 
 // resolveHadoop applies Hadoop's override rule over layers and then the
@@ -121,7 +124,7 @@ type layer struct {
 // Configuration.set() values win over every resource, final or not.
 func resolveHadoop(hk hadoopKey, layers []layer) *Value {
 	var won *parsed.Entry
-	src := ""
+	src, chain := "", ""
 	for _, l := range layers {
 		e := l.lookup(hk.Key)
 		if e == nil {
@@ -136,7 +139,7 @@ func resolveHadoop(hk hadoopKey, layers []layer) *Value {
 		if e.Kind == parsed.KindNull && !e.Final || e.Value == "" && e.Kind != parsed.KindString && e.Kind != parsed.KindNull {
 			continue
 		}
-		won, src = e, l.source
+		won, src, chain = e, l.source, l.chain
 	}
 	v := &Value{Source: "default", Value: hk.Default, Key: hk.Key}
 	switch {
@@ -145,7 +148,7 @@ func resolveHadoop(hk hadoopKey, layers []layer) *Value {
 		// and the key stays locked.
 		v.File, v.Loc, v.Final = won.File, entryLoc(won), true
 	case won != nil:
-		v.Raw, v.Source, v.File, v.Loc, v.Final = won.Value, src, won.File, entryLoc(won), won.Final
+		v.Raw, v.Source, v.File, v.Loc, v.Final, v.Chain = won.Value, src, won.File, entryLoc(won), won.Final, chain
 		x, err := parseHadoop(hk.Type, strings.TrimSpace(won.Value))
 		// ${env.X} and JVM system properties such as ${user.name}: the
 		// process decides (hadoopxml.Unknowns); likely is the text with
@@ -192,7 +195,9 @@ func fileLayer(f *parsed.File) layer {
 func hadoopEffective(s *Set) map[string]*Value {
 	var client []layer
 	for _, r := range s.Client {
-		client = append(client, fileLayer(r.File))
+		l := fileLayer(r.File)
+		l.chain = r.Chain
+		client = append(client, l)
 	}
 	if s.FlinkVersion.Version.AtLeast(v1_13) {
 		pt := hadoopPassthrough(s.Flink)
@@ -204,11 +209,15 @@ func hadoopEffective(s *Set) map[string]*Value {
 	var cluster []layer
 	for _, r := range s.Client {
 		if r.File.Format == parsed.HadoopHDFSSite {
-			cluster = append(cluster, fileLayer(r.File))
+			l := fileLayer(r.File)
+			l.chain = r.Chain
+			cluster = append(cluster, l)
 		}
 	}
 	if s.ClusterHDFS != nil {
-		cluster = append(cluster, fileLayer(s.ClusterHDFS))
+		l := fileLayer(s.ClusterHDFS)
+		l.chain = s.ClusterHDFSChain
+		cluster = append(cluster, l)
 	}
 	out := map[string]*Value{}
 	for _, hk := range hadoopKeys {

@@ -32,7 +32,7 @@ func input(s *Set) map[string]any {
 			"hadoop": s.HadoopVersion.toInput("Hadoop"),
 		},
 	}
-	flinkVals, uses := flinkEffective(s.Flink, s.FlinkVersion.Version)
+	flinkVals, uses := flinkEffective(s.Flink, s.FlinkOverlay, s.FlinkVersion.Version)
 	eff := map[string]any{}
 	put := func(field string, v *Value) {
 		sec, name, _ := strings.Cut(field, ".")
@@ -59,6 +59,9 @@ func input(s *Set) map[string]any {
 	in["hadoop"] = hadoopInput(s)
 	in["cluster"] = clusterInput(s.Cluster, s.Facts)
 	in["deployment"] = deploymentInput(s.Deployment, s.Facts)
+	if s.Deployed != nil {
+		in["deployed"] = s.Deployed.toInput()
+	}
 	in["facts"] = factsClockInput(s.Facts)
 	return in
 }

@@ -52,7 +52,7 @@ func TestFlinkKeyResolution(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			vals, uses := flinkEffective(flink(tt.src), tt.version)
+			vals, uses := flinkEffective(flink(tt.src), nil, tt.version)
 			v := vals[tt.field]
 			if v == nil {
 				t.Fatalf("no field %s", tt.field)
@@ -234,7 +234,7 @@ func TestFlinkRefusalTexts(t *testing.T) {
 			if f.Err != nil {
 				t.Fatal(f.Err)
 			}
-			vals, _ := flinkEffective(f, V(1, 20))
+			vals, _ := flinkEffective(f, nil, V(1, 20))
 			v := vals[tt.field]
 			if v == nil {
 				t.Fatalf("no value for %s in %v", tt.field, vals)
@@ -249,7 +249,7 @@ func TestFlinkRefusalTexts(t *testing.T) {
 // TestLongDuration: the input document holds the java.time.Duration Flink
 // holds (TimeUtils.parseDuration), in ms, beyond time.Duration's range.
 func TestLongDuration(t *testing.T) {
-	vals, _ := flinkEffective(flink("execution.checkpointing.interval: 987654d\n"), V(1, 20))
+	vals, _ := flinkEffective(flink("execution.checkpointing.interval: 987654d\n"), nil, V(1, 20))
 	v := vals["checkpointing.interval"]
 	if v.Value != int64(85_333_305_600_000) || v.Display != "987654 d" || v.Error != "" {
 		t.Errorf("interval = %v (%q, error %q), want 85333305600000 ms shown as 987654 d", v.Value, v.Display, v.Error)
@@ -324,7 +324,7 @@ func TestConfigYAMLFloats(t *testing.T) {
 	if f.Err != nil {
 		t.Fatal(f.Err)
 	}
-	vals, _ := flinkEffective(f, V(1, 20))
+	vals, _ := flinkEffective(f, nil, V(1, 20))
 	if v := vals["parallelism.default"]; !strings.Contains(v.Error, `"Infinity"`) {
 		t.Errorf("parallelism error = %q, want Integer.parseInt's, about \"Infinity\"", v.Error)
 	}

@@ -60,6 +60,12 @@ type Resource struct {
 	Via string
 	// Dir is the directory the file was found in.
 	Dir string
+	// Chain, for a file the repository's deployment files bring to the
+	// Flink processes, says how, as a relative clause for messages
+	// ("which the jobmanager and taskmanager services mount at
+	// /etc/hadoop/conf (docker-compose.yml:31) and read through
+	// HADOOP_CONF_DIR (docker-compose.yml:27)"); "" otherwise.
+	Chain string
 }
 
 // Set is one config set: the unit of evaluation.
@@ -76,8 +82,11 @@ type Set struct {
 	// Client lists the Hadoop client resources in Flink's load order
 	// (lowest priority first): fs.hdfs.hadoopconf, then HADOOP_CONF_DIR.
 	Client []Resource
-	// ClusterHDFS is the cluster's own hdfs-site.xml (NameNode/DataNode side).
-	ClusterHDFS *parsed.File
+	// ClusterHDFS is the cluster's own hdfs-site.xml (NameNode/DataNode side),
+	// with how the deployment brings it to the HDFS daemons (ClusterHDFSChain,
+	// as Resource.Chain).
+	ClusterHDFS      *parsed.File
+	ClusterHDFSChain string
 	// HadoopConfRefs records conf-dir references that did not resolve to a
 	// directory of the repository (key, value, loc, reason).
 	HadoopConfRefs []ConfRef
@@ -89,6 +98,13 @@ type Set struct {
 
 	// Facts says how old facts blocks are judged (docs/input.md "facts").
 	Facts FactsClock
+
+	// FlinkOverlay is configuration applied over Flink (the official
+	// image's FLINK_PROPERTIES): its keys win (docs/deployment.md).
+	FlinkOverlay *parsed.File
+	// Deployed is what the repository's deployment files say about the
+	// processes reading the set; nil when none does.
+	Deployed *Deployed
 }
 
 // FactsClock is what staleness of the facts blocks of .ckptlint.hcl is
@@ -119,6 +135,9 @@ func (s *Set) Files() []*parsed.File {
 	}
 	if s.FlinkIgnored != nil {
 		out = append(out, s.FlinkIgnored)
+	}
+	if s.FlinkOverlay != nil {
+		out = append(out, s.FlinkOverlay)
 	}
 	for _, r := range s.Client {
 		out = append(out, r.File)

@@ -26,6 +26,9 @@ type Value struct {
 	Deprecated bool
 	// Final marks a Hadoop value locked with <final>true</final>.
 	Final bool
+	// Chain says how the file holding the value reaches the processes
+	// (Resource.Chain), "" when the file is the processes' own.
+	Chain string
 	// Template marks an unrendered template placeholder (ERB, Jinja, Helm):
 	// Value then holds the default.
 	Template bool
@@ -61,6 +64,7 @@ func (v *Value) toInput() ast.Value {
 	str("raw", v.Raw)
 	str("key", v.Key)
 	str("file", v.File)
+	str("via", v.Chain)
 	if v.Loc != nil {
 		kv = append(kv, ast.Item(ast.InternedTerm("loc"), ast.NewTerm(v.Loc.toInput())))
 	}

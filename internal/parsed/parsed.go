@@ -120,6 +120,27 @@ type File struct {
 	// Template is set when the file holds unrendered template placeholders
 	// (docs/templates.md).
 	Template *Template `json:"template,omitempty"`
+	// Embed is set for a file written inside another file (a ConfigMap's
+	// data, a compose FLINK_PROPERTIES block): Path is then the
+	// container's, and Embed says where the file lies in it.
+	Embed *Embed `json:"embed,omitempty"`
+}
+
+// Embed is where a file written inside another file lies in it. An Exact
+// one is a YAML literal block (or a heredoc) whose content lines lie
+// verbatim in the container, bytes [Start, End), each carrying Indent:
+// the file's Src is the container with everything before Start blanked
+// and cut at End, so its spans are the container's, and an edit of Src
+// between Start and End is an edit of the container (a new line taking
+// Indent). Any other (a quoted scalar, a list item) is located at Line:
+// every span of the file points there, and nothing in it is edited.
+type Embed struct {
+	Exact      bool   `json:"exact"`
+	Start, End int    `json:"-"`
+	Indent     string `json:"-"`
+	Line       int    `json:"line"`
+	// Container are the bytes of the file holding it.
+	Container []byte `json:"-"`
 }
 
 // Template describes the placeholders of a file read as a template.

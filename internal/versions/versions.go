@@ -84,6 +84,18 @@ func (a *Resolver) Resolve(s *model.Set, dep *config.Deployment, fd *flinkyaml.D
 				What: "spec.image " + fd.Image.Value, File: fd.Config.Path, Line: fd.Image.Span.Start.Line})
 		}
 	}
+	// The image the deployment's processes run (internal/deploy): what
+	// the repository's compose file or manifests start, joined to this
+	// configuration, before any other pin of the repository.
+	if d := s.Deployed; d != nil && d.Image != "" {
+		if p, v, ok := evidence.ImageVersion(d.Image); ok && p == evidence.Flink {
+			e := model.Evidence{Version: v, Source: "image", What: "image " + d.Image + " of " + d.Subject}
+			if d.ImageLoc != nil {
+				e.File, e.Line = d.ImageLoc.File, d.ImageLoc.Span.Start.Line
+			}
+			fl = append(fl, e)
+		}
+	}
 	// Flink's own native-Kubernetes image option names the image it runs
 	// (kubernetes.container.image.ref from 1.17, kubernetes.container.image before).
 	if s.Flink != nil {

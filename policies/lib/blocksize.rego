@@ -67,14 +67,23 @@ recommend(capacity_of, per_dn) := ok[0] if {
 	count(ok) > 0
 } else := smallest
 
-# source names where an effective value came from, for messages.
+# source names where an effective value came from, for messages: the file
+# and line, and how the deployment brings that file to the processes (via,
+# "which the jobmanager and taskmanager services mount at ... and read
+# through HADOOP_CONF_DIR ..."); for a default, why no file of the
+# repository reaches them when the deployment says so.
 source(v) := sprintf("flink.hadoop.%s at %s:%d", [v.key, v.loc.file, v.loc.line]) if {
 	v.source == "flink.hadoop"
 	v.loc
+} else := sprintf("%s:%d, %s", [v.loc.file, v.loc.line, v.via]) if {
+	v.loc
+	v.via
 } else := sprintf("%s:%d", [v.loc.file, v.loc.line]) if {
 	v.loc
 } else := "the cluster block of .ckptlint.hcl" if {
 	v.source == "cluster-config"
+} else := sprintf("the Hadoop default: %s", [input.deployed.hadoop_missing]) if {
+	input.deployed.hadoop_missing != ""
 } else := "the Hadoop default"
 
 # where(loc) renders a raw input location as file:line.

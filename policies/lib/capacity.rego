@@ -23,7 +23,10 @@ hdfs_uri(v) if {
 
 # from renders where an effective value came from: file:line, .ckptlint.hcl or
 # the Flink/Hadoop default.
-from(v) := sprintf("%s:%d", [v.loc.file, v.loc.line]) if {
+from(v) := sprintf("%s:%d, %s", [v.loc.file, v.loc.line, v.via]) if {
+	v.loc
+	v.via
+} else := sprintf("%s:%d", [v.loc.file, v.loc.line]) if {
 	v.loc
 } else := ".ckptlint.hcl" if {
 	v.source == "cluster-config"

@@ -152,7 +152,10 @@ approx(ms) := units.duration(floor(ms / 60000) * 60000) if {
 } else := units.duration(ms)
 
 # from renders where an effective value came from: file:line or the default.
-from(v) := sprintf("%s:%d", [v.loc.file, v.loc.line]) if {
+from(v) := sprintf("%s:%d, %s", [v.loc.file, v.loc.line, v.via]) if {
+	v.loc
+	v.via
+} else := sprintf("%s:%d", [v.loc.file, v.loc.line]) if {
 	v.loc
 } else := ".ckptlint.hcl" if {
 	v.source == "cluster-config"

@@ -1,0 +1,181 @@
+package assemble
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/ckptlint/ckptlint/internal/deploy"
+	"github.com/ckptlint/ckptlint/internal/discover"
+	"github.com/ckptlint/ckptlint/internal/model"
+	"github.com/ckptlint/ckptlint/internal/parsed"
+)
+
+// deployed builds the set of a cluster the repository's deployment files
+// describe (internal/deploy): the Flink configuration its processes read
+// (a repository file, a ConfigMap key, FLINK_PROPERTIES) with the Hadoop
+// files they load, joined through the mounts, copies and variables that
+// bring them there. A cluster whose processes read no configuration of the
+// repository (the image's own, without FLINK_PROPERTIES) makes no set.
+// The files it claims form no set of their own.
+func (a *assembler) deployed(c *deploy.Cluster, claimed map[string]bool) {
+	flinkFile, err := a.provided(c.Flink)
+	if err != nil {
+		a.d.Note(err.Error())
+		return
+	}
+	var props *discover.Found
+	if c.FlinkProperties != nil {
+		if props, err = a.text(c.FlinkProperties); err != nil {
+			a.d.Note(err.Error())
+		}
+	}
+	if flinkFile == nil {
+		flinkFile, props = props, nil
+	}
+	if flinkFile == nil || !isFlinkFormat(flinkFile.Format) {
+		return
+	}
+	claimed[flinkFile.Path] = true
+	s := a.start(c.Name)
+	s.Flink = a.flink(flinkFile)
+	if props != nil {
+		s.FlinkOverlay = a.flink(props)
+	}
+	subject := deploy.Subject(c.Workloads)
+	if h := c.Hadoop; h != nil {
+		chain := h.Chain.Clause(subject)
+		switch {
+		case h.Dir != "":
+			dir := a.abs(h.Dir)
+			a.ensureHadoopFiles(dir)
+			for _, k := range []parsed.Format{parsed.HadoopCoreSite, parsed.HadoopHDFSSite} {
+				if f := a.d.InDir(dir, k); f != nil {
+					f.Claimed = true
+					a.hadoop(f, "deployment", h.Dir)
+					a.plan.Hadoop[len(a.plan.Hadoop)-1].Chain = chain
+				}
+			}
+		case len(h.Texts) > 0:
+			for _, name := range []string{"core-site.xml", "hdfs-site.xml"} {
+				t := h.Texts[name]
+				if t == nil {
+					continue
+				}
+				f, err := a.text(t)
+				if err != nil || f == nil {
+					if err != nil {
+						a.d.Note(err.Error())
+					}
+					continue
+				}
+				f.Claimed = true
+				a.hadoop(f, "deployment", t.Container)
+				a.plan.Hadoop[len(a.plan.Hadoop)-1].Chain = chain
+			}
+		}
+	}
+	if p := c.ClusterHDFS; p != nil {
+		if f, err := a.provided(p); err == nil && f != nil && f.Format == parsed.HadoopHDFSSite {
+			f.Claimed = true
+			a.plan.ClusterHDFS = f
+			a.plan.ClusterHDFSChain = p.Chain.Clause("the HDFS daemons")
+		}
+	}
+	s.Deployed = deployedModel(c, subject)
+	dir := filepath.Dir(flinkFile.Path)
+	a.vers.Resolve(s, nil, nil, dir)
+	a.cluster(s, nil)
+	a.emit()
+}
+
+// provided is the Found of a file the deployment provides: a repository
+// file (read into the Tree if discovery has not yet) or a text written
+// inside another file.
+func (a *assembler) provided(p *deploy.Provided) (*discover.Found, error) {
+	switch {
+	case p == nil:
+		return nil, nil
+	case p.Text != nil:
+		return a.text(p.Text)
+	}
+	abs := a.abs(p.File)
+	if a.d.Get(abs) == nil {
+		if err := a.d.Add(abs, true); err != nil {
+			return nil, err
+		}
+	}
+	return a.d.Get(abs), nil
+}
+
+// text is the Found of a text written inside a deployment file.
+func (a *assembler) text(t *deploy.Text) (*discover.Found, error) {
+	src := a.d.SourceOf(t.Container)
+	if src == nil {
+		return nil, nil
+	}
+	return a.d.AddText(t, src)
+}
+
+// abs is the OS path of a repository display path.
+func (a *assembler) abs(disp string) string {
+	p := filepath.FromSlash(disp)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(a.d.Cwd(), p)
+	}
+	return filepath.Clean(p)
+}
+
+func isFlinkFormat(f parsed.Format) bool {
+	return f == parsed.FlinkConfLegacy || f == parsed.FlinkConfigYAML
+}
+
+// deployedModel is what the policies see of the cluster
+// (docs/input.md, "deployed").
+func deployedModel(c *deploy.Cluster, subject string) *model.Deployed {
+	d := &model.Deployed{Name: c.Name, Subject: subject, Image: c.Image, ImageLoc: locOf(c.ImageLoc)}
+	for _, w := range c.Workloads {
+		p := model.Process{Name: w.Name, Source: w.Source, Role: w.Role, Replicas: max(w.Replicas, 1), Image: w.Image, Loc: locOf(w.Loc)}
+		for _, mt := range w.Mounts {
+			p.Mounts = append(p.Mounts, model.ProcessMount{Path: mt.Path, Kind: mt.Volume.Kind, Name: mt.Volume.Name, Source: mt.Volume.Path,
+				Shared: shared(mt.Volume), Loc: locOf(mt.Loc)})
+		}
+		d.Processes = append(d.Processes, p)
+	}
+	if c.Flink != nil {
+		d.FlinkChain = c.Flink.Chain.Clause(subject)
+	}
+	if h := c.Hadoop; h != nil {
+		d.HadoopDir, d.HadoopChain, d.HadoopMissing = h.Dir, h.Chain.Clause(subject), h.Missing
+		if h.Missing != "" {
+			d.HadoopMissing = subject + " load no Hadoop files from the repository: " + h.Missing + "; Hadoop's defaults apply"
+		}
+	}
+	cp := c.Classpath
+	d.Classpath = model.Classpath{Known: cp.Known, OnClasspath: cp.OnClasspath, Why: cp.Why, Loc: locOf(cp.Loc)}
+	return d
+}
+
+// shared reports whether a volume is seen alike by processes on other
+// containers or hosts: a compose named volume (one Docker host), a
+// ReadWriteMany claim, NFS; a repository bind mount is the same files
+// on one host only.
+func shared(v deploy.Volume) bool {
+	switch v.Kind {
+	case deploy.VolumeNamed, deploy.VolumeNFS:
+		return true
+	case deploy.VolumeClaim:
+		for _, m := range v.AccessModes {
+			if strings.EqualFold(m, "ReadWriteMany") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func locOf(l deploy.Loc) *model.Loc {
+	if l.File == "" {
+		return nil
+	}
+	return model.LocOf(l.File, parsed.At(parsed.Pos{Line: l.Line, Col: 1}))
+}
