@@ -136,8 +136,9 @@ func deployedModel(c *deploy.Cluster, subject string) *model.Deployed {
 	for _, w := range c.Workloads {
 		p := model.Process{Name: w.Name, Source: w.Source, Role: w.Role, Replicas: max(w.Replicas, 1), Image: w.Image, Loc: locOf(w.Loc)}
 		for _, mt := range w.Mounts {
+			sharing, why := sharingOf(w.Source, mt.Volume)
 			p.Mounts = append(p.Mounts, model.ProcessMount{Path: mt.Path, Kind: mt.Volume.Kind, Name: mt.Volume.Name, Source: mt.Volume.Path,
-				Shared: shared(mt.Volume), Loc: locOf(mt.Loc)})
+				Volume: volumeName(mt.Volume), Sharing: sharing, Why: why, Loc: locOf(mt.Loc)})
 		}
 		d.Processes = append(d.Processes, p)
 	}
@@ -155,22 +156,69 @@ func deployedModel(c *deploy.Cluster, subject string) *model.Deployed {
 	return d
 }
 
-// shared reports whether a volume is seen alike by processes on other
-// containers or hosts: a compose named volume (one Docker host), a
-// ReadWriteMany claim, NFS; a repository bind mount is the same files
-// on one host only.
-func shared(v deploy.Volume) bool {
+// sharingOf says whether the processes that mount volume v see the same
+// files, and why. docker-compose runs every service of a project on one
+// Docker host (the compose specification's model without Swarm), so a
+// bind mount of one host directory or one named volume is the same files
+// in every service. Kubernetes schedules pods on any node: only a network
+// file system (NFS, a ReadWriteMany claim that is not a StatefulSet's per-pod
+// claim) is shared; a hostPath is each node's disk, an emptyDir each
+// pod's (https://kubernetes.io/docs/concepts/storage/volumes/).
+func sharingOf(source string, v deploy.Volume) (string, string) {
+	compose := source == "compose"
 	switch v.Kind {
-	case deploy.VolumeNamed, deploy.VolumeNFS:
-		return true
+	case deploy.VolumeNFS:
+		return model.SharingShared, "an NFS volume is one file system for every pod"
+	case deploy.VolumeNamed:
+		if compose {
+			return model.SharingShared, "a named volume is one directory on the Docker host for every service"
+		}
+	case deploy.VolumeRepo, deploy.VolumeHost:
+		if compose {
+			return model.SharingShared, "a bind mount is one host directory for every service of the project"
+		}
+		return model.SharingLocal, "a hostPath is the disk of the node each pod runs on"
+	case deploy.VolumeEmpty:
+		return model.SharingLocal, "an emptyDir lives and dies with its pod, so every pod has its own"
+	case deploy.VolumeConfigMap:
+		return model.SharingLocal, "a ConfigMap volume is read-only"
 	case deploy.VolumeClaim:
+		if v.PerPod {
+			return model.SharingLocal, "a StatefulSet's volumeClaimTemplates give every pod a claim of its own"
+		}
+		if len(v.AccessModes) == 0 {
+			return model.SharingUnknown, "its PersistentVolumeClaim is not in the repository, so its access modes are unknown"
+		}
 		for _, m := range v.AccessModes {
 			if strings.EqualFold(m, "ReadWriteMany") {
-				return true
+				return model.SharingShared, "a ReadWriteMany claim is one file system for every pod"
 			}
 		}
+		return model.SharingLocal, "a claim of access modes " + strings.Join(v.AccessModes, ", ") + " attaches to one node at a time"
 	}
-	return false
+	return model.SharingUnknown, "ckptlint does not know whether it is shared"
+}
+
+// volumeName names a volume in a sentence.
+func volumeName(v deploy.Volume) string {
+	switch v.Kind {
+	case deploy.VolumeRepo:
+		return v.Path + " of the repository"
+	case deploy.VolumeHost:
+		return "host path " + v.Path
+	case deploy.VolumeNamed:
+		return "named volume " + v.Name
+	case deploy.VolumeClaim:
+		return "claim " + v.Name
+	case deploy.VolumeEmpty:
+		return "emptyDir " + v.Name
+	case deploy.VolumeConfigMap:
+		return "ConfigMap " + v.Name
+	}
+	if v.Name != "" {
+		return v.Kind + " volume " + v.Name
+	}
+	return v.Kind + " volume"
 }
 
 func locOf(l deploy.Loc) *model.Loc {

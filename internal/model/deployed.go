@@ -31,13 +31,24 @@ type Process struct {
 }
 
 // ProcessMount is a volume a process mounts at Path: Kind is the
-// internal/deploy volume kind; Shared says other containers or hosts see
-// the same files there.
+// internal/deploy volume kind, Volume names it in a sentence ("named
+// volume flink-data", "./checkpoints of the repository"), Sharing is
+// SharingShared when the other processes that mount the same Volume see
+// the same files, SharingLocal when each process (or node) has its own,
+// SharingUnknown when the repository does not tell (a claim defined
+// elsewhere); Why says which.
 type ProcessMount struct {
 	Path, Kind, Name, Source string
-	Shared                   bool
+	Volume, Sharing, Why     string
 	Loc                      *Loc
 }
+
+// Sharing of a ProcessMount.
+const (
+	SharingShared  = "shared"
+	SharingLocal   = "local"
+	SharingUnknown = "unknown"
+)
 
 // Classpath says whether Hadoop's file system is on the processes'
 // classpath (Known false: nothing tells).
@@ -62,7 +73,8 @@ func (d *Deployed) toInput() ast.Value {
 		for _, m := range p.Mounts {
 			mounts = append(mounts, ast.ObjectTerm(
 				ast.Item(str("path"), str(m.Path)), ast.Item(str("kind"), str(m.Kind)), ast.Item(str("name"), str(m.Name)),
-				ast.Item(str("source"), str(m.Source)), ast.Item(str("shared"), ast.BooleanTerm(m.Shared)), ast.Item(str("loc"), loc(m.Loc))))
+				ast.Item(str("source"), str(m.Source)), ast.Item(str("volume"), str(m.Volume)), ast.Item(str("sharing"), str(m.Sharing)),
+				ast.Item(str("why"), str(m.Why)), ast.Item(str("loc"), loc(m.Loc))))
 		}
 		procs = append(procs, ast.ObjectTerm(
 			ast.Item(str("name"), str(p.Name)), ast.Item(str("source"), str(p.Source)), ast.Item(str("role"), str(p.Role)),
