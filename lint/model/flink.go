@@ -17,6 +17,38 @@ func readsName(n name, v Version) bool {
 	return n.Until.IsZero() || v.Less(n.Until)
 }
 
+// readByCatalogue reports whether Flink version v reads key as any setting
+// the catalogue knows: a spelling of a flinkKeys entry, an old name of
+// renamedKeys or another meaning of a key (otherMeanings). A key that one
+// entry does not read on v but another does (state.checkpoints.dir on 1.4)
+// is not unread.
+func readByCatalogue(key string, v Version) bool {
+	for _, kd := range flinkKeys {
+		for _, n := range kd.Names {
+			if n.Key == key && readsName(n, v) {
+				return true
+			}
+		}
+	}
+	for _, ns := range [][]name{renamedKeys, otherMeanings} {
+		for _, n := range ns {
+			if n.Key == key && readsName(n, v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// unreadMessage says why Flink version v does not read spelling n.
+func unreadMessage(n name, v Version) string {
+	msg := fmt.Sprintf("Flink %s does not read %s", v, n.Key)
+	if v.Less(n.Since) {
+		return msg + fmt.Sprintf(" (it exists from Flink %s)", n.Since)
+	}
+	return msg + fmt.Sprintf(" (removed in Flink %s)", n.Until)
+}
+
 // keyUse is a Flink key present in the file with what this version makes of it.
 type keyUse struct {
 	Key     string
@@ -38,8 +70,9 @@ func flinkEffective(f *parsed.File, v Version) (map[string]*Value, []keyUse) {
 	}
 	for _, kd := range flinkKeys {
 		val := &Value{Source: "unset"}
+		names := kd.names(v)
 		current := ""
-		for _, n := range kd.Names {
+		for _, n := range names {
 			if readsName(n, v) {
 				current = n.Key
 				break
@@ -47,19 +80,15 @@ func flinkEffective(f *parsed.File, v Version) (map[string]*Value, []keyUse) {
 		}
 		var won *parsed.Entry
 		var wonName name
-		for _, n := range kd.Names {
+		for _, n := range names {
 			e := lookup(n.Key)
 			if e == nil {
 				continue
 			}
 			if !readsName(n, v) {
-				msg := fmt.Sprintf("Flink %s does not read %s", v, n.Key)
-				if v.Less(n.Since) {
-					msg += fmt.Sprintf(" (it exists from Flink %s)", n.Since)
-				} else {
-					msg += fmt.Sprintf(" (removed in Flink %s)", n.Until)
+				if !readByCatalogue(n.Key, v) {
+					uses = append(uses, keyUse{Key: n.Key, Loc: entryLoc(e), Problem: "unread", Message: unreadMessage(n, v), Use: current})
 				}
-				uses = append(uses, keyUse{Key: n.Key, Loc: entryLoc(e), Problem: "unread", Message: msg, Use: current})
 				continue
 			}
 			if won != nil {
@@ -116,9 +145,13 @@ func flinkEffective(f *parsed.File, v Version) (map[string]*Value, []keyUse) {
 				}
 			}
 			for _, n := range renamedKeys {
-				if n.Key == e.Key && !n.Until.IsZero() && v.AtLeast(n.Until) {
+				if n.Key == e.Key && !readsName(n, v) && !readByCatalogue(e.Key, v) {
+					use := renamedTo[e.Key]
+					if v.Less(n.Since) {
+						use = "" // a release before the key: there is no older name to use
+					}
 					uses = append(uses, keyUse{Key: e.Key, Loc: entryLoc(&e), Problem: "unread",
-						Message: fmt.Sprintf("Flink %s does not read %s (removed in Flink %s)", v, e.Key, n.Until), Use: renamedTo[e.Key]})
+						Message: unreadMessage(n, v), Use: use})
 				}
 			}
 		}

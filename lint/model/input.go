@@ -33,7 +33,7 @@ func input(s *Set) map[string]any {
 			"hadoop": s.HadoopVersion.toInput("Hadoop"),
 		},
 	}
-	flinkVals, uses := flinkEffective(s.Flink, s.FlinkVersion.Version)
+	flinkVals, uses := flinkEffective(s.Flink, s.FlinkVersion.ReadAs())
 	eff := map[string]any{}
 	put := func(field string, v *Value) {
 		sec, name, _ := strings.Cut(field, ".")

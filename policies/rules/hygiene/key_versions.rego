@@ -16,7 +16,10 @@
 #   depends on the release: while the Flink version is not known (docs/versions.md) these are info
 #   and ckptlint fix holds the rename or deletion back. A key the version does not read at all, because it is
 #   newer (execution.checkpointing.dir on 1.17) or removed, silently does nothing: an error when
-#   the Flink version is known (declared or pinned), an info when it is not. fs.hdfs.* keys are
+#   the Flink version is known (declared or pinned), an info when it is not. For a known
+#   release older or newer than the releases the key catalogue covers (docs/versions.md gives
+#   the range and its sources) every finding of this rule is at most info and ckptlint fix
+#   edits nothing. fs.hdfs.* keys are
 #   reported by CKPT605.
 # related_resources:
 #   - ref: https://github.com/apache/flink/blob/release-1.20/flink-core/src/main/java/org/apache/flink/configuration/Configuration.java
@@ -93,7 +96,10 @@ deny contains f if {
 	f := result.versioned(hygiene.emit(u, msg, [result.needs_version(result.delete("flink", u.key))], "warning"))
 }
 
-# Not read by this version, which is declared: the setting does nothing.
+# Not read by this version, which is declared: the setting does nothing. A
+# declared release outside the key tables (docs/versions.md) is judged as
+# the nearest release they cover, so the finding is versioned: at most info
+# there, and fix holds the edit back.
 deny contains f if {
 	some u in uses
 	u.problem == "unread"
@@ -102,7 +108,7 @@ deny contains f if {
 		"%s, so this setting silently does nothing (Flink does not reject unknown keys)%s",
 		[with_source(u.message), instead(u)],
 	)
-	f := hygiene.emit(u, msg, unread_ops(u), "error")
+	f := result.versioned(hygiene.emit(u, msg, unread_ops(u), "error"))
 }
 
 # Not read by the release the files are read with, which is not known: say so, without a fix.
@@ -136,4 +142,4 @@ instead(u) := sprintf("; %s is also set (%s) and applies", [u.use, place(u.use)]
 unread_ops(u) := [result.rename("flink", u.key, u.use)] if {
 	u.use != ""
 	not written(u.use)
-} else := [result.delete("flink", u.key)]
+} else := [result.needs_version(result.delete("flink", u.key))]

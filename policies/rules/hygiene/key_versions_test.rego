@@ -41,10 +41,13 @@ test_unread_on_a_declared_version_is_an_error_with_rename if {
 	f.fix == [{"op": "rename", "target": "flink", "key": "execution.checkpointing.dir", "new_key": "state.checkpoints.dir"}]
 }
 
+# The deletion is right only where the key is unread: held back for a
+# release outside the key tables (docs/versions.md).
 test_unread_when_the_other_spelling_is_set_deletes if {
 	keys := {"execution.checkpointing.dir": {"value": "hdfs:///c", "loc": loc(4)}, "state.checkpoints.dir": {"value": "hdfs:///d", "loc": loc(5)}}
 	some f in key_versions.deny with input as inp(true, [unread], keys)
-	f.fix == [{"op": "delete", "target": "flink", "key": "execution.checkpointing.dir"}]
+	f.version_dependent
+	f.fix == [{"op": "delete", "target": "flink", "key": "execution.checkpointing.dir", "needs_version": true}]
 }
 
 test_unread_on_an_assumed_version_is_info_without_fix if {
