@@ -238,7 +238,7 @@ func deploymentInput(d *config.Deployment, clock FactsClock) map[string]any {
 	if d.CheckpointP99 != nil {
 		m["checkpoint_p99_ms"] = d.CheckpointP99.Milliseconds()
 	}
-	for k, p := range map[string]*int64{"checkpoint_size": d.CheckpointSize, "checkpoint_failed": d.CheckpointFailed} {
+	for k, p := range map[string]*int64{"checkpoint_size": d.CheckpointSize, "checkpoint_failed": d.CheckpointFailed, "state_size": d.StateSize} {
 		if p != nil {
 			m[k] = *p
 		}

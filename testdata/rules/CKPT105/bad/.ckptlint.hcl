@@ -1,0 +1,7 @@
+# The largest subtask's checkpointed state, as the Flink web UI's checkpoint
+# details (or ckptlint facts --jobmanager) report it: above the 9.8 GiB a
+# file of 1 MiB blocks can hold.
+deployment "orders" {
+  flink_conf = "flink-conf.yaml"
+  state_size = "12g"
+}
