@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -38,6 +39,36 @@ func readByCatalogue(key string, v Version) bool {
 		}
 	}
 	return false
+}
+
+// unreadCatalogue maps every key of the catalogue that Flink version v does
+// not read as any setting to why (unreadMessage).
+func unreadCatalogue(v Version) map[string]string {
+	out := map[string]string{}
+	since := map[string]Version{}
+	for _, ns := range [][]name{flattenNames(), renamedKeys, otherMeanings} {
+		for _, n := range ns {
+			if readByCatalogue(n.Key, v) {
+				continue
+			}
+			// Of a key's entries, the one with the earliest release names
+			// when the key first exists (state.checkpoints.dir: 1.2).
+			if s, ok := since[n.Key]; ok && !n.Since.Less(s) {
+				continue
+			}
+			since[n.Key] = n.Since
+			out[n.Key] = unreadMessage(n, v)
+		}
+	}
+	return out
+}
+
+func flattenNames() []name {
+	var out []name
+	for _, kd := range flinkKeys {
+		out = append(out, kd.Names...)
+	}
+	return out
 }
 
 // unreadMessage says why Flink version v does not read spelling n.
@@ -113,6 +144,14 @@ func flinkEffective(f *parsed.File, v Version) (map[string]*Value, []keyUse) {
 				val.Template = true
 				val.Value = x
 				if err != nil && kd.Default != nil {
+					val.Value = kd.Default(v)
+				}
+			} else if le := (*lenientError)(nil); errors.As(err, &le) {
+				// Before 1.10 Flink reads the text leniently and goes on
+				// with what it made of it (lenientError).
+				val.Error, val.Lenient = le.msg, true
+				val.Value = le.value
+				if le.value == nil && kd.Default != nil {
 					val.Value = kd.Default(v)
 				}
 			} else if err != nil {

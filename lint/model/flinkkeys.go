@@ -319,3 +319,58 @@ func KeySince(key string) (Version, bool) {
 	v, ok := renamedSince[key]
 	return v, ok
 }
+
+// FlinkReads reports whether Flink version v reads key, as far as ckptlint's
+// tables say: a spelling of the key catalogue (flinkKeys, renamedKeys,
+// otherMeanings) that v reads, or a key of the option table's release v.
+// known is false when neither table knows the key (nothing can be said),
+// or when v is outside the releases the tables cover.
+func FlinkReads(key string, v Version) (read, known bool) {
+	inCatalogue := false
+	for _, kd := range flinkKeys {
+		for _, n := range kd.Names {
+			inCatalogue = inCatalogue || n.Key == key
+		}
+	}
+	for _, ns := range [][]name{renamedKeys, otherMeanings} {
+		for _, n := range ns {
+			inCatalogue = inCatalogue || n.Key == key
+		}
+	}
+	if readByCatalogue(key, v) {
+		return true, true
+	}
+	idx := releaseIndex(v)
+	if idx < 0 {
+		return false, false
+	}
+	mask, inTable := optionKeys()[key]
+	if mask&(1<<idx) != 0 {
+		return true, true
+	}
+	return false, inCatalogue || inTable
+}
+
+// SpellingFor is the spelling of key's setting that Flink version v reads:
+// key itself when v reads it, else the catalogue entry's first name v reads
+// ("state.backend" for state.backend.type on 1.16), or "" when v reads no
+// spelling of it. catalogued is false for a key the catalogue does not hold.
+func SpellingFor(key string, v Version) (spelling string, catalogued bool) {
+	for _, kd := range flinkKeys {
+		for _, n := range kd.Names {
+			if n.Key != key {
+				continue
+			}
+			if readsName(n, v) {
+				return key, true
+			}
+			for _, m := range kd.names(v) {
+				if readsName(m, v) {
+					return m.Key, true
+				}
+			}
+			return "", true
+		}
+	}
+	return key, false
+}

@@ -122,6 +122,16 @@ func flinkInput(s *Set, uses []keyUse) map[string]any {
 		}
 	}
 	m["key_since"] = since
+	// unread: every catalogued key the known release does not read, with
+	// why ("Flink 1.9 does not read execution.checkpointing.interval (it
+	// exists from Flink 1.10)"), so a rule never proposes writing one.
+	unread := map[string]any{}
+	if s.FlinkVersion.Known() {
+		for k, msg := range unreadCatalogue(s.FlinkVersion.ReadAs()) {
+			unread[k] = msg
+		}
+	}
+	m["unread"] = unread
 	m["unknown_keys"] = unknownKeysInput(s.Flink, s.FlinkVersion)
 	if s.FlinkIgnored != nil {
 		m["ignored_file"] = map[string]any{"file": s.FlinkIgnored.Path, "format": string(s.FlinkIgnored.Format),

@@ -213,6 +213,11 @@ func (r Resolved) toInput(product string) map[string]any {
 		m["coverage"] = r.Coverage(product)
 		m["table"] = KeyTableRange()
 	}
+	if product == "Hadoop" {
+		// Whether the Hadoop key table (its defaults) covers the version.
+		m["covered"] = hadoopCovered(r)
+		m["table"] = HadoopTableFirst.String() + " to " + HadoopTableLast.String()
+	}
 	if !r.Version.IsZero() {
 		m["value"] = cmp.Or(r.Raw, r.Version.String())
 		m["major"], m["minor"], m["patch"] = r.Version.Major, r.Version.Minor, r.Version.Patch

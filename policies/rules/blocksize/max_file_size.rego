@@ -122,9 +122,9 @@ deny contains f if {
 	not state_below
 	f := with_severity(concat("", [
 		sprintf(
-			"dfs.blocksize %s (from %s) x dfs.namenode.fs-limits.max-blocks-per-file %d (from %s) caps every HDFS file at %s: the NameNode refuses the next block with \"File has reached the limit on maximum number of blocks (dfs.namenode.fs-limits.max-blocks-per-file): %d >= %d\". A savepoint or full checkpoint writes each subtask's keyed state as one file%s, so a subtask with more than %s of state cannot complete one. ",
+			"dfs.blocksize %s (from %s) x dfs.namenode.fs-limits.max-blocks-per-file %d (from %s) caps every HDFS file at %s%s: the NameNode refuses the next block with \"File has reached the limit on maximum number of blocks (dfs.namenode.fs-limits.max-blocks-per-file): %d >= %d\". A savepoint or full checkpoint writes each subtask's keyed state as one file%s, so a subtask with more than %s of state cannot complete one. ",
 			[
-				client.display, bs.source(client), max_blocks.value, bs.source(max_blocks), units.bytes(cap),
+				client.display, bs.source(client), max_blocks.value, bs.source(max_blocks), units.bytes(cap), hadoop_note,
 				max_blocks.value, max_blocks.value, backend_note, units.bytes(cap),
 			],
 		),
@@ -200,9 +200,19 @@ observed_text := sprintf(
 	per_subtask
 } else := ""
 
+# The default limit depends on the Hadoop release (lint/model/hadoop.go:
+# 1048576 blocks in 2.1 to 2.x, HDFS-4305; 10000 from 3.0, HDFS-5517):
+# with the default and no known Hadoop version the cap is that of Hadoop 3.
+hadoop_note := sprintf(" on Hadoop 3.0 or later (the default is %s; declare hadoop_version to decide which applies)", [max_blocks.varies]) if {
+	max_blocks.varies
+} else := ""
+
 # A warning needs the evidence: a state size at or near the cap, or an
-# observed average above it. Without it the finding is an info.
-with_severity(msg) := result.finding(at, msg) if {
+# observed average above it, and a limit that is known. Without it the
+# finding is an info.
+with_severity(msg) := result.info(at, msg) if {
+	max_blocks.varies
+} else := result.finding(at, msg) if {
 	state_over
 } else := result.finding(at, msg) if {
 	state_near

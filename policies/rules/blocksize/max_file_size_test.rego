@@ -167,3 +167,13 @@ test_observed_size_without_operators_is_no_evidence if {
 	f.severity == "info"
 	contains(f.message, "declare state_size")
 }
+
+# Issue 23: the default limit is 10000 only from Hadoop 3.0 (HDFS-5517);
+# 2.x allows 1048576 blocks per file. With the default and no Hadoop version
+# the cap is Hadoop 3's: info even with a state size above it.
+test_default_limit_of_unknown_hadoop_is_info if {
+	inp := json.patch(with_state(12884901888), [{"op": "add", "path": "/effective/hdfs_cluster/max_blocks_per_file/varies", "value": "10000 from Hadoop 3.0; 1048576 in 2.1 to 2.x (HDFS-4305, HDFS-5517)"}])
+	some f in rule.deny with input as inp
+	f.severity == "info"
+	contains(f.message, "caps every HDFS file at 9.8 GiB on Hadoop 3.0 or later (the default is 10000 from Hadoop 3.0; 1048576 in 2.1 to 2.x (HDFS-4305, HDFS-5517); declare hadoop_version to decide which applies)")
+}

@@ -70,11 +70,20 @@ deny contains f if {
 	u.problem == "deprecated"
 	u.use != ""
 	msg := sprintf(
-		"%s is deprecated on %s: Flink still reads it, but logs WARN \"Config uses deprecated configuration key '%s' instead of proper key '%s'\", and deprecated keys are dropped in later releases (several were in Flink 2.0). Rename it to %s, with the same value (a release older than %s does not read that name)",
-		[u.key, hygiene.version, u.key, u.use, u.use, since(u.use)],
+		"%s is deprecated on %s: Flink still reads it%s, and deprecated keys are dropped in later releases (several were in Flink 2.0). Rename it to %s, with the same value (a release older than %s does not read that name)",
+		[u.key, hygiene.version, deprecation_log(u), u.use, since(u.use)],
 	)
 	f := result.versioned(hygiene.emit(u, msg, rename_ops(u), "info"))
 }
+
+# deprecation_log is the WARN Configuration logs for a deprecated key, from
+# 1.3 (release-1.3.3 Configuration.java; 1.2's ConfigOption lookup reads
+# deprecated keys without a log line).
+deprecation_log(u) := sprintf(", but logs WARN \"Config uses deprecated configuration key '%s' instead of proper key '%s'\"", [u.key, u.use]) if {
+	hygiene.at_least(1, 3)
+} else := " without a log line (the WARN about deprecated keys came with Flink 1.3)" if {
+	input.versions.flink.declared
+} else := sprintf(", but logs WARN \"Config uses deprecated configuration key '%s' instead of proper key '%s'\"", [u.key, u.use])
 
 # since names the release that introduced a key, from the catalogue.
 since(key) := sprintf("Flink %s", [input.flink.key_since[key]]) if {
