@@ -60,10 +60,10 @@ refs_text := sprintf(" (%s names a directory that is not in the repository)", [c
 # "The given file system URI (...) did not describe the authority" from 1.4
 # (release-1.4.2 to 1.18.0), HadoopFileSystem "The given HDFS file URI (...)
 # did not describe the HDFS NameNode." before (release-1.0.3 to 1.3.3).
-authority_error(uri) := sprintf("The given HDFS file URI (%s) did not describe the HDFS NameNode.", [uri]) if {
+authority_error(path) := sprintf("The given HDFS file URI (%s) did not describe the HDFS NameNode.", [path]) if {
 	input.versions.flink.declared
 	not storage.at_least(1, 4)
-} else := sprintf("The given file system URI (%s) did not describe the authority", [uri])
+} else := sprintf("The given file system URI (%s) did not describe the authority", [path])
 
 deny contains f if {
 	input.flink

@@ -64,7 +64,10 @@ short_risk := sprintf("the %s timeout (%s) is below 1 min, shorter than one HDFS
 
 risks contains short_risk if short_risk != ""
 
-declared_risks := {r | some r in risks; r != short_risk}
+declared_risks contains r if {
+	some r in risks
+	r != short_risk
+}
 
 # how and cited say whether a figure was observed, and by which facts block.
 how(block, attr) := "observed" if facts.observed(block, attr)
