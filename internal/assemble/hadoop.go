@@ -48,6 +48,10 @@ func (a *assembler) attachHadoop(s *model.Set, dir string, dep *config.Deploymen
 				ref.Resolved = a.d.Display(rd)
 				if key == "fs.hdfs.hadoopconf" && !s.FlinkVersion.Version.Less(model.V(2, 0)) {
 					ref.Reason = "Flink 2.x no longer reads fs.hdfs.hadoopconf"
+				} else if key == "env.hadoop.conf.dir" && s.FlinkVersion.Known() && s.FlinkVersion.Version.Less(model.V(1, 6)) {
+					// bin/config.sh sets HADOOP_CONF_DIR from it only from 1.6
+					// (FLINK-6222); CKPT604 reports the key as unread.
+					ref.Reason = "Flink reads env.hadoop.conf.dir only from 1.6"
 				} else {
 					a.ensureHadoopFiles(rd)
 					add(rd, key)
