@@ -85,10 +85,7 @@ type Stage struct {
 	// <<EOF).
 	Texts []*deploy.Text
 	// from are its COPY --from of other stages.
-	from []stageCopy
-	// files are the files put at a path in the image by RUN (downloads,
-	// copies) and ADD of a URL, for the jars.
-	files   []deploy.Copy
+	from    []stageCopy
 	env     map[string]string // ARG and ENV in scope, for expansion
 	workdir string
 }

@@ -25,7 +25,7 @@ func (r *reader) target(s *syntax.Stmt) (dest string, appendTo bool, ok bool) {
 			continue
 		}
 		switch rd.Op {
-		case syntax.RdrOut, syntax.ClbOut, syntax.RdrAll:
+		case syntax.RdrOut, syntax.RdrClob, syntax.RdrAll:
 			dest, _ = r.eval(rd.Word, true)
 			appendTo, ok = false, true
 		case syntax.AppOut, syntax.AppAll:
