@@ -14,8 +14,8 @@ import (
 // copyAdd reads COPY and ADD (Dockerfile reference): every source but the
 // last word into the last, the destination; a destination ending in '/'
 // (or several sources) is a directory the sources go into. A source is a
-// path of the build context (a path leaving it is clamped to it, as
-// BuildKit does), a heredoc (COPY <<EOF dest: a Text), with ADD a URL (a
+// path of the build context ("The <src> path must be inside the build
+// context", Dockerfile reference: ../ never leaves it here), a heredoc (COPY <<EOF dest: a Text), with ADD a URL (a
 // download) or a local tar archive (unpacked: version evidence only).
 // --from copies out of another stage (mapped through it) or an image (not
 // read); --chown, --chmod, --link do not change what is where.
