@@ -51,7 +51,8 @@ type Workload struct {
 	// object's labels: RoleJobManager, RoleTaskManager, RoleSession (both
 	// in one process: a standalone session cluster's start-cluster.sh, or
 	// Flink's local mode), RoleStandaloneJob (a JobManager running one
-	// application), RoleHadoop (a NameNode or DataNode), "" when not told.
+	// application), RoleClient (the flink CLI submitting a job), RoleHadoop
+	// (a NameNode or DataNode), "" when not told.
 	Role    string `json:"role"`
 	RoleLoc Loc    `json:"role_loc"`
 	// Replicas is how many processes run (deploy.replicas, scale,
@@ -80,7 +81,11 @@ const (
 	RoleTaskManager   = "taskmanager"
 	RoleSession       = "session"
 	RoleStandaloneJob = "standalone-job"
-	RoleHadoop        = "hadoop"
+	// RoleClient is `flink run` (and run-application): the CLI reads the
+	// configuration and Hadoop files of the host it runs on to submit a
+	// job, and runs no JobManager or TaskManager itself.
+	RoleClient = "client"
+	RoleHadoop = "hadoop"
 )
 
 // EnvVar is one environment variable of a container.
@@ -153,6 +158,9 @@ type Build struct {
 	// same file is resolved through it).
 	From    string `json:"from"`
 	FromLoc Loc    `json:"from_loc"`
+	// Stages are every FROM of the Dockerfile, in order (also the stages
+	// the last one neither builds on nor copies from).
+	Stages []Stage `json:"stages,omitempty"`
 	// Copies are COPY and ADD instructions of the last stage (and of the
 	// stages it copies from) that put repository files into the image.
 	Copies []Copy `json:"copies,omitempty"`
@@ -162,8 +170,27 @@ type Build struct {
 	// unpacks (ADD/RUN of flink-X.Y.Z-bin-*.tgz, hadoop-X.Y.Z.tar.gz) and
 	// Hadoop jars it puts on Flink's classpath (flink-shaded-hadoop).
 	Versions []Version `json:"versions,omitempty"`
-	// Jars are files it puts into Flink's lib or plugins directories.
+	// Jars are files it puts into Flink's lib or plugins directories: Dest
+	// is the jar's path in the image; Src the repository path it is copied
+	// from, the URL it is downloaded from, or the path in the image it is
+	// copied from (RUN cp).
 	Jars []Copy `json:"jars,omitempty"`
+	// Texts are configuration files the build writes itself (RUN echo …
+	// >> conf/flink-conf.yaml, RUN cat > … <<EOF, COPY <<EOF dest): Text.Path
+	// is where in the image.
+	Texts []*Text `json:"-"`
+}
+
+// Stage is one FROM instruction of a Dockerfile.
+type Stage struct {
+	// Name is the stage's name (FROM x AS name), "" when unnamed.
+	Name string `json:"name,omitempty"`
+	// From is the image or earlier stage named, after ARG substitution;
+	// Image the image it builds on, through earlier stages ("" for
+	// scratch, or when a variable is left unknown).
+	From  string `json:"from"`
+	Image string `json:"image,omitempty"`
+	Loc   Loc    `json:"loc"`
 }
 
 // Copy is a repository file or directory put at Dest in an image.
@@ -201,6 +228,13 @@ type Text struct {
 	Name      string `json:"name"`
 	Container string `json:"container"`
 	Loc       Loc    `json:"loc"`
+	// Path is where the text is written when its source says (a shell
+	// redirection's target, a Dockerfile COPY's destination), as written
+	// there; "" otherwise (a ConfigMap's key is its Name).
+	Path string `json:"path,omitempty"`
+	// Append is set when the text is added at the end of the file at Path
+	// (`>>`, `tee -a`) rather than replacing it.
+	Append bool `json:"append,omitempty"`
 	// Src is the text as the program reads it.
 	Src []byte `json:"-"`
 	// Exact is set when every byte of Src lies at a known offset of the

@@ -20,6 +20,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ckptlint/ckptlint/internal/deploy"
+	"github.com/ckptlint/ckptlint/internal/deploy/dockerfile"
 	"github.com/ckptlint/ckptlint/internal/inputfs"
 )
 
@@ -226,8 +228,7 @@ func parserFor(name string) parser {
 	case lower == "flink-conf.yaml" || lower == "config.yaml":
 		return nil // Flink's own configuration: ckptlint reads it as such
 
-	case lower == "dockerfile" || lower == "containerfile" ||
-		strings.HasPrefix(lower, "dockerfile.") || strings.HasSuffix(lower, ".dockerfile"):
+	case dockerfile.IsDockerfile(name):
 		return parseDockerfile
 	case strings.HasSuffix(lower, ".yaml") || strings.HasSuffix(lower, ".yml"):
 		return parseYAML
@@ -243,15 +244,8 @@ func parserFor(name string) parser {
 	return nil
 }
 
-var leadingVersion = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^v?(\d+\.\d+(?:\.\d+)?)(?:$|[^.\d])`) })
-
 // versionPrefix returns the major.minor[.patch] a tag or value starts with.
-func versionPrefix(s string) string {
-	if m := leadingVersion().FindStringSubmatch(s); m != nil {
-		return m[1]
-	}
-	return ""
-}
+func versionPrefix(s string) string { return deploy.VersionPrefix(s) }
 
 var hadoopInTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`hadoop[-_]?(\d+\.\d+(?:\.\d+)?)`) })
 
@@ -299,38 +293,9 @@ func imageItem(path string, line int, ref string) (Item, bool) {
 	return Item{Product: p, Version: v, Kind: KindImage, What: "image " + ref, Path: path, Line: line}, true
 }
 
-// tarball matches the distribution archives' names: Flink's
-// flink-1.17.1-bin-scala_2.12.tgz (flink-1.4.2-bin-hadoop28-scala_2.11.tgz
-// before 1.11) and Hadoop's hadoop-3.3.6.tar.gz.
-var (
-	flinkTarball = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?:^|[/=:\s])(flink-(\d+\.\d+(?:\.\d+)?)-bin[-\w.]*\.t(?:ar\.)?gz)`)
-	})
-	hadoopTarball = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|[/=:\s])(hadoop-(\d+\.\d+\.\d+)\.tar\.gz)`) })
-)
-
-// tarballItems finds distribution archive names in one shell word.
-func tarballItems(path string, line int, word string) []Item {
-	var out []Item
-	for _, m := range flinkTarball().FindAllStringSubmatch(word, -1) {
-		out = append(out, Item{Product: Flink, Version: m[2], Kind: KindScript, What: "tarball " + m[1], Path: path, Line: line})
-	}
-	for _, m := range hadoopTarball().FindAllStringSubmatch(word, -1) {
-		out = append(out, Item{Product: Hadoop, Version: m[2], Kind: KindScript, What: "tarball " + m[1], Path: path, Line: line})
-	}
-	return out
-}
-
-// versionVar reads a variable or property that names a version:
-// FLINK_VERSION, flinkVersion, flink.version, flink_version (Hadoop alike).
-var versionVar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^(flink|hadoop)[._-]?version$`) })
-
-func varProduct(name string) string {
-	if m := versionVar().FindStringSubmatch(name); m != nil {
-		return strings.ToLower(m[1])
-	}
-	return ""
-}
+// varProduct is the product whose version a variable or property of
+// that name states (FLINK_VERSION, flinkVersion, flink.version, ...).
+func varProduct(name string) string { return deploy.VersionVar(name) }
 
 // lineOf is the 1-based line of byte offset off in src.
 func lineOf(src []byte, off int64) int {

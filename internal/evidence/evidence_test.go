@@ -157,3 +157,43 @@ func FuzzParsers(f *testing.F) {
 		}
 	})
 }
+
+// TestHostileNesting: a script nested deeper than the shell parser can
+// recurse is a note, never a crash (300,000 nested '(' in a 300 KB
+// install.sh overflowed mvdan.cc/sh's stack: a fatal error, not a panic
+// safeParse could recover).
+func TestHostileNesting(t *testing.T) {
+	dir := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(dir, "install.sh"), []byte("FLINK_VERSION=1.17.1\n"+strings.Repeat("(", 300000)), 0o644))
+	items, notes := NewFinder(Limits{}).Near(dir, dir)
+	if len(items) != 0 || len(notes) != 1 || !strings.Contains(notes[0].Reason, "nested more than 200 levels") {
+		t.Errorf("items %v notes %v", items, notes)
+	}
+}
+
+// TestDockerfileNames: every Dockerfile* name is read (Dockerfile_env,
+// flink.Dockerfile, Containerfile), never an editor's or merge tool's
+// backup of one, nor BuildKit's Dockerfile.dockerignore.
+func TestDockerfileNames(t *testing.T) {
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"Dockerfile_env":          "FROM flink:1.16.3\n",
+		"flink.Dockerfile":        "FROM flink:1.15.4\n",
+		"Containerfile":           "FROM flink:1.14.6\n",
+		"Dockerfile.bak":          "FROM flink:1.9.0\n",
+		"Dockerfile.orig":         "FROM flink:1.9.1\n",
+		"Dockerfile~":             "FROM flink:1.9.2\n",
+		".#Dockerfile":            "FROM flink:1.9.3\n",
+		"Dockerfile.dockerignore": "FROM flink:1.9.4\n",
+	} {
+		must(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644))
+	}
+	items, notes := NewFinder(Limits{}).Near(dir, dir)
+	got := render(items, dir)
+	want := "flink 1.14.6 image Containerfile:1 d0 | image flink:1.14.6\n" +
+		"flink 1.16.3 image Dockerfile_env:1 d0 | image flink:1.16.3\n" +
+		"flink 1.15.4 image flink.Dockerfile:1 d0 | image flink:1.15.4\n"
+	if got != want || len(notes) != 0 {
+		t.Errorf("got\n%s\nwant\n%s\nnotes %v", got, want, notes)
+	}
+}

@@ -1,7 +1,7 @@
 // The placeholder recogniser (placeholder.go) tells the placeholders of the template languages
 // and substitution tools that fill in configuration files at install time
 // (envsubst/sed, Helm, Jinja/Ansible, ERB, autoconf/Maven filtering, %{VAR},
-// "[PLEASE_FILL_IN]" markers). A value or key holding one is unknown until
+// %VAR%, $(VAR), #{VAR}, "[PLEASE_FILL_IN]" markers). A value or key holding one is unknown until
 // rendered: ckptlint neither judges nor edits it. One recogniser serves
 // every reader (flink-conf.yaml, config.yaml, FlinkDeployment manifests,
 // Hadoop XML); docs/templates.md documents the syntaxes.
@@ -34,6 +34,9 @@ const (
 	PercentBrace Kind = "%{VAR}"           // RPM macros, Puppet, Logstash-style
 	Marker       Kind = "[PLEASE_FILL_IN]" // fill-in markers for a human or sed
 	SedToken     Kind = "__VAR__"          // tokens a sed script replaces
+	PercentVar   Kind = "%VAR%"            // sed, Windows batch, token-replacement tasks
+	DollarParen  Kind = "$(VAR)"           // Makefiles, Azure DevOps pipeline variables
+	HashBrace    Kind = "#{VAR}"           // Octopus Deploy, Ruby string interpolation
 	HadoopEnv    Kind = "${env.VAR}"       // Hadoop's own ${env.X}: resolved from the environment at run time
 	// HadoopJVM is a Java system property in Hadoop's ${var}: the JVM's
 	// value, which Hadoop reads before any key of that name.
@@ -58,6 +61,11 @@ var (
 		return regexp.MustCompile(`[\[<](?:[A-Z0-9]+[ _\-])*(?:FILL|REPLACE|CHANGE|TODO|PLACEHOLDER|YOUR|INSERT|SET)(?:[ _\-][A-Z0-9]+)*[\]>]`)
 	})
 	reSedToken = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`__[A-Z][A-Z0-9_]*[A-Z0-9]__`) })
+	// rePercentVar needs a name of two characters or more: %p and %t are
+	// the JVM's own (-XX:HeapDumpPath=/tmp/heap-%p.hprof, -Xloggc:gc-%t.log).
+	rePercentVar  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`%[A-Za-z_][A-Za-z0-9_]+%`) })
+	reDollarParen = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\([A-Za-z_][A-Za-z0-9_.]*\)`) })
+	reHashBrace   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`#\{[A-Za-z_@$][^{}\n]*\}`) })
 	// goKeyword opens a Go template action that is not a value: Helm
 	// charts use {{ if }}, {{ end }} where Jinja would use {% %}.
 	goKeyword = sync.OnceValue(func() *regexp.Regexp {
@@ -82,8 +90,15 @@ type Options struct {
 	// ShellExpanded is set for a Flink value the start scripts pass through
 	// the shell (env.java.opts*: bin/flink-daemon.sh and
 	// bin/flink-console.sh run `FLINK_ENV_JAVA_OPTS=$(eval echo
-	// ${FLINK_ENV_JAVA_OPTS})`): $VAR and ${VAR} there are Flink semantics.
+	// ${FLINK_ENV_JAVA_OPTS})`): $VAR, ${VAR} and the command substitution
+	// $(cmd) there are Flink semantics.
 	ShellExpanded bool
+	// PercentTemplate is set for a Flink value Flink itself fills in at
+	// %name% (yarn.container-start-command-template: flink-yarn
+	// Utils.getStartCommand replaces %java%, %jvmmem%, %jvmopts%,
+	// %logging%, %class%, %args%, %redirects%): %VAR% there is Flink
+	// semantics.
+	PercentTemplate bool
 }
 
 // Find returns the placeholders in s, left to right, without overlaps.
@@ -123,6 +138,7 @@ func Find(s string, o Options) []Match {
 	}
 	add(JinjaBlock, reJinjaBlock().FindAllStringIndex(s, -1))
 	add(ERB, reERB().FindAllStringIndex(s, -1))
+	add(HashBrace, reHashBrace().FindAllStringIndex(s, -1))
 	add(PercentBrace, rePercent().FindAllStringIndex(s, -1))
 	for _, l := range reShellBrace().FindAllStringIndex(s, -1) {
 		name := s[l[0]+2 : l[1]-1]
@@ -157,6 +173,24 @@ func Find(s string, o Options) []Match {
 	}
 	add(Marker, reMarker().FindAllStringIndex(s, -1))
 	add(SedToken, reSedToken().FindAllStringIndex(s, -1))
+	if !o.ShellExpanded {
+		for _, l := range reDollarParen().FindAllStringIndex(s, -1) {
+			if l[0] > 0 && s[l[0]-1] == '$' {
+				continue // $$(VAR): the escape of Makefiles and Kubernetes
+			}
+			add(DollarParen, [][]int{l})
+		}
+	}
+	if !o.PercentTemplate {
+		for _, l := range rePercentVar().FindAllStringIndex(s, -1) {
+			// Both ends stand apart from words and from other percent signs:
+			// log patterns run conversions together (%d{…} %-5p %m%n).
+			if l[0] > 0 && (isWord(s[l[0]-1]) || s[l[0]-1] == '%') || l[1] < len(s) && (isWord(s[l[1]]) || s[l[1]] == '%') {
+				continue
+			}
+			add(PercentVar, [][]int{l})
+		}
+	}
 	slices.SortFunc(out, func(a, b Match) int { return a.Start - b.Start })
 	return out
 }
@@ -262,5 +296,7 @@ func For(id parsed.Format) func(key string) Options {
 	if id == parsed.HadoopCoreSite || id == parsed.HadoopHDFSSite {
 		return func(string) Options { return Options{Hadoop: true, SystemProperty: hadoopxml.JVMProperty} }
 	}
-	return func(key string) Options { return Options{ShellExpanded: strings.HasPrefix(key, "env.java.opts")} }
+	return func(key string) Options {
+		return Options{ShellExpanded: strings.HasPrefix(key, "env.java.opts"), PercentTemplate: strings.HasSuffix(key, "container-start-command-template")}
+	}
 }

@@ -46,13 +46,14 @@ func HelmChart(path string, stat func(string) (fs.FileInfo, error)) (string, boo
 
 // reControl matches template control tags, which decide which settings the
 // rendered file holds: Jinja/Ansible {% … %}, ERB <% … %> (not <%= … %>),
-// Go template actions {{ if }} / {{ range }} / {{ with }} / {{ define }}.
+// Go template actions {{ if }} / {{ range }} / {{ with }} / {{ define }},
+// Octopus Deploy's #{if …}, #{unless …}, #{each …}.
 var reControl = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\{%-?\s*(?:if|for|macro|block|set|include|import|raw)\b|<%-?\s*(?:if|unless|@?\w+\.each|for|end)\b|\{\{-?\s*(?:if|range|with|define|block)\b`)
+	return regexp.MustCompile(`\{%-?\s*(?:if|for|macro|block|set|include|import|raw)\b|<%-?\s*(?:if|unless|@?\w+\.each|for|end)\b|\{\{-?\s*(?:if|range|with|define|block)\b|#\{(?:if|unless|each) `)
 })
 
 // controlOpeners are the delimiters every reControl match starts with.
-var controlOpeners = [][]byte{[]byte("{%"), []byte("<%"), []byte("{{")}
+var controlOpeners = [][]byte{[]byte("{%"), []byte("<%"), []byte("{{"), []byte("#{")}
 
 // controlTag is reControl().FindIndex(src), the regular expression run
 // only from the first delimiter a control tag opens with: no match can

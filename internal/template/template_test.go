@@ -16,6 +16,7 @@ func controlSamples(t testing.TB) [][]byte {
 		nil, []byte(""), []byte("{"), []byte("{%"), []byte("{% if"), []byte("x {%- if y %}"), []byte("{{{{ if"),
 		[]byte("<%= x %> <% if y %>"), []byte("a: {{ .Values.x }}\n{{- range .Values.y }}"), []byte("<%- @x.each do %>"),
 		[]byte("{%raw%}"), []byte("{% iffy %}{% if %}"), []byte("<<%% end"), []byte("{{-\n\twith x}}"),
+		[]byte("a: #{if Ha}b#{/if}"), []byte("#{each n in Nodes}#{n}#{/each} #{iffy}"),
 	}
 	for _, root := range []string{"../../testdata", "../../../shared/corpus"} {
 		_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
@@ -63,7 +64,7 @@ func clip(b []byte) string {
 // FuzzControlTag compares the prefiltered search with the regular
 // expression on arbitrary bytes.
 func FuzzControlTag(f *testing.F) {
-	for _, s := range controlSamples(f)[:14] {
+	for _, s := range controlSamples(f)[:16] {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {

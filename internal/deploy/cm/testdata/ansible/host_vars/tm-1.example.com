@@ -1,0 +1,1 @@
+flink_taskmanager_slots: 8
