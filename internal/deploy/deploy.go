@@ -69,6 +69,12 @@ type Workload struct {
 	Env []EnvVar `json:"env,omitempty"`
 	// Mounts are the volumes mounted into the container.
 	Mounts []Mount `json:"mounts,omitempty"`
+	// Texts are configuration files the container's entrypoint writes
+	// from several environment variables together, each with its Path
+	// (the bde2020 Hadoop images turn CORE_CONF_* into
+	// /etc/hadoop/core-site.xml); a text one variable holds whole
+	// (FLINK_PROPERTIES) is that EnvVar's Text instead.
+	Texts []*Text `json:"-"`
 	// Group names the workloads of one Flink cluster (a compose project, a
 	// Kubernetes namespace and app label, a Helm release); "" when alone.
 	Group string `json:"group,omitempty"`
@@ -116,7 +122,8 @@ type Volume struct {
 	// repository), VolumeNFS and VolumeOther.
 	Kind string `json:"kind"`
 	// Path is the repository path (display, slash-separated) of a
-	// VolumeRepo; Name the volume's, ConfigMap's or claim's name.
+	// VolumeRepo, or the host path of a VolumeHost as written; Name the
+	// volume's, ConfigMap's or claim's name.
 	Path string `json:"path,omitempty"`
 	Name string `json:"name,omitempty"`
 	// Items are a ConfigMap's keys projected to file names (key → path
@@ -196,6 +203,10 @@ type Text struct {
 	Name      string `json:"name"`
 	Container string `json:"container"`
 	Loc       Loc    `json:"loc"`
+	// Path is where the text lands in the container when the source
+	// knows it (/etc/hadoop/core-site.xml for bde2020's CORE_CONF_*);
+	// "" when the resolver decides it (FLINK_PROPERTIES, a ConfigMap key).
+	Path string `json:"path,omitempty"`
 	// Src is the text as the program reads it.
 	Src []byte `json:"-"`
 	// Exact is set when every byte of Src lies at a known offset of the
