@@ -24,8 +24,8 @@ type Block struct {
 // or without an indentation indicator) in src, the bytes n was decoded
 // from. It reports false for any other node, and for a block whose lines,
 // their indentation taken off, do not give back n.Value byte for byte
-// (CRLF line ends, tabs where YAML expects spaces): a Text made from it
-// would not be Exact.
+// (tabs where YAML expects spaces, an escape YAML decoded): a Text made
+// from it would not be Exact.
 func LiteralBlock(src []byte, n *yaml.Node) (Block, bool) {
 	if n == nil || n.Kind != yaml.ScalarNode || n.Style&yaml.LiteralStyle == 0 || n.Line < 1 {
 		return Block{}, false
@@ -143,22 +143,34 @@ func (b Block) Start(src []byte) int {
 	return b.End
 }
 
-// lineStarts are the offsets where each line of src starts.
+// lineStarts are the offsets where each line of src starts, a line
+// ending at "\n", "\r\n" or a lone "\r" as YAML's (and internal/parsed's)
+// lines do, so that index n.Line-1 is the line of node n.
 func lineStarts(src []byte) []int {
 	starts := []int{0}
-	for i, c := range src {
-		if c == '\n' && i+1 < len(src) {
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '\r':
+			if i+1 < len(src) && src[i+1] == '\n' {
+				i++
+			}
+		case '\n':
+		default:
+			continue
+		}
+		if i+1 < len(src) {
 			starts = append(starts, i+1)
 		}
 	}
 	return starts
 }
 
-// lineAt is line i of src without its newline.
+// lineAt is line i of src without its line break.
 func lineAt(src []byte, starts []int, i int) []byte {
 	end := len(src)
 	if i+1 < len(starts) {
 		end = starts[i+1]
 	}
-	return bytes.TrimSuffix(src[starts[i]:end], []byte("\n"))
+	l := bytes.TrimSuffix(src[starts[i]:end], []byte("\n"))
+	return bytes.TrimSuffix(l, []byte("\r"))
 }

@@ -46,7 +46,8 @@ func TestBlockText(t *testing.T) {
 		{"comment on header", "p: | # flink\n  k: 1", "p", true, "k: 1", 1},
 		{"folded", "p: >\n  k: 1\n", "p", false, "k: 1\n", 1},
 		{"quoted", "p: \"k: 1\\nj: 2\"\n", "p", false, "k: 1\nj: 2", 1},
-		{"crlf", "p: |\r\n  k: 1\r\n", "p", false, "k: 1\n", 1},
+		{"crlf", "x: 1\r\np: |\r\n  k: 1\r\n  j: 2\r\n", "p", true, "k: 1\r\n  j: 2\r\n", 2},
+		{"lone cr", "x: 1\rp: |\r  k: 1\r", "p", true, "k: 1\r", 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			key, val := valueOf(t, c.src, c.path)

@@ -71,26 +71,84 @@ func unknownAsWritten(vars ...map[string]string) dotenv.LookupFn {
 	}
 }
 
-// keyLines locates the variables of an env file: the line of the last
-// statement defining each (the one the parser keeps), where a statement
-// is NAME=value, NAME: value or export NAME=value (compose-go dotenv
-// parser.go locateKeyName).
+// keyLines locates the variables of an env file: the line of the
+// statement that gives each its value. The file is parsed by compose-go's
+// dotenv parser line by line, and a variable is placed at the statement
+// (NAME=value, NAME: value, export NAME=..., a bare NAME: dotenv
+// parser.go locateKeyName) at or above the line where its value was
+// complete (a quoted value may span lines). Past maxParsedLines a file
+// is placed by its statements alone.
 func keyLines(b []byte) map[string]int {
-	lines := map[string]int{}
-	for i, l := range strings.Split(string(b), "\n") {
+	lines := splitLines(string(b))
+	stmt := make([]string, len(lines)) // the key a line starts a statement of
+	last := map[string]int{}
+	for i, l := range lines {
 		l = strings.TrimLeft(l, " \t")
-		l = strings.TrimPrefix(l, "export ")
-		end := strings.IndexAny(l, "=:")
-		if end <= 0 || strings.HasPrefix(l, "#") {
+		if rest, ok := strings.CutPrefix(l, "export"); ok && rest != "" && (rest[0] == ' ' || rest[0] == '\t') {
+			l = strings.TrimLeft(rest, " \t")
+		}
+		if l == "" || l[0] == '#' {
 			continue
 		}
-		name := strings.TrimSpace(l[:end])
-		if name != "" && !strings.ContainsAny(name, " \t\"'") {
-			lines[name] = i + 1
+		end := strings.IndexAny(l, "=:")
+		if end < 0 {
+			end = len(l)
+		}
+		if k := strings.TrimRight(l[:end], " \t\r"); k != "" {
+			stmt[i], last[k] = k, i+1
 		}
 	}
-	return lines
+	if len(lines) > maxParsedLines {
+		return last
+	}
+	out := map[string]int{}
+	prev := map[string]string{}
+	end := 0
+	for i, l := range lines {
+		// The prefix of the file's own bytes up to this line's break.
+		end += len(l)
+		if end < len(b) && b[end] == '\r' {
+			end++
+		}
+		if end < len(b) && b[end] == '\n' {
+			end++
+		}
+		m := map[string]string{}
+		if err := dotenv.ParseWithFormat(bytes.NewReader(b[:end]), "", m, unknownAsWritten(m), ""); err != nil {
+			continue
+		}
+		for k, v := range m {
+			if pv, ok := prev[k]; ok && pv == v {
+				continue
+			}
+			line := i + 1
+			for j := i; j >= 0; j-- {
+				if stmt[j] == k {
+					line = j + 1
+					break
+				}
+			}
+			out[k] = line
+		}
+		prev = m
+	}
+	for k, l := range last {
+		if _, ok := out[k]; !ok {
+			out[k] = l
+		}
+	}
+	return out
 }
+
+// splitLines splits s at "\n", "\r\n" and lone "\r", the line breaks
+// of the repository's line model (internal/parsed).
+func splitLines(s string) []string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	return strings.Split(strings.ReplaceAll(s, "\r", "\n"), "\n")
+}
+
+// maxParsedLines bounds the env files keyLines parses line by line.
+const maxParsedLines = 1000
 
 func (e *environment) mapping() types.Mapping {
 	m := types.Mapping{}
@@ -269,9 +327,21 @@ func (r *reader) serviceEnv(s types.ServiceConfig) map[string]envVar {
 			continue
 		}
 		lines := keyLines(b)
+		if _, ok := got[""]; ok {
+			// compose-go's parser takes a last line without = or newline as
+			// a value without a name.
+			r.note("%s:%d: a statement without a variable name: not read", disp, len(splitLines(strings.TrimRight(string(b), "\r\n"))))
+			delete(got, "")
+		}
 		for k, v := range got {
 			vars[k] = v
-			out[k] = envVar{value: &v, file: disp, line: lines[k]}
+			ev := envVar{value: &v, file: disp, line: lines[k]}
+			if ev.line == 0 {
+				// Not placed in the file: where the service names it.
+				loc := r.idx.attrLoc(s.Name, "env_file")
+				ev.file, ev.line = loc.File, loc.Line
+			}
+			out[k] = ev
 		}
 	}
 	for k, v := range explicit {

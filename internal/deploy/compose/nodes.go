@@ -527,22 +527,29 @@ func (idx *index) attrLoc(name string, keys ...string) deploy.Loc {
 	return idx.serviceLoc(name)
 }
 
-var servicePath = regexp.MustCompile(`services\.([A-Za-z0-9._-]+?)(?:\.([a-z_]+))?(?:[^A-Za-z0-9._-]|$)`)
+var servicePath = regexp.MustCompile(`services\.([A-Za-z0-9._-]+)`)
 
 // locate finds the line a compose-go error message names
-// (services.NAME.ATTR ...), when it names one.
+// (services.NAME.ATTR...: the deepest key of the path the files write),
+// when it names one.
 func (idx *index) locate(msg string) (deploy.Loc, bool) {
 	for _, m := range servicePath.FindAllStringSubmatch(msg, -1) {
-		name := m[1]
-		for _, c := range idx.candidates(name) {
-			if m[2] != "" {
-				if k, _ := lookup(c.val, m[2]); k != nil {
-					return deploy.Loc{File: c.file, Line: k.Line}, true
+		parts := strings.Split(strings.TrimRight(m[1], "."), ".")
+		// A service name may hold dots: the longest that is one.
+		for i := len(parts); i > 0; i-- {
+			name := strings.Join(parts[:i], ".")
+			for _, c := range idx.candidates(name) {
+				line, v := c.key.Line, c.val
+				for _, k := range parts[i:] {
+					kk, vv := lookup(v, k)
+					if kk == nil {
+						break
+					}
+					line, v = kk.Line, vv
 				}
+				return deploy.Loc{File: c.file, Line: line}, true
 			}
-			return deploy.Loc{File: c.file, Line: c.key.Line}, true
 		}
-		// services.a.b: the name may hold the dot.
 	}
 	return deploy.Loc{}, false
 }

@@ -25,6 +25,10 @@ func (r *reader) workload(p *types.Project, s types.ServiceConfig) deploy.Worklo
 	env := r.serviceEnv(s)
 	names := make([]string, 0, len(env))
 	for k := range env {
+		if k == "" {
+			r.note("%s: a variable without a name: not read", idx.attrLoc(s.Name, "environment"))
+			continue
+		}
 		names = append(names, k)
 	}
 	sort.Strings(names)
@@ -207,14 +211,34 @@ func itemLine(src []byte, n *yaml.Node) int {
 		if b, ok := deploy.LiteralBlock(src, n); ok {
 			return lineOf(src, b.Start(src))
 		}
-		return n.Line + 1
+		if n.Line < breaks(src)+1 && strings.TrimSpace(n.Value) != "" {
+			return n.Line + 1 // folded: the name starts the next line
+		}
 	}
 	return n.Line
 }
 
-// lineOf is the 1-based line of offset off.
+// lineOf is the 1-based line of offset off, lines ending at "\n", "\r\n"
+// or a lone "\r" (as YAML's and internal/parsed's).
 func lineOf(src []byte, off int) int {
-	return strings.Count(string(src[:off]), "\n") + 1
+	return breaks(src[:off]) + 1
+}
+
+// breaks counts the line breaks of b.
+func breaks(b []byte) int {
+	n := 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '\r':
+			n++
+			if i+1 < len(b) && b[i+1] == '\n' {
+				i++
+			}
+		case '\n':
+			n++
+		}
+	}
+	return n
 }
 
 // mounts are the service's volumes (bind mounts, named and anonymous
