@@ -119,6 +119,19 @@ const (
 // read is a note.
 func Read(path string, src []byte, read ReadFunc, opt Options) (res Result) {
 	r := &reader{read: read, opt: opt, res: &res, files: map[string][]byte{}}
+	// compose-go warns on logrus's standard logger ("The "X" variable is
+	// not set", "the attribute `version` is obsolete"), also from the
+	// dotenv and template functions this package calls itself: ckptlint
+	// prints none of it (CI logs are public) and says what matters in
+	// notes. The logger's output is given back when the read is done.
+	logMu.Lock()
+	std := logrus.StandardLogger()
+	out := std.Out
+	std.SetOutput(io.Discard)
+	defer func() {
+		std.SetOutput(out)
+		logMu.Unlock()
+	}()
 	defer func() {
 		// A panic in compose-go or a YAML library is a note on the file,
 		// never a crash of the run (as internal/evidence safeParse).
@@ -218,6 +231,9 @@ func (r *reader) run(p string, src []byte) {
 	r.res.Files = files
 	r.dir = path.Dir(files[0])
 	r.env = r.loadDotEnv()
+	if _, ok := r.env.vars["COMPOSE_FILE"]; ok {
+		r.note("%s:%d: COMPOSE_FILE names the compose files docker compose reads in place of %s: not followed", r.env.file, r.env.lines["COMPOSE_FILE"], strings.Join(files, " and "))
+	}
 	idx, contents, ok := r.index(files)
 	if !ok {
 		return
@@ -258,7 +274,7 @@ func (r *reader) run(p string, src []byte) {
 	}
 }
 
-// logMu serialises the loads that silence logrus (load).
+// logMu serialises the reads that silence logrus (Read).
 var logMu sync.Mutex
 
 // load runs compose-go's loader over the compose files' bytes.
@@ -267,17 +283,6 @@ func (r *reader) load(files []string, contents [][]byte) (p *types.Project, err 
 	for i, f := range files {
 		details.ConfigFiles = append(details.ConfigFiles, types.ConfigFile{Filename: f, Content: contents[i]})
 	}
-	// compose-go warns on logrus's standard logger ("The "X" variable is
-	// not set", "the attribute `version` is obsolete"): ckptlint prints
-	// nothing of it (CI logs are public), and says what matters in notes.
-	logMu.Lock()
-	std := logrus.StandardLogger()
-	out := std.Out
-	std.SetOutput(io.Discard)
-	defer func() {
-		std.SetOutput(out)
-		logMu.Unlock()
-	}()
 	return loader.LoadWithContext(context.Background(), details, r.loaderOptions)
 }
 

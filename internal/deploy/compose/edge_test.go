@@ -195,7 +195,7 @@ func TestLogrusSilent(t *testing.T) {
 	old := std.Out
 	std.SetOutput(&buf)
 	defer std.SetOutput(old)
-	res := readOne(t, "repo/docker-compose.yml", map[string]string{"repo/docker-compose.yml": "version: '3.8'\nservices:\n  jm:\n    image: flink:${UNSET}\n    environment:\n      X: ${A:-$B}\n"}, Options{})
+	res := readOne(t, "repo/docker-compose.yml", map[string]string{"repo/docker-compose.yml": "version: '3.8'\nservices:\n  jm:\n    image: flink:${UNSET}\n    environment:\n      X: ${A:-$B}\n    volumes:\n      - ${C:-$D}/x:/x\n    external_links: [\"yes\"]\n"}, Options{})
 	if len(res.Workloads) != 1 {
 		t.Fatal(notes(res))
 	}
@@ -208,5 +208,21 @@ func TestLogrusSilent(t *testing.T) {
 	logrus.Warn("after")
 	if !strings.Contains(buf.String(), "after") {
 		t.Errorf("logging after Read is lost")
+	}
+}
+
+func TestWhichFiles(t *testing.T) {
+	svc := "services:\n  jm:\n    image: flink\n"
+	files := map[string]string{"d/compose.yaml": svc, "d/docker-compose.yml": svc, "d/docker-compose.override.yml": svc,
+		"d/.env": "COMPOSE_FILE=a.yml:b.yml\n"}
+	res := readOne(t, "d/docker-compose.yml", files, Options{})
+	if got := strings.Join(res.Files, " "); got != "d/docker-compose.yml d/docker-compose.override.yml" {
+		t.Errorf("files %s", got)
+	}
+	wantNote(t, res, "d/docker-compose.yml: docker compose reads d/compose.yaml, not this file")
+	wantNote(t, res, "d/.env:1: COMPOSE_FILE")
+	res = readOne(t, "d/docker-compose.override.yml", files, Options{})
+	if got := strings.Join(res.Files, " "); got != "d/compose.yaml d/docker-compose.override.yml" {
+		t.Errorf("files of the override %s, want the base docker compose takes first", got)
 	}
 }
