@@ -70,6 +70,12 @@ type Workload struct {
 	Env []EnvVar `json:"env,omitempty"`
 	// Mounts are the volumes mounted into the container.
 	Mounts []Mount `json:"mounts,omitempty"`
+	// Texts are configuration files the container's entrypoint writes
+	// from several environment variables together, each with its Path
+	// (the bde2020 Hadoop images turn CORE_CONF_* into
+	// /etc/hadoop/core-site.xml); a text one variable holds whole
+	// (FLINK_PROPERTIES) is that EnvVar's Text instead.
+	Texts []*Text `json:"-"`
 	// Group names the workloads of one Flink cluster (a compose project, a
 	// Kubernetes namespace and app label, a Helm release); "" when alone.
 	Group string `json:"group,omitempty"`
@@ -121,7 +127,8 @@ type Volume struct {
 	// repository), VolumeNFS and VolumeOther.
 	Kind string `json:"kind"`
 	// Path is the repository path (display, slash-separated) of a
-	// VolumeRepo; Name the volume's, ConfigMap's or claim's name.
+	// VolumeRepo, or the host path of a VolumeHost as written; Name the
+	// volume's, ConfigMap's or claim's name.
 	Path string `json:"path,omitempty"`
 	Name string `json:"name,omitempty"`
 	// Items are a ConfigMap's keys projected to file names (key → path
@@ -229,8 +236,10 @@ type Text struct {
 	Container string `json:"container"`
 	Loc       Loc    `json:"loc"`
 	// Path is where the text is written when its source says (a shell
-	// redirection's target, a Dockerfile COPY's destination), as written
-	// there; "" otherwise (a ConfigMap's key is its Name).
+	// redirection's target, a Dockerfile COPY's destination,
+	// /etc/hadoop/core-site.xml for bde2020's CORE_CONF_*), as written
+	// there; "" when the resolver decides it (FLINK_PROPERTIES, a
+	// ConfigMap key, whose Name is the file).
 	Path string `json:"path,omitempty"`
 	// Append is set when the text is added at the end of the file at Path
 	// (`>>`, `tee -a`) rather than replacing it.
