@@ -124,6 +124,11 @@ type Volume struct {
 	Items map[string]string `json:"items,omitempty"`
 	// AccessModes of a claim (ReadWriteMany is shared across nodes).
 	AccessModes []string `json:"access_modes,omitempty"`
+	// PerPod is set for a claim every pod makes for itself from a
+	// StatefulSet's volumeClaimTemplates ("<template>-<statefulset>-<ordinal>",
+	// Kubernetes StatefulSet docs, "Stable Storage"): never shared between
+	// the pods, whatever its access modes. Name is then the template's.
+	PerPod bool `json:"per_pod,omitempty"`
 	Loc         Loc      `json:"loc"`
 }
 
