@@ -161,7 +161,9 @@ func (b *Blocks) literal(key, value *yaml.Node) (start, end, indent int, ok bool
 	if end <= start || decodeLiteral(b.src[start:end], indent, chomp) != value.Value {
 		return 0, 0, 0, false
 	}
-	return start, end, indent, true
+	// The first content byte: after the first line's indentation (a blank
+	// first line's content is its line break).
+	return start + min(indent, leadingSpaces(b.src[start:end])), end, indent, true
 }
 
 // decodeLiteral is the value of the literal block content lines (each
@@ -242,4 +244,23 @@ func runeOffset(l []byte, n int) int {
 		off += size
 	}
 	return off
+}
+
+// Content is the text a Text holds: Src when it is not Exact, else the
+// lines of its block without their indentation, with "\n" line breaks as
+// YAML reads them (a block that strips its last line break keeps it here).
+func (t *Text) Content() []byte {
+	if !t.Exact {
+		return t.Src
+	}
+	var out []byte
+	from := bytes.LastIndexByte(t.Src[:t.Start], '\n') + 1 // the start of the first line
+	for _, l := range bytes.SplitAfter(t.Src[from:], []byte("\n")) {
+		l = bytes.TrimPrefix(l, []byte(t.Indent))
+		if bytes.HasSuffix(l, []byte("\r\n")) { // YAML reads a CRLF as a line break
+			l = append(l[:len(l)-2:len(l)-2], '\n')
+		}
+		out = append(out, l...)
+	}
+	return out
 }

@@ -100,10 +100,14 @@ func TestBlockText(t *testing.T) {
 			if !bytes.Equal(txt.Src[txt.Start:], []byte(tc.src)[txt.Start:txt.End]) {
 				t.Errorf("Src[Start:] differs from the file")
 			}
+			if string(txt.Content()) != value.Value && string(txt.Content()) != value.Value+"\n" {
+				t.Errorf("Content() = %q, want %q", txt.Content(), value.Value)
+			}
 			if strings.Trim(string(txt.Src[:txt.Start]), " \r\n") != "" || strings.Count(string(txt.Src[:txt.Start]), "\n") != tc.startLine-1 {
 				t.Errorf("Src before Start = %q, want spaces and the file's newlines", txt.Src[:txt.Start])
 			}
-			if first := strings.SplitN(string(txt.Src[txt.Start:]), "\n", 2)[0]; first != tc.first {
+			from := strings.LastIndexByte(string(txt.Src[:txt.Start]), '\n') + 1
+			if first := strings.SplitN(string(txt.Src[from:]), "\n", 2)[0]; first != strings.TrimLeft(tc.first, "") || txt.Start-from != min(len(txt.Indent), len(first)-len(strings.TrimLeft(first, " "))) {
 				t.Errorf("first content line %q, want %q", first, tc.first)
 			}
 		})
