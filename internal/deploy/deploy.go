@@ -129,7 +129,7 @@ type Volume struct {
 	// Kubernetes StatefulSet docs, "Stable Storage"): never shared between
 	// the pods, whatever its access modes. Name is then the template's.
 	PerPod bool `json:"per_pod,omitempty"`
-	Loc         Loc      `json:"loc"`
+	Loc    Loc  `json:"loc"`
 }
 
 // Volume kinds.
