@@ -265,3 +265,76 @@ func TestHostileCharts(t *testing.T) {
 		})
 	}
 }
+
+// TestHelmEngineNoCluster renders in this process, with a kubeconfig and
+// a proxy naming a listener: the engine has no cluster to ask, whatever
+// the environment says, so lookup finds nothing and nothing connects.
+func TestHelmEngineNoCluster(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var dialed atomic.Int32
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			dialed.Add(1)
+			c.Close()
+		}
+	}()
+	kubeconfig := filepath.Join(t.TempDir(), "config")
+	if err := os.WriteFile(kubeconfig, fmt.Appendf(nil, "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: \"http://%s\"}\ncontexts:\n- name: c\n  context: {cluster: c}\ncurrent-context: c\n", ln.Addr()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("KUBECONFIG", kubeconfig)
+	t.Setenv("HTTP_PROXY", "http://"+ln.Addr().String())
+	t.Setenv("HTTPS_PROXY", "http://"+ln.Addr().String())
+	files := map[string][]byte{
+		"c/Chart.yaml": []byte("apiVersion: v2\nname: c\nversion: 1.0.0\n"),
+		"c/templates/cm.yaml": []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata:\n" +
+			"  secret: {{ lookup \"v1\" \"Secret\" \"default\" \"s\" | toJson | quote }}\n" +
+			"  list: {{ lookup \"v1\" \"Pod\" \"\" \"\" | toJson | quote }}\n" +
+			"  host: {{ getHostByName \"kubernetes.default.svc\" | quote }}\n"),
+	}
+	out, err := renderHelm(request{Kind: "helm", What: "helm chart c", Dir: "c", Files: files, Limits: DefaultLimits})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Docs) != 1 || !strings.Contains(string(out.Docs[0].Text), `secret: "{}"`) || !strings.Contains(string(out.Docs[0].Text), `list: "{}"`) ||
+		!strings.Contains(string(out.Docs[0].Text), `host: ""`) {
+		t.Errorf("rendered %q", out.Docs)
+	}
+	if dialed.Load() != 0 {
+		t.Errorf("rendering connected %d times", dialed.Load())
+	}
+}
+
+// FuzzManifests: reading a rendered document against any source never
+// panics, and every Exact Text lies in its container at its offsets.
+func FuzzManifests(f *testing.F) {
+	f.Add([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  a: |\n    x: 1\n"), []byte("data:\n  a: |\n    x: 1\n"))
+	f.Add([]byte("# Source: c/templates/a.yaml\napiVersion: v1\nkind: ConfigMap\ndata:\n  k: v\n---\nkind: Pod\n"), []byte("k=v\n"))
+	f.Fuzz(func(t *testing.T, rendered, src []byte) {
+		docs, _ := SplitHelmOutput(rendered)
+		out := &Output{Source: "helm", Files: map[string][]byte{"t.yaml": src, "f.conf": src}}
+		for _, d := range docs {
+			d.Source = "t.yaml"
+			out.Docs = append(out.Docs, d)
+		}
+		ms, _ := Manifests(out)
+		for _, m := range ms {
+			for _, cm := range m.ConfigMaps {
+				for _, txt := range cm.Data {
+					c := out.Files[txt.Container]
+					if txt.Exact && (txt.End > len(c) || txt.Start > txt.End || string(txt.Src[txt.Start:]) != string(c[txt.Start:txt.End])) {
+						t.Fatalf("Exact text [%d:%d] not in %s", txt.Start, txt.End, txt.Container)
+					}
+				}
+			}
+		}
+	})
+}
