@@ -177,3 +177,11 @@ func (f *flattener) anchorFor(t *yaml.Node) (prefix, alias string) {
 	f.emitted[t] = true
 	return "&" + name + " ", ""
 }
+
+// MaxCollectionAliases and MaxAliasBytes are the bounds above, for the
+// readers of other YAML files that must not cost more than a config.yaml
+// does (internal/deploy/kube: Kubernetes manifests; docs/security.md).
+const (
+	MaxCollectionAliases = maxCollectionAliases
+	MaxAliasBytes        = maxAliasBytes
+)

@@ -1,0 +1,156 @@
+package deploy
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// blockValue finds the value of key k in the first mapping that has it.
+func blockValue(t *testing.T, src string, k string) (key, value *yaml.Node) {
+	t.Helper()
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var walk func(n *yaml.Node) bool
+	walk = func(n *yaml.Node) bool {
+		if n.Kind == yaml.MappingNode {
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if n.Content[i].Value == k {
+					key, value = n.Content[i], n.Content[i+1]
+					return true
+				}
+			}
+		}
+		for _, c := range n.Content {
+			if walk(c) {
+				return true
+			}
+		}
+		return false
+	}
+	if !walk(&doc) {
+		t.Fatalf("no key %q", k)
+	}
+	return key, value
+}
+
+func TestBlocksText(t *testing.T) {
+	for _, tc := range []struct {
+		name, src  string
+		key        string // "f" when empty
+		exact      bool
+		line       int    // Loc.Line
+		first      string // the first content line, as in the file
+		startLine  int    // line of Start
+		indent     string // Indent
+		wantSuffix string // the end of Src
+	}{
+		{name: "clip", src: "data:\n  f: |\n    a: 1\n    b: 2\n  g: x\n", exact: true, line: 2, first: "    a: 1", startLine: 3, indent: "    ", wantSuffix: "    b: 2\n"},
+		{name: "keep with trailing blank lines", src: "data:\n  f: |+\n    a: 1\n\n\n  g: x\n", exact: true, line: 2, first: "    a: 1", startLine: 3, indent: "    ", wantSuffix: "    a: 1\n\n\n"},
+		{name: "strip", src: "data:\n  f: |-\n    a: 1\n\n  g: x\n", exact: true, line: 2, first: "    a: 1", startLine: 3, indent: "    ", wantSuffix: "    a: 1\n"},
+		{name: "indentation indicator", src: "data:\n  f: |2\n      a: 1\n    b: 2\n", exact: true, line: 2, first: "      a: 1", startLine: 3, indent: "    ", wantSuffix: "    b: 2\n"},
+		{name: "indicators in either order", src: "data:\n  f: |-2\n    a: 1\n", exact: true, line: 2, first: "    a: 1", startLine: 3, indent: "    ", wantSuffix: "    a: 1\n"},
+		{name: "indicators reversed", src: "data:\n  f: |2-\n    a: 1\n", exact: true, line: 2, first: "    a: 1", startLine: 3, indent: "    ", wantSuffix: "    a: 1\n"},
+		{name: "comment after header", src: "data:\n  f: | # the config\n    a: 1\n", exact: true, line: 2, first: "    a: 1", startLine: 3, indent: "    ", wantSuffix: "    a: 1\n"},
+		{name: "CRLF", src: "data:\r\n  f: |\r\n    a: 1\r\n    b: 2\r\n", exact: true, line: 2, first: "    a: 1\r", startLine: 3, indent: "    ", wantSuffix: "    b: 2\r\n"},
+		{name: "no newline at the end of the file", src: "data:\n  f: |\n    a: 1", exact: true, line: 2, first: "    a: 1", startLine: 3, indent: "    ", wantSuffix: "    a: 1"},
+		{name: "blank lines inside", src: "data:\n  f: |\n    a: 1\n\n    # c\n    b: 2\n", exact: true, line: 2, first: "    a: 1", startLine: 3, indent: "    ", wantSuffix: "    b: 2\n"},
+		{name: "leading blank line", src: "data:\n  f: |\n\n    a: 1\n", exact: true, line: 2, first: "", startLine: 3, indent: "    ", wantSuffix: "    a: 1\n"},
+		{name: "non-ASCII key before the header", key: "éé", src: "données:\n  éé: |\n    a: 1\n", exact: true, line: 2, first: "    a: 1", startLine: 3, indent: "    ", wantSuffix: "    a: 1\n"},
+		{name: "value on the next line", src: "data:\n  f:\n    |\n      a: 1\n", exact: true, line: 2, first: "      a: 1", startLine: 4, indent: "      ", wantSuffix: "      a: 1\n"},
+		{name: "empty block", src: "data:\n  f: |\n  g: x\n", exact: false, line: 2},
+		{name: "folded", src: "data:\n  f: >\n    a: 1\n", exact: false, line: 2},
+		{name: "double-quoted", src: "data:\n  f: \"a: 1\\nb: 2\\n\"\n", exact: false, line: 2},
+		{name: "plain multi-line", src: "data:\n  f: a\n    b\n", exact: false, line: 2},
+		{name: "alias", src: "x: &c |\n  a: 1\ndata:\n  f: *c\n", exact: false, line: 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			k := tc.key
+			if k == "" {
+				k = "f"
+			}
+			key, value := blockValue(t, tc.src, k)
+			b := NewBlocks("cm.yaml", []byte(tc.src))
+			txt := b.Text("flink-conf.yaml", key, value)
+			if txt.Exact != tc.exact {
+				t.Fatalf("Exact = %v, want %v", txt.Exact, tc.exact)
+			}
+			if txt.Loc != (Loc{File: "cm.yaml", Line: tc.line}) || txt.Name != "flink-conf.yaml" || txt.Container != "cm.yaml" {
+				t.Errorf("Loc, Name, Container = %v, %q, %q", txt.Loc, txt.Name, txt.Container)
+			}
+			if !tc.exact {
+				if string(txt.Src) != aliasTargetValue(value) {
+					t.Errorf("Src = %q, want the decoded value %q", txt.Src, value.Value)
+				}
+				return
+			}
+			if len(txt.Src) != txt.End || !strings.HasSuffix(string(txt.Src), tc.wantSuffix) {
+				t.Errorf("Src = %q (len %d, End %d), want it to end with %q", txt.Src, len(txt.Src), txt.End, tc.wantSuffix)
+			}
+			if got := b.Line(txt.Start); got != tc.startLine {
+				t.Errorf("Start on line %d, want %d", got, tc.startLine)
+			}
+			if txt.Indent != tc.indent {
+				t.Errorf("Indent = %q, want %q", txt.Indent, tc.indent)
+			}
+			if !bytes.Equal(txt.Src[txt.Start:], []byte(tc.src)[txt.Start:txt.End]) {
+				t.Errorf("Src[Start:] differs from the file")
+			}
+			if string(txt.Content()) != value.Value && string(txt.Content()) != value.Value+"\n" {
+				t.Errorf("Content() = %q, want %q", txt.Content(), value.Value)
+			}
+			if strings.Trim(string(txt.Src[:txt.Start]), " \r\n") != "" || strings.Count(string(txt.Src[:txt.Start]), "\n") != tc.startLine-1 {
+				t.Errorf("Src before Start = %q, want spaces and the file's newlines", txt.Src[:txt.Start])
+			}
+			from := strings.LastIndexByte(string(txt.Src[:txt.Start]), '\n') + 1
+			if first := strings.SplitN(string(txt.Src[from:]), "\n", 2)[0]; first != strings.TrimLeft(tc.first, "") || txt.Start-from != min(len(txt.Indent), len(first)-len(strings.TrimLeft(first, " "))) {
+				t.Errorf("first content line %q, want %q", first, tc.first)
+			}
+		})
+	}
+}
+
+func aliasTargetValue(n *yaml.Node) string {
+	if n.Kind == yaml.AliasNode {
+		return n.Alias.Value
+	}
+	return n.Value
+}
+
+// TestBlockTextParsesInPlace reads an embedded config.yaml from Src with
+// yaml.v3: its keys are on the lines and columns they have in the manifest.
+func TestBlockTextParsesInPlace(t *testing.T) {
+	src := "apiVersion: v1\nkind: ConfigMap\ndata:\n  config.yaml: |\n    state:\n      checkpoints.dir: hdfs:///ck\n    parallelism.default: 2\n"
+	key, value := blockValue(t, src, "config.yaml")
+	txt := NewBlocks("cm.yaml", []byte(src)).Text("config.yaml", key, value)
+	if !txt.Exact {
+		t.Fatal("not Exact")
+	}
+	_, dir := blockValue(t, string(txt.Src), "checkpoints.dir")
+	if dir.Line != 6 || dir.Column != 24 || dir.Value != "hdfs:///ck" {
+		t.Errorf("checkpoints.dir value at %d:%d %q, want 6:24 hdfs:///ck", dir.Line, dir.Column, dir.Value)
+	}
+}
+
+// TestBlockTextBound: past MaxExactBytes a file's blocks are read without
+// positions, with one note.
+func TestBlockTextBound(t *testing.T) {
+	src := "data:\n  f: |\n    a: 1\n  g: |\n    b: 2\n"
+	b := NewBlocks("cm.yaml", []byte(src))
+	b.exact = MaxExactBytes - 30
+	k, v := blockValue(t, src, "f")
+	if !b.Text("f", k, v).Exact {
+		t.Fatal("first block not Exact")
+	}
+	k, v = blockValue(t, src, "g")
+	if txt := b.Text("g", k, v); txt.Exact || string(txt.Src) != "b: 2\n" {
+		t.Errorf("second block Exact=%v Src=%q, want the decoded value", txt.Exact, txt.Src)
+	}
+	if !strings.HasPrefix(b.Note, "cm.yaml:4: this block and the later ones") {
+		t.Errorf("Note = %q", b.Note)
+	}
+}

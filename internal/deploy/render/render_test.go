@@ -1,0 +1,340 @@
+package render
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ckptlint/ckptlint/internal/deploy"
+	"github.com/ckptlint/ckptlint/internal/deploy/kube"
+	"github.com/ckptlint/ckptlint/internal/format/flinkconf"
+)
+
+// TestMain makes the test binary the renderer of its own tests, as main
+// does for ckptlint.
+func TestMain(m *testing.M) {
+	ServeChild()
+	flag.Parse()
+	os.Exit(m.Run())
+}
+
+// readTestdata is the Read callback over testdata, display paths relative
+// to it; it counts the reads.
+func readTestdata(reads *[]string) Read {
+	return func(p string) ([]byte, error) {
+		if reads != nil {
+			*reads = append(*reads, p)
+		}
+		if strings.HasPrefix(p, "../") || filepath.IsAbs(p) {
+			return nil, errors.New("outside the repository")
+		}
+		return os.ReadFile(filepath.Join("testdata", filepath.FromSlash(p)))
+	}
+}
+
+// chartFiles lists a chart's files as discovery would.
+func chartFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(filepath.Join("testdata", dir), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel("testdata", p)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func workload(t *testing.T, ms []*kube.Manifest, name string) deploy.Workload {
+	t.Helper()
+	for _, m := range ms {
+		for _, w := range m.Workloads {
+			if w.Name == name {
+				return w
+			}
+		}
+	}
+	t.Fatalf("no workload %s", name)
+	return deploy.Workload{}
+}
+
+func configMap(t *testing.T, ms []*kube.Manifest, name string) deploy.ConfigMap {
+	t.Helper()
+	for _, m := range ms {
+		for _, cm := range m.ConfigMaps {
+			if cm.Name == name {
+				return cm
+			}
+		}
+	}
+	t.Fatalf("no ConfigMap %s", name)
+	return deploy.ConfigMap{}
+}
+
+// TestHelm renders the chart with values-prod.yaml over values.yaml, as
+// `helm template release-name flink-chart -f flink-chart/values-prod.yaml`
+// does, and reads every fact at its template.
+func TestHelm(t *testing.T) {
+	// A cluster that must never be asked: lookup runs without one.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var dialed atomic.Int32
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			dialed.Add(1)
+			c.Close()
+		}
+	}()
+	kubeconfig := filepath.Join(t.TempDir(), "config")
+	if err := os.WriteFile(kubeconfig, fmt.Appendf(nil, "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: \"http://%s\"}\ncontexts:\n- name: c\n  context: {cluster: c}\ncurrent-context: c\n", ln.Addr()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("KUBECONFIG", kubeconfig)
+	t.Setenv("HTTP_PROXY", "http://"+ln.Addr().String())
+
+	var reads []string
+	c := Chart{Dir: "flink-chart", Files: chartFiles(t, "flink-chart"), Values: []string{"flink-chart/values-prod.yaml"}}
+	out, err := Helm(c, readTestdata(&reads), DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dialed.Load() != 0 {
+		t.Errorf("rendering connected %d times to the cluster of KUBECONFIG", dialed.Load())
+	}
+	var sources []string
+	for _, d := range out.Docs {
+		sources = append(sources, d.Source)
+	}
+	if got := strings.Join(sources, " "); got != "flink-chart/templates/configmap.yaml flink-chart/templates/hadoop-configmap.yaml flink-chart/templates/jobmanager.yaml flink-chart/templates/taskmanager.yaml" {
+		t.Errorf("documents from %s (NOTES.txt, partials and .helmignore'd files are not rendered)", got)
+	}
+	ms, notes := Manifests(out)
+	notes = append(notes, kube.Link(ms)...)
+	if len(notes) > 0 {
+		t.Errorf("notes %q", notes)
+	}
+	tm := workload(t, ms, "Deployment/release-name-taskmanager")
+	if tm.Replicas != 6 || tm.ReplicasLoc != (deploy.Loc{File: "flink-chart/templates/taskmanager.yaml", Line: 6}) {
+		t.Errorf("TaskManagers %d at %v, want 6 (values-prod.yaml) at taskmanager.yaml:6", tm.Replicas, tm.ReplicasLoc)
+	}
+	if tm.Source != "helm" || tm.Role != deploy.RoleTaskManager || tm.RoleLoc.Line != 16 || tm.Group != "default/release-name" {
+		t.Errorf("TaskManager %+v", tm)
+	}
+	if tm.Image != "flink:1.19.1-scala_2.12" || tm.ImageLoc.Line != 15 {
+		t.Errorf("image %q at %v", tm.Image, tm.ImageLoc)
+	}
+	jm := workload(t, ms, "Deployment/release-name-jobmanager")
+	if len(jm.Mounts) != 2 || jm.Mounts[1].Volume.Name != "release-name-hadoop-config" || jm.Mounts[1].Loc.Line != 24 {
+		t.Errorf("JobManager mounts %+v", jm.Mounts)
+	}
+	cm := configMap(t, ms, "release-name-flink-config")
+	// A block with placeholders: its rendered content, at its key.
+	if c := cm.Data["config.yaml"]; c.Exact || c.Loc != (deploy.Loc{File: "flink-chart/templates/configmap.yaml", Line: 8}) ||
+		!strings.Contains(string(c.Src), "taskmanager.numberOfTaskSlots: 4\n") {
+		t.Errorf("config.yaml: exact %v at %v: %q", c.Exact, c.Loc, c.Src)
+	}
+	// A block the template copies verbatim: Exact in the template.
+	l4 := cm.Data["log4j-console.properties"]
+	tpl, _ := os.ReadFile("testdata/flink-chart/templates/configmap.yaml")
+	if !l4.Exact || l4.Container != "flink-chart/templates/configmap.yaml" || string(l4.Src[l4.Start:]) != string(tpl[l4.Start:l4.End]) ||
+		!strings.HasPrefix(string(tpl[l4.Start:]), "rootLogger.level = INFO") || l4.Loc.Line != 12 {
+		t.Errorf("log4j-console.properties: %+v", l4)
+	}
+	// .Files.Get of a chart file: Exact in that file.
+	hc := configMap(t, ms, "release-name-hadoop-config")
+	core := hc.Data["core-site.xml"]
+	if !core.Exact || core.Container != "flink-chart/conf/core-site.xml" || core.Start != 0 || core.Loc.Line != 1 {
+		t.Errorf("core-site.xml: exact %v in %s from %d", core.Exact, core.Container, core.Start)
+	}
+	// No cluster, no DNS: lookup finds nothing, getHostByName gives "".
+	if v := string(hc.Data["keytab-found"].Src); v != "no" {
+		t.Errorf("lookup found a Secret: %q", v)
+	}
+	if v := string(hc.Data["dns"].Src); v != "" {
+		t.Errorf("getHostByName resolved to %q", v)
+	}
+	for _, r := range reads {
+		if strings.HasSuffix(r, ".orig") {
+			continue // read (discovery listed it), then ignored by .helmignore
+		}
+		if !strings.HasPrefix(r, "flink-chart/") {
+			t.Errorf("read %s", r)
+		}
+	}
+}
+
+// TestKustomize builds the prod overlay: the base's resources, the patch,
+// the generated ConfigMap (Exact in its file), the remote resource left
+// out with a note.
+func TestKustomize(t *testing.T) {
+	out, err := Kustomize("kustomize/overlays/prod", readTestdata(nil), DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, notes := Manifests(out)
+	want := "kustomize/overlays/prod/kustomization.yaml:6: resource https://raw.githubusercontent.com/example/flink-extras/main/service.yaml is remote: not fetched (ckptlint never touches the network), built without it"
+	if len(notes) != 1 || notes[0] != want {
+		t.Errorf("notes %q, want %q", notes, want)
+	}
+	tm := workload(t, ms, "Deployment/flink-taskmanager")
+	if tm.Replicas != 8 || tm.Source != "kustomize" || tm.Loc.File != "kustomize/base/taskmanager.yaml" || tm.Group != "flink-prod/flink" {
+		t.Errorf("TaskManager %d from %v (%s), group %q", tm.Replicas, tm.Loc, tm.Source, tm.Group)
+	}
+	if tm.RoleLoc != (deploy.Loc{File: "kustomize/base/taskmanager.yaml", Line: 15}) {
+		t.Errorf("role at %v", tm.RoleLoc)
+	}
+	cm := configMap(t, ms, "flink-config")
+	conf := cm.Data["flink-conf.yaml"]
+	if !conf.Exact || conf.Container != "kustomize/overlays/prod/conf/flink-conf.yaml" {
+		t.Fatalf("flink-conf.yaml: exact %v in %s", conf.Exact, conf.Container)
+	}
+	f := flinkconf.Parse(conf.Container, conf.Src)
+	if len(f.Entries) != 3 || f.Entries[2].Key != "state.checkpoints.dir" || f.Entries[2].KeySpan.Start.Line != 3 {
+		t.Errorf("entries %+v", f.Entries)
+	}
+	if p := cm.Data["parallelism"]; p.Exact || string(p.Src) != "4" || p.Loc != (deploy.Loc{File: "kustomize/overlays/prod/kustomization.yaml", Line: 13}) {
+		t.Errorf("literal: %+v", p)
+	}
+	hs := configMap(t, ms, "hadoop-config").Data["hdfs-site.xml"]
+	if !hs.Exact || hs.Container != "kustomize/overlays/prod/hadoop-config.yaml" || hs.Loc.Line != 6 {
+		t.Errorf("hdfs-site.xml: exact %v in %s at %v", hs.Exact, hs.Container, hs.Loc)
+	}
+}
+
+// TestSplitHelmOutput reads `helm template` output from standard input.
+func TestSplitHelmOutput(t *testing.T) {
+	src := "---\n# Source: flink/templates/configmap.yaml\napiVersion: v1\nkind: ConfigMap\n---\n# Source: flink/templates/jm.yaml\napiVersion: apps/v1\nkind: Deployment\n"
+	docs, ok := SplitHelmOutput([]byte(src))
+	if !ok || len(docs) != 2 || docs[0].Source != "flink/templates/configmap.yaml" || docs[1].Source != "flink/templates/jm.yaml" ||
+		!strings.HasPrefix(string(docs[1].Text), "# Source: flink/templates/jm.yaml\napiVersion: apps/v1") {
+		t.Errorf("%v %q", ok, docs)
+	}
+	if _, ok := SplitHelmOutput([]byte("apiVersion: v1\nkind: ConfigMap\n")); ok {
+		t.Error("plain manifests taken for Helm's output")
+	}
+}
+
+// TestHostileCharts: templates that loop, recurse or write a huge output
+// are stopped within the limits, with an error naming the chart.
+func TestHostileCharts(t *testing.T) {
+	lim := DefaultLimits
+	lim.Time, lim.Memory = 5*time.Second, 256<<20
+	for _, tc := range []struct{ name, tpl, want string }{
+		{"range over a huge until", `{{ range until 2000000000 }}x{{ end }}`, "helm chart hostile not rendered: "},
+		{"nested loops", `{{ range until 100000 }}{{ range until 100000 }}{{ end }}{{ end }}`, "rendering took longer than 5s and was stopped"},
+		{"include of itself", `{{ define "a" }}{{ include "a" . }}{{ end }}{{ include "a" . }}`, "rendering template has a nested reference name: a"},
+		{"include twice of itself", `{{ define "a" }}{{ include "a" . }}{{ include "a" . }}{{ end }}{{ include "a" . }}`, "helm chart hostile not rendered: "},
+		{"huge output", "a: |\n{{ range until 1100000 }}  xxxxxxxxxxxxxx\n{{ end }}", "the rendered output is over 16777216 bytes"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := map[string][]byte{
+				"hostile/Chart.yaml":          []byte("apiVersion: v2\nname: hostile\nversion: 1.0.0\n"),
+				"hostile/templates/loop.yaml": []byte(tc.tpl),
+			}
+			read := func(p string) ([]byte, error) { return files[p], nil }
+			start := time.Now()
+			_, err := Helm(Chart{Dir: "hostile", Files: []string{"hostile/Chart.yaml", "hostile/templates/loop.yaml"}}, read, lim)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "helm chart hostile not rendered: ") || len(err.Error()) > 700 {
+				t.Errorf("error %v, want one with %q", err, tc.want)
+			}
+			if d := time.Since(start); d > lim.Time+5*time.Second {
+				t.Errorf("took %v", d)
+			}
+			t.Log(err)
+		})
+	}
+}
+
+// TestHelmEngineNoCluster renders in this process, with a kubeconfig and
+// a proxy naming a listener: the engine has no cluster to ask, whatever
+// the environment says, so lookup finds nothing and nothing connects.
+func TestHelmEngineNoCluster(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var dialed atomic.Int32
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			dialed.Add(1)
+			c.Close()
+		}
+	}()
+	kubeconfig := filepath.Join(t.TempDir(), "config")
+	if err := os.WriteFile(kubeconfig, fmt.Appendf(nil, "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: \"http://%s\"}\ncontexts:\n- name: c\n  context: {cluster: c}\ncurrent-context: c\n", ln.Addr()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("KUBECONFIG", kubeconfig)
+	t.Setenv("HTTP_PROXY", "http://"+ln.Addr().String())
+	t.Setenv("HTTPS_PROXY", "http://"+ln.Addr().String())
+	files := map[string][]byte{
+		"c/Chart.yaml": []byte("apiVersion: v2\nname: c\nversion: 1.0.0\n"),
+		"c/templates/cm.yaml": []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata:\n" +
+			"  secret: {{ lookup \"v1\" \"Secret\" \"default\" \"s\" | toJson | quote }}\n" +
+			"  list: {{ lookup \"v1\" \"Pod\" \"\" \"\" | toJson | quote }}\n" +
+			"  host: {{ getHostByName \"kubernetes.default.svc\" | quote }}\n"),
+	}
+	out, err := renderHelm(request{Kind: "helm", What: "helm chart c", Dir: "c", Files: files, Limits: DefaultLimits})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Docs) != 1 || !strings.Contains(string(out.Docs[0].Text), `secret: "{}"`) || !strings.Contains(string(out.Docs[0].Text), `list: "{}"`) ||
+		!strings.Contains(string(out.Docs[0].Text), `host: ""`) {
+		t.Errorf("rendered %q", out.Docs)
+	}
+	if dialed.Load() != 0 {
+		t.Errorf("rendering connected %d times", dialed.Load())
+	}
+}
+
+// FuzzManifests: reading a rendered document against any source never
+// panics, and every Exact Text lies in its container at its offsets.
+func FuzzManifests(f *testing.F) {
+	f.Add([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  a: |\n    x: 1\n"), []byte("data:\n  a: |\n    x: 1\n"))
+	f.Add([]byte("# Source: c/templates/a.yaml\napiVersion: v1\nkind: ConfigMap\ndata:\n  k: v\n---\nkind: Pod\n"), []byte("k=v\n"))
+	f.Fuzz(func(t *testing.T, rendered, src []byte) {
+		docs, _ := SplitHelmOutput(rendered)
+		out := &Output{Source: "helm", Files: map[string][]byte{"t.yaml": src, "f.conf": src}}
+		for _, d := range docs {
+			d.Source = "t.yaml"
+			out.Docs = append(out.Docs, d)
+		}
+		ms, _ := Manifests(out)
+		for _, m := range ms {
+			for _, cm := range m.ConfigMaps {
+				for _, txt := range cm.Data {
+					c := out.Files[txt.Container]
+					if txt.Exact && (txt.End > len(c) || txt.Start > txt.End || string(txt.Src[txt.Start:]) != string(c[txt.Start:txt.End])) {
+						t.Fatalf("Exact text [%d:%d] not in %s", txt.Start, txt.End, txt.Container)
+					}
+				}
+			}
+		}
+	})
+}
