@@ -4,12 +4,15 @@ import (
 	"os"
 	"testing"
 
+	"github.com/ckptlint/ckptlint/internal/deploy/render"
 	"github.com/ckptlint/ckptlint/internal/testhook"
 )
 
 // TestMain lets the tests read the failure-injection variables
-// (CKPTLINT_TEST_PANIC: panic_test.go).
+// (CKPTLINT_TEST_PANIC: panic_test.go) and render Helm charts and
+// kustomizations as ckptlint does (internal/deploy/render).
 func TestMain(m *testing.M) {
+	render.ServeChild() // a chart a test lints renders in this binary
 	testhook.Enable()
 	os.Exit(m.Run())
 }

@@ -178,12 +178,20 @@ func (r *run) deployment() []*deploy.Cluster {
 	for i, s := range srcs {
 		files[i] = scan.File{Disp: s.Disp, Kind: s.Kind, Src: s.Src}
 	}
-	m := scan.Model(files, r.tree.ReadRepoFile)
+	m := scan.Model(files, repo{r.tree})
 	for _, n := range m.Notes {
 		r.tree.Note(n)
 	}
 	return deploy.Resolve(m, r.tree.IsRepoFile)
 }
+
+// repo serves the deployment sources the repository's other files
+// through discovery's boundary and budget (scan.Repo).
+type repo struct{ t *discover.Tree }
+
+func (p repo) Read(disp string) ([]byte, error)          { return p.t.ReadRepoFile(disp) }
+func (p repo) List(dir string, max int) ([]string, bool) { return p.t.ListRepoDir(dir, max) }
+func (p repo) Inside(disp string) bool                   { return p.t.InsideRepo(disp) }
 
 // maxSets is the run's cap on the sets it lints (MaxSets, lowered by
 // Options.MaxSets).

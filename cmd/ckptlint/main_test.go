@@ -12,12 +12,14 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/ckptlint/ckptlint/internal/deploy/render"
 	"github.com/ckptlint/ckptlint/internal/testhook"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected output in testdata/script/*.txtar")
 
 func TestMain(m *testing.M) {
+	render.ServeChild() // the test binary renders charts as ckptlint does
 	// The test binary, in process and as the ckptlint of the scripts and
 	// subprocesses, reads the failure-injection variables (internal/testhook).
 	testhook.Enable()

@@ -159,6 +159,9 @@ const (
 // Build is an image built from a Dockerfile of the repository.
 type Build struct {
 	Dockerfile string `json:"dockerfile"` // display path
+	// Context is the build context's directory (display path; "" is the
+	// Dockerfile's directory), against which COPY sources resolve.
+	Context string `json:"context,omitempty"`
 	Loc        Loc    `json:"loc"`        // where the build is declared (compose build:, a script's docker build)
 	// From is the base image of the last stage, with its Loc; Stages are
 	// the FROM chain, base first (a stage built FROM another stage of the

@@ -346,7 +346,19 @@ func (v *view) file(p string) *Provided {
 		}
 		return nil
 	}
+	for _, t := range v.w.Texts {
+		if t.Path == p {
+			return &Provided{Text: t, Chain: Chain{{"written at " + p + " by the image's entrypoint", t.Loc}}}
+		}
+	}
 	if b := v.w.Build; b != nil {
+		for i := len(b.Texts) - 1; i >= 0; i-- {
+			// A text appended to the image's own file (RUN echo >>) is
+			// not the whole file: the image's part is not in the repository.
+			if t := b.Texts[i]; t.Path == p && !t.Append {
+				return &Provided{Text: t, Chain: Chain{{"written into their image at " + p, t.Loc}}}
+			}
+		}
 		for i := len(b.Copies) - 1; i >= 0; i-- {
 			c := b.Copies[i]
 			for _, f := range copied(c, p) {

@@ -2,8 +2,10 @@ package discover
 
 import (
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/ckptlint/ckptlint/internal/deploy"
 	"github.com/ckptlint/ckptlint/internal/format"
@@ -129,4 +131,62 @@ func (d *Tree) ReadRepoFile(disp string) ([]byte, error) {
 	}
 	d.sources = append(d.sources, &Source{Path: p, Real: real, Disp: d.Display(p), Kind: "", Src: src})
 	return src, nil
+}
+
+// ListRepoDir lists the regular files under a repository directory
+// (display, slash-separated) as display paths, in walk order, at most max
+// of them (a Helm chart's files: render.Chart Files); truncated reports
+// that there were more. Symbolic links are not followed: a chart's link
+// to a file outside the repository is never listed.
+func (d *Tree) ListRepoDir(disp string, max int) (files []string, truncated bool) {
+	p := filepath.FromSlash(disp)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(d.cwd, p)
+	}
+	p = filepath.Clean(p)
+	if _, err := d.Check(p); err != nil {
+		return nil, false
+	}
+	_ = d.walkDir(p, func(path string, e fs.DirEntry, err error) error {
+		if err != nil || e == nil {
+			return nil
+		}
+		if e.IsDir() {
+			if path != p && strings.HasPrefix(e.Name(), ".") {
+				return filepath.SkipDir // .git and alike
+			}
+			return nil
+		}
+		if !e.Type().IsRegular() {
+			return nil
+		}
+		if len(files) == max {
+			truncated = true
+			return filepath.SkipAll
+		}
+		files = append(files, d.Display(path))
+		return nil
+	})
+	return files, truncated
+}
+
+// InsideRepo tells whether a display path lies inside the repository: a
+// path the boundary refuses does not; one that does not exist (a bind
+// mount's directory a container creates) does when it does not climb
+// above the working directory.
+func (d *Tree) InsideRepo(disp string) bool {
+	p := filepath.FromSlash(disp)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(d.cwd, p)
+	}
+	p = filepath.Clean(p)
+	_, err := d.Check(p)
+	switch {
+	case err == nil:
+		return true
+	case inputfs.IsOutside(err):
+		return false
+	}
+	rel, err := filepath.Rel(d.cwd, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

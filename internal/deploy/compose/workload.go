@@ -92,7 +92,7 @@ func (r *reader) build(s types.ServiceConfig, w *deploy.Workload) {
 		r.note("%s: Dockerfile %s lies outside the repository: not read", loc, df)
 		return
 	}
-	w.Build = &deploy.Build{Dockerfile: df, Loc: loc}
+	w.Build = &deploy.Build{Dockerfile: df, Context: path.Join(r.dir, b.Context), Loc: loc}
 }
 
 // inside tells whether a display path lies inside the repository.

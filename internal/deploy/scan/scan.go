@@ -2,15 +2,23 @@
 // deployment files discovery read and collects what they declare into one
 // deploy.Model. Each source reads only the bytes given and, for the files
 // it refers to (a compose file's .env, a Dockerfile's build context, a
-// chart's templates), asks read, which the run serves within its
-// repository boundary and input budget.
+// chart's templates), asks the Repo, which the run serves within its
+// repository boundary and input budget (docs/deployment.md).
 package scan
 
 import (
 	"fmt"
-	"runtime/debug"
+	"path"
+	"sort"
+	"strings"
 
 	"github.com/ckptlint/ckptlint/internal/deploy"
+	"github.com/ckptlint/ckptlint/internal/deploy/cm"
+	"github.com/ckptlint/ckptlint/internal/deploy/compose"
+	"github.com/ckptlint/ckptlint/internal/deploy/dockerfile"
+	"github.com/ckptlint/ckptlint/internal/deploy/kube"
+	"github.com/ckptlint/ckptlint/internal/deploy/render"
+	"github.com/ckptlint/ckptlint/internal/deploy/shell"
 )
 
 // File is one deployment file: its display path, kind (deploy.Kind*) and
@@ -21,41 +29,262 @@ type File struct {
 	Src  []byte
 }
 
-// Read reads another file of the repository by display path.
-type Read func(disp string) ([]byte, error)
+// Repo serves the other files of the repository a deployment file refers
+// to, by display path, within the run's boundary and budget.
+type Repo interface {
+	// Read reads a file.
+	Read(disp string) ([]byte, error)
+	// List lists the regular files under a directory, at most max.
+	List(dir string, max int) (files []string, truncated bool)
+	// Inside tells whether a path lies inside the repository.
+	Inside(disp string) bool
+}
 
-// reader reads one kind of deployment file.
-type reader func(f File, read Read) (*deploy.Model, error)
+// Limits are the rendering limits of Helm charts and kustomizations.
+var Limits = render.DefaultLimits
 
-// readers are the sources, by kind. A kind without one is read by no
-// source yet.
-var readers = map[string]reader{}
+// scanner is one Model call.
+type scanner struct {
+	repo  Repo
+	m     *deploy.Model
+	seen  map[string]bool // compose projects read, by their files
+	plain []*kube.Manifest
+	// rendered are the manifests of each chart or kustomization, linked
+	// among themselves.
+	rendered [][]*kube.Manifest
+	builds   map[string]*deploy.Build // Dockerfiles read, by display path and context
+	read1    map[string]bool          // Dockerfiles read, by display path
+	used     map[string]bool          // Dockerfiles a workload builds
+}
 
 // Model reads every file with the reader of its kind. A reader that fails
 // or panics (a bug in a third-party parser) is a note naming the file;
 // the other files are read.
-func Model(files []File, read Read) *deploy.Model {
-	m := &deploy.Model{}
+func Model(files []File, repo Repo) *deploy.Model {
+	s := &scanner{repo: repo, m: &deploy.Model{}, seen: map[string]bool{}, builds: map[string]*deploy.Build{}, read1: map[string]bool{}, used: map[string]bool{}}
+	var charts, kusts []string
 	for _, f := range files {
-		r := readers[f.Kind]
-		if r == nil {
-			continue
+		switch f.Kind {
+		case deploy.KindHelm:
+			charts = append(charts, path.Dir(f.Disp))
+		case deploy.KindKustomize:
+			kusts = append(kusts, path.Dir(f.Disp))
 		}
-		got, err := safe(r, f, read)
-		if err != nil {
-			m.Notes = append(m.Notes, fmt.Sprintf("%s: not read as a %s file: %v", f.Disp, f.Kind, err))
-			continue
-		}
-		m.Add(got)
 	}
-	return m
+	covered := map[string]bool{} // raw manifests a rendering reads
+	for _, dir := range charts {
+		s.guard(dir+"/Chart.yaml", "Helm chart", func() { s.helm(dir) })
+	}
+	s.kustomizations(kusts, covered)
+	for _, f := range files {
+		if f.Kind == deploy.KindKube && (covered[f.Disp] || underAny(f.Disp, charts)) {
+			continue // rendered, with the chart or kustomization that reads it
+		}
+		s.guard(f.Disp, f.Kind, func() { s.read(f) })
+	}
+	if len(s.plain) > 0 {
+		s.m.Notes = append(s.m.Notes, kube.Link(s.plain)...)
+		s.addManifests(s.plain)
+	}
+	for _, ms := range s.rendered {
+		s.addManifests(ms)
+	}
+	s.linkBuilds()
+	return s.m
 }
 
-func safe(r reader, f File, read Read) (m *deploy.Model, err error) {
+// guard runs fn, a panic in it (a bug in a third-party parser) becoming a
+// note naming the file.
+func (s *scanner) guard(disp, kind string, fn func()) {
 	defer func() {
 		if v := recover(); v != nil {
-			m, err = nil, fmt.Errorf("the reader failed (%v)\n%s", v, debug.Stack())
+			s.m.Notes = append(s.m.Notes, fmt.Sprintf("%s: not read as a %s file: the reader failed (%v)", disp, kind, v))
 		}
 	}()
-	return r(f, read)
+	fn()
+}
+
+// read reads one file of a kind no rendering covers.
+func (s *scanner) read(f File) {
+	switch f.Kind {
+	case deploy.KindCompose:
+		s.compose(f)
+	case deploy.KindKube:
+		m, notes := kube.Read(f.Disp, f.Src)
+		s.m.Notes = append(s.m.Notes, notes...)
+		if m != nil {
+			s.plain = append(s.plain, m)
+		}
+	case deploy.KindDockerfile:
+		s.dockerfile(f.Disp, f.Src, "")
+	case deploy.KindShell:
+		r := shell.Read(f.Disp, f.Src)
+		s.m.Workloads = append(s.m.Workloads, r.Workloads...)
+		s.m.Texts = append(s.m.Texts, r.Texts...)
+		s.m.Versions = append(s.m.Versions, r.Versions...)
+		s.m.Notes = append(s.m.Notes, r.Notes...)
+	case deploy.KindVersions:
+		vs, notes := cm.Versions(f.Disp, cm.KindOf(f.Disp), f.Src)
+		s.m.Versions = append(s.m.Versions, vs...)
+		s.m.Notes = append(s.m.Notes, notes...)
+	}
+}
+
+// compose reads a compose project once, however many of its files
+// (docker-compose.yml and its override) discovery found.
+func (s *scanner) compose(f File) {
+	dir := path.Dir(f.Disp)
+	res := compose.Read(f.Disp, f.Src, s.repo.Read, compose.Options{DirName: path.Base(dir), Inside: s.repo.Inside})
+	key := strings.Join(res.Files, "\x00")
+	if s.seen[key] && key != "" {
+		return
+	}
+	s.seen[key] = true
+	s.m.Notes = append(s.m.Notes, res.Notes...)
+	for i := range res.Workloads {
+		s.m.Workloads = append(s.m.Workloads, &res.Workloads[i])
+	}
+}
+
+// helm renders the chart in dir over the files under it.
+func (s *scanner) helm(dir string) {
+	files, truncated := s.repo.List(dir, Limits.Files)
+	if truncated {
+		s.m.Notes = append(s.m.Notes, fmt.Sprintf("%s: helm chart not rendered: more than %d files", dir, Limits.Files))
+		return
+	}
+	out, err := render.Helm(render.Chart{Dir: dir, Files: files}, s.repo.Read, Limits)
+	s.rendering(out, err)
+}
+
+// kustomizations render each kustomization that no other one reads (a
+// base is deployed through its overlays); the manifests a rendering read
+// are covered.
+func (s *scanner) kustomizations(dirs []string, covered map[string]bool) {
+	outs := map[string]*render.Output{}
+	for _, dir := range dirs {
+		s.guard(dir+"/kustomization.yaml", "kustomization", func() {
+			out, err := render.Kustomize(dir, s.repo.Read, Limits)
+			if err != nil {
+				s.m.Notes = append(s.m.Notes, err.Error())
+				return
+			}
+			outs[dir] = out
+		})
+	}
+	base := map[string]bool{}
+	for dir, out := range outs {
+		for f := range out.Files {
+			covered[f] = true
+			if d := path.Dir(f); d != dir && outs[d] != nil && isKustomization(f) {
+				base[d] = true
+			}
+		}
+	}
+	keys := make([]string, 0, len(outs))
+	for dir := range outs {
+		keys = append(keys, dir)
+	}
+	sort.Strings(keys)
+	for _, dir := range keys {
+		if !base[dir] {
+			s.rendering(outs[dir], nil)
+		}
+	}
+}
+
+func isKustomization(p string) bool {
+	switch path.Base(p) {
+	case "kustomization.yaml", "kustomization.yml", "Kustomization":
+		return true
+	}
+	return false
+}
+
+// rendering takes the manifests of a rendered chart or kustomization.
+func (s *scanner) rendering(out *render.Output, err error) {
+	if err != nil {
+		s.m.Notes = append(s.m.Notes, err.Error())
+		return
+	}
+	s.m.Notes = append(s.m.Notes, out.Notes...)
+	ms, notes := render.Manifests(out)
+	s.m.Notes = append(s.m.Notes, notes...)
+	s.m.Notes = append(s.m.Notes, kube.Link(ms)...)
+	s.rendered = append(s.rendered, ms)
+}
+
+// addManifests adds the workloads and ConfigMaps of manifests.
+func (s *scanner) addManifests(ms []*kube.Manifest) {
+	for _, mf := range ms {
+		for i := range mf.Workloads {
+			s.m.Workloads = append(s.m.Workloads, &mf.Workloads[i])
+		}
+		for i := range mf.ConfigMaps {
+			s.m.ConfigMaps = append(s.m.ConfigMaps, &mf.ConfigMaps[i])
+		}
+	}
+}
+
+// dockerfile reads a Dockerfile once.
+func (s *scanner) dockerfile(disp string, src []byte, context string) *deploy.Build {
+	key := disp + "\x00" + context
+	if b, ok := s.builds[key]; ok {
+		return b
+	}
+	b, notes := dockerfile.Read(disp, src, context)
+	if _, again := s.read1[disp]; !again {
+		s.m.Notes = append(s.m.Notes, notes...) // once per file, whatever its context
+	}
+	s.read1[disp] = true
+	s.builds[key] = b
+	return b
+}
+
+// linkBuilds fills the image a workload builds from its Dockerfile; the
+// configuration a Dockerfile no workload builds writes into its image is
+// linted where it is written.
+func (s *scanner) linkBuilds() {
+	for _, w := range s.m.Workloads {
+		b := w.Build
+		if b == nil || b.From != "" {
+			continue
+		}
+		src, err := s.repo.Read(b.Dockerfile)
+		if err != nil {
+			s.m.Notes = append(s.m.Notes, fmt.Sprintf("%s: Dockerfile %s not read: %v", b.Loc, b.Dockerfile, err))
+			continue
+		}
+		var got *deploy.Build
+		s.guard(b.Dockerfile, deploy.KindDockerfile, func() { got = s.dockerfile(b.Dockerfile, src, b.Context) })
+		if got == nil {
+			continue
+		}
+		s.used[b.Dockerfile] = true
+		cp := *got
+		cp.Loc, cp.Context = b.Loc, b.Context
+		w.Build = &cp
+	}
+	keys := make([]string, 0, len(s.builds))
+	for k := range s.builds {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		disp, _, _ := strings.Cut(k, "\x00")
+		if b := s.builds[k]; b != nil && !s.used[disp] && strings.HasSuffix(k, "\x00") {
+			s.m.Texts = append(s.m.Texts, b.Texts...)
+			s.m.Versions = append(s.m.Versions, b.Versions...)
+		}
+	}
+}
+
+// underAny reports whether p lies under one of dirs.
+func underAny(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if d == "." || strings.HasPrefix(p, d+"/") {
+			return true
+		}
+	}
+	return false
 }
