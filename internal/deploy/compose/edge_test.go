@@ -89,6 +89,7 @@ func TestProjectName(t *testing.T) {
 	}{
 		{"directory", map[string]string{"deploy/Flink_Stack/compose.yaml": svc}, "deploy/Flink_Stack/compose.yaml", Options{}, "flink_stack"},
 		{"working directory", map[string]string{"compose.yaml": svc}, "compose.yaml", Options{DirName: "My-Repo"}, "my-repo"},
+		{"no name at all", map[string]string{"compose.yaml": svc}, "compose.yaml", Options{}, "default"},
 		{"name:", map[string]string{"d/compose.yaml": "name: ${STACK:-flinkprod}\n" + svc}, "d/compose.yaml", Options{}, "flinkprod"},
 		{".env", map[string]string{"d/compose.yaml": "name: ignored\n" + svc, "d/.env": "COMPOSE_PROJECT_NAME=fromenv\n"}, "d/compose.yaml", Options{}, "fromenv"},
 	} {
