@@ -170,10 +170,13 @@ func (r *reader) envVar(svc, k string, v envVar) deploy.EnvVar {
 
 // flinkProperties is the text FLINK_PROPERTIES holds: the lines the
 // official Flink image's docker-entrypoint.sh appends to
-// $FLINK_HOME/conf/flink-conf.yaml (images up to 1.18; from 1.19 it
-// writes them through config-parser-utils.sh into config.yaml:
-// apache/flink-docker docker-entrypoint.sh prepare_configuration,
-// process_flink_properties). It is Exact when the compose file holds it
+// $FLINK_HOME/conf/flink-conf.yaml before envsubst runs over the file
+// (images up to 1.18: apache/flink-docker dev-1.18 prepare_configuration);
+// from 1.19 it deletes each line's white space, splits it at the first
+// ':' and passes -Dkey=value to bin/config-parser-utils.sh, which writes
+// flink-conf.yaml if present, else config.yaml (dev-1.19
+// process_flink_properties). Which file that is, is the resolver's: the
+// Text has no Path. It is Exact when the compose file holds it
 // as a literal block scalar whose content is the value compose gives the
 // container (no interpolation changed it): as the value of an
 // environment mapping (FLINK_PROPERTIES: |), or as a list item `- |`
