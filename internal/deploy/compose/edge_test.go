@@ -2,6 +2,7 @@ package compose
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -225,5 +226,54 @@ func TestWhichFiles(t *testing.T) {
 	res = readOne(t, "d/docker-compose.override.yml", files, Options{})
 	if got := strings.Join(res.Files, " "); got != "d/compose.yaml d/docker-compose.override.yml" {
 		t.Errorf("files of the override %s, want the base docker compose takes first", got)
+	}
+}
+
+// TestFlinkPropertiesForms: FLINK_PROPERTIES is Exact only as a literal
+// block that compose gives the container as written (docs/deployment.md
+// "docker-compose"); every other form is the decoded value at the
+// variable's line.
+func TestFlinkPropertiesForms(t *testing.T) {
+	const head = "services:\n  jm:\n    image: flink:1.18\n    command: jobmanager\n    environment:\n"
+	for _, c := range []struct {
+		name, env string
+		exact     bool
+		line      int    // Loc of the text
+		first     int    // line of the first content byte, when Exact
+		value     string // what the container gets
+	}{
+		{"mapping literal", "      FLINK_PROPERTIES: |\n        a: 1\n        b: 2\n", true, 6, 7, "a: 1\nb: 2\n"},
+		{"mapping literal, strip, indicator", "      FLINK_PROPERTIES: |2-\n          a: 1\n", true, 6, 7, "  a: 1"},
+		{"list item literal", "      - |\n        FLINK_PROPERTIES=\n        a: 1\n", true, 7, 8, "\na: 1\n"},
+		{"undefined variable stays as written", "      FLINK_PROPERTIES: |\n        state.checkpoints.dir: ${CKPT}\n", true, 6, 7, "state.checkpoints.dir: ${CKPT}\n"},
+		{"variable .env defines", "      FLINK_PROPERTIES: |\n        parallelism.default: ${PAR}\n", false, 6, 0, "parallelism.default: 4\n"},
+		{"$$ for the container's envsubst", "      FLINK_PROPERTIES: |\n        jobmanager.rpc.address: $${HOSTNAME}\n", false, 6, 0, "jobmanager.rpc.address: ${HOSTNAME}\n"},
+		{"one-line list item", "      - \"FLINK_PROPERTIES=a: 1\"\n", false, 6, 0, "a: 1"},
+		{"quoted", "      FLINK_PROPERTIES: \"a: 1\\nb: 2\\n\"\n", false, 6, 0, "a: 1\nb: 2\n"},
+		{"folded", "      FLINK_PROPERTIES: >\n        a: 1\n\n        b: 2\n", false, 6, 0, "a: 1\nb: 2\n"},
+		{"list item with text on the name line", "      - |\n        FLINK_PROPERTIES=a: 1\n        b: 2\n", false, 7, 0, "a: 1\nb: 2\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := repo{"repo/d/docker-compose.yml": []byte(head + c.env), "repo/d/.env": []byte("PAR=4\n")}
+			res := Read("repo/d/docker-compose.yml", r["repo/d/docker-compose.yml"], r.read, Options{})
+			if len(res.Workloads) != 1 || len(res.Workloads[0].Env) != 1 || res.Workloads[0].Env[0].Text == nil {
+				t.Fatalf("workloads %+v; notes %s", res.Workloads, notes(res))
+			}
+			e := res.Workloads[0].Env[0]
+			tx := e.Text
+			if e.Value != c.value || tx.Exact != c.exact || tx.Loc.String() != fmt.Sprintf("repo/d/docker-compose.yml:%d", c.line) || tx.Path != "" {
+				t.Errorf("value %q exact %v at %s path %q; want %q exact %v at :%d, no path", e.Value, tx.Exact, tx.Loc, tx.Path, c.value, c.exact, c.line)
+			}
+			if !c.exact {
+				if string(tx.Src) != c.value {
+					t.Errorf("Src %q, want the decoded value %q", tx.Src, c.value)
+				}
+				return
+			}
+			if got := strings.Count(string(r["repo/d/docker-compose.yml"][:tx.Start]), "\n") + 1; got != c.first {
+				t.Errorf("first content byte on line %d, want %d", got, c.first)
+			}
+			checkTexts(t, r, res)
+		})
 	}
 }
