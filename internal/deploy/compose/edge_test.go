@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/sirupsen/logrus"
 )
 
@@ -276,4 +277,43 @@ func TestFlinkPropertiesForms(t *testing.T) {
 			checkTexts(t, r, res)
 		})
 	}
+}
+
+// TestSiteTexts: bde2020's entrypoint (big-data-europe/docker-hadoop
+// base/entrypoint.sh) writes CORE_CONF_*/HDFS_CONF_* through an unquoted
+// echo (runs of white space become one) and sed (& \ < are not written
+// as declared: a note, not read); other prefixes are not read.
+func TestSiteTexts(t *testing.T) {
+	src := `services:
+  namenode:
+    image: bde2020/hadoop-namenode:2.0.0-hadoop3.2.1-java8
+    environment:
+      CORE_CONF_fs_defaultFS: hdfs://namenode:9000
+      CORE_CONF_hadoop_proxyuser_hue_groups: "a   b"
+      CORE_CONF_ha_zookeeper_quorum: "zk1:2181&zk2:2181"
+      HDFS_CONF_dfs_namenode_datanode_registration_ip___hostname___check: "false"
+      YARN_CONF_yarn_log___aggregation___enable: "true"
+`
+	res := readOne(t, "repo/h/docker-compose.yml", map[string]string{"repo/h/docker-compose.yml": src}, Options{})
+	if len(res.Workloads) != 1 {
+		t.Fatalf("workloads %v; notes %s", res.Workloads, notes(res))
+	}
+	got := map[string]string{}
+	for _, tx := range res.Workloads[0].Texts {
+		got[tx.Path] = string(tx.Src)
+		if tx.Exact || tx.Container != "repo/h/docker-compose.yml" {
+			t.Errorf("%s: exact %v in %s", tx.Path, tx.Exact, tx.Container)
+		}
+	}
+	want := map[string]string{
+		"/etc/hadoop/core-site.xml": "<configuration>\n\n\n\n" +
+			"<property><name>fs.defaultFS</name><value>hdfs://namenode:9000</value></property>\n" +
+			"<property><name>hadoop.proxyuser.hue.groups</name><value>a b</value></property></configuration>\n",
+		"/etc/hadoop/hdfs-site.xml": "<configuration>\n\n\n\n\n\n\n" +
+			"<property><name>dfs.namenode.datanode.registration.ip-hostname-check</name><value>false</value></property></configuration>\n",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("texts (-want +got):\n%s", diff)
+	}
+	wantNote(t, res, "repo/h/docker-compose.yml:7: CORE_CONF_ha_zookeeper_quorum holds &", "not read")
 }
