@@ -317,3 +317,45 @@ func TestSiteTexts(t *testing.T) {
 	}
 	wantNote(t, res, "repo/h/docker-compose.yml:7: CORE_CONF_ha_zookeeper_quorum holds &", "not read")
 }
+
+// TestVolumeKinds: a named volume (NFS by its driver_opts, with a
+// subpath), an anonymous volume, a named one and tmpfs, each at its line.
+func TestVolumeKinds(t *testing.T) {
+	src := `services:
+  tm:
+    image: flink:1.20
+    command: taskmanager
+    volumes:
+      - type: volume
+        source: ckpt
+        target: /checkpoints
+        volume:
+          subpath: cluster-a
+      - /scratch
+      - state:/state
+    tmpfs:
+      - /run:size=64m
+volumes:
+  ckpt:
+    driver: local
+    driver_opts: {type: nfs, o: "addr=nfs.example,rw", device: ":/export/flink"}
+  state: {}
+`
+	res := readOne(t, "repo/v/compose.yaml", map[string]string{"repo/v/compose.yaml": src}, Options{})
+	if len(res.Workloads) != 1 {
+		t.Fatalf("workloads %v; notes %s", res.Workloads, notes(res))
+	}
+	var got []string
+	for _, m := range res.Workloads[0].Mounts {
+		got = append(got, fmt.Sprintf("%s %s %q sub %q at %s, volume at %s", m.Path, m.Volume.Kind, m.Volume.Name, m.SubPath, m.Loc, m.Volume.Loc))
+	}
+	want := []string{
+		`/checkpoints nfs "ckpt" sub "cluster-a" at repo/v/compose.yaml:6, volume at repo/v/compose.yaml:16`,
+		`/scratch empty "" sub "" at repo/v/compose.yaml:11, volume at repo/v/compose.yaml:11`,
+		`/state named "state" sub "" at repo/v/compose.yaml:12, volume at repo/v/compose.yaml:19`,
+		`/run empty "" sub "" at repo/v/compose.yaml:13, volume at repo/v/compose.yaml:13`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("mounts (-want +got):\n%s", diff)
+	}
+}
