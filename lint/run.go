@@ -176,7 +176,7 @@ func (r *run) deployment() []*deploy.Cluster {
 	}
 	files := make([]scan.File, len(srcs))
 	for i, s := range srcs {
-		files[i] = scan.File{Disp: s.Disp, Kind: s.Kind, Src: s.Src}
+		files[i] = scan.File{Path: s.Path, Disp: s.Disp, Kind: s.Kind, Src: s.Src}
 	}
 	m := scan.Model(files, repo{r.tree})
 	for _, n := range m.Notes {

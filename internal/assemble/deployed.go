@@ -42,8 +42,9 @@ func (a *assembler) deployed(c *deploy.Cluster, claimed map[string]bool) {
 		s.FlinkOverlay = a.flink(props)
 	}
 	subject := deploy.Subject(c.Workloads)
+	plural := len(c.Workloads) > 1
 	if h := c.Hadoop; h != nil {
-		chain := h.Chain.Clause(subject)
+		chain := h.Chain.Clause(subject, plural)
 		switch {
 		case h.Dir != "":
 			dir := a.abs(h.Dir)
@@ -78,7 +79,7 @@ func (a *assembler) deployed(c *deploy.Cluster, claimed map[string]bool) {
 		if f, err := a.provided(p); err == nil && f != nil && f.Format == parsed.HadoopHDFSSite {
 			f.Claimed = true
 			a.plan.ClusterHDFS = f
-			a.plan.ClusterHDFSChain = p.Chain.Clause("the HDFS daemons")
+			a.plan.ClusterHDFSChain = p.Chain.Clause("the HDFS daemons", true)
 		}
 	}
 	s.Deployed = deployedModel(c, subject)
@@ -132,28 +133,37 @@ func isFlinkFormat(f parsed.Format) bool {
 // deployedModel is what the policies see of the cluster
 // (docs/input.md, "deployed").
 func deployedModel(c *deploy.Cluster, subject string) *model.Deployed {
+	plural := len(c.Workloads) > 1
 	d := &model.Deployed{Name: c.Name, Subject: subject, Image: c.Image, ImageLoc: locOf(c.ImageLoc)}
 	for _, w := range c.Workloads {
-		p := model.Process{Name: w.Name, Source: w.Source, Role: w.Role, Replicas: max(w.Replicas, 1), Image: w.Image, Loc: locOf(w.Loc)}
-		for _, mt := range w.Mounts {
-			sharing, why := sharingOf(w.Source, mt.Volume)
-			p.Mounts = append(p.Mounts, model.ProcessMount{Path: mt.Path, Kind: mt.Volume.Kind, Name: mt.Volume.Name, Source: mt.Volume.Path,
-				Volume: volumeName(mt.Volume), Sharing: sharing, Why: why, Loc: locOf(mt.Loc)})
-		}
-		d.Processes = append(d.Processes, p)
+		d.Processes = append(d.Processes, processOf(w))
+	}
+	for _, w := range c.Peers {
+		d.Peers = append(d.Peers, processOf(w))
 	}
 	if c.Flink != nil {
-		d.FlinkChain = c.Flink.Chain.Clause(subject)
+		d.FlinkChain = c.Flink.Chain.Clause(subject, plural)
 	}
 	if h := c.Hadoop; h != nil {
-		d.HadoopDir, d.HadoopChain, d.HadoopMissing = h.Dir, h.Chain.Clause(subject), h.Missing
+		d.HadoopDir, d.HadoopChain, d.HadoopMissing = h.Dir, h.Chain.Clause(subject, plural), h.Missing
 		if h.Missing != "" {
-			d.HadoopMissing = subject + " load no Hadoop files from the repository: " + h.Missing + "; Hadoop's defaults apply"
+			d.HadoopMissing = subject + map[bool]string{true: " load", false: " loads"}[plural] + " no Hadoop files from the repository: " + h.Missing + "; Hadoop's defaults apply"
 		}
 	}
 	cp := c.Classpath
 	d.Classpath = model.Classpath{Known: cp.Known, OnClasspath: cp.OnClasspath, Why: cp.Why, Loc: locOf(cp.Loc)}
 	return d
+}
+
+// processOf is what the policies see of a workload.
+func processOf(w *deploy.Workload) model.Process {
+	p := model.Process{Name: w.Name, Source: w.Source, Role: w.Role, Replicas: max(w.Replicas, 1), Image: w.Image, Loc: locOf(w.Loc)}
+	for _, mt := range w.Mounts {
+		sharing, why := sharingOf(w.Source, mt.Volume)
+		p.Mounts = append(p.Mounts, model.ProcessMount{Path: mt.Path, Kind: mt.Volume.Kind, Name: mt.Volume.Name, Source: mt.Volume.Path,
+			Volume: volumeName(mt.Volume), Sharing: sharing, Why: why, Loc: locOf(mt.Loc)})
+	}
+	return p
 }
 
 // sharingOf says whether the processes that mount volume v see the same

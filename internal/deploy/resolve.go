@@ -19,6 +19,10 @@ type Cluster struct {
 	// Workloads are the Flink workloads of the cluster, in the order the
 	// sources declared them.
 	Workloads []*Workload
+	// Peers are every Flink workload of the group (the Flink cluster the
+	// workloads belong to, also those reading another configuration): a
+	// checkpoint directory is written by all of them.
+	Peers []*Workload
 	// Flink is the Flink configuration file the processes read; nil when
 	// the repository does not provide one (the image's own configuration,
 	// with FlinkProperties over it).
@@ -156,6 +160,7 @@ func Resolve(m *Model, exists func(path string) bool) []*Cluster {
 		for _, k := range order {
 			c := byKey[k]
 			c.Name = clusterName(g, c.Workloads, len(order) > 1)
+			c.Peers = flink
 			out = append(out, c)
 		}
 	}
@@ -348,7 +353,7 @@ func (v *view) file(p string) *Provided {
 	}
 	for _, t := range v.w.Texts {
 		if t.Path == p {
-			return &Provided{Text: t, Chain: Chain{{"written at " + p + " by the image's entrypoint", t.Loc}}}
+			return &Provided{Text: t, Chain: Chain{{"get written at " + p + " by their image's entrypoint", t.Loc}}}
 		}
 	}
 	if b := v.w.Build; b != nil {
@@ -356,7 +361,7 @@ func (v *view) file(p string) *Provided {
 			// A text appended to the image's own file (RUN echo >>) is
 			// not the whole file: the image's part is not in the repository.
 			if t := b.Texts[i]; t.Path == p && !t.Append {
-				return &Provided{Text: t, Chain: Chain{{"written into their image at " + p, t.Loc}}}
+				return &Provided{Text: t, Chain: Chain{{"get written into their image at " + p, t.Loc}}}
 			}
 		}
 		for i := len(b.Copies) - 1; i >= 0; i-- {
@@ -485,7 +490,7 @@ func hdfsOf(m *Model, ws []*Workload, exists func(string) bool) *Provided {
 	for _, w := range ws {
 		for _, e := range w.Env {
 			if e.Text != nil && e.Text.Name == "hdfs-site.xml" {
-				return &Provided{Text: e.Text, Chain: Chain{{"the HDFS_CONF_ variables of " + w.Name, e.Loc}}}
+				return &Provided{Text: e.Text, Chain: Chain{{"read from the HDFS_CONF_ variables of " + w.Name, e.Loc}}}
 			}
 		}
 		v := &view{m: m, w: w, exists: exists}
@@ -538,14 +543,33 @@ func Subject(ws []*Workload) string {
 // Clause renders the chain as a relative clause for messages: "which the
 // jobmanager and taskmanager services mount at /etc/hadoop/conf
 // (docker-compose.yml:31) and read through HADOOP_CONF_DIR
-// (docker-compose.yml:27)"; "" for an empty chain.
-func (c Chain) Clause(subject string) string {
+// (docker-compose.yml:27)"; "" for an empty chain. plural says whether
+// subject names several workloads ("which the jobmanager service mounts").
+func (c Chain) Clause(subject string, plural bool) string {
 	if len(c) == 0 {
 		return ""
 	}
 	parts := make([]string, len(c))
 	for i, l := range c {
-		parts[i] = l.What + " (" + l.Loc.String() + ")"
+		what := l.What
+		if !plural {
+			what = singular(what)
+		}
+		parts[i] = what + " (" + l.Loc.String() + ")"
 	}
 	return "which " + subject + " " + strings.Join(parts, " and ")
+}
+
+// singular puts a link's verb phrase ("mount at", "copy into their
+// image") in the third person singular.
+func singular(what string) string {
+	verb, rest, _ := strings.Cut(what, " ")
+	switch verb {
+	case "copy":
+		verb = "copies"
+	case "mount", "read", "get":
+		verb += "s"
+	}
+	rest = strings.ReplaceAll(" "+rest, " their ", " its ")
+	return verb + rest
 }

@@ -41,7 +41,7 @@ func TestResolveCompose(t *testing.T) {
 	if got := c.Hadoop.Chain.String(); got != "mount at /etc/hadoop/conf (docker-compose.yml:11), read through HADOOP_CONF_DIR (docker-compose.yml:6)" {
 		t.Errorf("chain %q", got)
 	}
-	if got := c.Hadoop.Chain.Clause(Subject(c.Workloads)); got != "which the jobmanager and taskmanager services mount at /etc/hadoop/conf (docker-compose.yml:11) and read through HADOOP_CONF_DIR (docker-compose.yml:6)" {
+	if got := c.Hadoop.Chain.Clause(Subject(c.Workloads), true); got != "which the jobmanager and taskmanager services mount at /etc/hadoop/conf (docker-compose.yml:11) and read through HADOOP_CONF_DIR (docker-compose.yml:6)" {
 		t.Errorf("clause %q", got)
 	}
 	if !c.Classpath.Known || c.Classpath.OnClasspath || !strings.Contains(c.Classpath.Why, "ships no Hadoop") {

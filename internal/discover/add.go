@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/ckptlint/ckptlint/internal/deploy"
+	"github.com/ckptlint/ckptlint/internal/deploy/scan"
 	"github.com/ckptlint/ckptlint/internal/format"
 	"github.com/ckptlint/ckptlint/internal/format/hadoopxml"
 	"github.com/ckptlint/ckptlint/internal/inputfs"
@@ -35,10 +36,10 @@ func (d *Tree) Add(path string, explicit bool) error {
 	base := filepath.Base(path)
 	// A configuration-management template (flink-conf.yaml.j2) is read as
 	// the file it renders to, its placeholders unknown (docs/templates.md).
-	if t := deploy.TemplateTarget(base); t != "" {
+	if t := scan.TemplateTarget(base); t != "" {
 		base = t
 	}
-	kind := deploy.KindByName(path)
+	kind := scan.KindOf(path)
 	if !format.MayBe(base) && !explicit {
 		if kind != "" && kind != deploy.KindTemplate {
 			return d.addSource(path, kind)

@@ -28,7 +28,7 @@ type Source struct {
 // Sources are the deployment files of the walk, in the order found.
 func (d *Tree) Sources() []*Source { return d.sources }
 
-// addSource reads a deployment file the name tells (deploy.KindByName),
+// addSource reads a deployment file the name tells (scan.KindOf),
 // within the boundary and budget; one that cannot be read is a note, not
 // a finding (it is no configuration file).
 func (d *Tree) addSource(path, kind string) error {

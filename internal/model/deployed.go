@@ -10,8 +10,12 @@ type Deployed struct {
 	// taskmanager services").
 	Subject   string
 	Processes []Process
-	Image     string
-	ImageLoc  *Loc
+	// Peers are every Flink process of the cluster, those reading another
+	// configuration included (a compose project's jobmanager and
+	// taskmanager services with FLINK_PROPERTIES of their own).
+	Peers    []Process
+	Image    string
+	ImageLoc *Loc
 	// FlinkChain, HadoopChain: how the Flink configuration and the Hadoop
 	// directory reach the processes, as relative clauses; HadoopDir the
 	// repository directory; HadoopMissing why no Hadoop file of the
@@ -67,25 +71,23 @@ func (d *Deployed) toInput() ast.Value {
 		}
 		return ast.NewTerm(l.toInput())
 	}
-	var procs []*ast.Term
-	for _, p := range d.Processes {
-		var mounts []*ast.Term
-		for _, m := range p.Mounts {
-			mounts = append(mounts, ast.ObjectTerm(
-				ast.Item(str("path"), str(m.Path)), ast.Item(str("kind"), str(m.Kind)), ast.Item(str("name"), str(m.Name)),
-				ast.Item(str("source"), str(m.Source)), ast.Item(str("volume"), str(m.Volume)), ast.Item(str("sharing"), str(m.Sharing)),
-				ast.Item(str("why"), str(m.Why)), ast.Item(str("loc"), loc(m.Loc))))
+	return d.object(str, loc)
+}
+
+func (d *Deployed) object(str func(string) *ast.Term, loc func(*Loc) *ast.Term) ast.Value {
+	procs := func(ps []Process) *ast.Term {
+		var out []*ast.Term
+		for _, p := range ps {
+			out = append(out, p.toInput(str, loc))
 		}
-		procs = append(procs, ast.ObjectTerm(
-			ast.Item(str("name"), str(p.Name)), ast.Item(str("source"), str(p.Source)), ast.Item(str("role"), str(p.Role)),
-			ast.Item(str("replicas"), ast.IntNumberTerm(p.Replicas)), ast.Item(str("image"), str(p.Image)), ast.Item(str("loc"), loc(p.Loc)),
-			ast.Item(str("mounts"), ast.ArrayTerm(mounts...))))
+		return ast.ArrayTerm(out...)
 	}
 	cp := d.Classpath
 	return ast.NewObject(
 		ast.Item(str("name"), str(d.Name)),
 		ast.Item(str("subject"), str(d.Subject)),
-		ast.Item(str("processes"), ast.ArrayTerm(procs...)),
+		ast.Item(str("processes"), procs(d.Processes)),
+		ast.Item(str("peers"), procs(d.Peers)),
 		ast.Item(str("image"), str(d.Image)),
 		ast.Item(str("image_loc"), loc(d.ImageLoc)),
 		ast.Item(str("flink_conf_via"), str(d.FlinkChain)),
@@ -96,4 +98,19 @@ func (d *Deployed) toInput() ast.Value {
 			ast.Item(str("known"), ast.BooleanTerm(cp.Known)), ast.Item(str("value"), ast.BooleanTerm(cp.OnClasspath)),
 			ast.Item(str("why"), str(cp.Why)), ast.Item(str("loc"), loc(cp.Loc)))),
 	)
+}
+
+// toInput is one process of "deployed".
+func (p Process) toInput(str func(string) *ast.Term, loc func(*Loc) *ast.Term) *ast.Term {
+	var mounts []*ast.Term
+	for _, m := range p.Mounts {
+		mounts = append(mounts, ast.ObjectTerm(
+			ast.Item(str("path"), str(m.Path)), ast.Item(str("kind"), str(m.Kind)), ast.Item(str("name"), str(m.Name)),
+			ast.Item(str("source"), str(m.Source)), ast.Item(str("volume"), str(m.Volume)), ast.Item(str("sharing"), str(m.Sharing)),
+			ast.Item(str("why"), str(m.Why)), ast.Item(str("loc"), loc(m.Loc))))
+	}
+	return ast.ObjectTerm(
+		ast.Item(str("name"), str(p.Name)), ast.Item(str("source"), str(p.Source)), ast.Item(str("role"), str(p.Role)),
+		ast.Item(str("replicas"), ast.IntNumberTerm(p.Replicas)), ast.Item(str("image"), str(p.Image)), ast.Item(str("loc"), loc(p.Loc)),
+		ast.Item(str("mounts"), ast.ArrayTerm(mounts...)))
 }

@@ -317,12 +317,17 @@ func (r *reader) loaderOptions(o *loader.Options) {
 	o.Interpolate = r.env.interpolation(o.Interpolate)
 }
 
-// dirName is the base name of the project directory.
+// dirName is the base name of the project directory ("default" when
+// neither the display path nor Options tell it: compose-go refuses an
+// empty project name).
 func (r *reader) dirName() string {
 	if r.dir != "." && r.dir != "" && !strings.HasSuffix(r.dir, "..") {
 		return path.Base(r.dir)
 	}
-	return r.opt.DirName
+	if n := loader.NormalizeProjectName(r.opt.DirName); n != "" {
+		return n
+	}
+	return "default"
 }
 
 // loadError renders an error of compose-go's loader, at the line of the

@@ -2,10 +2,12 @@ package compose
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/sirupsen/logrus"
 )
 
@@ -89,6 +91,7 @@ func TestProjectName(t *testing.T) {
 	}{
 		{"directory", map[string]string{"deploy/Flink_Stack/compose.yaml": svc}, "deploy/Flink_Stack/compose.yaml", Options{}, "flink_stack"},
 		{"working directory", map[string]string{"compose.yaml": svc}, "compose.yaml", Options{DirName: "My-Repo"}, "my-repo"},
+		{"no name at all", map[string]string{"compose.yaml": svc}, "compose.yaml", Options{}, "default"},
 		{"name:", map[string]string{"d/compose.yaml": "name: ${STACK:-flinkprod}\n" + svc}, "d/compose.yaml", Options{}, "flinkprod"},
 		{".env", map[string]string{"d/compose.yaml": "name: ignored\n" + svc, "d/.env": "COMPOSE_PROJECT_NAME=fromenv\n"}, "d/compose.yaml", Options{}, "fromenv"},
 	} {
@@ -224,5 +227,135 @@ func TestWhichFiles(t *testing.T) {
 	res = readOne(t, "d/docker-compose.override.yml", files, Options{})
 	if got := strings.Join(res.Files, " "); got != "d/compose.yaml d/docker-compose.override.yml" {
 		t.Errorf("files of the override %s, want the base docker compose takes first", got)
+	}
+}
+
+// TestFlinkPropertiesForms: FLINK_PROPERTIES is Exact only as a literal
+// block that compose gives the container as written (docs/deployment.md
+// "docker-compose"); every other form is the decoded value at the
+// variable's line.
+func TestFlinkPropertiesForms(t *testing.T) {
+	const head = "services:\n  jm:\n    image: flink:1.18\n    command: jobmanager\n    environment:\n"
+	for _, c := range []struct {
+		name, env string
+		exact     bool
+		line      int    // Loc of the text
+		first     int    // line of the first content byte, when Exact
+		value     string // what the container gets
+	}{
+		{"mapping literal", "      FLINK_PROPERTIES: |\n        a: 1\n        b: 2\n", true, 6, 7, "a: 1\nb: 2\n"},
+		{"mapping literal, strip, indicator", "      FLINK_PROPERTIES: |2-\n          a: 1\n", true, 6, 7, "  a: 1"},
+		{"list item literal", "      - |\n        FLINK_PROPERTIES=\n        a: 1\n", true, 7, 8, "\na: 1\n"},
+		{"undefined variable stays as written", "      FLINK_PROPERTIES: |\n        state.checkpoints.dir: ${CKPT}\n", true, 6, 7, "state.checkpoints.dir: ${CKPT}\n"},
+		{"variable .env defines", "      FLINK_PROPERTIES: |\n        parallelism.default: ${PAR}\n", false, 6, 0, "parallelism.default: 4\n"},
+		{"$$ for the container's envsubst", "      FLINK_PROPERTIES: |\n        jobmanager.rpc.address: $${HOSTNAME}\n", false, 6, 0, "jobmanager.rpc.address: ${HOSTNAME}\n"},
+		{"one-line list item", "      - \"FLINK_PROPERTIES=a: 1\"\n", false, 6, 0, "a: 1"},
+		{"quoted", "      FLINK_PROPERTIES: \"a: 1\\nb: 2\\n\"\n", false, 6, 0, "a: 1\nb: 2\n"},
+		{"folded", "      FLINK_PROPERTIES: >\n        a: 1\n\n        b: 2\n", false, 6, 0, "a: 1\nb: 2\n"},
+		{"list item with text on the name line", "      - |\n        FLINK_PROPERTIES=a: 1\n        b: 2\n", false, 7, 0, "a: 1\nb: 2\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := repo{"repo/d/docker-compose.yml": []byte(head + c.env), "repo/d/.env": []byte("PAR=4\n")}
+			res := Read("repo/d/docker-compose.yml", r["repo/d/docker-compose.yml"], r.read, Options{})
+			if len(res.Workloads) != 1 || len(res.Workloads[0].Env) != 1 || res.Workloads[0].Env[0].Text == nil {
+				t.Fatalf("workloads %+v; notes %s", res.Workloads, notes(res))
+			}
+			e := res.Workloads[0].Env[0]
+			tx := e.Text
+			if e.Value != c.value || tx.Exact != c.exact || tx.Loc.String() != fmt.Sprintf("repo/d/docker-compose.yml:%d", c.line) || tx.Path != "" {
+				t.Errorf("value %q exact %v at %s path %q; want %q exact %v at :%d, no path", e.Value, tx.Exact, tx.Loc, tx.Path, c.value, c.exact, c.line)
+			}
+			if !c.exact {
+				if string(tx.Src) != c.value {
+					t.Errorf("Src %q, want the decoded value %q", tx.Src, c.value)
+				}
+				return
+			}
+			if got := strings.Count(string(r["repo/d/docker-compose.yml"][:tx.Start]), "\n") + 1; got != c.first {
+				t.Errorf("first content byte on line %d, want %d", got, c.first)
+			}
+			checkTexts(t, r, res)
+		})
+	}
+}
+
+// TestSiteTexts: bde2020's entrypoint (big-data-europe/docker-hadoop
+// base/entrypoint.sh) writes CORE_CONF_*/HDFS_CONF_* through an unquoted
+// echo (runs of white space become one) and sed (& \ < are not written
+// as declared: a note, not read); other prefixes are not read.
+func TestSiteTexts(t *testing.T) {
+	src := `services:
+  namenode:
+    image: bde2020/hadoop-namenode:2.0.0-hadoop3.2.1-java8
+    environment:
+      CORE_CONF_fs_defaultFS: hdfs://namenode:9000
+      CORE_CONF_hadoop_proxyuser_hue_groups: "a   b"
+      CORE_CONF_ha_zookeeper_quorum: "zk1:2181&zk2:2181"
+      HDFS_CONF_dfs_namenode_datanode_registration_ip___hostname___check: "false"
+      YARN_CONF_yarn_log___aggregation___enable: "true"
+`
+	res := readOne(t, "repo/h/docker-compose.yml", map[string]string{"repo/h/docker-compose.yml": src}, Options{})
+	if len(res.Workloads) != 1 {
+		t.Fatalf("workloads %v; notes %s", res.Workloads, notes(res))
+	}
+	got := map[string]string{}
+	for _, tx := range res.Workloads[0].Texts {
+		got[tx.Path] = string(tx.Src)
+		if tx.Exact || tx.Container != "repo/h/docker-compose.yml" {
+			t.Errorf("%s: exact %v in %s", tx.Path, tx.Exact, tx.Container)
+		}
+	}
+	want := map[string]string{
+		"/etc/hadoop/core-site.xml": "<configuration>\n\n\n\n" +
+			"<property><name>fs.defaultFS</name><value>hdfs://namenode:9000</value></property>\n" +
+			"<property><name>hadoop.proxyuser.hue.groups</name><value>a b</value></property></configuration>\n",
+		"/etc/hadoop/hdfs-site.xml": "<configuration>\n\n\n\n\n\n\n" +
+			"<property><name>dfs.namenode.datanode.registration.ip-hostname-check</name><value>false</value></property></configuration>\n",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("texts (-want +got):\n%s", diff)
+	}
+	wantNote(t, res, "repo/h/docker-compose.yml:7: CORE_CONF_ha_zookeeper_quorum holds &", "not read")
+}
+
+// TestVolumeKinds: a named volume (NFS by its driver_opts, with a
+// subpath), an anonymous volume, a named one and tmpfs, each at its line.
+func TestVolumeKinds(t *testing.T) {
+	src := `services:
+  tm:
+    image: flink:1.20
+    command: taskmanager
+    volumes:
+      - type: volume
+        source: ckpt
+        target: /checkpoints
+        volume:
+          subpath: cluster-a
+      - /scratch
+      - state:/state
+    tmpfs:
+      - /run:size=64m
+volumes:
+  ckpt:
+    driver: local
+    driver_opts: {type: nfs, o: "addr=nfs.example,rw", device: ":/export/flink"}
+  state: {}
+`
+	res := readOne(t, "repo/v/compose.yaml", map[string]string{"repo/v/compose.yaml": src}, Options{})
+	if len(res.Workloads) != 1 {
+		t.Fatalf("workloads %v; notes %s", res.Workloads, notes(res))
+	}
+	var got []string
+	for _, m := range res.Workloads[0].Mounts {
+		got = append(got, fmt.Sprintf("%s %s %q sub %q at %s, volume at %s", m.Path, m.Volume.Kind, m.Volume.Name, m.SubPath, m.Loc, m.Volume.Loc))
+	}
+	want := []string{
+		`/checkpoints nfs "ckpt" sub "cluster-a" at repo/v/compose.yaml:6, volume at repo/v/compose.yaml:16`,
+		`/scratch empty "" sub "" at repo/v/compose.yaml:11, volume at repo/v/compose.yaml:11`,
+		`/state named "state" sub "" at repo/v/compose.yaml:12, volume at repo/v/compose.yaml:19`,
+		`/run empty "" sub "" at repo/v/compose.yaml:13, volume at repo/v/compose.yaml:13`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("mounts (-want +got):\n%s", diff)
 	}
 }

@@ -80,8 +80,39 @@ func unknownAsWritten(vars ...map[string]string) dotenv.LookupFn {
 // is placed by its statements alone.
 func keyLines(b []byte) map[string]int {
 	lines := splitLines(string(b))
-	stmt := make([]string, len(lines)) // the key a line starts a statement of
-	last := map[string]int{}
+	stmt, last := statements(lines)
+	if len(lines) > maxParsedLines {
+		return last
+	}
+	out := map[string]int{}
+	prev := map[string]string{}
+	end := 0
+	for i, l := range lines {
+		end = lineEnd(b, end+len(l))
+		m := map[string]string{}
+		if err := dotenv.ParseWithFormat(bytes.NewReader(b[:end]), "", m, unknownAsWritten(m), ""); err != nil {
+			continue
+		}
+		for k, v := range m {
+			if pv, ok := prev[k]; !ok || pv != v {
+				out[k] = statementAbove(stmt, k, i)
+			}
+		}
+		prev = m
+	}
+	for k, l := range last {
+		if _, ok := out[k]; !ok {
+			out[k] = l
+		}
+	}
+	return out
+}
+
+// statements are the keys the lines of an env file start a statement of
+// ("" for a line that starts none), and the last line naming each key.
+func statements(lines []string) (stmt []string, last map[string]int) {
+	stmt = make([]string, len(lines))
+	last = map[string]int{}
 	for i, l := range lines {
 		l = strings.TrimLeft(l, " \t")
 		if rest, ok := strings.CutPrefix(l, "export"); ok && rest != "" && (rest[0] == ' ' || rest[0] == '\t') {
@@ -98,46 +129,31 @@ func keyLines(b []byte) map[string]int {
 			stmt[i], last[k] = k, i+1
 		}
 	}
-	if len(lines) > maxParsedLines {
-		return last
+	return stmt, last
+}
+
+// lineEnd is the offset past the line break at off ("\n", "\r\n" or a
+// lone "\r"; off itself at the end of b): the file's own bytes up to a
+// line's end.
+func lineEnd(b []byte, off int) int {
+	if off < len(b) && b[off] == '\r' {
+		off++
 	}
-	out := map[string]int{}
-	prev := map[string]string{}
-	end := 0
-	for i, l := range lines {
-		// The prefix of the file's own bytes up to this line's break.
-		end += len(l)
-		if end < len(b) && b[end] == '\r' {
-			end++
-		}
-		if end < len(b) && b[end] == '\n' {
-			end++
-		}
-		m := map[string]string{}
-		if err := dotenv.ParseWithFormat(bytes.NewReader(b[:end]), "", m, unknownAsWritten(m), ""); err != nil {
-			continue
-		}
-		for k, v := range m {
-			if pv, ok := prev[k]; ok && pv == v {
-				continue
-			}
-			line := i + 1
-			for j := i; j >= 0; j-- {
-				if stmt[j] == k {
-					line = j + 1
-					break
-				}
-			}
-			out[k] = line
-		}
-		prev = m
+	if off < len(b) && b[off] == '\n' {
+		off++
 	}
-	for k, l := range last {
-		if _, ok := out[k]; !ok {
-			out[k] = l
+	return off
+}
+
+// statementAbove is the 1-based line of the statement of key k at or
+// above line index i, else line i+1.
+func statementAbove(stmt []string, k string, i int) int {
+	for j := i; j >= 0; j-- {
+		if stmt[j] == k {
+			return j + 1
 		}
 	}
-	return out
+	return i + 1
 }
 
 // splitLines splits s at "\n", "\r\n" and lone "\r", the line breaks

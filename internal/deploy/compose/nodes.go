@@ -71,44 +71,60 @@ func (r *reader) index(files []string) (*index, [][]byte, bool) {
 		}
 	}
 	for _, f := range files {
-		changed := false
-		for _, d := range idx.docs[f] {
-			root := mappingOf(d)
-			if root == nil {
-				continue
-			}
-			if k, v := lookup(root, "include"); k != nil {
-				r.note("%s:%d: include: is not followed: compose-go reads the included files from disk itself; their services are not read", f, k.Line)
-				_ = v
-			}
-			_, svcs := lookup(root, "services")
-			if svcs == nil || svcs.Kind != yaml.MappingNode {
-				continue
-			}
-			in := &inliner{r: r, svcs: svcs, done: map[string]string{}}
-			for i := 0; i+1 < len(svcs.Content); i += 2 {
-				name := svcs.Content[i].Value
-				if n := idx.services[f][name]; n != nil && in.service(f, n, 0) {
-					changed = true
-				}
-			}
-		}
 		src := r.files[f]
-		if changed {
-			var buf bytes.Buffer
-			enc := yaml.NewEncoder(&buf)
-			for _, d := range idx.docs[f] {
-				if err := enc.Encode(d); err != nil {
-					r.note("%s: not read: %v", f, err)
-					return nil, nil, false
-				}
+		if r.inlineBases(f) {
+			b, err := encodeDocs(idx.docs[f])
+			if err != nil {
+				r.note("%s: not read: %v", f, err)
+				return nil, nil, false
 			}
-			_ = enc.Close()
-			src = buf.Bytes()
+			src = b
 		}
 		contents = append(contents, src)
 	}
 	return idx, contents, true
+}
+
+// inlineBases notes the include: of file f and inlines the extends.file
+// bases of its services; it reports whether it changed the documents.
+func (r *reader) inlineBases(f string) bool {
+	changed := false
+	for _, d := range r.idx.docs[f] {
+		root := mappingOf(d)
+		if root == nil {
+			continue
+		}
+		if k, _ := lookup(root, "include"); k != nil {
+			r.note("%s:%d: include: is not followed: compose-go reads the included files from disk itself; their services are not read", f, k.Line)
+		}
+		_, svcs := lookup(root, "services")
+		if svcs == nil || svcs.Kind != yaml.MappingNode {
+			continue
+		}
+		in := &inliner{r: r, svcs: svcs, done: map[string]string{}}
+		for i := 0; i+1 < len(svcs.Content); i += 2 {
+			name := svcs.Content[i].Value
+			if n := r.idx.services[f][name]; n != nil && in.service(f, n, 0) {
+				changed = true
+			}
+		}
+	}
+	return changed
+}
+
+// encodeDocs is the YAML of the documents of a file.
+func encodeDocs(docs []*yaml.Node) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	for _, d := range docs {
+		if err := enc.Encode(d); err != nil {
+			return nil, err
+		}
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // parseDocs decodes every document of a file, within the alias bounds.

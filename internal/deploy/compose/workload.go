@@ -170,10 +170,13 @@ func (r *reader) envVar(svc, k string, v envVar) deploy.EnvVar {
 
 // flinkProperties is the text FLINK_PROPERTIES holds: the lines the
 // official Flink image's docker-entrypoint.sh appends to
-// $FLINK_HOME/conf/flink-conf.yaml (images up to 1.18; from 1.19 it
-// writes them through config-parser-utils.sh into config.yaml:
-// apache/flink-docker docker-entrypoint.sh prepare_configuration,
-// process_flink_properties). It is Exact when the compose file holds it
+// $FLINK_HOME/conf/flink-conf.yaml before envsubst runs over the file
+// (images up to 1.18: apache/flink-docker dev-1.18 prepare_configuration);
+// from 1.19 it deletes each line's white space, splits it at the first
+// ':' and passes -Dkey=value to bin/config-parser-utils.sh, which writes
+// flink-conf.yaml if present, else config.yaml (dev-1.19
+// process_flink_properties). Which file that is, is the resolver's: the
+// Text has no Path. It is Exact when the compose file holds it
 // as a literal block scalar whose content is the value compose gives the
 // container (no interpolation changed it): as the value of an
 // environment mapping (FLINK_PROPERTIES: |), or as a list item `- |`
@@ -251,40 +254,10 @@ func (r *reader) mounts(p *types.Project, s types.ServiceConfig) []deploy.Mount 
 		vol := deploy.Volume{Loc: loc}
 		switch v.Type {
 		case types.VolumeTypeBind:
-			src := v.Source
-			if path.IsAbs(src) || strings.HasPrefix(src, "~") || hasVariable(src) {
-				vol.Kind, vol.Path = deploy.VolumeHost, src
-				break
-			}
-			disp := path.Join(r.dir, src)
-			if r.inside(disp) {
-				vol.Kind, vol.Path = deploy.VolumeRepo, disp
-			} else {
-				vol.Kind, vol.Path = deploy.VolumeHost, src
-			}
+			vol.Kind, vol.Path = r.bindSource(v.Source)
 		case types.VolumeTypeVolume:
-			if hasVariable(v.Source) {
-				// ${HOME}/data with HOME unknown: compose-go sees a
-				// volume name where docker compose, with the shell's
-				// value, would bind-mount a host path.
-				vol.Kind, vol.Path = deploy.VolumeHost, v.Source
-				break
-			}
-			if v.Source == "" {
-				vol.Kind = deploy.VolumeEmpty // an anonymous volume: the container's own
-				break
-			}
-			vol.Kind, vol.Name = deploy.VolumeNamed, v.Source
-			if c, ok := p.Volumes[v.Source]; ok {
-				if t := c.DriverOpts["type"]; t == "nfs" || t == "nfs4" {
-					// driver_opts of the local driver mount NFS on every
-					// container that uses the volume (docker volume create
-					// --opt type=nfs).
-					vol.Kind = deploy.VolumeNFS
-				}
-			}
-			vol.Loc = r.volumeDecl(v.Source, loc)
-			if v.Volume != nil {
+			vol = r.volumeSource(p, v, loc)
+			if v.Volume != nil && vol.Name != "" {
 				m.SubPath = v.Volume.Subpath
 			}
 		case types.VolumeTypeTmpfs:
@@ -304,6 +277,46 @@ func (r *reader) mounts(p *types.Project, s types.ServiceConfig) []deploy.Mount 
 		out = append(out, deploy.Mount{Path: target, Loc: loc, Volume: deploy.Volume{Kind: deploy.VolumeEmpty, Loc: loc}})
 	}
 	return out
+}
+
+// bindSource is a bind mount's source: a repository path (relative to
+// the compose file's directory) or a host path.
+func (r *reader) bindSource(src string) (kind, hostOrRepoPath string) {
+	if path.IsAbs(src) || strings.HasPrefix(src, "~") || hasVariable(src) {
+		return deploy.VolumeHost, src
+	}
+	if disp := path.Join(r.dir, src); r.inside(disp) {
+		return deploy.VolumeRepo, disp
+	}
+	return deploy.VolumeHost, src
+}
+
+// volumeSource is the volume of a `type: volume` mount at loc: named
+// (NFS by its driver_opts), anonymous, or a host path compose-go took for
+// a name.
+func (r *reader) volumeSource(p *types.Project, v types.ServiceVolumeConfig, loc deploy.Loc) deploy.Volume {
+	vol := deploy.Volume{Loc: loc}
+	switch {
+	case hasVariable(v.Source):
+		// ${HOME}/data with HOME unknown: compose-go sees a volume name
+		// where docker compose, with the shell's value, would bind-mount
+		// a host path.
+		vol.Kind, vol.Path = deploy.VolumeHost, v.Source
+	case v.Source == "":
+		vol.Kind = deploy.VolumeEmpty // an anonymous volume: the container's own
+	default:
+		vol.Kind, vol.Name = deploy.VolumeNamed, v.Source
+		if c, ok := p.Volumes[v.Source]; ok {
+			if t := c.DriverOpts["type"]; t == "nfs" || t == "nfs4" {
+				// driver_opts of the local driver mount NFS on every
+				// container that uses the volume (docker volume create
+				// --opt type=nfs).
+				vol.Kind = deploy.VolumeNFS
+			}
+		}
+		vol.Loc = r.volumeDecl(v.Source, loc)
+	}
+	return vol
 }
 
 // volumeLoc is the line of the volumes: item of service name that mounts

@@ -9,6 +9,7 @@ package scan
 import (
 	"fmt"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -24,6 +25,9 @@ import (
 // File is one deployment file: its display path, kind (deploy.Kind*) and
 // bytes.
 type File struct {
+	// Path is the file's OS path (its directory names a compose project
+	// when nothing else does).
+	Path string
 	Disp string
 	Kind string
 	Src  []byte
@@ -134,7 +138,11 @@ func (s *scanner) read(f File) {
 // (docker-compose.yml and its override) discovery found.
 func (s *scanner) compose(f File) {
 	dir := path.Dir(f.Disp)
-	res := compose.Read(f.Disp, f.Src, s.repo.Read, compose.Options{DirName: path.Base(dir), Inside: s.repo.Inside})
+	name := path.Base(dir)
+	if f.Path != "" {
+		name = filepath.Base(filepath.Dir(f.Path))
+	}
+	res := compose.Read(f.Disp, f.Src, s.repo.Read, compose.Options{DirName: name, Inside: s.repo.Inside})
 	key := strings.Join(res.Files, "\x00")
 	if s.seen[key] && key != "" {
 		return
