@@ -65,6 +65,8 @@ var ruleReleases = map[string]struct {
 	"CKPT509": {"1.11", "1.15", "the application-mode job ID collision of 1.11 to 1.15", false},
 	"CKPT510": {"1.10", "1.20", "the memory backend with periodic checkpoints (1.10); 2.0 dropped the jobmanager backend", false},
 	"CKPT511": {"0.9", "2.3", "an hdfs:/// path without authority", false},
+	"CKPT512": {"1.8", "2.3", "no Flink distribution bundles Hadoop from 1.8 (apache/flink-docker 89abc4a); the classpath is read from the deployed image", false},
+	"CKPT513": {"0.9", "2.3", "HDFS's path check (DFSUtilClient.isValidName), any Flink release", false},
 	"CKPT601": {"0.9", "1.20", "flink-conf.yaml's legacy parser, which 2.0 no longer reads", false},
 	"CKPT602": {"1.19", "2.3", "config.yaml is read from 1.19 (FLINK-33364)", true},
 	"CKPT603": {"0.9", "2.3", "which of flink-conf.yaml and config.yaml a release reads", true},

@@ -179,6 +179,14 @@ func isFlink(w *Workload) bool {
 	return false
 }
 
+// imageTag is the tag of an image reference ("" without one).
+func imageTag(ref string) string {
+	if i := strings.LastIndexByte(ref, ':'); i > strings.LastIndexByte(ref, '/') {
+		return ref[i+1:]
+	}
+	return ""
+}
+
 // officialFlink reports whether an image reference is the official Flink
 // image (flink, apache/flink; any tag).
 func officialFlink(ref string) bool {
@@ -479,7 +487,24 @@ func (v *view) classpath() Classpath {
 	if v.w.Build != nil {
 		img, loc = v.w.Build.From, v.w.Build.FromLoc
 	}
+	if b := v.w.Build; b != nil {
+		for _, ver := range b.Versions {
+			if ver.Product == "hadoop" {
+				// Hadoop installed in the image: whether its jars reach
+				// Flink's classpath depends on how, which is not read.
+				return Classpath{Why: "the image installs Hadoop (" + ver.What + ") but does not set HADOOP_CLASSPATH", Loc: ver.Loc}
+			}
+		}
+	}
 	if officialFlink(img) {
+		if strings.Contains(imageTag(img), "hadoop") {
+			// Up to 1.7 the official image had Hadoop variants
+			// (flink:1.7.2-hadoop28-scala_2.11: the flink-*-bin-hadoop28
+			// distribution, Hadoop bundled); from 1.8 no Flink release bundles
+			// Hadoop (apache/flink-docker 89abc4a "Remove Hadoop variant
+			// support", add-version.sh).
+			return Classpath{Known: true, OnClasspath: true, Why: "the official Flink image " + img + " is a Hadoop variant", Loc: loc}
+		}
 		return Classpath{Known: true, Why: "the official Flink image " + img + " ships no Hadoop, and HADOOP_CLASSPATH is not set", Loc: loc}
 	}
 	return Classpath{}

@@ -113,3 +113,8 @@ evidence := regex.replace(version.why, ` \(a lower bound[^)]*\)$`, "")
 jobs_text := sprintf("the deployment block of .ckptlint.hcl declares %d jobs sharing this configuration", [input.deployment.jobs]) if {
 	input.deployment.jobs
 } else := "every job submitted with this configuration uses it (jobs is not declared in .ckptlint.hcl)"
+
+# host_in_path is true for an hdfs: URI with the NameNode written into
+# its path (hdfs:///namenode:8020/x, hdfs:/namenode:8020/x): the
+# authority is empty and "namenode:8020" is the first path component.
+host_in_path(p) if regex.match(`^(?i)hdfs:(/|///)[^/:]+:[0-9]+(/|$)`, trim_space(p))

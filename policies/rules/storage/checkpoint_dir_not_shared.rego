@@ -17,7 +17,15 @@
 #   FlinkDeployment, a path under a volumeMount of the flink-main-container whose volume is a
 #   PersistentVolumeClaim, NFS, CSI or other network file system in both the JobManager and the
 #   TaskManager pod templates is such a mount and is not reported; an emptyDir, hostPath or no
-#   volume stays local, and the finding names the volume it reasoned from.
+#   volume stays local, and the finding names the volume it reasoned from. Where the
+#   repository deploys the cluster (docker-compose services, Kubernetes workloads: the
+#   input's deployed.peers), the rule reasons from what every Flink process mounts at the
+#   path instead: an error when two or more processes run and one of them mounts nothing
+#   there, a volume that is each process's own (an emptyDir, a hostPath on Kubernetes, a
+#   ReadWriteOnce claim) or another volume than the others; an info when whether the volume
+#   is shared is unknown (a claim defined elsewhere); nothing when all of them mount one
+#   shared volume (a compose named volume or bind mount on one Docker host, NFS, a
+#   ReadWriteMany claim) or a single process runs.
 # related_resources:
 #   - ref: https://nightlies.apache.org/flink/flink-docs-release-1.20/docs/deployment/config/#execution-checkpointing-dir
 #     description: execution.checkpointing.dir must be accessible from all TaskManagers and JobManagers
@@ -76,6 +84,7 @@ components := ["jobmanager", "taskmanager"]
 # local is true when the directory is on a local file system that no shared
 # volume of the FlinkDeployment covers.
 local if {
+	not deployed
 	storage.local(dir.value)
 	not volumes.shared(dir.value, components)
 }
@@ -110,6 +119,7 @@ deny contains f if {
 # file as ReadWriteOnce can be mounted only by pods on one node, and
 # ReadWriteOncePod by one pod: the TaskManagers elsewhere cannot start.
 deny contains f if {
+	not deployed
 	storage.local(dir.value)
 	volumes.shared(dir.value, components)
 	some m in volumes.single_node_claims(dir.value, components)
@@ -117,4 +127,81 @@ deny contains f if {
 		"checkpoint directory %s (%s at %s) is on volume %s (%s) mounted at %s (%s), a claim every pod mounts; its PersistentVolumeClaim in this file allows only %s, so Kubernetes attaches it to one node at a time (ReadWriteOncePod: one pod) and JobManager and TaskManager pods scheduled on other nodes stay Pending. Use a ReadWriteMany claim (NFS, CephFS, EFS, Filestore...) unless the cluster has one node",
 		[dir.value, dir.key, storage.origin(dir), m.volume, volumes.source(m), m.mount_path, volumes.origin(m), concat(", ", m.access_modes)],
 	))
+}
+
+# Deployment evidence: the Flink processes the repository deploys
+# (input.deployed.peers, docs/input.md), each with what it mounts.
+deployed if {
+	input.flink.format != "flink-deployment"
+	count(input.deployed.peers) > 0
+}
+
+dir_path := volumes.fs_path(dir.value)
+
+# processes is how many Flink processes run.
+processes := sum([p.replicas | some p in input.deployed.peers])
+
+# cover(p) is the mount of process p that holds the directory: the one
+# with the longest path, as the kernel resolves it.
+cover(p) := ms[i] if {
+	ms := [m | some m in p.mounts; volumes.under(dir_path, m.path)]
+	count(ms) > 0
+	longest := max([count(m.path) | some m in ms])
+	i := min([j | some j, m in ms; count(m.path) == longest])
+}
+
+proc_name(p) := sprintf("the %s service (%s:%d)", [p.name, p.loc.file, p.loc.line]) if {
+	p.source == "compose"
+} else := sprintf("%s (%s:%d)", [p.name, p.loc.file, p.loc.line])
+
+mount_text(p) := sprintf("%s mounts %s at %s (%s:%d): %s", [proc_name(p), m.volume, m.path, m.loc.file, m.loc.line, m.why]) if {
+	m := cover(p)
+}
+
+# apart are the reasons the processes do not share the directory.
+apart contains sprintf("%s mounts nothing at %s, so it writes into its container's own file system", [proc_name(p), dir_path]) if {
+	some p in input.deployed.peers
+	not cover(p)
+}
+
+# A volume each process has for itself: the processes are several
+# (deny checks processes > 1).
+apart contains mount_text(p) if {
+	some p in input.deployed.peers
+	cover(p).sharing == "local"
+}
+
+apart contains sprintf("the processes mount different volumes there (%s)", [concat("; ", sort(texts))]) if {
+	vols := {cover(p).volume | some p in input.deployed.peers}
+	count(vols) > 1
+	texts := {sprintf("%s: %s", [proc_name(p), cover(p).volume]) | some p in input.deployed.peers}
+}
+
+several_text := sprintf("%d Flink processes run (%s)", [processes, concat(", ", sort(names))]) if {
+	names := {sprintf("%s ×%d", [proc_name(p), p.replicas]) | some p in input.deployed.peers}
+}
+
+deploy_remedy := concat("", [remedy, ", or, on one Docker host, the same named volume or bind mount in every service"]) if {
+	some p in input.deployed.peers
+	p.source == "compose"
+} else := remedy
+
+deploy_subject := sprintf("checkpoint directory %s (%s at %s) is a path on each process's own file system%s", [dir.value, dir.key, storage.origin(dir), storage.scheme_note(dir.value)])
+
+deny contains f if {
+	deployed
+	storage.local(dir.value)
+	processes > 1
+	count(apart) > 0
+	f := result.finding(dir, sprintf("%s, and %s: %s: %s. %s", [deploy_subject, several_text, concat("; ", sort(apart)), consequence, deploy_remedy]))
+}
+
+deny contains f if {
+	deployed
+	storage.local(dir.value)
+	processes > 1
+	count(apart) == 0
+	some p in input.deployed.peers
+	cover(p).sharing == "unknown"
+	f := result.info(dir, sprintf("%s, and %s; every one mounts %s at %s, but whether it is one file system for all of them is unknown: %s. If it is not, %s. %s", [deploy_subject, several_text, cover(p).volume, cover(p).path, cover(p).why, consequence, remedy]))
 }

@@ -147,3 +147,52 @@ test_read_write_many_claim_is_silent if {
 	m := json.patch(mnt("persistentVolumeClaim", "shared", "claim flink-data"), [{"op": "add", "path": "/access_modes", "value": ["ReadWriteMany"]}])
 	count(checkpoint_dir_not_shared.deny) == 0 with input as k8s({"jobmanager": [m], "taskmanager": [m]})
 }
+
+# Deployment evidence (input.deployed.peers).
+compose_proc(name, line, mounts, replicas) := {"name": name, "source": "compose", "role": name, "replicas": replicas, "loc": {"file": "docker-compose.yml", "line": line}, "mounts": mounts}
+
+named_mount(line) := {"path": "/data", "kind": "named", "volume": "named volume ckpt", "sharing": "shared", "why": "a named volume is one directory on the Docker host for every service", "loc": {"file": "docker-compose.yml", "line": line}}
+
+deployed_with(peers) := json.patch(base, [{"op": "add", "path": "/deployed", "value": {"peers": peers}}])
+
+test_deployed_all_share_one_volume_passes if {
+	inp := deployed_with([compose_proc("jobmanager", 3, [named_mount(5)], 1), compose_proc("taskmanager", 8, [named_mount(10)], 2)])
+	count(checkpoint_dir_not_shared.deny) == 0 with input as inp
+}
+
+test_deployed_unmounted_process_is_an_error if {
+	inp := deployed_with([compose_proc("jobmanager", 3, [named_mount(5)], 1), compose_proc("taskmanager", 8, [], 2)])
+	some f in checkpoint_dir_not_shared.deny with input as inp
+	not f.severity
+	contains(f.message, "3 Flink processes run")
+	contains(f.message, "the taskmanager service (docker-compose.yml:8) mounts nothing at /data/checkpoints")
+}
+
+test_deployed_local_volume_is_an_error if {
+	empty := {"path": "/data", "kind": "empty", "volume": "emptyDir scratch", "sharing": "local", "why": "an emptyDir lives and dies with its pod, so every pod has its own", "loc": {"file": "tm.yaml", "line": 30}}
+	inp := deployed_with([{"name": "Deployment/flink-taskmanager", "source": "kubernetes", "role": "taskmanager", "replicas": 2, "loc": {"file": "tm.yaml", "line": 2}, "mounts": [empty]}])
+	some f in checkpoint_dir_not_shared.deny with input as inp
+	not f.severity
+	contains(f.message, "Deployment/flink-taskmanager (tm.yaml:2) mounts emptyDir scratch at /data (tm.yaml:30)")
+}
+
+test_deployed_unknown_claim_is_info if {
+	claim := {"path": "/data", "kind": "claim", "volume": "claim ckpt", "sharing": "unknown", "why": "its PersistentVolumeClaim is not in the repository, so its access modes are unknown", "loc": {"file": "tm.yaml", "line": 30}}
+	inp := deployed_with([compose_proc("jobmanager", 3, [claim], 1), compose_proc("taskmanager", 8, [claim], 1)])
+	some f in checkpoint_dir_not_shared.deny with input as inp
+	f.severity == "info"
+	contains(f.message, "whether it is one file system for all of them is unknown")
+}
+
+test_deployed_single_process_passes if {
+	inp := deployed_with([compose_proc("flink", 3, [], 1)])
+	count(checkpoint_dir_not_shared.deny) == 0 with input as inp
+}
+
+test_deployed_different_volumes_is_an_error if {
+	other := object.union(named_mount(10), {"volume": "named volume other"})
+	inp := deployed_with([compose_proc("jobmanager", 3, [named_mount(5)], 1), compose_proc("taskmanager", 8, [other], 1)])
+	some f in checkpoint_dir_not_shared.deny with input as inp
+	not f.severity
+	contains(f.message, "the processes mount different volumes there")
+}

@@ -42,6 +42,7 @@ paths contains p if {
 	p.set
 	is_string(p.value)
 	startswith(lower(trim_space(p.value)), "hdfs:///")
+	not storage.host_in_path(p.value) # CKPT513
 }
 
 core_sites := [r.file | some r in input.hadoop.client; r.format == "core-site"]
