@@ -111,7 +111,7 @@ func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set) ([]Pending, 
 		if loc := model.LocFromInput(r.Loc); loc != nil && loc.File != "" {
 			f.Range = finding.Range{File: loc.File, Span: loc.Span}
 		} else {
-			f.Range = finding.Range{File: defaultFile(s), Span: parsed.At(parsed.Top())}
+			f.Range = finding.Range{File: defaultFile(s), Span: parsed.At(defaultPos(s))}
 		}
 		out = append(out, f)
 		caps = append(caps, cp)
@@ -221,6 +221,27 @@ func defaultFile(s *model.Set) string {
 		return fs[0].Path
 	}
 	return s.Name
+}
+
+// defaultPos is where a finding about no key in particular (an unset
+// key) is reported: the top of the set's Flink file, or for a text
+// written inside another file (FLINK_PROPERTIES, a ConfigMap key) the line
+// that holds it there.
+func defaultPos(s *model.Set) parsed.Pos {
+	if s.Flink == nil || s.Flink.Embed == nil || s.Flink.Embed.Line <= 1 {
+		return parsed.Top()
+	}
+	e := s.Flink.Embed
+	off, line := 0, 1
+	for line < e.Line {
+		i := bytes.IndexByte(e.Container[off:], '\n')
+		if i < 0 {
+			return parsed.Top()
+		}
+		off += i + 1
+		line++
+	}
+	return parsed.Pos{Line: line, Col: 1, Offset: off}
 }
 
 // lineAt returns 1-based line n of src, or "".

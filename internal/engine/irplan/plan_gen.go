@@ -10695,51 +10695,26 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 		1,
 	}, Return: 2, Blocks: []*ir.Block{
 		{Stmts: []ir.Stmt{
-			&ir.BlockStmt{Blocks: []*ir.Block{
-				{Stmts: []ir.Stmt{
-					&ir.ResetLocalStmt{Target: 3, Location: ir.Location{File: 14, Row: 93, Col: 1}},
-					&ir.CallStmt{Func: "g0.data.ckptlint.rules.blocksize.scheduled_space.blocksize", Args: []ir.Operand{
-						{Value: ir.Local(0)},
-						{Value: ir.Local(1)},
-					}, Result: 4, Location: ir.Location{File: 14, Row: 93, Col: 73}},
-					&ir.DotStmt{Source: ir.Operand{Value: ir.Local(4)}, Key: ir.Operand{Value: ir.StringIndex(14)}, Target: 5, Location: ir.Location{File: 14, Row: 93, Col: 73}},
-					&ir.NotEqualStmt{A: ir.Operand{Value: ir.Local(5)}, B: ir.Operand{Value: ir.Bool(false)}, Location: ir.Location{File: 14, Row: 93, Col: 73}},
-					&ir.CallStmt{Func: "g0.data.ckptlint.rules.blocksize.scheduled_space.blocksize", Args: []ir.Operand{
-						{Value: ir.Local(0)},
-						{Value: ir.Local(1)},
-					}, Result: 6, Location: ir.Location{File: 14, Row: 93, Col: 29}},
-					&ir.DotStmt{Source: ir.Operand{Value: ir.Local(6)}, Key: ir.Operand{Value: ir.StringIndex(14)}, Target: 7, Location: ir.Location{File: 14, Row: 93, Col: 29}},
-					&ir.DotStmt{Source: ir.Operand{Value: ir.Local(7)}, Key: ir.Operand{Value: ir.StringIndex(16)}, Target: 8, Location: ir.Location{File: 14, Row: 93, Col: 29}},
-					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(8)}, Target: 9, Location: ir.Location{File: 14, Row: 93, Col: 29}},
-					&ir.CallStmt{Func: "g0.data.ckptlint.rules.blocksize.scheduled_space.blocksize", Args: []ir.Operand{
-						{Value: ir.Local(0)},
-						{Value: ir.Local(1)},
-					}, Result: 10, Location: ir.Location{File: 14, Row: 93, Col: 49}},
-					&ir.DotStmt{Source: ir.Operand{Value: ir.Local(10)}, Key: ir.Operand{Value: ir.StringIndex(14)}, Target: 11, Location: ir.Location{File: 14, Row: 93, Col: 49}},
-					&ir.DotStmt{Source: ir.Operand{Value: ir.Local(11)}, Key: ir.Operand{Value: ir.StringIndex(17)}, Target: 12, Location: ir.Location{File: 14, Row: 93, Col: 49}},
-					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(12)}, Target: 13, Location: ir.Location{File: 14, Row: 93, Col: 49}},
-					&ir.MakeArrayStmt{Capacity: 2, Target: 14, Location: ir.Location{File: 14, Row: 93, Col: 11}},
-					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(9)}, Array: 14, Location: ir.Location{File: 14, Row: 93, Col: 11}},
-					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(13)}, Array: 14, Location: ir.Location{File: 14, Row: 93, Col: 11}},
-					&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-						{Value: ir.StringIndex(21)},
-						{Value: ir.Local(14)},
-					}, Result: 15, Location: ir.Location{File: 14, Row: 93, Col: 11}},
-					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(15)}, Target: 16, Location: ir.Location{File: 14, Row: 93, Col: 11}},
-					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.Local(16)}, Target: 3, Location: ir.Location{File: 14, Row: 93, Col: 1}},
-				}},
-				{Stmts: []ir.Stmt{
-					&ir.IsUndefinedStmt{Source: 3, Location: ir.Location{File: 14, Row: 95, Col: 1}},
-					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(28)}, Target: 3, Location: ir.Location{File: 14, Row: 95, Col: 1}},
-				}},
-				{Stmts: []ir.Stmt{
-					&ir.IsDefinedStmt{Source: 3, Location: ir.Location{File: 14, Row: 95, Col: 1}},
-					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.Local(3)}, Target: 2, Location: ir.Location{File: 14, Row: 95, Col: 1}},
-				}},
-			}},
+			&ir.ResetLocalStmt{Target: 3, Location: ir.Location{File: 14, Row: 95, Col: 1}},
+			&ir.CallStmt{Func: "g0.data.ckptlint.rules.blocksize.scheduled_space.blocksize", Args: []ir.Operand{
+				{Value: ir.Local(0)},
+				{Value: ir.Local(1)},
+			}, Result: 4, Location: ir.Location{File: 14, Row: 95, Col: 21}},
+			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(4)}, Target: 5, Location: ir.Location{File: 14, Row: 95, Col: 21}},
+			&ir.CallStmt{Func: "g0.data.ckptlint.lib.blocksize.source", Args: []ir.Operand{
+				{Value: ir.Local(0)},
+				{Value: ir.Local(1)},
+				{Value: ir.Local(5)},
+			}, Result: 6, Location: ir.Location{File: 14, Row: 95, Col: 11}},
+			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(6)}, Target: 7, Location: ir.Location{File: 14, Row: 95, Col: 11}},
+			&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.Local(7)}, Target: 3, Location: ir.Location{File: 14, Row: 95, Col: 1}},
 		}},
 		{Stmts: []ir.Stmt{
-			&ir.ReturnLocalStmt{Source: 2, Location: ir.Location{File: 14, Row: 93, Col: 1}},
+			&ir.IsDefinedStmt{Source: 3, Location: ir.Location{File: 14, Row: 95, Col: 1}},
+			&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.Local(3)}, Target: 2, Location: ir.Location{File: 14, Row: 95, Col: 1}},
+		}},
+		{Stmts: []ir.Stmt{
+			&ir.ReturnLocalStmt{Source: 2, Location: ir.Location{File: 14, Row: 95, Col: 1}},
 		}},
 	}, Path: []string{
 		"g0",

@@ -90,9 +90,9 @@ at := blocksize if blocksize.set
 
 else := flink.dir
 
-source := sprintf("%s:%d", [blocksize.loc.file, blocksize.loc.line]) if blocksize.loc
-
-else := "the Hadoop default"
+# source names the file and how the deployment brings it to the
+# processes (bs.source).
+source := bs.source(blocksize)
 
 assumed := "" if {
 	flink.jobs.declared
