@@ -1,6 +1,7 @@
 package assemble
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -110,9 +111,14 @@ func (a *assembler) provided(p *deploy.Provided) (*discover.Found, error) {
 
 // text is the Found of a text written inside a deployment file.
 func (a *assembler) text(t *deploy.Text) (*discover.Found, error) {
+	if f := a.d.Get(a.abs(t.Container)); f != nil && !f.Embedded() && t.Exact && t.Start == 0 && t.End == len(f.Src) && t.Name == filepath.Base(f.Path) {
+		// The whole of a configuration file of the repository (a
+		// configMapGenerator's file, a chart's .Files.Get): the file itself.
+		return f, nil
+	}
 	src := a.d.SourceOf(t.Container)
 	if src == nil {
-		return nil, nil
+		return nil, fmt.Errorf("%s: %s not read: its file is not a deployment file ckptlint read", t.Loc, t.Name)
 	}
 	return a.d.AddText(t, src)
 }

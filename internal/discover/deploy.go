@@ -67,7 +67,9 @@ func (d *Tree) AddText(t *deploy.Text, container *Source) (*Found, error) {
 		return nil, fmt.Errorf("%s: %s is no configuration file ckptlint reads", t.Loc, t.Name)
 	}
 	path := container.Path + "#" + t.Name + "@" + strconv.Itoa(t.Loc.Line)
-	f := &Found{Path: path, Real: container.Real, Disp: container.Disp, Format: fm.ID, Src: t.Src, Chart: d.chart(container.Path),
+	// No Chart: a text of a chart's template is what Helm rendered
+	// (internal/deploy/render), never the template itself.
+	f := &Found{Path: path, Real: container.Real, Disp: container.Disp, Format: fm.ID, Src: t.Src,
 		embed: &parsed.Embed{Exact: t.Exact, Start: t.Start, End: t.End, Indent: t.Indent, Line: t.Loc.Line, Container: container.Src}}
 	if d.texts == nil {
 		d.texts = map[*deploy.Text]*Found{}
