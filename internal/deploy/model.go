@@ -1,5 +1,7 @@
 package deploy
 
+import "path"
+
 // Model is what the deployment files of a repository declare, as the
 // sources read them (every fact with its Loc).
 type Model struct {
@@ -27,12 +29,19 @@ func (m *Model) Add(o *Model) {
 }
 
 // configMap returns the ConfigMap name (in namespace ns when the map
-// has one) of the model, or nil.
-func (m *Model) configMap(name, ns string) *ConfigMap {
+// has one) of the model, or nil: the one declared in the directory of
+// file (the workload's manifest) when there is one, else the first.
+func (m *Model) configMap(name, ns, file string) *ConfigMap {
+	var first *ConfigMap
 	for _, c := range m.ConfigMaps {
 		if c.Name == name && (c.Namespace == "" || ns == "" || c.Namespace == ns) {
-			return c
+			if path.Dir(c.Loc.File) == path.Dir(file) {
+				return c
+			}
+			if first == nil {
+				first = c
+			}
 		}
 	}
-	return nil
+	return first
 }

@@ -428,7 +428,7 @@ func (v *view) mountAt(p string) (Mount, string, bool) {
 // configMapFile is the text a ConfigMap volume mount shows at rel below
 // its mount path (or, with a subPath, at the mount path itself).
 func (v *view) configMapFile(mt Mount, rel string) *Text {
-	cm := v.m.configMap(mt.Volume.Name, "")
+	cm := v.m.configMap(mt.Volume.Name, "", v.w.Loc.File)
 	if cm == nil {
 		return nil
 	}

@@ -88,6 +88,7 @@ func Model(files []File, repo Repo) *deploy.Model {
 	}
 	if len(s.plain) > 0 {
 		s.m.Notes = append(s.m.Notes, kube.Link(s.plain)...)
+		byDir(s.plain)
 		s.addManifests(s.plain)
 	}
 	for _, ms := range s.rendered {
@@ -283,6 +284,30 @@ func (s *scanner) linkBuilds() {
 		if b := s.builds[k]; b != nil && !s.used[disp] && strings.HasSuffix(k, "\x00") {
 			s.m.Texts = append(s.m.Texts, b.Texts...)
 			s.m.Versions = append(s.m.Versions, b.Versions...)
+		}
+	}
+}
+
+// byDir makes the workloads of plain manifests in different directories
+// different clusters: k8s/staging and k8s/prod holding the same
+// Deployments (same names, no namespace) are two deployments, not one
+// with twice the TaskManagers. A directory holds one cluster's manifests
+// as Flink's "Kubernetes Setup" lays them out.
+func byDir(ms []*kube.Manifest) {
+	dirs := map[string]bool{}
+	for _, mf := range ms {
+		if len(mf.Workloads) > 0 {
+			dirs[path.Dir(mf.Path)] = true
+		}
+	}
+	if len(dirs) < 2 {
+		return
+	}
+	for _, mf := range ms {
+		for i := range mf.Workloads {
+			if w := &mf.Workloads[i]; w.Group != "" {
+				w.Group = path.Dir(mf.Path) + ": " + w.Group
+			}
 		}
 	}
 }
