@@ -120,6 +120,13 @@ type File struct {
 	// Template is set when the file holds unrendered template placeholders
 	// (docs/templates.md).
 	Template *Template `json:"template,omitempty"`
+	// Comments are the file's comments, as far as its reader read it: nil
+	// when it read none (a file over the size cap, YAML that does not
+	// parse); after a Hadoop XML error, those before it.
+	Comments *Comments `json:"-"`
+	// IncludeComments are the comments of the xi:include targets the file
+	// read (Hadoop only), each target once, in the order first read.
+	IncludeComments []*Comments `json:"-"`
 	// Embed is set for a file written inside another file (a ConfigMap's
 	// data, a compose FLINK_PROPERTIES block): Path is then the
 	// container's, and Embed says where the file lies in it.
