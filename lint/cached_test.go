@@ -52,6 +52,9 @@ func resultJSON(t *testing.T, res *lint.Result) string {
 		for _, s := range res.Sets {
 			for _, f := range s.Files() {
 				sources[f.Path] = f.Src
+				if f.Embed != nil {
+					sources[f.Path] = f.Embed.Container
+				}
 			}
 		}
 	}

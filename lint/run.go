@@ -298,6 +298,9 @@ func (r *run) planBytes(p *assemble.Plan, s *model.Set) func(path string) []byte
 		if s != nil {
 			for _, f := range s.Files() {
 				if f != nil && f.Path == path && f.Src != nil {
+					if f.Embed != nil {
+						return f.Embed.Container // a text inside another file: that file
+					}
 					return f.Src
 				}
 			}
