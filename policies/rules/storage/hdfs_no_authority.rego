@@ -49,6 +49,8 @@ core_sites := [r.file | some r in input.hadoop.client; r.format == "core-site"]
 
 found := sprintf("the configuration set's core-site.xml (%s) does not set fs.defaultFS", [concat(", ", core_sites)]) if {
 	count(core_sites) > 0
+} else := sprintf("%s, and no flink.hadoop.fs.defaultFS is set", [input.deployed.hadoop_missing]) if {
+	input.deployed.hadoop_missing != ""
 } else := "the configuration set holds no core-site.xml and no flink.hadoop.fs.defaultFS"
 
 refs := [sprintf("%s: %s", [r.key, trim_space(r.value)]) | some r in input.hadoop.conf_refs; r.resolved == ""]

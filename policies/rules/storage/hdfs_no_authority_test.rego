@@ -59,3 +59,18 @@ test_error_text_per_release if {
 	some g in hdfs_no_authority.deny with input as new
 	contains(g.message, "did not describe the authority")
 }
+
+test_deployed_names_the_processes if {
+	inp := {
+		"flink": {"file": "docker-compose.yml"},
+		"effective": {
+			"checkpointing": {"dir": {"value": "hdfs:///flink/ckpt", "set": true, "key": "state.checkpoints.dir", "loc": {"file": "docker-compose.yml", "line": 9}}, "savepoint_dir": {"set": false}},
+			"ha": {"storage_dir": {"set": false}},
+			"hdfs_client": {"default_fs": {"set": false}},
+		},
+		"hadoop": {"client": []},
+		"deployed": {"hadoop_missing": "the jobmanager service loads no Hadoop files from the repository: no HADOOP_CONF_DIR is set and no Hadoop configuration directory is mounted or copied in; Hadoop's defaults apply"},
+	}
+	some f in hdfs_no_authority.deny with input as inp
+	contains(f.message, "Here the jobmanager service loads no Hadoop files from the repository")
+}
