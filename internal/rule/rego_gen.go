@@ -652,9 +652,9 @@ var regoRules = []*Rule{
 		ID:          "CKPT513",
 		Name:        "hdfs-namenode-in-path",
 		Severity:    finding.Error,
-		Fixable:     false,
+		Fixable:     true,
 		Title:       "The NameNode is written into the path of an hdfs URI, after three slashes",
-		Description: "In hdfs:///namenode:8020/flink/checkpoints the three slashes leave the authority empty,\nso \"namenode:8020\" is not the NameNode but the first directory of the path: Flink takes\nthe NameNode from fs.defaultFS (HadoopFsFactory), and HDFS refuses the path, since\nDFSUtilClient.isValidName rejects any path component that contains ':'\n(DistributedFileSystem.getPathName: \"Pathname /namenode:8020/flink/checkpoints from\nhdfs:/namenode:8020/flink/checkpoints is not a valid DFS filename.\"). Every checkpoint\nthen fails. The rule reports an error for a checkpoint, savepoint or HA storage path of\nthat form (also hdfs:/namenode:8020/...); write two slashes:\nhdfs://namenode:8020/flink/checkpoints.\n",
+		Description: "In hdfs:///namenode:8020/flink/checkpoints the three slashes leave the authority empty,\nso \"namenode:8020\" is not the NameNode but the first directory of the path: Flink takes\nthe NameNode from fs.defaultFS (HadoopFsFactory), and HDFS refuses the path, since\nDFSUtilClient.isValidName rejects any path component that contains ':'\n(DistributedFileSystem.getPathName: \"Pathname /namenode:8020/flink/checkpoints from\nhdfs:/namenode:8020/flink/checkpoints is not a valid DFS filename.\"). Every checkpoint\nthen fails. The rule reports an error for a checkpoint, savepoint or HA storage path of\nthat form (also hdfs:/namenode:8020/...); write two slashes:\nhdfs://namenode:8020/flink/checkpoints, which fix writes.\n",
 		Family:      "storage",
 		Package:     "data.ckptlint.rules.storage.hdfs_host_in_path",
 		Related: []string{

@@ -840,6 +840,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 	{Value: "^(?i)hdfs:(/|///)[^/:]+:[0-9]+(/|$)"},
 	{Value: "^(?i)hdfs:/*"},
 	{Value: "%s %s (%s) writes the NameNode into the path: with no authority, HDFS reads %s as a path whose first directory contains ':', which it refuses (\"Pathname %s ... is not a valid DFS filename.\"), so every checkpoint fails. Write the NameNode as the authority, with two slashes: hdfs://%s"},
+	{Value: "hdfs://%s"},
 	{Value: "hdfs_no_authority"},
 	{Value: "hdfs:///"},
 	{Value: "4"},
@@ -1853,7 +1854,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 							}}, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 						}},
 						{Stmts: []ir.Stmt{
-							&ir.AssignVarStmt{Source: ir.Operand{Value: ir.StringIndex(834)}, Target: 309, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+							&ir.AssignVarStmt{Source: ir.Operand{Value: ir.StringIndex(835)}, Target: 309, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 							&ir.CallStmt{Func: "g0.data.ckptlint.rules.storage.hdfs_no_authority.deny", Args: []ir.Operand{
 								{Value: ir.Local(0)},
 								{Value: ir.Local(1)},
@@ -1869,7 +1870,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 							}}, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 						}},
 						{Stmts: []ir.Stmt{
-							&ir.AssignVarStmt{Source: ir.Operand{Value: ir.StringIndex(844)}, Target: 316, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+							&ir.AssignVarStmt{Source: ir.Operand{Value: ir.StringIndex(845)}, Target: 316, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 							&ir.CallStmt{Func: "g0.data.ckptlint.rules.storage.hdfs_not_on_classpath.deny", Args: []ir.Operand{
 								{Value: ir.Local(0)},
 								{Value: ir.Local(1)},
@@ -1885,7 +1886,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 							}}, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 						}},
 						{Stmts: []ir.Stmt{
-							&ir.AssignVarStmt{Source: ir.Operand{Value: ir.StringIndex(850)}, Target: 323, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+							&ir.AssignVarStmt{Source: ir.Operand{Value: ir.StringIndex(851)}, Target: 323, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 							&ir.CallStmt{Func: "g0.data.ckptlint.rules.storage.incremental_ignored.deny", Args: []ir.Operand{
 								{Value: ir.Local(0)},
 								{Value: ir.Local(1)},
@@ -1901,7 +1902,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 							}}, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 						}},
 						{Stmts: []ir.Stmt{
-							&ir.AssignVarStmt{Source: ir.Operand{Value: ir.StringIndex(856)}, Target: 330, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+							&ir.AssignVarStmt{Source: ir.Operand{Value: ir.StringIndex(857)}, Target: 330, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 							&ir.CallStmt{Func: "g0.data.ckptlint.rules.storage.legacy_backend_name.deny", Args: []ir.Operand{
 								{Value: ir.Local(0)},
 								{Value: ir.Local(1)},
@@ -1917,7 +1918,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 							}}, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 						}},
 						{Stmts: []ir.Stmt{
-							&ir.AssignVarStmt{Source: ir.Operand{Value: ir.StringIndex(864)}, Target: 337, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+							&ir.AssignVarStmt{Source: ir.Operand{Value: ir.StringIndex(865)}, Target: 337, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 							&ir.CallStmt{Func: "g0.data.ckptlint.rules.storage.memory_backend.deny", Args: []ir.Operand{
 								{Value: ir.Local(0)},
 								{Value: ir.Local(1)},
@@ -1933,7 +1934,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 							}}, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 						}},
 						{Stmts: []ir.Stmt{
-							&ir.AssignVarStmt{Source: ir.Operand{Value: ir.StringIndex(875)}, Target: 344, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+							&ir.AssignVarStmt{Source: ir.Operand{Value: ir.StringIndex(876)}, Target: 344, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 							&ir.CallStmt{Func: "g0.data.ckptlint.rules.storage.num_retained.deny", Args: []ir.Operand{
 								{Value: ir.Local(0)},
 								{Value: ir.Local(1)},
@@ -1949,7 +1950,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 							}}, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 						}},
 						{Stmts: []ir.Stmt{
-							&ir.AssignVarStmt{Source: ir.Operand{Value: ir.StringIndex(885)}, Target: 351, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+							&ir.AssignVarStmt{Source: ir.Operand{Value: ir.StringIndex(886)}, Target: 351, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 							&ir.CallStmt{Func: "g0.data.ckptlint.rules.storage.rocksdb_full_checkpoints.deny", Args: []ir.Operand{
 								{Value: ir.Local(0)},
 								{Value: ir.Local(1)},
@@ -1972,13 +1973,13 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(813)}, Set: 358, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(818)}, Set: 358, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(830)}, Set: 358, Location: ir.Location{File: 0, Row: 1, Col: 1}},
-					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(834)}, Set: 358, Location: ir.Location{File: 0, Row: 1, Col: 1}},
-					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(844)}, Set: 358, Location: ir.Location{File: 0, Row: 1, Col: 1}},
-					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(850)}, Set: 358, Location: ir.Location{File: 0, Row: 1, Col: 1}},
-					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(856)}, Set: 358, Location: ir.Location{File: 0, Row: 1, Col: 1}},
-					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(864)}, Set: 358, Location: ir.Location{File: 0, Row: 1, Col: 1}},
-					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(875)}, Set: 358, Location: ir.Location{File: 0, Row: 1, Col: 1}},
-					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(885)}, Set: 358, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(835)}, Set: 358, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(845)}, Set: 358, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(851)}, Set: 358, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(857)}, Set: 358, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(865)}, Set: 358, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(876)}, Set: 358, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(886)}, Set: 358, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 					&ir.DotStmt{Source: ir.Operand{Value: ir.Local(1)}, Key: ir.Operand{Value: ir.StringIndex(258)}, Target: 359, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 					&ir.DotStmt{Source: ir.Operand{Value: ir.Local(359)}, Key: ir.Operand{Value: ir.StringIndex(259)}, Target: 360, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 					&ir.DotStmt{Source: ir.Operand{Value: ir.Local(360)}, Key: ir.Operand{Value: ir.StringIndex(722)}, Target: 361, Location: ir.Location{File: 0, Row: 1, Col: 1}},
@@ -2010,10 +2011,10 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					}}, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 				}},
 				{Stmts: []ir.Stmt{
-					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.StringIndex(890)}, Target: 374, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.StringIndex(891)}, Target: 374, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 					&ir.BlockStmt{Blocks: []*ir.Block{
 						{Stmts: []ir.Stmt{
-							&ir.AssignVarStmt{Source: ir.Operand{Value: ir.StringIndex(891)}, Target: 375, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+							&ir.AssignVarStmt{Source: ir.Operand{Value: ir.StringIndex(892)}, Target: 375, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 							&ir.CallStmt{Func: "g0.data.ckptlint.rules.timing.bare_number_duration.deny", Args: []ir.Operand{
 								{Value: ir.Local(0)},
 								{Value: ir.Local(1)},
@@ -2029,7 +2030,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 							}}, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 						}},
 						{Stmts: []ir.Stmt{
-							&ir.AssignVarStmt{Source: ir.Operand{Value: ir.StringIndex(903)}, Target: 382, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+							&ir.AssignVarStmt{Source: ir.Operand{Value: ir.StringIndex(904)}, Target: 382, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 							&ir.CallStmt{Func: "g0.data.ckptlint.rules.timing.concurrency_conflict.deny", Args: []ir.Operand{
 								{Value: ir.Local(0)},
 								{Value: ir.Local(1)},
@@ -2045,7 +2046,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 							}}, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 						}},
 						{Stmts: []ir.Stmt{
-							&ir.AssignVarStmt{Source: ir.Operand{Value: ir.StringIndex(910)}, Target: 389, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+							&ir.AssignVarStmt{Source: ir.Operand{Value: ir.StringIndex(911)}, Target: 389, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 							&ir.CallStmt{Func: "g0.data.ckptlint.rules.timing.hdfs_client_timeout.deny", Args: []ir.Operand{
 								{Value: ir.Local(0)},
 								{Value: ir.Local(1)},
@@ -2061,7 +2062,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 							}}, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 						}},
 						{Stmts: []ir.Stmt{
-							&ir.AssignVarStmt{Source: ir.Operand{Value: ir.StringIndex(919)}, Target: 396, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+							&ir.AssignVarStmt{Source: ir.Operand{Value: ir.StringIndex(920)}, Target: 396, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 							&ir.CallStmt{Func: "g0.data.ckptlint.rules.timing.interval_floor.deny", Args: []ir.Operand{
 								{Value: ir.Local(0)},
 								{Value: ir.Local(1)},
@@ -2077,7 +2078,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 							}}, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 						}},
 						{Stmts: []ir.Stmt{
-							&ir.AssignVarStmt{Source: ir.Operand{Value: ir.StringIndex(930)}, Target: 403, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+							&ir.AssignVarStmt{Source: ir.Operand{Value: ir.StringIndex(931)}, Target: 403, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 							&ir.CallStmt{Func: "g0.data.ckptlint.rules.timing.invalid_duration.deny", Args: []ir.Operand{
 								{Value: ir.Local(0)},
 								{Value: ir.Local(1)},
@@ -2093,7 +2094,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 							}}, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 						}},
 						{Stmts: []ir.Stmt{
-							&ir.AssignVarStmt{Source: ir.Operand{Value: ir.StringIndex(947)}, Target: 410, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+							&ir.AssignVarStmt{Source: ir.Operand{Value: ir.StringIndex(948)}, Target: 410, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 							&ir.CallStmt{Func: "g0.data.ckptlint.rules.timing.subsumed_inflight.deny", Args: []ir.Operand{
 								{Value: ir.Local(0)},
 								{Value: ir.Local(1)},
@@ -2109,7 +2110,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 							}}, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 						}},
 						{Stmts: []ir.Stmt{
-							&ir.AssignVarStmt{Source: ir.Operand{Value: ir.StringIndex(958)}, Target: 417, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+							&ir.AssignVarStmt{Source: ir.Operand{Value: ir.StringIndex(959)}, Target: 417, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 							&ir.CallStmt{Func: "g0.data.ckptlint.rules.timing.timeout_below_stall.deny", Args: []ir.Operand{
 								{Value: ir.Local(0)},
 								{Value: ir.Local(1)},
@@ -2125,7 +2126,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 							}}, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 						}},
 						{Stmts: []ir.Stmt{
-							&ir.AssignVarStmt{Source: ir.Operand{Value: ir.StringIndex(1002)}, Target: 424, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+							&ir.AssignVarStmt{Source: ir.Operand{Value: ir.StringIndex(1003)}, Target: 424, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 							&ir.CallStmt{Func: "g0.data.ckptlint.rules.timing.zero_tolerance.deny", Args: []ir.Operand{
 								{Value: ir.Local(0)},
 								{Value: ir.Local(1)},
@@ -2142,17 +2143,17 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 						}},
 					}, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 					&ir.MakeSetStmt{Target: 431, Location: ir.Location{File: 0, Row: 1, Col: 1}},
-					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(891)}, Set: 431, Location: ir.Location{File: 0, Row: 1, Col: 1}},
-					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(903)}, Set: 431, Location: ir.Location{File: 0, Row: 1, Col: 1}},
-					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(910)}, Set: 431, Location: ir.Location{File: 0, Row: 1, Col: 1}},
-					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(919)}, Set: 431, Location: ir.Location{File: 0, Row: 1, Col: 1}},
-					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(930)}, Set: 431, Location: ir.Location{File: 0, Row: 1, Col: 1}},
-					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(947)}, Set: 431, Location: ir.Location{File: 0, Row: 1, Col: 1}},
-					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(958)}, Set: 431, Location: ir.Location{File: 0, Row: 1, Col: 1}},
-					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(1002)}, Set: 431, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(892)}, Set: 431, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(904)}, Set: 431, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(911)}, Set: 431, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(920)}, Set: 431, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(931)}, Set: 431, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(948)}, Set: 431, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(959)}, Set: 431, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(1003)}, Set: 431, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 					&ir.DotStmt{Source: ir.Operand{Value: ir.Local(1)}, Key: ir.Operand{Value: ir.StringIndex(258)}, Target: 432, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 					&ir.DotStmt{Source: ir.Operand{Value: ir.Local(432)}, Key: ir.Operand{Value: ir.StringIndex(259)}, Target: 433, Location: ir.Location{File: 0, Row: 1, Col: 1}},
-					&ir.DotStmt{Source: ir.Operand{Value: ir.Local(433)}, Key: ir.Operand{Value: ir.StringIndex(890)}, Target: 434, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+					&ir.DotStmt{Source: ir.Operand{Value: ir.Local(433)}, Key: ir.Operand{Value: ir.StringIndex(891)}, Target: 434, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 					&ir.ScanStmt{Source: 434, Key: 435, Value: 436, Block: &ir.Block{Stmts: []ir.Stmt{
 						&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(435)}, Target: 437, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 						&ir.NotStmt{Block: &ir.Block{Stmts: []ir.Stmt{
@@ -2187,7 +2188,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(333)}, Set: 447, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 			&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(656)}, Set: 447, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 			&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(722)}, Set: 447, Location: ir.Location{File: 0, Row: 1, Col: 1}},
-			&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(890)}, Set: 447, Location: ir.Location{File: 0, Row: 1, Col: 1}},
+			&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(891)}, Set: 447, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(1)}, Key: ir.Operand{Value: ir.StringIndex(258)}, Target: 448, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(448)}, Key: ir.Operand{Value: ir.StringIndex(259)}, Target: 449, Location: ir.Location{File: 0, Row: 1, Col: 1}},
 			&ir.ScanStmt{Source: 449, Key: 450, Value: 451, Block: &ir.Block{Stmts: []ir.Stmt{
@@ -38926,62 +38927,95 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					{Value: ir.Local(0)},
 					{Value: ir.Local(1)},
 					{Value: ir.Local(8)},
-				}, Result: 9, Location: ir.Location{File: 44, Row: 46, Col: 20}},
-				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(9)}, Target: 10, Location: ir.Location{File: 44, Row: 46, Col: 20}},
-				&ir.DotStmt{Source: ir.Operand{Value: ir.Local(8)}, Key: ir.Operand{Value: ir.StringIndex(10)}, Target: 11, Location: ir.Location{File: 44, Row: 46, Col: 44}},
-				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(11)}, Target: 12, Location: ir.Location{File: 44, Row: 46, Col: 44}},
+				}, Result: 9, Location: ir.Location{File: 44, Row: 47, Col: 21}},
+				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(9)}, Target: 10, Location: ir.Location{File: 44, Row: 47, Col: 21}},
+				&ir.DotStmt{Source: ir.Operand{Value: ir.Local(8)}, Key: ir.Operand{Value: ir.StringIndex(10)}, Target: 11, Location: ir.Location{File: 44, Row: 47, Col: 45}},
+				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(11)}, Target: 12, Location: ir.Location{File: 44, Row: 47, Col: 45}},
 				&ir.CallStmt{Func: "g0.data.ckptlint.rules.storage.hdfs_host_in_path.path", Args: []ir.Operand{
 					{Value: ir.Local(0)},
 					{Value: ir.Local(1)},
 					{Value: ir.Local(12)},
-				}, Result: 13, Location: ir.Location{File: 44, Row: 46, Col: 39}},
-				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(13)}, Target: 14, Location: ir.Location{File: 44, Row: 46, Col: 39}},
-				&ir.DotStmt{Source: ir.Operand{Value: ir.Local(8)}, Key: ir.Operand{Value: ir.StringIndex(10)}, Target: 15, Location: ir.Location{File: 44, Row: 46, Col: 59}},
-				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(15)}, Target: 16, Location: ir.Location{File: 44, Row: 46, Col: 59}},
+				}, Result: 13, Location: ir.Location{File: 44, Row: 47, Col: 40}},
+				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(13)}, Target: 14, Location: ir.Location{File: 44, Row: 47, Col: 40}},
+				&ir.DotStmt{Source: ir.Operand{Value: ir.Local(8)}, Key: ir.Operand{Value: ir.StringIndex(10)}, Target: 15, Location: ir.Location{File: 44, Row: 47, Col: 60}},
+				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(15)}, Target: 16, Location: ir.Location{File: 44, Row: 47, Col: 60}},
 				&ir.CallStmt{Func: "g0.data.ckptlint.rules.storage.hdfs_host_in_path.path", Args: []ir.Operand{
 					{Value: ir.Local(0)},
 					{Value: ir.Local(1)},
 					{Value: ir.Local(16)},
-				}, Result: 17, Location: ir.Location{File: 44, Row: 46, Col: 54}},
-				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(17)}, Target: 18, Location: ir.Location{File: 44, Row: 46, Col: 54}},
-				&ir.DotStmt{Source: ir.Operand{Value: ir.Local(8)}, Key: ir.Operand{Value: ir.StringIndex(10)}, Target: 19, Location: ir.Location{File: 44, Row: 46, Col: 86}},
-				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(19)}, Target: 20, Location: ir.Location{File: 44, Row: 46, Col: 86}},
+				}, Result: 17, Location: ir.Location{File: 44, Row: 47, Col: 55}},
+				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(17)}, Target: 18, Location: ir.Location{File: 44, Row: 47, Col: 55}},
+				&ir.DotStmt{Source: ir.Operand{Value: ir.Local(8)}, Key: ir.Operand{Value: ir.StringIndex(10)}, Target: 19, Location: ir.Location{File: 44, Row: 47, Col: 87}},
+				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(19)}, Target: 20, Location: ir.Location{File: 44, Row: 47, Col: 87}},
 				&ir.CallStmt{Func: "g0.data.ckptlint.rules.storage.hdfs_host_in_path.path", Args: []ir.Operand{
 					{Value: ir.Local(0)},
 					{Value: ir.Local(1)},
 					{Value: ir.Local(20)},
-				}, Result: 21, Location: ir.Location{File: 44, Row: 46, Col: 81}},
-				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(21)}, Target: 22, Location: ir.Location{File: 44, Row: 46, Col: 81}},
+				}, Result: 21, Location: ir.Location{File: 44, Row: 47, Col: 82}},
+				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(21)}, Target: 22, Location: ir.Location{File: 44, Row: 47, Col: 82}},
 				&ir.CallStmt{Func: "trim_prefix", Args: []ir.Operand{
 					{Value: ir.Local(22)},
 					{Value: ir.StringIndex(338)},
-				}, Result: 23, Location: ir.Location{File: 44, Row: 46, Col: 69}},
-				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(23)}, Target: 24, Location: ir.Location{File: 44, Row: 46, Col: 69}},
-				&ir.DotStmt{Source: ir.Operand{Value: ir.Local(8)}, Key: ir.Operand{Value: ir.StringIndex(15)}, Target: 25, Location: ir.Location{File: 44, Row: 46, Col: 4}},
-				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(25)}, Target: 26, Location: ir.Location{File: 44, Row: 46, Col: 4}},
-				&ir.DotStmt{Source: ir.Operand{Value: ir.Local(8)}, Key: ir.Operand{Value: ir.StringIndex(10)}, Target: 27, Location: ir.Location{File: 44, Row: 46, Col: 11}},
-				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(27)}, Target: 28, Location: ir.Location{File: 44, Row: 46, Col: 11}},
-				&ir.MakeArrayStmt{Capacity: 6, Target: 29, Location: ir.Location{File: 44, Row: 44, Col: 25}},
-				&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(26)}, Array: 29, Location: ir.Location{File: 44, Row: 44, Col: 25}},
-				&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(28)}, Array: 29, Location: ir.Location{File: 44, Row: 44, Col: 25}},
-				&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(10)}, Array: 29, Location: ir.Location{File: 44, Row: 44, Col: 25}},
-				&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(14)}, Array: 29, Location: ir.Location{File: 44, Row: 44, Col: 25}},
-				&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(18)}, Array: 29, Location: ir.Location{File: 44, Row: 44, Col: 25}},
-				&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(24)}, Array: 29, Location: ir.Location{File: 44, Row: 44, Col: 25}},
+				}, Result: 23, Location: ir.Location{File: 44, Row: 47, Col: 70}},
+				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(23)}, Target: 24, Location: ir.Location{File: 44, Row: 47, Col: 70}},
+				&ir.DotStmt{Source: ir.Operand{Value: ir.Local(8)}, Key: ir.Operand{Value: ir.StringIndex(15)}, Target: 25, Location: ir.Location{File: 44, Row: 47, Col: 5}},
+				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(25)}, Target: 26, Location: ir.Location{File: 44, Row: 47, Col: 5}},
+				&ir.DotStmt{Source: ir.Operand{Value: ir.Local(8)}, Key: ir.Operand{Value: ir.StringIndex(10)}, Target: 27, Location: ir.Location{File: 44, Row: 47, Col: 12}},
+				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(27)}, Target: 28, Location: ir.Location{File: 44, Row: 47, Col: 12}},
+				&ir.MakeArrayStmt{Capacity: 6, Target: 29, Location: ir.Location{File: 44, Row: 45, Col: 6}},
+				&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(26)}, Array: 29, Location: ir.Location{File: 44, Row: 45, Col: 6}},
+				&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(28)}, Array: 29, Location: ir.Location{File: 44, Row: 45, Col: 6}},
+				&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(10)}, Array: 29, Location: ir.Location{File: 44, Row: 45, Col: 6}},
+				&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(14)}, Array: 29, Location: ir.Location{File: 44, Row: 45, Col: 6}},
+				&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(18)}, Array: 29, Location: ir.Location{File: 44, Row: 45, Col: 6}},
+				&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(24)}, Array: 29, Location: ir.Location{File: 44, Row: 45, Col: 6}},
 				&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
 					{Value: ir.StringIndex(833)},
 					{Value: ir.Local(29)},
-				}, Result: 30, Location: ir.Location{File: 44, Row: 44, Col: 25}},
-				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(30)}, Target: 31, Location: ir.Location{File: 44, Row: 44, Col: 25}},
-				&ir.CallStmt{Func: "g0.data.ckptlint.lib.result.finding", Args: []ir.Operand{
+				}, Result: 30, Location: ir.Location{File: 44, Row: 45, Col: 6}},
+				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(30)}, Target: 31, Location: ir.Location{File: 44, Row: 45, Col: 6}},
+				&ir.DotStmt{Source: ir.Operand{Value: ir.Local(8)}, Key: ir.Operand{Value: ir.StringIndex(10)}, Target: 32, Location: ir.Location{File: 44, Row: 49, Col: 70}},
+				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(32)}, Target: 33, Location: ir.Location{File: 44, Row: 49, Col: 70}},
+				&ir.CallStmt{Func: "g0.data.ckptlint.rules.storage.hdfs_host_in_path.path", Args: []ir.Operand{
+					{Value: ir.Local(0)},
+					{Value: ir.Local(1)},
+					{Value: ir.Local(33)},
+				}, Result: 34, Location: ir.Location{File: 44, Row: 49, Col: 65}},
+				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(34)}, Target: 35, Location: ir.Location{File: 44, Row: 49, Col: 65}},
+				&ir.CallStmt{Func: "trim_prefix", Args: []ir.Operand{
+					{Value: ir.Local(35)},
+					{Value: ir.StringIndex(338)},
+				}, Result: 36, Location: ir.Location{File: 44, Row: 49, Col: 53}},
+				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(36)}, Target: 37, Location: ir.Location{File: 44, Row: 49, Col: 53}},
+				&ir.MakeArrayStmt{Capacity: 1, Target: 38, Location: ir.Location{File: 44, Row: 49, Col: 31}},
+				&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(37)}, Array: 38, Location: ir.Location{File: 44, Row: 49, Col: 31}},
+				&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
+					{Value: ir.StringIndex(834)},
+					{Value: ir.Local(38)},
+				}, Result: 39, Location: ir.Location{File: 44, Row: 49, Col: 31}},
+				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(39)}, Target: 40, Location: ir.Location{File: 44, Row: 49, Col: 31}},
+				&ir.DotStmt{Source: ir.Operand{Value: ir.Local(8)}, Key: ir.Operand{Value: ir.StringIndex(15)}, Target: 41, Location: ir.Location{File: 44, Row: 49, Col: 24}},
+				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(41)}, Target: 42, Location: ir.Location{File: 44, Row: 49, Col: 24}},
+				&ir.CallStmt{Func: "g0.data.ckptlint.lib.result.set", Args: []ir.Operand{
+					{Value: ir.Local(0)},
+					{Value: ir.Local(1)},
+					{Value: ir.StringIndex(44)},
+					{Value: ir.Local(42)},
+					{Value: ir.Local(40)},
+				}, Result: 43, Location: ir.Location{File: 44, Row: 49, Col: 4}},
+				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(43)}, Target: 44, Location: ir.Location{File: 44, Row: 49, Col: 4}},
+				&ir.MakeArrayStmt{Capacity: 1, Target: 45, Location: ir.Location{File: 44, Row: 44, Col: 7}},
+				&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(44)}, Array: 45, Location: ir.Location{File: 44, Row: 44, Col: 7}},
+				&ir.CallStmt{Func: "g0.data.ckptlint.lib.result.fix", Args: []ir.Operand{
 					{Value: ir.Local(0)},
 					{Value: ir.Local(1)},
 					{Value: ir.Local(8)},
 					{Value: ir.Local(31)},
-				}, Result: 32, Location: ir.Location{File: 44, Row: 44, Col: 7}},
-				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(32)}, Target: 33, Location: ir.Location{File: 44, Row: 44, Col: 7}},
-				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(33)}, Target: 34, Location: ir.Location{File: 44, Row: 44, Col: 2}},
-				&ir.SetAddStmt{Value: ir.Operand{Value: ir.Local(34)}, Set: 2, Location: ir.Location{File: 44, Row: 42, Col: 1}},
+					{Value: ir.Local(45)},
+				}, Result: 46, Location: ir.Location{File: 44, Row: 44, Col: 7}},
+				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(46)}, Target: 47, Location: ir.Location{File: 44, Row: 44, Col: 7}},
+				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(47)}, Target: 48, Location: ir.Location{File: 44, Row: 44, Col: 2}},
+				&ir.SetAddStmt{Value: ir.Operand{Value: ir.Local(48)}, Set: 2, Location: ir.Location{File: 44, Row: 42, Col: 1}},
 			}}, Location: ir.Location{File: 44, Row: 43, Col: 2}},
 		}},
 		{Stmts: []ir.Stmt{
@@ -39044,7 +39078,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(30)}, Target: 31, Location: ir.Location{File: 45, Row: 44, Col: 13}},
 				&ir.CallStmt{Func: "startswith", Args: []ir.Operand{
 					{Value: ir.Local(31)},
-					{Value: ir.StringIndex(835)},
+					{Value: ir.StringIndex(836)},
 				}, Result: 32, Location: ir.Location{File: 45, Row: 44, Col: 2}},
 				&ir.NotEqualStmt{A: ir.Operand{Value: ir.Local(32)}, B: ir.Operand{Value: ir.Bool(false)}, Location: ir.Location{File: 45, Row: 44, Col: 2}},
 				&ir.DotStmt{Source: ir.Operand{Value: ir.Local(21)}, Key: ir.Operand{Value: ir.StringIndex(10)}, Target: 33, Location: ir.Location{File: 45, Row: 45, Col: 27}},
@@ -39114,7 +39148,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.NotEqualStmt{A: ir.Operand{Value: ir.Local(8)}, B: ir.Operand{Value: ir.Bool(false)}, Location: ir.Location{File: 45, Row: 67, Col: 2}},
 					&ir.NotStmt{Block: &ir.Block{Stmts: []ir.Stmt{
 						&ir.MakeNumberRefStmt{Index: 72, Target: 9, Location: ir.Location{File: 45, Row: 68, Col: 2}},
-						&ir.MakeNumberRefStmt{Index: 836, Target: 10, Location: ir.Location{File: 45, Row: 68, Col: 2}},
+						&ir.MakeNumberRefStmt{Index: 837, Target: 10, Location: ir.Location{File: 45, Row: 68, Col: 2}},
 						&ir.CallStmt{Func: "g0.data.ckptlint.lib.storage.at_least", Args: []ir.Operand{
 							{Value: ir.Local(0)},
 							{Value: ir.Local(1)},
@@ -39126,7 +39160,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.MakeArrayStmt{Capacity: 1, Target: 12, Location: ir.Location{File: 45, Row: 66, Col: 26}},
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(5)}, Array: 12, Location: ir.Location{File: 45, Row: 66, Col: 26}},
 					&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-						{Value: ir.StringIndex(837)},
+						{Value: ir.StringIndex(838)},
 						{Value: ir.Local(12)},
 					}, Result: 13, Location: ir.Location{File: 45, Row: 66, Col: 26}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(13)}, Target: 14, Location: ir.Location{File: 45, Row: 66, Col: 26}},
@@ -39138,7 +39172,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.MakeArrayStmt{Capacity: 1, Target: 6, Location: ir.Location{File: 45, Row: 69, Col: 11}},
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(5)}, Array: 6, Location: ir.Location{File: 45, Row: 69, Col: 11}},
 					&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-						{Value: ir.StringIndex(838)},
+						{Value: ir.StringIndex(839)},
 						{Value: ir.Local(6)},
 					}, Result: 7, Location: ir.Location{File: 45, Row: 69, Col: 11}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(7)}, Target: 8, Location: ir.Location{File: 45, Row: 69, Col: 11}},
@@ -39237,7 +39271,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.MakeArrayStmt{Capacity: 1, Target: 14, Location: ir.Location{File: 45, Row: 50, Col: 10}},
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(13)}, Array: 14, Location: ir.Location{File: 45, Row: 50, Col: 10}},
 					&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-						{Value: ir.StringIndex(839)},
+						{Value: ir.StringIndex(840)},
 						{Value: ir.Local(14)},
 					}, Result: 15, Location: ir.Location{File: 45, Row: 50, Col: 10}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(15)}, Target: 16, Location: ir.Location{File: 45, Row: 50, Col: 10}},
@@ -39259,7 +39293,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.MakeArrayStmt{Capacity: 1, Target: 11, Location: ir.Location{File: 45, Row: 52, Col: 11}},
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(10)}, Array: 11, Location: ir.Location{File: 45, Row: 52, Col: 11}},
 					&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-						{Value: ir.StringIndex(840)},
+						{Value: ir.StringIndex(841)},
 						{Value: ir.Local(11)},
 					}, Result: 12, Location: ir.Location{File: 45, Row: 52, Col: 11}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(12)}, Target: 13, Location: ir.Location{File: 45, Row: 52, Col: 11}},
@@ -39267,7 +39301,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				}},
 				{Stmts: []ir.Stmt{
 					&ir.IsUndefinedStmt{Source: 3, Location: ir.Location{File: 45, Row: 54, Col: 3}},
-					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(841)}, Target: 3, Location: ir.Location{File: 45, Row: 54, Col: 3}},
+					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(842)}, Target: 3, Location: ir.Location{File: 45, Row: 54, Col: 3}},
 				}},
 				{Stmts: []ir.Stmt{
 					&ir.IsDefinedStmt{Source: 3, Location: ir.Location{File: 45, Row: 54, Col: 3}},
@@ -39376,7 +39410,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.MakeArrayStmt{Capacity: 1, Target: 14, Location: ir.Location{File: 45, Row: 58, Col: 14}},
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(13)}, Array: 14, Location: ir.Location{File: 45, Row: 58, Col: 14}},
 					&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-						{Value: ir.StringIndex(842)},
+						{Value: ir.StringIndex(843)},
 						{Value: ir.Local(14)},
 					}, Result: 15, Location: ir.Location{File: 45, Row: 58, Col: 14}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(15)}, Target: 16, Location: ir.Location{File: 45, Row: 58, Col: 14}},
@@ -39465,7 +39499,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(25)}, Array: 26, Location: ir.Location{File: 45, Row: 75, Col: 22}},
 				&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(17)}, Array: 26, Location: ir.Location{File: 45, Row: 75, Col: 22}},
 				&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-					{Value: ir.StringIndex(843)},
+					{Value: ir.StringIndex(844)},
 					{Value: ir.Local(26)},
 				}, Result: 27, Location: ir.Location{File: 45, Row: 75, Col: 22}},
 				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(27)}, Target: 28, Location: ir.Location{File: 45, Row: 75, Col: 22}},
@@ -39498,7 +39532,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 		{Stmts: []ir.Stmt{
 			&ir.ResetLocalStmt{Target: 3, Location: ir.Location{File: 46, Row: 34, Col: 1}},
 			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(0)}, Key: ir.Operand{Value: ir.StringIndex(24)}, Target: 4, Location: ir.Location{File: 46, Row: 34, Col: 7}},
-			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(4)}, Key: ir.Operand{Value: ir.StringIndex(845)}, Target: 5, Location: ir.Location{File: 46, Row: 34, Col: 7}},
+			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(4)}, Key: ir.Operand{Value: ir.StringIndex(846)}, Target: 5, Location: ir.Location{File: 46, Row: 34, Col: 7}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(5)}, Target: 6, Location: ir.Location{File: 46, Row: 34, Col: 7}},
 			&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.Local(6)}, Target: 3, Location: ir.Location{File: 46, Row: 34, Col: 1}},
 		}},
@@ -39531,7 +39565,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				{Value: ir.Local(5)},
 			}, Result: 6, Location: ir.Location{File: 38, Row: 45, Col: 12}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(6)}, Target: 7, Location: ir.Location{File: 38, Row: 45, Col: 12}},
-			&ir.EqualStmt{A: ir.Operand{Value: ir.Local(7)}, B: ir.Operand{Value: ir.StringIndex(847)}, Location: ir.Location{File: 38, Row: 45, Col: 12}},
+			&ir.EqualStmt{A: ir.Operand{Value: ir.Local(7)}, B: ir.Operand{Value: ir.StringIndex(848)}, Location: ir.Location{File: 38, Row: 45, Col: 12}},
 			&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.Bool(true)}, Target: 4, Location: ir.Location{File: 38, Row: 45, Col: 1}},
 		}},
 		{Stmts: []ir.Stmt{
@@ -39559,7 +39593,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				{Value: ir.Local(9)},
 			}, Result: 10, Location: ir.Location{File: 38, Row: 49, Col: 2}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(10)}, Target: 11, Location: ir.Location{File: 38, Row: 49, Col: 2}},
-			&ir.EqualStmt{A: ir.Operand{Value: ir.Local(11)}, B: ir.Operand{Value: ir.StringIndex(847)}, Location: ir.Location{File: 38, Row: 49, Col: 2}},
+			&ir.EqualStmt{A: ir.Operand{Value: ir.Local(11)}, B: ir.Operand{Value: ir.StringIndex(848)}, Location: ir.Location{File: 38, Row: 49, Col: 2}},
 			&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.Bool(true)}, Target: 4, Location: ir.Location{File: 38, Row: 47, Col: 1}},
 		}},
 		{Stmts: []ir.Stmt{
@@ -39648,7 +39682,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				{Value: ir.Local(0)},
 				{Value: ir.Local(1)},
 			}, Result: 4, Location: ir.Location{File: 46, Row: 48, Col: 2}},
-			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(4)}, Key: ir.Operand{Value: ir.StringIndex(846)}, Target: 5, Location: ir.Location{File: 46, Row: 48, Col: 2}},
+			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(4)}, Key: ir.Operand{Value: ir.StringIndex(847)}, Target: 5, Location: ir.Location{File: 46, Row: 48, Col: 2}},
 			&ir.NotEqualStmt{A: ir.Operand{Value: ir.Local(5)}, B: ir.Operand{Value: ir.Bool(false)}, Location: ir.Location{File: 46, Row: 48, Col: 2}},
 			&ir.CallStmt{Func: "g0.data.ckptlint.rules.storage.hdfs_not_on_classpath.cp", Args: []ir.Operand{
 				{Value: ir.Local(0)},
@@ -39674,7 +39708,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				&ir.DotStmt{Source: ir.Operand{Value: ir.Local(12)}, Key: ir.Operand{Value: ir.StringIndex(10)}, Target: 17, Location: ir.Location{File: 46, Row: 53, Col: 11}},
 				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(17)}, Target: 18, Location: ir.Location{File: 46, Row: 53, Col: 11}},
 				&ir.DotStmt{Source: ir.Operand{Value: ir.Local(0)}, Key: ir.Operand{Value: ir.StringIndex(24)}, Target: 19, Location: ir.Location{File: 46, Row: 53, Col: 39}},
-				&ir.DotStmt{Source: ir.Operand{Value: ir.Local(19)}, Key: ir.Operand{Value: ir.StringIndex(848)}, Target: 20, Location: ir.Location{File: 46, Row: 53, Col: 39}},
+				&ir.DotStmt{Source: ir.Operand{Value: ir.Local(19)}, Key: ir.Operand{Value: ir.StringIndex(849)}, Target: 20, Location: ir.Location{File: 46, Row: 53, Col: 39}},
 				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(20)}, Target: 21, Location: ir.Location{File: 46, Row: 53, Col: 39}},
 				&ir.CallStmt{Func: "g0.data.ckptlint.rules.storage.hdfs_not_on_classpath.cp", Args: []ir.Operand{
 					{Value: ir.Local(0)},
@@ -39705,7 +39739,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(28)}, Array: 33, Location: ir.Location{File: 46, Row: 51, Col: 25}},
 				&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(32)}, Array: 33, Location: ir.Location{File: 46, Row: 51, Col: 25}},
 				&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-					{Value: ir.StringIndex(849)},
+					{Value: ir.StringIndex(850)},
 					{Value: ir.Local(33)},
 				}, Result: 34, Location: ir.Location{File: 46, Row: 51, Col: 25}},
 				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(34)}, Target: 35, Location: ir.Location{File: 46, Row: 51, Col: 25}},
@@ -39739,7 +39773,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ResetLocalStmt{Target: 3, Location: ir.Location{File: 47, Row: 29, Col: 1}},
 			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(0)}, Key: ir.Operand{Value: ir.StringIndex(5)}, Target: 4, Location: ir.Location{File: 47, Row: 29, Col: 8}},
 			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(4)}, Key: ir.Operand{Value: ir.StringIndex(40)}, Target: 5, Location: ir.Location{File: 47, Row: 29, Col: 8}},
-			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(5)}, Key: ir.Operand{Value: ir.StringIndex(851)}, Target: 6, Location: ir.Location{File: 47, Row: 29, Col: 8}},
+			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(5)}, Key: ir.Operand{Value: ir.StringIndex(852)}, Target: 6, Location: ir.Location{File: 47, Row: 29, Col: 8}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(6)}, Target: 7, Location: ir.Location{File: 47, Row: 29, Col: 8}},
 			&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.Local(7)}, Target: 3, Location: ir.Location{File: 47, Row: 29, Col: 1}},
 		}},
@@ -39902,7 +39936,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.MakeArrayStmt{Capacity: 1, Target: 11, Location: ir.Location{File: 47, Row: 56, Col: 17}},
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(10)}, Array: 11, Location: ir.Location{File: 47, Row: 56, Col: 17}},
 					&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-						{Value: ir.StringIndex(853)},
+						{Value: ir.StringIndex(854)},
 						{Value: ir.Local(11)},
 					}, Result: 12, Location: ir.Location{File: 47, Row: 56, Col: 17}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(12)}, Target: 13, Location: ir.Location{File: 47, Row: 56, Col: 17}},
@@ -39910,7 +39944,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				}},
 				{Stmts: []ir.Stmt{
 					&ir.IsUndefinedStmt{Source: 3, Location: ir.Location{File: 47, Row: 58, Col: 3}},
-					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(854)}, Target: 3, Location: ir.Location{File: 47, Row: 58, Col: 3}},
+					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(855)}, Target: 3, Location: ir.Location{File: 47, Row: 58, Col: 3}},
 				}},
 				{Stmts: []ir.Stmt{
 					&ir.IsDefinedStmt{Source: 3, Location: ir.Location{File: 47, Row: 58, Col: 3}},
@@ -40022,7 +40056,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(30)}, Array: 34, Location: ir.Location{File: 47, Row: 50, Col: 27}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(33)}, Array: 34, Location: ir.Location{File: 47, Row: 50, Col: 27}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(852)},
+				{Value: ir.StringIndex(853)},
 				{Value: ir.Local(34)},
 			}, Result: 35, Location: ir.Location{File: 47, Row: 50, Col: 27}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(35)}, Target: 36, Location: ir.Location{File: 47, Row: 50, Col: 27}},
@@ -40106,7 +40140,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(22)}, Array: 26, Location: ir.Location{File: 47, Row: 65, Col: 24}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(25)}, Array: 26, Location: ir.Location{File: 47, Row: 65, Col: 24}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(855)},
+				{Value: ir.StringIndex(856)},
 				{Value: ir.Local(26)},
 			}, Result: 27, Location: ir.Location{File: 47, Row: 65, Col: 24}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(27)}, Target: 28, Location: ir.Location{File: 47, Row: 65, Col: 24}},
@@ -40298,7 +40332,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(13)}, Array: 14, Location: ir.Location{File: 48, Row: 71, Col: 12}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(7)}, Array: 14, Location: ir.Location{File: 48, Row: 71, Col: 12}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(857)},
+				{Value: ir.StringIndex(858)},
 				{Value: ir.Local(14)},
 			}, Result: 15, Location: ir.Location{File: 48, Row: 71, Col: 12}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(15)}, Target: 16, Location: ir.Location{File: 48, Row: 71, Col: 12}},
@@ -40334,7 +40368,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.MakeArrayStmt{Capacity: 1, Target: 7, Location: ir.Location{File: 48, Row: 69, Col: 12}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(6)}, Array: 7, Location: ir.Location{File: 48, Row: 69, Col: 12}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(858)},
+				{Value: ir.StringIndex(859)},
 				{Value: ir.Local(7)},
 			}, Result: 8, Location: ir.Location{File: 48, Row: 69, Col: 12}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(8)}, Target: 9, Location: ir.Location{File: 48, Row: 69, Col: 12}},
@@ -40404,7 +40438,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.MakeArrayStmt{Capacity: 1, Target: 8, Location: ir.Location{File: 48, Row: 65, Col: 16}},
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(7)}, Array: 8, Location: ir.Location{File: 48, Row: 65, Col: 16}},
 					&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-						{Value: ir.StringIndex(859)},
+						{Value: ir.StringIndex(860)},
 						{Value: ir.Local(8)},
 					}, Result: 9, Location: ir.Location{File: 48, Row: 65, Col: 16}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(9)}, Target: 10, Location: ir.Location{File: 48, Row: 65, Col: 16}},
@@ -40428,7 +40462,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(6)}, Array: 10, Location: ir.Location{File: 48, Row: 67, Col: 11}},
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(9)}, Array: 10, Location: ir.Location{File: 48, Row: 67, Col: 11}},
 					&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-						{Value: ir.StringIndex(860)},
+						{Value: ir.StringIndex(861)},
 						{Value: ir.Local(10)},
 					}, Result: 11, Location: ir.Location{File: 48, Row: 67, Col: 11}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(11)}, Target: 12, Location: ir.Location{File: 48, Row: 67, Col: 11}},
@@ -40686,7 +40720,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(18)}, Array: 21, Location: ir.Location{File: 48, Row: 79, Col: 12}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(20)}, Array: 21, Location: ir.Location{File: 48, Row: 79, Col: 12}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(861)},
+				{Value: ir.StringIndex(862)},
 				{Value: ir.Local(21)},
 			}, Result: 22, Location: ir.Location{File: 48, Row: 79, Col: 12}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(22)}, Target: 23, Location: ir.Location{File: 48, Row: 79, Col: 12}},
@@ -40769,7 +40803,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(18)}, Array: 21, Location: ir.Location{File: 48, Row: 94, Col: 13}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(20)}, Array: 21, Location: ir.Location{File: 48, Row: 94, Col: 13}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(861)},
+				{Value: ir.StringIndex(862)},
 				{Value: ir.Local(21)},
 			}, Result: 22, Location: ir.Location{File: 48, Row: 94, Col: 13}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(22)}, Target: 23, Location: ir.Location{File: 48, Row: 94, Col: 13}},
@@ -40857,7 +40891,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(15)}, Array: 18, Location: ir.Location{File: 48, Row: 111, Col: 13}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(17)}, Array: 18, Location: ir.Location{File: 48, Row: 111, Col: 13}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(862)},
+				{Value: ir.StringIndex(863)},
 				{Value: ir.Local(18)},
 			}, Result: 19, Location: ir.Location{File: 48, Row: 111, Col: 13}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(19)}, Target: 20, Location: ir.Location{File: 48, Row: 111, Col: 13}},
@@ -40947,7 +40981,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(15)}, Array: 18, Location: ir.Location{File: 48, Row: 128, Col: 13}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(17)}, Array: 18, Location: ir.Location{File: 48, Row: 128, Col: 13}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(863)},
+				{Value: ir.StringIndex(864)},
 				{Value: ir.Local(18)},
 			}, Result: 19, Location: ir.Location{File: 48, Row: 128, Col: 13}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(19)}, Target: 20, Location: ir.Location{File: 48, Row: 128, Col: 13}},
@@ -41068,7 +41102,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 						{Value: ir.Local(5)},
 					}, Result: 6, Location: ir.Location{File: 49, Row: 66, Col: 2}},
 					&ir.NotEqualStmt{A: ir.Operand{Value: ir.Local(6)}, B: ir.Operand{Value: ir.Bool(false)}, Location: ir.Location{File: 49, Row: 66, Col: 2}},
-					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(865)}, Target: 3, Location: ir.Location{File: 49, Row: 65, Col: 1}},
+					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(866)}, Target: 3, Location: ir.Location{File: 49, Row: 65, Col: 1}},
 				}},
 				{Stmts: []ir.Stmt{
 					&ir.IsUndefinedStmt{Source: 3, Location: ir.Location{File: 49, Row: 67, Col: 3}},
@@ -41175,7 +41209,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(13)}, Array: 19, Location: ir.Location{File: 49, Row: 50, Col: 8}},
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(18)}, Array: 19, Location: ir.Location{File: 49, Row: 50, Col: 8}},
 					&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-						{Value: ir.StringIndex(866)},
+						{Value: ir.StringIndex(867)},
 						{Value: ir.Local(19)},
 					}, Result: 20, Location: ir.Location{File: 49, Row: 50, Col: 8}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(20)}, Target: 21, Location: ir.Location{File: 49, Row: 50, Col: 8}},
@@ -41241,7 +41275,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(25)}, Array: 26, Location: ir.Location{File: 49, Row: 54, Col: 11}},
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(19)}, Array: 26, Location: ir.Location{File: 49, Row: 54, Col: 11}},
 					&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-						{Value: ir.StringIndex(867)},
+						{Value: ir.StringIndex(868)},
 						{Value: ir.Local(26)},
 					}, Result: 27, Location: ir.Location{File: 49, Row: 54, Col: 11}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(27)}, Target: 28, Location: ir.Location{File: 49, Row: 54, Col: 11}},
@@ -41270,7 +41304,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 	}, Return: 2, Blocks: []*ir.Block{
 		{Stmts: []ir.Stmt{
 			&ir.ResetLocalStmt{Target: 3, Location: ir.Location{File: 49, Row: 45, Col: 1}},
-			&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(868)}, Target: 3, Location: ir.Location{File: 49, Row: 45, Col: 1}},
+			&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(869)}, Target: 3, Location: ir.Location{File: 49, Row: 45, Col: 1}},
 		}},
 		{Stmts: []ir.Stmt{
 			&ir.IsDefinedStmt{Source: 3, Location: ir.Location{File: 49, Row: 45, Col: 1}},
@@ -41293,7 +41327,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 	}, Return: 2, Blocks: []*ir.Block{
 		{Stmts: []ir.Stmt{
 			&ir.ResetLocalStmt{Target: 3, Location: ir.Location{File: 49, Row: 47, Col: 1}},
-			&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(869)}, Target: 3, Location: ir.Location{File: 49, Row: 47, Col: 1}},
+			&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(870)}, Target: 3, Location: ir.Location{File: 49, Row: 47, Col: 1}},
 		}},
 		{Stmts: []ir.Stmt{
 			&ir.IsDefinedStmt{Source: 3, Location: ir.Location{File: 49, Row: 47, Col: 1}},
@@ -41343,11 +41377,11 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 						{Value: ir.Local(5)},
 					}, Result: 6, Location: ir.Location{File: 49, Row: 85, Col: 1}},
 					&ir.NotEqualStmt{A: ir.Operand{Value: ir.Local(6)}, B: ir.Operand{Value: ir.Bool(false)}, Location: ir.Location{File: 49, Row: 85, Col: 1}},
-					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(871)}, Target: 3, Location: ir.Location{File: 49, Row: 85, Col: 1}},
+					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(872)}, Target: 3, Location: ir.Location{File: 49, Row: 85, Col: 1}},
 				}},
 				{Stmts: []ir.Stmt{
 					&ir.IsUndefinedStmt{Source: 3, Location: ir.Location{File: 49, Row: 87, Col: 1}},
-					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(872)}, Target: 3, Location: ir.Location{File: 49, Row: 87, Col: 1}},
+					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(873)}, Target: 3, Location: ir.Location{File: 49, Row: 87, Col: 1}},
 				}},
 				{Stmts: []ir.Stmt{
 					&ir.IsDefinedStmt{Source: 3, Location: ir.Location{File: 49, Row: 87, Col: 1}},
@@ -41385,7 +41419,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 						}, Result: 6, Location: ir.Location{File: 49, Row: 80, Col: 2}},
 						&ir.NotEqualStmt{A: ir.Operand{Value: ir.Local(6)}, B: ir.Operand{Value: ir.Bool(false)}, Location: ir.Location{File: 49, Row: 80, Col: 2}},
 					}}, Location: ir.Location{File: 49, Row: 80, Col: 2}},
-					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(870)}, Target: 3, Location: ir.Location{File: 49, Row: 79, Col: 1}},
+					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(871)}, Target: 3, Location: ir.Location{File: 49, Row: 79, Col: 1}},
 				}},
 				{Stmts: []ir.Stmt{
 					&ir.IsUndefinedStmt{Source: 3, Location: ir.Location{File: 49, Row: 81, Col: 3}},
@@ -41397,7 +41431,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.MakeArrayStmt{Capacity: 1, Target: 6, Location: ir.Location{File: 49, Row: 81, Col: 11}},
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(5)}, Array: 6, Location: ir.Location{File: 49, Row: 81, Col: 11}},
 					&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-						{Value: ir.StringIndex(873)},
+						{Value: ir.StringIndex(874)},
 						{Value: ir.Local(6)},
 					}, Result: 7, Location: ir.Location{File: 49, Row: 81, Col: 11}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(7)}, Target: 8, Location: ir.Location{File: 49, Row: 81, Col: 11}},
@@ -41542,7 +41576,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(11)}, Array: 23, Location: ir.Location{File: 49, Row: 73, Col: 26}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(22)}, Array: 23, Location: ir.Location{File: 49, Row: 73, Col: 26}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(874)},
+				{Value: ir.StringIndex(875)},
 				{Value: ir.Local(23)},
 			}, Result: 24, Location: ir.Location{File: 49, Row: 73, Col: 26}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(24)}, Target: 25, Location: ir.Location{File: 49, Row: 73, Col: 26}},
@@ -41580,7 +41614,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ResetLocalStmt{Target: 3, Location: ir.Location{File: 50, Row: 29, Col: 1}},
 			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(0)}, Key: ir.Operand{Value: ir.StringIndex(5)}, Target: 4, Location: ir.Location{File: 50, Row: 29, Col: 7}},
 			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(4)}, Key: ir.Operand{Value: ir.StringIndex(40)}, Target: 5, Location: ir.Location{File: 50, Row: 29, Col: 7}},
-			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(5)}, Key: ir.Operand{Value: ir.StringIndex(875)}, Target: 6, Location: ir.Location{File: 50, Row: 29, Col: 7}},
+			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(5)}, Key: ir.Operand{Value: ir.StringIndex(876)}, Target: 6, Location: ir.Location{File: 50, Row: 29, Col: 7}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(6)}, Target: 7, Location: ir.Location{File: 50, Row: 29, Col: 7}},
 			&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.Local(7)}, Target: 3, Location: ir.Location{File: 50, Row: 29, Col: 1}},
 		}},
@@ -41667,11 +41701,11 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 						{Value: ir.Local(5)},
 					}, Result: 6, Location: ir.Location{File: 50, Row: 35, Col: 2}},
 					&ir.NotEqualStmt{A: ir.Operand{Value: ir.Local(6)}, B: ir.Operand{Value: ir.Bool(false)}, Location: ir.Location{File: 50, Row: 35, Col: 2}},
-					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(876)}, Target: 3, Location: ir.Location{File: 50, Row: 34, Col: 1}},
+					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(877)}, Target: 3, Location: ir.Location{File: 50, Row: 34, Col: 1}},
 				}},
 				{Stmts: []ir.Stmt{
 					&ir.IsUndefinedStmt{Source: 3, Location: ir.Location{File: 50, Row: 36, Col: 3}},
-					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(877)}, Target: 3, Location: ir.Location{File: 50, Row: 36, Col: 3}},
+					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(878)}, Target: 3, Location: ir.Location{File: 50, Row: 36, Col: 3}},
 				}},
 				{Stmts: []ir.Stmt{
 					&ir.IsDefinedStmt{Source: 3, Location: ir.Location{File: 50, Row: 36, Col: 3}},
@@ -41698,7 +41732,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ResetLocalStmt{Target: 3, Location: ir.Location{File: 50, Row: 31, Col: 1}},
 			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(0)}, Key: ir.Operand{Value: ir.StringIndex(5)}, Target: 4, Location: ir.Location{File: 50, Row: 31, Col: 10}},
 			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(4)}, Key: ir.Operand{Value: ir.StringIndex(40)}, Target: 5, Location: ir.Location{File: 50, Row: 31, Col: 10}},
-			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(5)}, Key: ir.Operand{Value: ir.StringIndex(879)}, Target: 6, Location: ir.Location{File: 50, Row: 31, Col: 10}},
+			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(5)}, Key: ir.Operand{Value: ir.StringIndex(880)}, Target: 6, Location: ir.Location{File: 50, Row: 31, Col: 10}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(6)}, Target: 7, Location: ir.Location{File: 50, Row: 31, Col: 10}},
 			&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.Local(7)}, Target: 3, Location: ir.Location{File: 50, Row: 31, Col: 1}},
 		}},
@@ -41801,7 +41835,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(14)}, Array: 15, Location: ir.Location{File: 50, Row: 59, Col: 18}},
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(8)}, Array: 15, Location: ir.Location{File: 50, Row: 59, Col: 18}},
 					&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-						{Value: ir.StringIndex(881)},
+						{Value: ir.StringIndex(882)},
 						{Value: ir.Local(15)},
 					}, Result: 16, Location: ir.Location{File: 50, Row: 59, Col: 18}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(16)}, Target: 17, Location: ir.Location{File: 50, Row: 59, Col: 18}},
@@ -41843,7 +41877,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(15)}, Array: 16, Location: ir.Location{File: 50, Row: 61, Col: 11}},
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(9)}, Array: 16, Location: ir.Location{File: 50, Row: 61, Col: 11}},
 					&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-						{Value: ir.StringIndex(882)},
+						{Value: ir.StringIndex(883)},
 						{Value: ir.Local(16)},
 					}, Result: 17, Location: ir.Location{File: 50, Row: 61, Col: 11}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(17)}, Target: 18, Location: ir.Location{File: 50, Row: 61, Col: 11}},
@@ -41867,7 +41901,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(6)}, Array: 10, Location: ir.Location{File: 50, Row: 63, Col: 11}},
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(9)}, Array: 10, Location: ir.Location{File: 50, Row: 63, Col: 11}},
 					&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-						{Value: ir.StringIndex(883)},
+						{Value: ir.StringIndex(884)},
 						{Value: ir.Local(10)},
 					}, Result: 11, Location: ir.Location{File: 50, Row: 63, Col: 11}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(11)}, Target: 12, Location: ir.Location{File: 50, Row: 63, Col: 11}},
@@ -41952,7 +41986,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(19)}, Array: 23, Location: ir.Location{File: 50, Row: 51, Col: 7}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(22)}, Array: 23, Location: ir.Location{File: 50, Row: 51, Col: 7}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(878)},
+				{Value: ir.StringIndex(879)},
 				{Value: ir.Local(23)},
 			}, Result: 24, Location: ir.Location{File: 50, Row: 51, Col: 7}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(24)}, Target: 25, Location: ir.Location{File: 50, Row: 51, Col: 7}},
@@ -42001,7 +42035,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				{Value: ir.Local(1)},
 			}, Result: 6, Location: ir.Location{File: 50, Row: 67, Col: 2}},
 			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(6)}, Key: ir.Operand{Value: ir.StringIndex(10)}, Target: 7, Location: ir.Location{File: 50, Row: 67, Col: 2}},
-			&ir.EqualStmt{A: ir.Operand{Value: ir.Local(7)}, B: ir.Operand{Value: ir.StringIndex(880)}, Location: ir.Location{File: 50, Row: 67, Col: 2}},
+			&ir.EqualStmt{A: ir.Operand{Value: ir.Local(7)}, B: ir.Operand{Value: ir.StringIndex(881)}, Location: ir.Location{File: 50, Row: 67, Col: 2}},
 			&ir.CallStmt{Func: "g0.data.ckptlint.rules.storage.num_retained.effective", Args: []ir.Operand{
 				{Value: ir.Local(0)},
 				{Value: ir.Local(1)},
@@ -42049,7 +42083,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(18)}, Array: 24, Location: ir.Location{File: 50, Row: 70, Col: 29}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(23)}, Array: 24, Location: ir.Location{File: 50, Row: 70, Col: 29}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(884)},
+				{Value: ir.StringIndex(885)},
 				{Value: ir.Local(24)},
 			}, Result: 25, Location: ir.Location{File: 50, Row: 70, Col: 29}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(25)}, Target: 26, Location: ir.Location{File: 50, Row: 70, Col: 29}},
@@ -42102,7 +42136,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				{Value: ir.Local(0)},
 				{Value: ir.Local(1)},
 			}, Result: 4, Location: ir.Location{File: 51, Row: 38, Col: 12}},
-			&ir.EqualStmt{A: ir.Operand{Value: ir.Local(4)}, B: ir.Operand{Value: ir.StringIndex(886)}, Location: ir.Location{File: 51, Row: 38, Col: 12}},
+			&ir.EqualStmt{A: ir.Operand{Value: ir.Local(4)}, B: ir.Operand{Value: ir.StringIndex(887)}, Location: ir.Location{File: 51, Row: 38, Col: 12}},
 			&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.Bool(true)}, Target: 3, Location: ir.Location{File: 51, Row: 38, Col: 1}},
 		}},
 		{Stmts: []ir.Stmt{
@@ -42128,7 +42162,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ResetLocalStmt{Target: 3, Location: ir.Location{File: 51, Row: 30, Col: 1}},
 			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(0)}, Key: ir.Operand{Value: ir.StringIndex(5)}, Target: 4, Location: ir.Location{File: 51, Row: 30, Col: 8}},
 			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(4)}, Key: ir.Operand{Value: ir.StringIndex(40)}, Target: 5, Location: ir.Location{File: 51, Row: 30, Col: 8}},
-			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(5)}, Key: ir.Operand{Value: ir.StringIndex(851)}, Target: 6, Location: ir.Location{File: 51, Row: 30, Col: 8}},
+			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(5)}, Key: ir.Operand{Value: ir.StringIndex(852)}, Target: 6, Location: ir.Location{File: 51, Row: 30, Col: 8}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(6)}, Target: 7, Location: ir.Location{File: 51, Row: 30, Col: 8}},
 			&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.Local(7)}, Target: 3, Location: ir.Location{File: 51, Row: 30, Col: 1}},
 		}},
@@ -42236,7 +42270,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(12)}, Array: 13, Location: ir.Location{File: 51, Row: 40, Col: 13}},
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(9)}, Array: 13, Location: ir.Location{File: 51, Row: 40, Col: 13}},
 					&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-						{Value: ir.StringIndex(887)},
+						{Value: ir.StringIndex(888)},
 						{Value: ir.Local(13)},
 					}, Result: 14, Location: ir.Location{File: 51, Row: 40, Col: 13}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(14)}, Target: 15, Location: ir.Location{File: 51, Row: 40, Col: 13}},
@@ -42253,7 +42287,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.MakeArrayStmt{Capacity: 1, Target: 7, Location: ir.Location{File: 51, Row: 42, Col: 11}},
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(6)}, Array: 7, Location: ir.Location{File: 51, Row: 42, Col: 11}},
 					&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-						{Value: ir.StringIndex(888)},
+						{Value: ir.StringIndex(889)},
 						{Value: ir.Local(7)},
 					}, Result: 8, Location: ir.Location{File: 51, Row: 42, Col: 11}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(8)}, Target: 9, Location: ir.Location{File: 51, Row: 42, Col: 11}},
@@ -42377,7 +42411,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(33)}, Array: 37, Location: ir.Location{File: 51, Row: 50, Col: 31}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(36)}, Array: 37, Location: ir.Location{File: 51, Row: 50, Col: 31}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(889)},
+				{Value: ir.StringIndex(890)},
 				{Value: ir.Local(37)},
 			}, Result: 38, Location: ir.Location{File: 51, Row: 50, Col: 31}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(38)}, Target: 39, Location: ir.Location{File: 51, Row: 50, Col: 31}},
@@ -42416,21 +42450,21 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.MakeArrayStmt{Capacity: 3, Target: 4, Location: ir.Location{File: 52, Row: 28, Col: 1}},
 			&ir.MakeObjectStmt{Target: 5, Location: ir.Location{File: 52, Row: 28, Col: 1}},
 			&ir.MakeNumberRefStmt{Index: 249, Target: 6, Location: ir.Location{File: 52, Row: 28, Col: 1}},
-			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(892)}, Value: ir.Operand{Value: ir.Local(6)}, Object: 5, Location: ir.Location{File: 52, Row: 28, Col: 1}},
-			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(893)}, Value: ir.Operand{Value: ir.StringIndex(894)}, Object: 5, Location: ir.Location{File: 52, Row: 28, Col: 1}},
-			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(895)}, Value: ir.Operand{Value: ir.StringIndex(225)}, Object: 5, Location: ir.Location{File: 52, Row: 28, Col: 1}},
+			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(893)}, Value: ir.Operand{Value: ir.Local(6)}, Object: 5, Location: ir.Location{File: 52, Row: 28, Col: 1}},
+			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(894)}, Value: ir.Operand{Value: ir.StringIndex(895)}, Object: 5, Location: ir.Location{File: 52, Row: 28, Col: 1}},
+			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(896)}, Value: ir.Operand{Value: ir.StringIndex(225)}, Object: 5, Location: ir.Location{File: 52, Row: 28, Col: 1}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(5)}, Array: 4, Location: ir.Location{File: 52, Row: 28, Col: 1}},
 			&ir.MakeObjectStmt{Target: 7, Location: ir.Location{File: 52, Row: 28, Col: 1}},
 			&ir.MakeNumberRefStmt{Index: 249, Target: 8, Location: ir.Location{File: 52, Row: 28, Col: 1}},
-			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(892)}, Value: ir.Operand{Value: ir.Local(8)}, Object: 7, Location: ir.Location{File: 52, Row: 28, Col: 1}},
-			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(893)}, Value: ir.Operand{Value: ir.StringIndex(896)}, Object: 7, Location: ir.Location{File: 52, Row: 28, Col: 1}},
-			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(895)}, Value: ir.Operand{Value: ir.StringIndex(396)}, Object: 7, Location: ir.Location{File: 52, Row: 28, Col: 1}},
+			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(893)}, Value: ir.Operand{Value: ir.Local(8)}, Object: 7, Location: ir.Location{File: 52, Row: 28, Col: 1}},
+			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(894)}, Value: ir.Operand{Value: ir.StringIndex(897)}, Object: 7, Location: ir.Location{File: 52, Row: 28, Col: 1}},
+			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(896)}, Value: ir.Operand{Value: ir.StringIndex(396)}, Object: 7, Location: ir.Location{File: 52, Row: 28, Col: 1}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(7)}, Array: 4, Location: ir.Location{File: 52, Row: 28, Col: 1}},
 			&ir.MakeObjectStmt{Target: 9, Location: ir.Location{File: 52, Row: 28, Col: 1}},
-			&ir.MakeNumberRefStmt{Index: 897, Target: 10, Location: ir.Location{File: 52, Row: 28, Col: 1}},
-			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(892)}, Value: ir.Operand{Value: ir.Local(10)}, Object: 9, Location: ir.Location{File: 52, Row: 28, Col: 1}},
-			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(893)}, Value: ir.Operand{Value: ir.StringIndex(898)}, Object: 9, Location: ir.Location{File: 52, Row: 28, Col: 1}},
-			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(895)}, Value: ir.Operand{Value: ir.StringIndex(398)}, Object: 9, Location: ir.Location{File: 52, Row: 28, Col: 1}},
+			&ir.MakeNumberRefStmt{Index: 898, Target: 10, Location: ir.Location{File: 52, Row: 28, Col: 1}},
+			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(893)}, Value: ir.Operand{Value: ir.Local(10)}, Object: 9, Location: ir.Location{File: 52, Row: 28, Col: 1}},
+			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(894)}, Value: ir.Operand{Value: ir.StringIndex(899)}, Object: 9, Location: ir.Location{File: 52, Row: 28, Col: 1}},
+			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(896)}, Value: ir.Operand{Value: ir.StringIndex(398)}, Object: 9, Location: ir.Location{File: 52, Row: 28, Col: 1}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(9)}, Array: 4, Location: ir.Location{File: 52, Row: 28, Col: 1}},
 			&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.Local(4)}, Target: 3, Location: ir.Location{File: 52, Row: 28, Col: 1}},
 		}},
@@ -42514,7 +42548,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				{Stmts: []ir.Stmt{
 					&ir.IsUndefinedStmt{Source: 4, Location: ir.Location{File: 53, Row: 31, Col: 3}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(3)}, Target: 5, Location: ir.Location{File: 53, Row: 31, Col: 3}},
-					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(900)}, Target: 4, Location: ir.Location{File: 53, Row: 31, Col: 3}},
+					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(901)}, Target: 4, Location: ir.Location{File: 53, Row: 31, Col: 3}},
 				}},
 				{Stmts: []ir.Stmt{
 					&ir.IsDefinedStmt{Source: 4, Location: ir.Location{File: 53, Row: 31, Col: 3}},
@@ -42584,7 +42618,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(5)}, Array: 11, Location: ir.Location{File: 52, Row: 38, Col: 11}},
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(10)}, Array: 11, Location: ir.Location{File: 52, Row: 38, Col: 11}},
 					&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-						{Value: ir.StringIndex(901)},
+						{Value: ir.StringIndex(902)},
 						{Value: ir.Local(11)},
 					}, Result: 12, Location: ir.Location{File: 52, Row: 38, Col: 11}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(12)}, Target: 13, Location: ir.Location{File: 52, Row: 38, Col: 11}},
@@ -42623,7 +42657,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ScanStmt{Source: 4, Key: 5, Value: 6, Block: &ir.Block{Stmts: []ir.Stmt{
 				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(5)}, Target: 7, Location: ir.Location{File: 52, Row: 41, Col: 2}},
 				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(6)}, Target: 8, Location: ir.Location{File: 52, Row: 41, Col: 2}},
-				&ir.DotStmt{Source: ir.Operand{Value: ir.Local(8)}, Key: ir.Operand{Value: ir.StringIndex(895)}, Target: 9, Location: ir.Location{File: 52, Row: 42, Col: 37}},
+				&ir.DotStmt{Source: ir.Operand{Value: ir.Local(8)}, Key: ir.Operand{Value: ir.StringIndex(896)}, Target: 9, Location: ir.Location{File: 52, Row: 42, Col: 37}},
 				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(9)}, Target: 10, Location: ir.Location{File: 52, Row: 42, Col: 37}},
 				&ir.DotStmt{Source: ir.Operand{Value: ir.Local(0)}, Key: ir.Operand{Value: ir.StringIndex(5)}, Target: 11, Location: ir.Location{File: 52, Row: 42, Col: 2}},
 				&ir.DotStmt{Source: ir.Operand{Value: ir.Local(11)}, Key: ir.Operand{Value: ir.StringIndex(40)}, Target: 12, Location: ir.Location{File: 52, Row: 42, Col: 2}},
@@ -42640,7 +42674,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				&ir.DotStmt{Source: ir.Operand{Value: ir.Local(14)}, Key: ir.Operand{Value: ir.StringIndex(131)}, Target: 17, Location: ir.Location{File: 52, Row: 45, Col: 32}},
 				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(17)}, Target: 18, Location: ir.Location{File: 52, Row: 45, Col: 32}},
 				&ir.CallStmt{Func: "regex.match", Args: []ir.Operand{
-					{Value: ir.StringIndex(899)},
+					{Value: ir.StringIndex(900)},
 					{Value: ir.Local(18)},
 				}, Result: 19, Location: ir.Location{File: 52, Row: 45, Col: 2}},
 				&ir.NotEqualStmt{A: ir.Operand{Value: ir.Local(19)}, B: ir.Operand{Value: ir.Bool(false)}, Location: ir.Location{File: 52, Row: 45, Col: 2}},
@@ -42654,7 +42688,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				&ir.NotEqualStmt{A: ir.Operand{Value: ir.Local(23)}, B: ir.Operand{Value: ir.Bool(false)}, Location: ir.Location{File: 52, Row: 46, Col: 2}},
 				&ir.DotStmt{Source: ir.Operand{Value: ir.Local(14)}, Key: ir.Operand{Value: ir.StringIndex(10)}, Target: 24, Location: ir.Location{File: 52, Row: 47, Col: 2}},
 				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(24)}, Target: 25, Location: ir.Location{File: 52, Row: 47, Col: 2}},
-				&ir.DotStmt{Source: ir.Operand{Value: ir.Local(8)}, Key: ir.Operand{Value: ir.StringIndex(892)}, Target: 26, Location: ir.Location{File: 52, Row: 47, Col: 12}},
+				&ir.DotStmt{Source: ir.Operand{Value: ir.Local(8)}, Key: ir.Operand{Value: ir.StringIndex(893)}, Target: 26, Location: ir.Location{File: 52, Row: 47, Col: 12}},
 				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(26)}, Target: 27, Location: ir.Location{File: 52, Row: 47, Col: 12}},
 				&ir.CallStmt{Func: "lt", Args: []ir.Operand{
 					{Value: ir.Local(25)},
@@ -42683,7 +42717,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					{Value: ir.Local(36)},
 				}, Result: 37, Location: ir.Location{File: 52, Row: 51, Col: 80}},
 				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(37)}, Target: 38, Location: ir.Location{File: 52, Row: 51, Col: 80}},
-				&ir.DotStmt{Source: ir.Operand{Value: ir.Local(8)}, Key: ir.Operand{Value: ir.StringIndex(893)}, Target: 39, Location: ir.Location{File: 52, Row: 51, Col: 69}},
+				&ir.DotStmt{Source: ir.Operand{Value: ir.Local(8)}, Key: ir.Operand{Value: ir.StringIndex(894)}, Target: 39, Location: ir.Location{File: 52, Row: 51, Col: 69}},
 				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(39)}, Target: 40, Location: ir.Location{File: 52, Row: 51, Col: 69}},
 				&ir.MakeArrayStmt{Capacity: 1, Target: 41, Location: ir.Location{File: 52, Row: 51, Col: 61}},
 				&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(38)}, Array: 41, Location: ir.Location{File: 52, Row: 51, Col: 61}},
@@ -42727,7 +42761,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(59)}, Array: 60, Location: ir.Location{File: 52, Row: 48, Col: 25}},
 				&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(51)}, Array: 60, Location: ir.Location{File: 52, Row: 48, Col: 25}},
 				&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-					{Value: ir.StringIndex(902)},
+					{Value: ir.StringIndex(903)},
 					{Value: ir.Local(60)},
 				}, Result: 61, Location: ir.Location{File: 52, Row: 48, Col: 25}},
 				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(61)}, Target: 62, Location: ir.Location{File: 52, Row: 48, Col: 25}},
@@ -43056,7 +43090,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(24)}, Array: 29, Location: ir.Location{File: 54, Row: 47, Col: 26}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(28)}, Array: 29, Location: ir.Location{File: 54, Row: 47, Col: 26}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(904)},
+				{Value: ir.StringIndex(905)},
 				{Value: ir.Local(29)},
 			}, Result: 30, Location: ir.Location{File: 54, Row: 47, Col: 26}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(30)}, Target: 31, Location: ir.Location{File: 54, Row: 47, Col: 26}},
@@ -43091,9 +43125,9 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				{Value: ir.Local(0)},
 				{Value: ir.Local(1)},
 			}, Result: 6, Location: ir.Location{File: 54, Row: 56, Col: 2}},
-			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(6)}, Key: ir.Operand{Value: ir.StringIndex(905)}, Target: 7, Location: ir.Location{File: 54, Row: 56, Col: 2}},
+			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(6)}, Key: ir.Operand{Value: ir.StringIndex(906)}, Target: 7, Location: ir.Location{File: 54, Row: 56, Col: 2}},
 			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(7)}, Key: ir.Operand{Value: ir.StringIndex(10)}, Target: 8, Location: ir.Location{File: 54, Row: 56, Col: 2}},
-			&ir.EqualStmt{A: ir.Operand{Value: ir.Local(8)}, B: ir.Operand{Value: ir.StringIndex(906)}, Location: ir.Location{File: 54, Row: 56, Col: 2}},
+			&ir.EqualStmt{A: ir.Operand{Value: ir.Local(8)}, B: ir.Operand{Value: ir.StringIndex(907)}, Location: ir.Location{File: 54, Row: 56, Col: 2}},
 			&ir.CallStmt{Func: "g0.data.ckptlint.rules.timing.concurrency_conflict.mc", Args: []ir.Operand{
 				{Value: ir.Local(0)},
 				{Value: ir.Local(1)},
@@ -43160,7 +43194,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(33)}, Array: 34, Location: ir.Location{File: 54, Row: 59, Col: 26}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(25)}, Array: 34, Location: ir.Location{File: 54, Row: 59, Col: 26}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(907)},
+				{Value: ir.StringIndex(908)},
 				{Value: ir.Local(34)},
 			}, Result: 35, Location: ir.Location{File: 54, Row: 59, Col: 26}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(35)}, Target: 36, Location: ir.Location{File: 54, Row: 59, Col: 26}},
@@ -43195,9 +43229,9 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				{Value: ir.Local(0)},
 				{Value: ir.Local(1)},
 			}, Result: 6, Location: ir.Location{File: 54, Row: 68, Col: 2}},
-			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(6)}, Key: ir.Operand{Value: ir.StringIndex(905)}, Target: 7, Location: ir.Location{File: 54, Row: 68, Col: 2}},
+			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(6)}, Key: ir.Operand{Value: ir.StringIndex(906)}, Target: 7, Location: ir.Location{File: 54, Row: 68, Col: 2}},
 			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(7)}, Key: ir.Operand{Value: ir.StringIndex(10)}, Target: 8, Location: ir.Location{File: 54, Row: 68, Col: 2}},
-			&ir.EqualStmt{A: ir.Operand{Value: ir.Local(8)}, B: ir.Operand{Value: ir.StringIndex(908)}, Location: ir.Location{File: 54, Row: 68, Col: 2}},
+			&ir.EqualStmt{A: ir.Operand{Value: ir.Local(8)}, B: ir.Operand{Value: ir.StringIndex(909)}, Location: ir.Location{File: 54, Row: 68, Col: 2}},
 			&ir.CallStmt{Func: "g0.data.ckptlint.rules.timing.concurrency_conflict.cp", Args: []ir.Operand{
 				{Value: ir.Local(0)},
 				{Value: ir.Local(1)},
@@ -43214,7 +43248,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				{Value: ir.Local(0)},
 				{Value: ir.Local(1)},
 			}, Result: 14, Location: ir.Location{File: 54, Row: 71, Col: 89}},
-			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(14)}, Key: ir.Operand{Value: ir.StringIndex(905)}, Target: 15, Location: ir.Location{File: 54, Row: 71, Col: 89}},
+			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(14)}, Key: ir.Operand{Value: ir.StringIndex(906)}, Target: 15, Location: ir.Location{File: 54, Row: 71, Col: 89}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(15)}, Target: 16, Location: ir.Location{File: 54, Row: 71, Col: 89}},
 			&ir.CallStmt{Func: "g0.data.ckptlint.lib.timing.describe", Args: []ir.Operand{
 				{Value: ir.Local(0)},
@@ -43250,7 +43284,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(18)}, Array: 31, Location: ir.Location{File: 54, Row: 69, Col: 36}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(30)}, Array: 31, Location: ir.Location{File: 54, Row: 69, Col: 36}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(909)},
+				{Value: ir.StringIndex(910)},
 				{Value: ir.Local(31)},
 			}, Result: 32, Location: ir.Location{File: 54, Row: 69, Col: 36}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(32)}, Target: 33, Location: ir.Location{File: 54, Row: 69, Col: 36}},
@@ -43426,7 +43460,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.DotStmt{Source: ir.Operand{Value: ir.Local(5)}, Key: ir.Operand{Value: ir.StringIndex(10)}, Target: 6, Location: ir.Location{File: 55, Row: 53, Col: 50}},
 					&ir.MakeNumberRefStmt{Index: 55, Target: 7, Location: ir.Location{File: 55, Row: 53, Col: 50}},
 					&ir.EqualStmt{A: ir.Operand{Value: ir.Local(6)}, B: ir.Operand{Value: ir.Local(7)}, Location: ir.Location{File: 55, Row: 53, Col: 50}},
-					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(913)}, Target: 4, Location: ir.Location{File: 55, Row: 53, Col: 1}},
+					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(914)}, Target: 4, Location: ir.Location{File: 55, Row: 53, Col: 1}},
 				}},
 				{Stmts: []ir.Stmt{
 					&ir.IsUndefinedStmt{Source: 4, Location: ir.Location{File: 55, Row: 55, Col: 1}},
@@ -43471,12 +43505,12 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.DotStmt{Source: ir.Operand{Value: ir.Local(5)}, Key: ir.Operand{Value: ir.StringIndex(10)}, Target: 6, Location: ir.Location{File: 55, Row: 62, Col: 41}},
 					&ir.MakeNumberRefStmt{Index: 55, Target: 7, Location: ir.Location{File: 55, Row: 62, Col: 41}},
 					&ir.EqualStmt{A: ir.Operand{Value: ir.Local(6)}, B: ir.Operand{Value: ir.Local(7)}, Location: ir.Location{File: 55, Row: 62, Col: 41}},
-					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(914)}, Target: 4, Location: ir.Location{File: 55, Row: 62, Col: 1}},
+					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(915)}, Target: 4, Location: ir.Location{File: 55, Row: 62, Col: 1}},
 				}},
 				{Stmts: []ir.Stmt{
 					&ir.IsUndefinedStmt{Source: 4, Location: ir.Location{File: 55, Row: 64, Col: 1}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(3)}, Target: 5, Location: ir.Location{File: 55, Row: 64, Col: 1}},
-					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(915)}, Target: 4, Location: ir.Location{File: 55, Row: 64, Col: 1}},
+					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(916)}, Target: 4, Location: ir.Location{File: 55, Row: 64, Col: 1}},
 				}},
 				{Stmts: []ir.Stmt{
 					&ir.IsDefinedStmt{Source: 4, Location: ir.Location{File: 55, Row: 64, Col: 1}},
@@ -43502,8 +43536,8 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 		{Stmts: []ir.Stmt{
 			&ir.ResetLocalStmt{Target: 3, Location: ir.Location{File: 55, Row: 42, Col: 1}},
 			&ir.MakeObjectStmt{Target: 4, Location: ir.Location{File: 55, Row: 42, Col: 1}},
-			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(911)}, Value: ir.Operand{Value: ir.StringIndex(916)}, Object: 4, Location: ir.Location{File: 55, Row: 42, Col: 1}},
 			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(912)}, Value: ir.Operand{Value: ir.StringIndex(917)}, Object: 4, Location: ir.Location{File: 55, Row: 42, Col: 1}},
+			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(913)}, Value: ir.Operand{Value: ir.StringIndex(918)}, Object: 4, Location: ir.Location{File: 55, Row: 42, Col: 1}},
 			&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.Local(4)}, Target: 3, Location: ir.Location{File: 55, Row: 42, Col: 1}},
 		}},
 		{Stmts: []ir.Stmt{
@@ -43586,7 +43620,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(25)}, Array: 28, Location: ir.Location{File: 55, Row: 57, Col: 22}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(27)}, Array: 28, Location: ir.Location{File: 55, Row: 57, Col: 22}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(918)},
+				{Value: ir.StringIndex(919)},
 				{Value: ir.Local(28)},
 			}, Result: 29, Location: ir.Location{File: 55, Row: 57, Col: 22}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(29)}, Target: 30, Location: ir.Location{File: 55, Row: 57, Col: 22}},
@@ -43739,8 +43773,8 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			}, Result: 8, Location: ir.Location{File: 55, Row: 69, Col: 2}},
 			&ir.NotEqualStmt{A: ir.Operand{Value: ir.Local(8)}, B: ir.Operand{Value: ir.Bool(false)}, Location: ir.Location{File: 55, Row: 69, Col: 2}},
 			&ir.MakeArrayStmt{Capacity: 2, Target: 9, Location: ir.Location{File: 55, Row: 70, Col: 16}},
-			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.StringIndex(911)}, Array: 9, Location: ir.Location{File: 55, Row: 70, Col: 16}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.StringIndex(912)}, Array: 9, Location: ir.Location{File: 55, Row: 70, Col: 16}},
+			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.StringIndex(913)}, Array: 9, Location: ir.Location{File: 55, Row: 70, Col: 16}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(9)}, Target: 10, Location: ir.Location{File: 55, Row: 70, Col: 16}},
 			&ir.ScanStmt{Source: 10, Key: 11, Value: 12, Block: &ir.Block{Stmts: []ir.Stmt{
 				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(11)}, Target: 13, Location: ir.Location{File: 55, Row: 70, Col: 2}},
@@ -43863,7 +43897,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.DotStmt{Source: ir.Operand{Value: ir.Local(6)}, Key: ir.Operand{Value: ir.StringIndex(131)}, Target: 8, Location: ir.Location{File: 56, Row: 39, Col: 32}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(8)}, Target: 9, Location: ir.Location{File: 56, Row: 39, Col: 32}},
 					&ir.CallStmt{Func: "regex.match", Args: []ir.Operand{
-						{Value: ir.StringIndex(899)},
+						{Value: ir.StringIndex(900)},
 						{Value: ir.Local(9)},
 					}, Result: 10, Location: ir.Location{File: 56, Row: 39, Col: 2}},
 					&ir.NotEqualStmt{A: ir.Operand{Value: ir.Local(10)}, B: ir.Operand{Value: ir.Bool(false)}, Location: ir.Location{File: 56, Row: 39, Col: 2}},
@@ -43873,7 +43907,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(12)}, Array: 13, Location: ir.Location{File: 56, Row: 38, Col: 26}},
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(7)}, Array: 13, Location: ir.Location{File: 56, Row: 38, Col: 26}},
 					&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-						{Value: ir.StringIndex(920)},
+						{Value: ir.StringIndex(921)},
 						{Value: ir.Local(13)},
 					}, Result: 14, Location: ir.Location{File: 56, Row: 38, Col: 26}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(14)}, Target: 15, Location: ir.Location{File: 56, Row: 38, Col: 26}},
@@ -43883,7 +43917,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.IsUndefinedStmt{Source: 5, Location: ir.Location{File: 56, Row: 40, Col: 3}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(3)}, Target: 6, Location: ir.Location{File: 56, Row: 40, Col: 3}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(4)}, Target: 7, Location: ir.Location{File: 56, Row: 40, Col: 3}},
-					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(921)}, Target: 5, Location: ir.Location{File: 56, Row: 40, Col: 3}},
+					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(922)}, Target: 5, Location: ir.Location{File: 56, Row: 40, Col: 3}},
 				}},
 				{Stmts: []ir.Stmt{
 					&ir.IsDefinedStmt{Source: 5, Location: ir.Location{File: 56, Row: 40, Col: 3}},
@@ -43908,7 +43942,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 	}, Return: 2, Blocks: []*ir.Block{
 		{Stmts: []ir.Stmt{
 			&ir.ResetLocalStmt{Target: 3, Location: ir.Location{File: 56, Row: 34, Col: 1}},
-			&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(923)}, Target: 3, Location: ir.Location{File: 56, Row: 34, Col: 1}},
+			&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(924)}, Target: 3, Location: ir.Location{File: 56, Row: 34, Col: 1}},
 		}},
 		{Stmts: []ir.Stmt{
 			&ir.IsDefinedStmt{Source: 3, Location: ir.Location{File: 56, Row: 34, Col: 1}},
@@ -44035,7 +44069,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				{Value: ir.Local(0)},
 				{Value: ir.Local(1)},
 				{Value: ir.Local(5)},
-				{Value: ir.StringIndex(922)},
+				{Value: ir.StringIndex(923)},
 			}, Result: 19, Location: ir.Location{File: 56, Row: 50, Col: 34}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(19)}, Target: 20, Location: ir.Location{File: 56, Row: 50, Col: 34}},
 			&ir.CallStmt{Func: "g0.data.ckptlint.rules.timing.interval_floor.refused", Args: []ir.Operand{
@@ -44048,7 +44082,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(22)}, Array: 23, Location: ir.Location{File: 56, Row: 48, Col: 26}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(20)}, Array: 23, Location: ir.Location{File: 56, Row: 48, Col: 26}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(924)},
+				{Value: ir.StringIndex(925)},
 				{Value: ir.Local(23)},
 			}, Result: 24, Location: ir.Location{File: 56, Row: 48, Col: 26}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(24)}, Target: 25, Location: ir.Location{File: 56, Row: 48, Col: 26}},
@@ -44099,7 +44133,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				{Value: ir.Local(0)},
 				{Value: ir.Local(1)},
 				{Value: ir.Local(5)},
-				{Value: ir.StringIndex(925)},
+				{Value: ir.StringIndex(926)},
 			}, Result: 15, Location: ir.Location{File: 56, Row: 61, Col: 33}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(15)}, Target: 16, Location: ir.Location{File: 56, Row: 61, Col: 33}},
 			&ir.CallStmt{Func: "g0.data.ckptlint.rules.timing.interval_floor.refused", Args: []ir.Operand{
@@ -44112,7 +44146,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(18)}, Array: 19, Location: ir.Location{File: 56, Row: 59, Col: 25}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(16)}, Array: 19, Location: ir.Location{File: 56, Row: 59, Col: 25}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(926)},
+				{Value: ir.StringIndex(927)},
 				{Value: ir.Local(19)},
 			}, Result: 20, Location: ir.Location{File: 56, Row: 59, Col: 25}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(20)}, Target: 21, Location: ir.Location{File: 56, Row: 59, Col: 25}},
@@ -44164,7 +44198,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(13)}, Array: 16, Location: ir.Location{File: 56, Row: 70, Col: 26}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(15)}, Array: 16, Location: ir.Location{File: 56, Row: 70, Col: 26}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(927)},
+				{Value: ir.StringIndex(928)},
 				{Value: ir.Local(16)},
 			}, Result: 17, Location: ir.Location{File: 56, Row: 70, Col: 26}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(17)}, Target: 18, Location: ir.Location{File: 56, Row: 70, Col: 26}},
@@ -44216,7 +44250,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(13)}, Array: 16, Location: ir.Location{File: 56, Row: 81, Col: 26}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(15)}, Array: 16, Location: ir.Location{File: 56, Row: 81, Col: 26}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(928)},
+				{Value: ir.StringIndex(929)},
 				{Value: ir.Local(16)},
 			}, Result: 17, Location: ir.Location{File: 56, Row: 81, Col: 26}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(17)}, Target: 18, Location: ir.Location{File: 56, Row: 81, Col: 26}},
@@ -44314,7 +44348,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(28)}, Array: 35, Location: ir.Location{File: 56, Row: 97, Col: 8}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(34)}, Array: 35, Location: ir.Location{File: 56, Row: 97, Col: 8}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(929)},
+				{Value: ir.StringIndex(930)},
 				{Value: ir.Local(35)},
 			}, Result: 36, Location: ir.Location{File: 56, Row: 97, Col: 8}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(36)}, Target: 37, Location: ir.Location{File: 56, Row: 97, Col: 8}},
@@ -44486,7 +44520,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(6)}, Target: 7, Location: ir.Location{File: 57, Row: 42, Col: 36}},
 			&ir.CallStmt{Func: "startswith", Args: []ir.Operand{
 				{Value: ir.Local(7)},
-				{Value: ir.StringIndex(931)},
+				{Value: ir.StringIndex(932)},
 			}, Result: 8, Location: ir.Location{File: 57, Row: 42, Col: 25}},
 			&ir.NotEqualStmt{A: ir.Operand{Value: ir.Local(8)}, B: ir.Operand{Value: ir.Bool(false)}, Location: ir.Location{File: 57, Row: 42, Col: 25}},
 			&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.Bool(true)}, Target: 4, Location: ir.Location{File: 57, Row: 42, Col: 1}},
@@ -44530,7 +44564,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(13)}, Array: 14, Location: ir.Location{File: 57, Row: 79, Col: 15}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(9)}, Array: 14, Location: ir.Location{File: 57, Row: 79, Col: 15}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(932)},
+				{Value: ir.StringIndex(933)},
 				{Value: ir.Local(14)},
 			}, Result: 15, Location: ir.Location{File: 57, Row: 79, Col: 15}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(15)}, Target: 16, Location: ir.Location{File: 57, Row: 79, Col: 15}},
@@ -44560,7 +44594,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ResetLocalStmt{Target: 4, Location: ir.Location{File: 57, Row: 44, Col: 1}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(3)}, Target: 5, Location: ir.Location{File: 57, Row: 44, Col: 1}},
 			&ir.CallStmt{Func: "regex.match", Args: []ir.Operand{
-				{Value: ir.StringIndex(934)},
+				{Value: ir.StringIndex(935)},
 				{Value: ir.Local(5)},
 			}, Result: 6, Location: ir.Location{File: 57, Row: 45, Col: 2}},
 			&ir.NotEqualStmt{A: ir.Operand{Value: ir.Local(6)}, B: ir.Operand{Value: ir.Bool(false)}, Location: ir.Location{File: 57, Row: 45, Col: 2}},
@@ -44570,7 +44604,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(7)}, Target: 8, Location: ir.Location{File: 57, Row: 44, Col: 40}},
 			&ir.MakeNumberRefStmt{Index: 72, Target: 9, Location: ir.Location{File: 57, Row: 44, Col: 17}},
 			&ir.CallStmt{Func: "regex.find_n", Args: []ir.Operand{
-				{Value: ir.StringIndex(935)},
+				{Value: ir.StringIndex(936)},
 				{Value: ir.Local(8)},
 				{Value: ir.Local(9)},
 			}, Result: 10, Location: ir.Location{File: 57, Row: 44, Col: 17}},
@@ -44608,7 +44642,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.DotStmt{Source: ir.Operand{Value: ir.Local(5)}, Key: ir.Operand{Value: ir.StringIndex(131)}, Target: 6, Location: ir.Location{File: 57, Row: 62, Col: 39}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(6)}, Target: 7, Location: ir.Location{File: 57, Row: 62, Col: 39}},
 					&ir.CallStmt{Func: "regex.match", Args: []ir.Operand{
-						{Value: ir.StringIndex(933)},
+						{Value: ir.StringIndex(934)},
 						{Value: ir.Local(7)},
 					}, Result: 8, Location: ir.Location{File: 57, Row: 62, Col: 2}},
 					&ir.NotEqualStmt{A: ir.Operand{Value: ir.Local(8)}, B: ir.Operand{Value: ir.Bool(false)}, Location: ir.Location{File: 57, Row: 62, Col: 2}},
@@ -44623,7 +44657,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.MakeArrayStmt{Capacity: 1, Target: 13, Location: ir.Location{File: 57, Row: 61, Col: 17}},
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(12)}, Array: 13, Location: ir.Location{File: 57, Row: 61, Col: 17}},
 					&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-						{Value: ir.StringIndex(936)},
+						{Value: ir.StringIndex(937)},
 						{Value: ir.Local(13)},
 					}, Result: 14, Location: ir.Location{File: 57, Row: 61, Col: 17}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(14)}, Target: 15, Location: ir.Location{File: 57, Row: 61, Col: 17}},
@@ -44636,7 +44670,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(6)}, Target: 7, Location: ir.Location{File: 57, Row: 64, Col: 98}},
 					&ir.MakeNumberRefStmt{Index: 72, Target: 8, Location: ir.Location{File: 57, Row: 64, Col: 7}},
 					&ir.CallStmt{Func: "regex.find_all_string_submatch_n", Args: []ir.Operand{
-						{Value: ir.StringIndex(937)},
+						{Value: ir.StringIndex(938)},
 						{Value: ir.Local(7)},
 						{Value: ir.Local(8)},
 					}, Result: 9, Location: ir.Location{File: 57, Row: 64, Col: 7}},
@@ -44665,7 +44699,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(23)}, Array: 24, Location: ir.Location{File: 57, Row: 63, Col: 11}},
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(19)}, Array: 24, Location: ir.Location{File: 57, Row: 63, Col: 11}},
 					&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-						{Value: ir.StringIndex(938)},
+						{Value: ir.StringIndex(939)},
 						{Value: ir.Local(24)},
 					}, Result: 25, Location: ir.Location{File: 57, Row: 63, Col: 11}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(25)}, Target: 26, Location: ir.Location{File: 57, Row: 63, Col: 11}},
@@ -44678,7 +44712,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(6)}, Target: 7, Location: ir.Location{File: 57, Row: 68, Col: 62}},
 					&ir.MakeNumberRefStmt{Index: 72, Target: 8, Location: ir.Location{File: 57, Row: 68, Col: 7}},
 					&ir.CallStmt{Func: "regex.find_all_string_submatch_n", Args: []ir.Operand{
-						{Value: ir.StringIndex(939)},
+						{Value: ir.StringIndex(940)},
 						{Value: ir.Local(7)},
 						{Value: ir.Local(8)},
 					}, Result: 9, Location: ir.Location{File: 57, Row: 68, Col: 7}},
@@ -44737,7 +44771,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.MakeArrayStmt{Capacity: 1, Target: 9, Location: ir.Location{File: 57, Row: 73, Col: 18}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(8)}, Array: 9, Location: ir.Location{File: 57, Row: 73, Col: 18}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(940)},
+				{Value: ir.StringIndex(941)},
 				{Value: ir.Local(9)},
 			}, Result: 10, Location: ir.Location{File: 57, Row: 73, Col: 18}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(10)}, Target: 11, Location: ir.Location{File: 57, Row: 73, Col: 18}},
@@ -44758,7 +44792,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				}, Result: 6, Location: ir.Location{File: 57, Row: 75, Col: 93}},
 				&ir.NotEqualStmt{A: ir.Operand{Value: ir.Local(6)}, B: ir.Operand{Value: ir.Bool(false)}, Location: ir.Location{File: 57, Row: 75, Col: 93}},
 			}}, Location: ir.Location{File: 57, Row: 75, Col: 93}},
-			&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(941)}, Target: 4, Location: ir.Location{File: 57, Row: 75, Col: 1}},
+			&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(942)}, Target: 4, Location: ir.Location{File: 57, Row: 75, Col: 1}},
 		}},
 		{Stmts: []ir.Stmt{
 			&ir.IsDefinedStmt{Source: 4, Location: ir.Location{File: 57, Row: 75, Col: 1}},
@@ -44816,7 +44850,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(9)}, Array: 22, Location: ir.Location{File: 57, Row: 81, Col: 23}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(11)}, Array: 22, Location: ir.Location{File: 57, Row: 81, Col: 23}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(942)},
+				{Value: ir.StringIndex(943)},
 				{Value: ir.Local(22)},
 			}, Result: 23, Location: ir.Location{File: 57, Row: 81, Col: 23}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(23)}, Target: 24, Location: ir.Location{File: 57, Row: 81, Col: 23}},
@@ -44976,7 +45010,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.MakeArrayStmt{Capacity: 1, Target: 7, Location: ir.Location{File: 57, Row: 38, Col: 11}},
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(6)}, Array: 7, Location: ir.Location{File: 57, Row: 38, Col: 11}},
 					&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-						{Value: ir.StringIndex(944)},
+						{Value: ir.StringIndex(945)},
 						{Value: ir.Local(7)},
 					}, Result: 8, Location: ir.Location{File: 57, Row: 38, Col: 11}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(8)}, Target: 9, Location: ir.Location{File: 57, Row: 38, Col: 11}},
@@ -45043,7 +45077,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					{Value: ir.Local(0)},
 					{Value: ir.Local(1)},
 					{Value: ir.Local(12)},
-					{Value: ir.StringIndex(943)},
+					{Value: ir.StringIndex(944)},
 				}, Result: 17, Location: ir.Location{File: 57, Row: 94, Col: 18}},
 				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(17)}, Target: 18, Location: ir.Location{File: 57, Row: 94, Col: 18}},
 				&ir.CallStmt{Func: "g0.data.ckptlint.rules.timing.invalid_duration.finding", Args: []ir.Operand{
@@ -45102,7 +45136,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				&ir.MakeArrayStmt{Capacity: 1, Target: 21, Location: ir.Location{File: 57, Row: 105, Col: 29}},
 				&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(20)}, Array: 21, Location: ir.Location{File: 57, Row: 105, Col: 29}},
 				&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-					{Value: ir.StringIndex(945)},
+					{Value: ir.StringIndex(946)},
 					{Value: ir.Local(21)},
 				}, Result: 22, Location: ir.Location{File: 57, Row: 105, Col: 29}},
 				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(22)}, Target: 23, Location: ir.Location{File: 57, Row: 105, Col: 29}},
@@ -45207,7 +45241,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(20)}, Array: 39, Location: ir.Location{File: 57, Row: 117, Col: 14}},
 				&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(22)}, Array: 39, Location: ir.Location{File: 57, Row: 117, Col: 14}},
 				&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-					{Value: ir.StringIndex(946)},
+					{Value: ir.StringIndex(947)},
 					{Value: ir.Local(39)},
 				}, Result: 40, Location: ir.Location{File: 57, Row: 117, Col: 14}},
 				&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(40)}, Target: 41, Location: ir.Location{File: 57, Row: 117, Col: 14}},
@@ -45533,7 +45567,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(7)}, Target: 8, Location: ir.Location{File: 53, Row: 77, Col: 40}},
 					&ir.CallStmt{Func: "regex.replace", Args: []ir.Operand{
 						{Value: ir.Local(8)},
-						{Value: ir.StringIndex(948)},
+						{Value: ir.StringIndex(949)},
 						{Value: ir.StringIndex(26)},
 					}, Result: 9, Location: ir.Location{File: 53, Row: 77, Col: 26}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(9)}, Target: 10, Location: ir.Location{File: 53, Row: 77, Col: 26}},
@@ -45546,7 +45580,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				}},
 				{Stmts: []ir.Stmt{
 					&ir.IsUndefinedStmt{Source: 3, Location: ir.Location{File: 53, Row: 79, Col: 3}},
-					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(949)}, Target: 3, Location: ir.Location{File: 53, Row: 79, Col: 3}},
+					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(950)}, Target: 3, Location: ir.Location{File: 53, Row: 79, Col: 3}},
 				}},
 				{Stmts: []ir.Stmt{
 					&ir.IsDefinedStmt{Source: 3, Location: ir.Location{File: 53, Row: 79, Col: 3}},
@@ -45589,7 +45623,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.MakeArrayStmt{Capacity: 1, Target: 9, Location: ir.Location{File: 53, Row: 68, Col: 13}},
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(8)}, Array: 9, Location: ir.Location{File: 53, Row: 68, Col: 13}},
 					&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-						{Value: ir.StringIndex(950)},
+						{Value: ir.StringIndex(951)},
 						{Value: ir.Local(9)},
 					}, Result: 10, Location: ir.Location{File: 53, Row: 68, Col: 13}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(10)}, Target: 11, Location: ir.Location{File: 53, Row: 68, Col: 13}},
@@ -45605,7 +45639,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.MakeArrayStmt{Capacity: 1, Target: 6, Location: ir.Location{File: 53, Row: 70, Col: 11}},
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(5)}, Array: 6, Location: ir.Location{File: 53, Row: 70, Col: 11}},
 					&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-						{Value: ir.StringIndex(951)},
+						{Value: ir.StringIndex(952)},
 						{Value: ir.Local(6)},
 					}, Result: 7, Location: ir.Location{File: 53, Row: 70, Col: 11}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(7)}, Target: 8, Location: ir.Location{File: 53, Row: 70, Col: 11}},
@@ -45641,7 +45675,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.MakeArrayStmt{Capacity: 1, Target: 6, Location: ir.Location{File: 53, Row: 86, Col: 13}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(5)}, Array: 6, Location: ir.Location{File: 53, Row: 86, Col: 13}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(952)},
+				{Value: ir.StringIndex(953)},
 				{Value: ir.Local(6)},
 			}, Result: 7, Location: ir.Location{File: 53, Row: 86, Col: 13}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(7)}, Target: 8, Location: ir.Location{File: 53, Row: 86, Col: 13}},
@@ -45675,7 +45709,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.MakeArrayStmt{Capacity: 1, Target: 6, Location: ir.Location{File: 53, Row: 88, Col: 13}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(5)}, Array: 6, Location: ir.Location{File: 53, Row: 88, Col: 13}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(954)},
+				{Value: ir.StringIndex(955)},
 				{Value: ir.Local(6)},
 			}, Result: 7, Location: ir.Location{File: 53, Row: 88, Col: 13}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(7)}, Target: 8, Location: ir.Location{File: 53, Row: 88, Col: 13}},
@@ -45722,7 +45756,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(7)}, Array: 12, Location: ir.Location{File: 53, Row: 94, Col: 16}},
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(11)}, Array: 12, Location: ir.Location{File: 53, Row: 94, Col: 16}},
 					&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-						{Value: ir.StringIndex(953)},
+						{Value: ir.StringIndex(954)},
 						{Value: ir.Local(12)},
 					}, Result: 13, Location: ir.Location{File: 53, Row: 94, Col: 16}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(13)}, Target: 14, Location: ir.Location{File: 53, Row: 94, Col: 16}},
@@ -45754,7 +45788,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(9)}, Array: 14, Location: ir.Location{File: 53, Row: 96, Col: 11}},
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(13)}, Array: 14, Location: ir.Location{File: 53, Row: 96, Col: 11}},
 					&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-						{Value: ir.StringIndex(953)},
+						{Value: ir.StringIndex(954)},
 						{Value: ir.Local(14)},
 					}, Result: 15, Location: ir.Location{File: 53, Row: 96, Col: 11}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(15)}, Target: 16, Location: ir.Location{File: 53, Row: 96, Col: 11}},
@@ -45776,7 +45810,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(5)}, Array: 8, Location: ir.Location{File: 53, Row: 98, Col: 11}},
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(7)}, Array: 8, Location: ir.Location{File: 53, Row: 98, Col: 11}},
 					&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-						{Value: ir.StringIndex(955)},
+						{Value: ir.StringIndex(956)},
 						{Value: ir.Local(8)},
 					}, Result: 9, Location: ir.Location{File: 53, Row: 98, Col: 11}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(9)}, Target: 10, Location: ir.Location{File: 53, Row: 98, Col: 11}},
@@ -45829,7 +45863,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.MakeArrayStmt{Capacity: 1, Target: 12, Location: ir.Location{File: 53, Row: 73, Col: 12}},
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(11)}, Array: 12, Location: ir.Location{File: 53, Row: 73, Col: 12}},
 					&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-						{Value: ir.StringIndex(950)},
+						{Value: ir.StringIndex(951)},
 						{Value: ir.Local(12)},
 					}, Result: 13, Location: ir.Location{File: 53, Row: 73, Col: 12}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(13)}, Target: 14, Location: ir.Location{File: 53, Row: 73, Col: 12}},
@@ -45851,7 +45885,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.MakeArrayStmt{Capacity: 1, Target: 9, Location: ir.Location{File: 53, Row: 75, Col: 11}},
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(8)}, Array: 9, Location: ir.Location{File: 53, Row: 75, Col: 11}},
 					&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-						{Value: ir.StringIndex(951)},
+						{Value: ir.StringIndex(952)},
 						{Value: ir.Local(9)},
 					}, Result: 10, Location: ir.Location{File: 53, Row: 75, Col: 11}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(10)}, Target: 11, Location: ir.Location{File: 53, Row: 75, Col: 11}},
@@ -46042,7 +46076,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(53)}, Array: 57, Location: ir.Location{File: 58, Row: 55, Col: 7}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(56)}, Array: 57, Location: ir.Location{File: 58, Row: 55, Col: 7}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(956)},
+				{Value: ir.StringIndex(957)},
 				{Value: ir.Local(57)},
 			}, Result: 58, Location: ir.Location{File: 58, Row: 55, Col: 7}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(58)}, Target: 59, Location: ir.Location{File: 58, Row: 55, Col: 7}},
@@ -46050,7 +46084,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				{Value: ir.Local(0)},
 				{Value: ir.Local(1)},
 				{Value: ir.StringIndex(44)},
-				{Value: ir.StringIndex(957)},
+				{Value: ir.StringIndex(958)},
 				{Value: ir.StringIndex(72)},
 			}, Result: 60, Location: ir.Location{File: 58, Row: 62, Col: 4}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(60)}, Target: 61, Location: ir.Location{File: 58, Row: 62, Col: 4}},
@@ -46168,7 +46202,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 						{Value: ir.Local(7)},
 					}, Result: 8, Location: ir.Location{File: 59, Row: 63, Col: 35}},
 					&ir.NotEqualStmt{A: ir.Operand{Value: ir.Local(8)}, B: ir.Operand{Value: ir.Bool(false)}, Location: ir.Location{File: 59, Row: 63, Col: 35}},
-					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(959)}, Target: 5, Location: ir.Location{File: 59, Row: 63, Col: 1}},
+					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(960)}, Target: 5, Location: ir.Location{File: 59, Row: 63, Col: 1}},
 				}},
 				{Stmts: []ir.Stmt{
 					&ir.IsUndefinedStmt{Source: 5, Location: ir.Location{File: 59, Row: 65, Col: 1}},
@@ -46231,7 +46265,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				{Value: ir.Local(0)},
 				{Value: ir.Local(1)},
 				{Value: ir.Local(16)},
-				{Value: ir.StringIndex(960)},
+				{Value: ir.StringIndex(961)},
 			}, Result: 17, Location: ir.Location{File: 59, Row: 43, Col: 115}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(17)}, Target: 18, Location: ir.Location{File: 59, Row: 43, Col: 115}},
 			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(0)}, Key: ir.Operand{Value: ir.StringIndex(197)}, Target: 19, Location: ir.Location{File: 59, Row: 43, Col: 183}},
@@ -46240,8 +46274,8 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				{Value: ir.Local(0)},
 				{Value: ir.Local(1)},
 				{Value: ir.Local(20)},
-				{Value: ir.StringIndex(960)},
 				{Value: ir.StringIndex(961)},
+				{Value: ir.StringIndex(962)},
 			}, Result: 21, Location: ir.Location{File: 59, Row: 43, Col: 170}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(21)}, Target: 22, Location: ir.Location{File: 59, Row: 43, Col: 170}},
 			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(0)}, Key: ir.Operand{Value: ir.StringIndex(197)}, Target: 23, Location: ir.Location{File: 59, Row: 43, Col: 150}},
@@ -46253,7 +46287,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(25)}, Array: 26, Location: ir.Location{File: 59, Row: 43, Col: 10}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(22)}, Array: 26, Location: ir.Location{File: 59, Row: 43, Col: 10}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(962)},
+				{Value: ir.StringIndex(963)},
 				{Value: ir.Local(26)},
 			}, Result: 27, Location: ir.Location{File: 59, Row: 43, Col: 10}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(27)}, Target: 28, Location: ir.Location{File: 59, Row: 43, Col: 10}},
@@ -46261,18 +46295,18 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(29)}, Key: ir.Operand{Value: ir.StringIndex(678)}, Target: 30, Location: ir.Location{File: 59, Row: 42, Col: 8}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(30)}, Target: 31, Location: ir.Location{File: 59, Row: 42, Col: 8}},
 			&ir.MakeObjectStmt{Target: 32, Location: ir.Location{File: 59, Row: 41, Col: 18}},
-			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(963)}, Value: ir.Operand{Value: ir.StringIndex(964)}, Object: 32, Location: ir.Location{File: 59, Row: 41, Col: 18}},
-			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(965)}, Value: ir.Operand{Value: ir.Local(31)}, Object: 32, Location: ir.Location{File: 59, Row: 41, Col: 18}},
-			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(966)}, Value: ir.Operand{Value: ir.StringIndex(967)}, Object: 32, Location: ir.Location{File: 59, Row: 41, Col: 18}},
-			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(968)}, Value: ir.Operand{Value: ir.Local(28)}, Object: 32, Location: ir.Location{File: 59, Row: 41, Col: 18}},
-			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(221)}, Value: ir.Operand{Value: ir.StringIndex(969)}, Object: 32, Location: ir.Location{File: 59, Row: 41, Col: 18}},
+			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(964)}, Value: ir.Operand{Value: ir.StringIndex(965)}, Object: 32, Location: ir.Location{File: 59, Row: 41, Col: 18}},
+			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(966)}, Value: ir.Operand{Value: ir.Local(31)}, Object: 32, Location: ir.Location{File: 59, Row: 41, Col: 18}},
+			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(967)}, Value: ir.Operand{Value: ir.StringIndex(968)}, Object: 32, Location: ir.Location{File: 59, Row: 41, Col: 18}},
+			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(969)}, Value: ir.Operand{Value: ir.Local(28)}, Object: 32, Location: ir.Location{File: 59, Row: 41, Col: 18}},
+			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(221)}, Value: ir.Operand{Value: ir.StringIndex(970)}, Object: 32, Location: ir.Location{File: 59, Row: 41, Col: 18}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(32)}, Target: 33, Location: ir.Location{File: 59, Row: 41, Col: 18}},
 			&ir.SetAddStmt{Value: ir.Operand{Value: ir.Local(33)}, Set: 2, Location: ir.Location{File: 59, Row: 41, Col: 1}},
 		}},
 		{Stmts: []ir.Stmt{
 			&ir.ResetLocalStmt{Target: 3, Location: ir.Location{File: 59, Row: 52, Col: 1}},
 			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(0)}, Key: ir.Operand{Value: ir.StringIndex(90)}, Target: 4, Location: ir.Location{File: 59, Row: 59, Col: 2}},
-			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(4)}, Key: ir.Operand{Value: ir.StringIndex(970)}, Target: 5, Location: ir.Location{File: 59, Row: 59, Col: 2}},
+			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(4)}, Key: ir.Operand{Value: ir.StringIndex(971)}, Target: 5, Location: ir.Location{File: 59, Row: 59, Col: 2}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(5)}, Target: 6, Location: ir.Location{File: 59, Row: 59, Col: 2}},
 			&ir.MakeNumberRefStmt{Index: 55, Target: 7, Location: ir.Location{File: 59, Row: 59, Col: 2}},
 			&ir.CallStmt{Func: "gt", Args: []ir.Operand{
@@ -46281,7 +46315,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			}, Result: 8, Location: ir.Location{File: 59, Row: 59, Col: 2}},
 			&ir.NotEqualStmt{A: ir.Operand{Value: ir.Local(8)}, B: ir.Operand{Value: ir.Bool(false)}, Location: ir.Location{File: 59, Row: 59, Col: 2}},
 			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(0)}, Key: ir.Operand{Value: ir.StringIndex(90)}, Target: 9, Location: ir.Location{File: 59, Row: 54, Col: 94}},
-			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(9)}, Key: ir.Operand{Value: ir.StringIndex(970)}, Target: 10, Location: ir.Location{File: 59, Row: 54, Col: 94}},
+			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(9)}, Key: ir.Operand{Value: ir.StringIndex(971)}, Target: 10, Location: ir.Location{File: 59, Row: 54, Col: 94}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(10)}, Target: 11, Location: ir.Location{File: 59, Row: 54, Col: 94}},
 			&ir.CallStmt{Func: "g0.data.ckptlint.lib.units.duration", Args: []ir.Operand{
 				{Value: ir.Local(0)},
@@ -46295,7 +46329,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				{Value: ir.Local(0)},
 				{Value: ir.Local(1)},
 				{Value: ir.Local(15)},
-				{Value: ir.StringIndex(971)},
+				{Value: ir.StringIndex(972)},
 			}, Result: 16, Location: ir.Location{File: 59, Row: 54, Col: 131}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(16)}, Target: 17, Location: ir.Location{File: 59, Row: 54, Col: 131}},
 			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(0)}, Key: ir.Operand{Value: ir.StringIndex(90)}, Target: 18, Location: ir.Location{File: 59, Row: 54, Col: 208}},
@@ -46304,8 +46338,8 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				{Value: ir.Local(0)},
 				{Value: ir.Local(1)},
 				{Value: ir.Local(19)},
-				{Value: ir.StringIndex(971)},
 				{Value: ir.StringIndex(972)},
+				{Value: ir.StringIndex(973)},
 			}, Result: 20, Location: ir.Location{File: 59, Row: 54, Col: 195}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(20)}, Target: 21, Location: ir.Location{File: 59, Row: 54, Col: 195}},
 			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(0)}, Key: ir.Operand{Value: ir.StringIndex(90)}, Target: 22, Location: ir.Location{File: 59, Row: 54, Col: 172}},
@@ -46317,19 +46351,19 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(24)}, Array: 25, Location: ir.Location{File: 59, Row: 54, Col: 10}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(21)}, Array: 25, Location: ir.Location{File: 59, Row: 54, Col: 10}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(973)},
+				{Value: ir.StringIndex(974)},
 				{Value: ir.Local(25)},
 			}, Result: 26, Location: ir.Location{File: 59, Row: 54, Col: 10}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(26)}, Target: 27, Location: ir.Location{File: 59, Row: 54, Col: 10}},
 			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(0)}, Key: ir.Operand{Value: ir.StringIndex(90)}, Target: 28, Location: ir.Location{File: 59, Row: 53, Col: 8}},
-			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(28)}, Key: ir.Operand{Value: ir.StringIndex(970)}, Target: 29, Location: ir.Location{File: 59, Row: 53, Col: 8}},
+			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(28)}, Key: ir.Operand{Value: ir.StringIndex(971)}, Target: 29, Location: ir.Location{File: 59, Row: 53, Col: 8}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(29)}, Target: 30, Location: ir.Location{File: 59, Row: 53, Col: 8}},
 			&ir.MakeObjectStmt{Target: 31, Location: ir.Location{File: 59, Row: 52, Col: 18}},
-			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(963)}, Value: ir.Operand{Value: ir.StringIndex(974)}, Object: 31, Location: ir.Location{File: 59, Row: 52, Col: 18}},
-			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(965)}, Value: ir.Operand{Value: ir.Local(30)}, Object: 31, Location: ir.Location{File: 59, Row: 52, Col: 18}},
-			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(966)}, Value: ir.Operand{Value: ir.StringIndex(975)}, Object: 31, Location: ir.Location{File: 59, Row: 52, Col: 18}},
-			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(968)}, Value: ir.Operand{Value: ir.Local(27)}, Object: 31, Location: ir.Location{File: 59, Row: 52, Col: 18}},
-			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(221)}, Value: ir.Operand{Value: ir.StringIndex(976)}, Object: 31, Location: ir.Location{File: 59, Row: 52, Col: 18}},
+			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(964)}, Value: ir.Operand{Value: ir.StringIndex(975)}, Object: 31, Location: ir.Location{File: 59, Row: 52, Col: 18}},
+			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(966)}, Value: ir.Operand{Value: ir.Local(30)}, Object: 31, Location: ir.Location{File: 59, Row: 52, Col: 18}},
+			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(967)}, Value: ir.Operand{Value: ir.StringIndex(976)}, Object: 31, Location: ir.Location{File: 59, Row: 52, Col: 18}},
+			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(969)}, Value: ir.Operand{Value: ir.Local(27)}, Object: 31, Location: ir.Location{File: 59, Row: 52, Col: 18}},
+			&ir.ObjectInsertStmt{Key: ir.Operand{Value: ir.StringIndex(221)}, Value: ir.Operand{Value: ir.StringIndex(977)}, Object: 31, Location: ir.Location{File: 59, Row: 52, Col: 18}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(31)}, Target: 32, Location: ir.Location{File: 59, Row: 52, Col: 18}},
 			&ir.SetAddStmt{Value: ir.Operand{Value: ir.Local(32)}, Set: 2, Location: ir.Location{File: 59, Row: 52, Col: 1}},
 		}},
@@ -46360,7 +46394,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.ScanStmt{Source: 5, Key: 6, Value: 7, Block: &ir.Block{Stmts: []ir.Stmt{
 						&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(6)}, Target: 8, Location: ir.Location{File: 59, Row: 67, Col: 21}},
 						&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(7)}, Target: 9, Location: ir.Location{File: 59, Row: 67, Col: 21}},
-						&ir.DotStmt{Source: ir.Operand{Value: ir.Local(9)}, Key: ir.Operand{Value: ir.StringIndex(965)}, Target: 10, Location: ir.Location{File: 59, Row: 67, Col: 14}},
+						&ir.DotStmt{Source: ir.Operand{Value: ir.Local(9)}, Key: ir.Operand{Value: ir.StringIndex(966)}, Target: 10, Location: ir.Location{File: 59, Row: 67, Col: 14}},
 						&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(10)}, Target: 11, Location: ir.Location{File: 59, Row: 67, Col: 14}},
 						&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(11)}, Array: 4, Location: ir.Location{File: 59, Row: 67, Col: 13}},
 					}}, Location: ir.Location{File: 59, Row: 67, Col: 21}},
@@ -46404,7 +46438,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.ScanStmt{Source: 5, Key: 6, Value: 7, Block: &ir.Block{Stmts: []ir.Stmt{
 						&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(6)}, Target: 8, Location: ir.Location{File: 59, Row: 70, Col: 15}},
 						&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(7)}, Target: 9, Location: ir.Location{File: 59, Row: 70, Col: 15}},
-						&ir.DotStmt{Source: ir.Operand{Value: ir.Local(9)}, Key: ir.Operand{Value: ir.StringIndex(965)}, Target: 10, Location: ir.Location{File: 59, Row: 70, Col: 34}},
+						&ir.DotStmt{Source: ir.Operand{Value: ir.Local(9)}, Key: ir.Operand{Value: ir.StringIndex(966)}, Target: 10, Location: ir.Location{File: 59, Row: 70, Col: 34}},
 						&ir.CallStmt{Func: "g0.data.ckptlint.rules.timing.timeout_below_stall.need", Args: []ir.Operand{
 							{Value: ir.Local(0)},
 							{Value: ir.Local(1)},
@@ -46441,7 +46475,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 	}, Return: 2, Blocks: []*ir.Block{
 		{Stmts: []ir.Stmt{
 			&ir.ResetLocalStmt{Target: 3, Location: ir.Location{File: 53, Row: 102, Col: 1}},
-			&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(977)}, Target: 3, Location: ir.Location{File: 53, Row: 102, Col: 1}},
+			&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(978)}, Target: 3, Location: ir.Location{File: 53, Row: 102, Col: 1}},
 		}},
 		{Stmts: []ir.Stmt{
 			&ir.IsDefinedStmt{Source: 3, Location: ir.Location{File: 53, Row: 102, Col: 1}},
@@ -46477,7 +46511,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(5)}, Array: 8, Location: ir.Location{File: 59, Row: 85, Col: 14}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(7)}, Array: 8, Location: ir.Location{File: 59, Row: 85, Col: 14}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(978)},
+				{Value: ir.StringIndex(979)},
 				{Value: ir.Local(8)},
 			}, Result: 9, Location: ir.Location{File: 59, Row: 85, Col: 14}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(9)}, Target: 10, Location: ir.Location{File: 59, Row: 85, Col: 14}},
@@ -46504,7 +46538,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 	}, Return: 2, Blocks: []*ir.Block{
 		{Stmts: []ir.Stmt{
 			&ir.ResetLocalStmt{Target: 3, Location: ir.Location{File: 53, Row: 105, Col: 1}},
-			&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(979)}, Target: 3, Location: ir.Location{File: 53, Row: 105, Col: 1}},
+			&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(980)}, Target: 3, Location: ir.Location{File: 53, Row: 105, Col: 1}},
 		}},
 		{Stmts: []ir.Stmt{
 			&ir.IsDefinedStmt{Source: 3, Location: ir.Location{File: 53, Row: 105, Col: 1}},
@@ -46555,7 +46589,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(10)}, Array: 13, Location: ir.Location{File: 59, Row: 76, Col: 14}},
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(12)}, Array: 13, Location: ir.Location{File: 59, Row: 76, Col: 14}},
 					&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-						{Value: ir.StringIndex(980)},
+						{Value: ir.StringIndex(981)},
 						{Value: ir.Local(13)},
 					}, Result: 14, Location: ir.Location{File: 59, Row: 76, Col: 14}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(14)}, Target: 15, Location: ir.Location{File: 59, Row: 76, Col: 14}},
@@ -46591,43 +46625,43 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.MakeArrayStmt{Capacity: 21, Target: 4, Location: ir.Location{File: 53, Row: 52, Col: 1}},
 			&ir.MakeNumberRefStmt{Index: 249, Target: 5, Location: ir.Location{File: 53, Row: 52, Col: 1}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(5)}, Array: 4, Location: ir.Location{File: 53, Row: 52, Col: 1}},
-			&ir.MakeNumberRefStmt{Index: 981, Target: 6, Location: ir.Location{File: 53, Row: 52, Col: 1}},
+			&ir.MakeNumberRefStmt{Index: 982, Target: 6, Location: ir.Location{File: 53, Row: 52, Col: 1}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(6)}, Array: 4, Location: ir.Location{File: 53, Row: 52, Col: 1}},
-			&ir.MakeNumberRefStmt{Index: 982, Target: 7, Location: ir.Location{File: 53, Row: 52, Col: 1}},
+			&ir.MakeNumberRefStmt{Index: 983, Target: 7, Location: ir.Location{File: 53, Row: 52, Col: 1}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(7)}, Array: 4, Location: ir.Location{File: 53, Row: 52, Col: 1}},
-			&ir.MakeNumberRefStmt{Index: 983, Target: 8, Location: ir.Location{File: 53, Row: 52, Col: 1}},
+			&ir.MakeNumberRefStmt{Index: 984, Target: 8, Location: ir.Location{File: 53, Row: 52, Col: 1}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(8)}, Array: 4, Location: ir.Location{File: 53, Row: 52, Col: 1}},
-			&ir.MakeNumberRefStmt{Index: 984, Target: 9, Location: ir.Location{File: 53, Row: 52, Col: 1}},
+			&ir.MakeNumberRefStmt{Index: 985, Target: 9, Location: ir.Location{File: 53, Row: 52, Col: 1}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(9)}, Array: 4, Location: ir.Location{File: 53, Row: 52, Col: 1}},
-			&ir.MakeNumberRefStmt{Index: 985, Target: 10, Location: ir.Location{File: 53, Row: 52, Col: 1}},
+			&ir.MakeNumberRefStmt{Index: 986, Target: 10, Location: ir.Location{File: 53, Row: 52, Col: 1}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(10)}, Array: 4, Location: ir.Location{File: 53, Row: 52, Col: 1}},
-			&ir.MakeNumberRefStmt{Index: 986, Target: 11, Location: ir.Location{File: 53, Row: 52, Col: 1}},
+			&ir.MakeNumberRefStmt{Index: 987, Target: 11, Location: ir.Location{File: 53, Row: 52, Col: 1}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(11)}, Array: 4, Location: ir.Location{File: 53, Row: 52, Col: 1}},
 			&ir.MakeNumberRefStmt{Index: 411, Target: 12, Location: ir.Location{File: 53, Row: 52, Col: 1}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(12)}, Array: 4, Location: ir.Location{File: 53, Row: 52, Col: 1}},
-			&ir.MakeNumberRefStmt{Index: 987, Target: 13, Location: ir.Location{File: 53, Row: 52, Col: 1}},
+			&ir.MakeNumberRefStmt{Index: 988, Target: 13, Location: ir.Location{File: 53, Row: 52, Col: 1}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(13)}, Array: 4, Location: ir.Location{File: 53, Row: 52, Col: 1}},
-			&ir.MakeNumberRefStmt{Index: 988, Target: 14, Location: ir.Location{File: 53, Row: 52, Col: 1}},
+			&ir.MakeNumberRefStmt{Index: 989, Target: 14, Location: ir.Location{File: 53, Row: 52, Col: 1}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(14)}, Array: 4, Location: ir.Location{File: 53, Row: 52, Col: 1}},
-			&ir.MakeNumberRefStmt{Index: 989, Target: 15, Location: ir.Location{File: 53, Row: 52, Col: 1}},
+			&ir.MakeNumberRefStmt{Index: 990, Target: 15, Location: ir.Location{File: 53, Row: 52, Col: 1}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(15)}, Array: 4, Location: ir.Location{File: 53, Row: 52, Col: 1}},
-			&ir.MakeNumberRefStmt{Index: 990, Target: 16, Location: ir.Location{File: 53, Row: 52, Col: 1}},
+			&ir.MakeNumberRefStmt{Index: 991, Target: 16, Location: ir.Location{File: 53, Row: 52, Col: 1}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(16)}, Array: 4, Location: ir.Location{File: 53, Row: 52, Col: 1}},
-			&ir.MakeNumberRefStmt{Index: 991, Target: 17, Location: ir.Location{File: 53, Row: 52, Col: 1}},
+			&ir.MakeNumberRefStmt{Index: 992, Target: 17, Location: ir.Location{File: 53, Row: 52, Col: 1}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(17)}, Array: 4, Location: ir.Location{File: 53, Row: 52, Col: 1}},
-			&ir.MakeNumberRefStmt{Index: 992, Target: 18, Location: ir.Location{File: 53, Row: 52, Col: 1}},
+			&ir.MakeNumberRefStmt{Index: 993, Target: 18, Location: ir.Location{File: 53, Row: 52, Col: 1}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(18)}, Array: 4, Location: ir.Location{File: 53, Row: 52, Col: 1}},
-			&ir.MakeNumberRefStmt{Index: 993, Target: 19, Location: ir.Location{File: 53, Row: 52, Col: 1}},
+			&ir.MakeNumberRefStmt{Index: 994, Target: 19, Location: ir.Location{File: 53, Row: 52, Col: 1}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(19)}, Array: 4, Location: ir.Location{File: 53, Row: 52, Col: 1}},
 			&ir.MakeNumberRefStmt{Index: 409, Target: 20, Location: ir.Location{File: 53, Row: 52, Col: 1}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(20)}, Array: 4, Location: ir.Location{File: 53, Row: 52, Col: 1}},
-			&ir.MakeNumberRefStmt{Index: 994, Target: 21, Location: ir.Location{File: 53, Row: 52, Col: 1}},
+			&ir.MakeNumberRefStmt{Index: 995, Target: 21, Location: ir.Location{File: 53, Row: 52, Col: 1}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(21)}, Array: 4, Location: ir.Location{File: 53, Row: 52, Col: 1}},
-			&ir.MakeNumberRefStmt{Index: 995, Target: 22, Location: ir.Location{File: 53, Row: 52, Col: 1}},
+			&ir.MakeNumberRefStmt{Index: 996, Target: 22, Location: ir.Location{File: 53, Row: 52, Col: 1}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(22)}, Array: 4, Location: ir.Location{File: 53, Row: 52, Col: 1}},
-			&ir.MakeNumberRefStmt{Index: 996, Target: 23, Location: ir.Location{File: 53, Row: 52, Col: 1}},
+			&ir.MakeNumberRefStmt{Index: 997, Target: 23, Location: ir.Location{File: 53, Row: 52, Col: 1}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(23)}, Array: 4, Location: ir.Location{File: 53, Row: 52, Col: 1}},
-			&ir.MakeNumberRefStmt{Index: 997, Target: 24, Location: ir.Location{File: 53, Row: 52, Col: 1}},
+			&ir.MakeNumberRefStmt{Index: 998, Target: 24, Location: ir.Location{File: 53, Row: 52, Col: 1}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(24)}, Array: 4, Location: ir.Location{File: 53, Row: 52, Col: 1}},
 			&ir.MakeNumberRefStmt{Index: 407, Target: 25, Location: ir.Location{File: 53, Row: 52, Col: 1}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(25)}, Array: 4, Location: ir.Location{File: 53, Row: 52, Col: 1}},
@@ -46805,7 +46839,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(11)}, Array: 15, Location: ir.Location{File: 59, Row: 80, Col: 11}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(14)}, Array: 15, Location: ir.Location{File: 59, Row: 80, Col: 11}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(998)},
+				{Value: ir.StringIndex(999)},
 				{Value: ir.Local(15)},
 			}, Result: 16, Location: ir.Location{File: 59, Row: 80, Col: 11}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(16)}, Target: 17, Location: ir.Location{File: 59, Row: 80, Col: 11}},
@@ -46847,7 +46881,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				{Value: ir.Local(0)},
 				{Value: ir.Local(1)},
 				{Value: ir.StringIndex(44)},
-				{Value: ir.StringIndex(1000)},
+				{Value: ir.StringIndex(1001)},
 				{Value: ir.Local(7)},
 			}, Result: 8, Location: ir.Location{File: 59, Row: 74, Col: 9}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(8)}, Target: 9, Location: ir.Location{File: 59, Row: 74, Col: 9}},
@@ -46941,13 +46975,13 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				{Value: ir.Local(0)},
 				{Value: ir.Local(1)},
 			}, Result: 24, Location: ir.Location{File: 59, Row: 98, Col: 31}},
-			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(24)}, Key: ir.Operand{Value: ir.StringIndex(968)}, Target: 25, Location: ir.Location{File: 59, Row: 98, Col: 31}},
+			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(24)}, Key: ir.Operand{Value: ir.StringIndex(969)}, Target: 25, Location: ir.Location{File: 59, Row: 98, Col: 31}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(25)}, Target: 26, Location: ir.Location{File: 59, Row: 98, Col: 31}},
 			&ir.CallStmt{Func: "g0.data.ckptlint.rules.timing.timeout_below_stall.worst", Args: []ir.Operand{
 				{Value: ir.Local(0)},
 				{Value: ir.Local(1)},
 			}, Result: 27, Location: ir.Location{File: 59, Row: 98, Col: 43}},
-			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(27)}, Key: ir.Operand{Value: ir.StringIndex(963)}, Target: 28, Location: ir.Location{File: 59, Row: 98, Col: 43}},
+			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(27)}, Key: ir.Operand{Value: ir.StringIndex(964)}, Target: 28, Location: ir.Location{File: 59, Row: 98, Col: 43}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(28)}, Target: 29, Location: ir.Location{File: 59, Row: 98, Col: 43}},
 			&ir.CallStmt{Func: "g0.data.ckptlint.rules.timing.timeout_below_stall.mechanism", Args: []ir.Operand{
 				{Value: ir.Local(0)},
@@ -46972,7 +47006,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(33)}, Array: 36, Location: ir.Location{File: 59, Row: 96, Col: 12}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(35)}, Array: 36, Location: ir.Location{File: 59, Row: 96, Col: 12}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(999)},
+				{Value: ir.StringIndex(1000)},
 				{Value: ir.Local(36)},
 			}, Result: 37, Location: ir.Location{File: 59, Row: 96, Col: 12}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(37)}, Target: 38, Location: ir.Location{File: 59, Row: 96, Col: 12}},
@@ -47105,13 +47139,13 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				{Value: ir.Local(0)},
 				{Value: ir.Local(1)},
 			}, Result: 42, Location: ir.Location{File: 59, Row: 114, Col: 70}},
-			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(42)}, Key: ir.Operand{Value: ir.StringIndex(968)}, Target: 43, Location: ir.Location{File: 59, Row: 114, Col: 70}},
+			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(42)}, Key: ir.Operand{Value: ir.StringIndex(969)}, Target: 43, Location: ir.Location{File: 59, Row: 114, Col: 70}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(43)}, Target: 44, Location: ir.Location{File: 59, Row: 114, Col: 70}},
 			&ir.CallStmt{Func: "g0.data.ckptlint.rules.timing.timeout_below_stall.worst", Args: []ir.Operand{
 				{Value: ir.Local(0)},
 				{Value: ir.Local(1)},
 			}, Result: 45, Location: ir.Location{File: 59, Row: 114, Col: 82}},
-			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(45)}, Key: ir.Operand{Value: ir.StringIndex(966)}, Target: 46, Location: ir.Location{File: 59, Row: 114, Col: 82}},
+			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(45)}, Key: ir.Operand{Value: ir.StringIndex(967)}, Target: 46, Location: ir.Location{File: 59, Row: 114, Col: 82}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(46)}, Target: 47, Location: ir.Location{File: 59, Row: 114, Col: 82}},
 			&ir.CallStmt{Func: "g0.data.ckptlint.rules.timing.timeout_below_stall.mechanism", Args: []ir.Operand{
 				{Value: ir.Local(0)},
@@ -47137,7 +47171,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(51)}, Array: 54, Location: ir.Location{File: 59, Row: 112, Col: 13}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(53)}, Array: 54, Location: ir.Location{File: 59, Row: 112, Col: 13}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(1001)},
+				{Value: ir.StringIndex(1002)},
 				{Value: ir.Local(54)},
 			}, Result: 55, Location: ir.Location{File: 59, Row: 112, Col: 13}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(55)}, Target: 56, Location: ir.Location{File: 59, Row: 112, Col: 13}},
@@ -47273,7 +47307,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 						{Value: ir.Local(7)},
 					}, Result: 8, Location: ir.Location{File: 60, Row: 73, Col: 35}},
 					&ir.NotEqualStmt{A: ir.Operand{Value: ir.Local(8)}, B: ir.Operand{Value: ir.Bool(false)}, Location: ir.Location{File: 60, Row: 73, Col: 35}},
-					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(959)}, Target: 5, Location: ir.Location{File: 60, Row: 73, Col: 1}},
+					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(960)}, Target: 5, Location: ir.Location{File: 60, Row: 73, Col: 1}},
 				}},
 				{Stmts: []ir.Stmt{
 					&ir.IsUndefinedStmt{Source: 5, Location: ir.Location{File: 60, Row: 75, Col: 1}},
@@ -47464,7 +47498,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(19)}, Array: 20, Location: ir.Location{File: 60, Row: 60, Col: 15}},
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(16)}, Array: 20, Location: ir.Location{File: 60, Row: 60, Col: 15}},
 					&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-						{Value: ir.StringIndex(1005)},
+						{Value: ir.StringIndex(1006)},
 						{Value: ir.Local(20)},
 					}, Result: 21, Location: ir.Location{File: 60, Row: 60, Col: 15}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(21)}, Target: 22, Location: ir.Location{File: 60, Row: 60, Col: 15}},
@@ -47524,7 +47558,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				{Value: ir.Local(0)},
 				{Value: ir.Local(1)},
 				{Value: ir.Local(15)},
-				{Value: ir.StringIndex(960)},
+				{Value: ir.StringIndex(961)},
 			}, Result: 16, Location: ir.Location{File: 60, Row: 47, Col: 119}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(16)}, Target: 17, Location: ir.Location{File: 60, Row: 47, Col: 119}},
 			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(0)}, Key: ir.Operand{Value: ir.StringIndex(197)}, Target: 18, Location: ir.Location{File: 60, Row: 47, Col: 180}},
@@ -47533,7 +47567,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				{Value: ir.Local(0)},
 				{Value: ir.Local(1)},
 				{Value: ir.Local(19)},
-				{Value: ir.StringIndex(960)},
+				{Value: ir.StringIndex(961)},
 			}, Result: 20, Location: ir.Location{File: 60, Row: 47, Col: 174}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(20)}, Target: 21, Location: ir.Location{File: 60, Row: 47, Col: 174}},
 			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(0)}, Key: ir.Operand{Value: ir.StringIndex(197)}, Target: 22, Location: ir.Location{File: 60, Row: 47, Col: 154}},
@@ -47545,7 +47579,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(24)}, Array: 25, Location: ir.Location{File: 60, Row: 47, Col: 16}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(21)}, Array: 25, Location: ir.Location{File: 60, Row: 47, Col: 16}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(1003)},
+				{Value: ir.StringIndex(1004)},
 				{Value: ir.Local(25)},
 			}, Result: 26, Location: ir.Location{File: 60, Row: 47, Col: 16}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(26)}, Target: 27, Location: ir.Location{File: 60, Row: 47, Col: 16}},
@@ -47565,7 +47599,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			}, Result: 6, Location: ir.Location{File: 60, Row: 52, Col: 2}},
 			&ir.NotEqualStmt{A: ir.Operand{Value: ir.Local(6)}, B: ir.Operand{Value: ir.Bool(false)}, Location: ir.Location{File: 60, Row: 52, Col: 2}},
 			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(0)}, Key: ir.Operand{Value: ir.StringIndex(90)}, Target: 7, Location: ir.Location{File: 60, Row: 53, Col: 2}},
-			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(7)}, Key: ir.Operand{Value: ir.StringIndex(970)}, Target: 8, Location: ir.Location{File: 60, Row: 53, Col: 2}},
+			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(7)}, Key: ir.Operand{Value: ir.StringIndex(971)}, Target: 8, Location: ir.Location{File: 60, Row: 53, Col: 2}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(8)}, Target: 9, Location: ir.Location{File: 60, Row: 53, Col: 2}},
 			&ir.MakeNumberRefStmt{Index: 55, Target: 10, Location: ir.Location{File: 60, Row: 53, Col: 2}},
 			&ir.CallStmt{Func: "gt", Args: []ir.Operand{
@@ -47574,7 +47608,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			}, Result: 11, Location: ir.Location{File: 60, Row: 53, Col: 2}},
 			&ir.NotEqualStmt{A: ir.Operand{Value: ir.Local(11)}, B: ir.Operand{Value: ir.Bool(false)}, Location: ir.Location{File: 60, Row: 53, Col: 2}},
 			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(0)}, Key: ir.Operand{Value: ir.StringIndex(90)}, Target: 12, Location: ir.Location{File: 60, Row: 54, Col: 17}},
-			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(12)}, Key: ir.Operand{Value: ir.StringIndex(970)}, Target: 13, Location: ir.Location{File: 60, Row: 54, Col: 17}},
+			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(12)}, Key: ir.Operand{Value: ir.StringIndex(971)}, Target: 13, Location: ir.Location{File: 60, Row: 54, Col: 17}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(13)}, Target: 14, Location: ir.Location{File: 60, Row: 54, Col: 17}},
 			&ir.MakeNumberRefStmt{Index: 265, Target: 15, Location: ir.Location{File: 60, Row: 54, Col: 13}},
 			&ir.CallStmt{Func: "mul", Args: []ir.Operand{
@@ -47599,11 +47633,11 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				{Value: ir.Local(0)},
 				{Value: ir.Local(1)},
 				{Value: ir.Local(23)},
-				{Value: ir.StringIndex(971)},
+				{Value: ir.StringIndex(972)},
 			}, Result: 24, Location: ir.Location{File: 60, Row: 51, Col: 95}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(24)}, Target: 25, Location: ir.Location{File: 60, Row: 51, Col: 95}},
 			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(0)}, Key: ir.Operand{Value: ir.StringIndex(90)}, Target: 26, Location: ir.Location{File: 60, Row: 51, Col: 151}},
-			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(26)}, Key: ir.Operand{Value: ir.StringIndex(970)}, Target: 27, Location: ir.Location{File: 60, Row: 51, Col: 151}},
+			&ir.DotStmt{Source: ir.Operand{Value: ir.Local(26)}, Key: ir.Operand{Value: ir.StringIndex(971)}, Target: 27, Location: ir.Location{File: 60, Row: 51, Col: 151}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(27)}, Target: 28, Location: ir.Location{File: 60, Row: 51, Col: 151}},
 			&ir.CallStmt{Func: "g0.data.ckptlint.lib.units.duration", Args: []ir.Operand{
 				{Value: ir.Local(0)},
@@ -47617,7 +47651,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				{Value: ir.Local(0)},
 				{Value: ir.Local(1)},
 				{Value: ir.Local(32)},
-				{Value: ir.StringIndex(971)},
+				{Value: ir.StringIndex(972)},
 			}, Result: 33, Location: ir.Location{File: 60, Row: 51, Col: 188}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(33)}, Target: 34, Location: ir.Location{File: 60, Row: 51, Col: 188}},
 			&ir.CallStmt{Func: "g0.data.ckptlint.rules.timing.zero_tolerance.to", Args: []ir.Operand{
@@ -47632,7 +47666,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(34)}, Array: 38, Location: ir.Location{File: 60, Row: 51, Col: 16}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(37)}, Array: 38, Location: ir.Location{File: 60, Row: 51, Col: 16}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(1004)},
+				{Value: ir.StringIndex(1005)},
 				{Value: ir.Local(38)},
 			}, Result: 39, Location: ir.Location{File: 60, Row: 51, Col: 16}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(39)}, Target: 40, Location: ir.Location{File: 60, Row: 51, Col: 16}},
@@ -47703,7 +47737,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.DotStmt{Source: ir.Operand{Value: ir.Local(0)}, Key: ir.Operand{Value: ir.StringIndex(38)}, Target: 4, Location: ir.Location{File: 53, Row: 44, Col: 2}},
 					&ir.NotEqualStmt{A: ir.Operand{Value: ir.Local(4)}, B: ir.Operand{Value: ir.Bool(false)}, Location: ir.Location{File: 53, Row: 44, Col: 2}},
 					&ir.DotStmt{Source: ir.Operand{Value: ir.Local(0)}, Key: ir.Operand{Value: ir.StringIndex(38)}, Target: 5, Location: ir.Location{File: 53, Row: 43, Col: 23}},
-					&ir.DotStmt{Source: ir.Operand{Value: ir.Local(5)}, Key: ir.Operand{Value: ir.StringIndex(1006)}, Target: 6, Location: ir.Location{File: 53, Row: 43, Col: 23}},
+					&ir.DotStmt{Source: ir.Operand{Value: ir.Local(5)}, Key: ir.Operand{Value: ir.StringIndex(1007)}, Target: 6, Location: ir.Location{File: 53, Row: 43, Col: 23}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(6)}, Target: 7, Location: ir.Location{File: 53, Row: 43, Col: 23}},
 					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.Local(7)}, Target: 3, Location: ir.Location{File: 53, Row: 43, Col: 1}},
 				}},
@@ -47828,7 +47862,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				{Stmts: []ir.Stmt{
 					&ir.ResetLocalStmt{Target: 3, Location: ir.Location{File: 60, Row: 81, Col: 1}},
 					&ir.DotStmt{Source: ir.Operand{Value: ir.Local(0)}, Key: ir.Operand{Value: ir.StringIndex(5)}, Target: 4, Location: ir.Location{File: 60, Row: 82, Col: 2}},
-					&ir.DotStmt{Source: ir.Operand{Value: ir.Local(4)}, Key: ir.Operand{Value: ir.StringIndex(1007)}, Target: 5, Location: ir.Location{File: 60, Row: 82, Col: 2}},
+					&ir.DotStmt{Source: ir.Operand{Value: ir.Local(4)}, Key: ir.Operand{Value: ir.StringIndex(1008)}, Target: 5, Location: ir.Location{File: 60, Row: 82, Col: 2}},
 					&ir.DotStmt{Source: ir.Operand{Value: ir.Local(5)}, Key: ir.Operand{Value: ir.StringIndex(164)}, Target: 6, Location: ir.Location{File: 60, Row: 82, Col: 2}},
 					&ir.DotStmt{Source: ir.Operand{Value: ir.Local(6)}, Key: ir.Operand{Value: ir.StringIndex(10)}, Target: 7, Location: ir.Location{File: 60, Row: 82, Col: 2}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(7)}, Target: 8, Location: ir.Location{File: 60, Row: 82, Col: 2}},
@@ -47841,8 +47875,8 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					}, Result: 10, Location: ir.Location{File: 60, Row: 84, Col: 2}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(10)}, Target: 11, Location: ir.Location{File: 60, Row: 84, Col: 2}},
 					&ir.MakeSetStmt{Target: 12, Location: ir.Location{File: 60, Row: 84, Col: 2}},
-					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(1008)}, Set: 12, Location: ir.Location{File: 60, Row: 84, Col: 2}},
 					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(1009)}, Set: 12, Location: ir.Location{File: 60, Row: 84, Col: 2}},
+					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(1010)}, Set: 12, Location: ir.Location{File: 60, Row: 84, Col: 2}},
 					&ir.SetAddStmt{Value: ir.Operand{Value: ir.StringIndex(374)}, Set: 12, Location: ir.Location{File: 60, Row: 84, Col: 2}},
 					&ir.CallStmt{Func: "internal.member_2", Args: []ir.Operand{
 						{Value: ir.Local(11)},
@@ -47852,7 +47886,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.MakeArrayStmt{Capacity: 1, Target: 14, Location: ir.Location{File: 60, Row: 81, Col: 12}},
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(8)}, Array: 14, Location: ir.Location{File: 60, Row: 81, Col: 12}},
 					&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-						{Value: ir.StringIndex(1010)},
+						{Value: ir.StringIndex(1011)},
 						{Value: ir.Local(14)},
 					}, Result: 15, Location: ir.Location{File: 60, Row: 81, Col: 12}},
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(15)}, Target: 16, Location: ir.Location{File: 60, Row: 81, Col: 12}},
@@ -47860,7 +47894,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				}},
 				{Stmts: []ir.Stmt{
 					&ir.IsUndefinedStmt{Source: 3, Location: ir.Location{File: 60, Row: 85, Col: 3}},
-					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(1011)}, Target: 3, Location: ir.Location{File: 60, Row: 85, Col: 3}},
+					&ir.AssignVarOnceStmt{Source: ir.Operand{Value: ir.StringIndex(1012)}, Target: 3, Location: ir.Location{File: 60, Row: 85, Col: 3}},
 				}},
 				{Stmts: []ir.Stmt{
 					&ir.IsDefinedStmt{Source: 3, Location: ir.Location{File: 60, Row: 85, Col: 3}},
@@ -47899,7 +47933,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(5)}, Array: 8, Location: ir.Location{File: 60, Row: 87, Col: 16}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(7)}, Array: 8, Location: ir.Location{File: 60, Row: 87, Col: 16}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(1012)},
+				{Value: ir.StringIndex(1013)},
 				{Value: ir.Local(8)},
 			}, Result: 9, Location: ir.Location{File: 60, Row: 87, Col: 16}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(9)}, Target: 10, Location: ir.Location{File: 60, Row: 87, Col: 16}},
@@ -47994,7 +48028,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 					&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(6)}, Target: 7, Location: ir.Location{File: 60, Row: 124, Col: 25}},
 					&ir.MakeArrayStmt{Capacity: 2, Target: 8, Location: ir.Location{File: 60, Row: 124, Col: 13}},
 					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(7)}, Array: 8, Location: ir.Location{File: 60, Row: 124, Col: 13}},
-					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.StringIndex(1015)}, Array: 8, Location: ir.Location{File: 60, Row: 124, Col: 13}},
+					&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.StringIndex(1016)}, Array: 8, Location: ir.Location{File: 60, Row: 124, Col: 13}},
 					&ir.CallStmt{Func: "concat", Args: []ir.Operand{
 						{Value: ir.StringIndex(26)},
 						{Value: ir.Local(8)},
@@ -48163,7 +48197,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(48)}, Array: 52, Location: ir.Location{File: 60, Row: 106, Col: 7}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(51)}, Array: 52, Location: ir.Location{File: 60, Row: 106, Col: 7}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(1013)},
+				{Value: ir.StringIndex(1014)},
 				{Value: ir.Local(52)},
 			}, Result: 53, Location: ir.Location{File: 60, Row: 106, Col: 7}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(53)}, Target: 54, Location: ir.Location{File: 60, Row: 106, Col: 7}},
@@ -48183,7 +48217,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 				{Value: ir.Local(0)},
 				{Value: ir.Local(1)},
 				{Value: ir.StringIndex(44)},
-				{Value: ir.StringIndex(1014)},
+				{Value: ir.StringIndex(1015)},
 				{Value: ir.Local(59)},
 			}, Result: 60, Location: ir.Location{File: 60, Row: 113, Col: 4}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(60)}, Target: 61, Location: ir.Location{File: 60, Row: 113, Col: 4}},
@@ -48258,7 +48292,7 @@ var Embedded = &ir.Policy{Static: &ir.Static{Strings: []*ir.StringConst{
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(16)}, Array: 19, Location: ir.Location{File: 60, Row: 131, Col: 23}},
 			&ir.ArrayAppendStmt{Value: ir.Operand{Value: ir.Local(18)}, Array: 19, Location: ir.Location{File: 60, Row: 131, Col: 23}},
 			&ir.CallStmt{Func: "sprintf", Args: []ir.Operand{
-				{Value: ir.StringIndex(1016)},
+				{Value: ir.StringIndex(1017)},
 				{Value: ir.Local(19)},
 			}, Result: 20, Location: ir.Location{File: 60, Row: 131, Col: 23}},
 			&ir.AssignVarStmt{Source: ir.Operand{Value: ir.Local(20)}, Target: 21, Location: ir.Location{File: 60, Row: 131, Col: 23}},

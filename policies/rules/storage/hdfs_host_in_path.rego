@@ -9,7 +9,7 @@
 #   hdfs:/namenode:8020/flink/checkpoints is not a valid DFS filename."). Every checkpoint
 #   then fails. The rule reports an error for a checkpoint, savepoint or HA storage path of
 #   that form (also hdfs:/namenode:8020/...); write two slashes:
-#   hdfs://namenode:8020/flink/checkpoints.
+#   hdfs://namenode:8020/flink/checkpoints, which fix writes.
 # related_resources:
 #   - ref: https://github.com/apache/hadoop/blob/rel/release-3.3.6/hadoop-hdfs-project/hadoop-hdfs-client/src/main/java/org/apache/hadoop/hdfs/DFSUtilClient.java
 #     description: DFSUtilClient.isValidName rejects a path component containing ':'
@@ -19,7 +19,7 @@
 #   id: CKPT513
 #   name: hdfs-namenode-in-path
 #   severity: error
-#   fixable: false
+#   fixable: true
 package ckptlint.rules.storage.hdfs_host_in_path
 
 import data.ckptlint.lib.result
@@ -41,8 +41,11 @@ path(v) := regex.replace(trim_space(v), `^(?i)hdfs:/*`, "/")
 
 deny contains f if {
 	some p in paths
-	f := result.finding(p, sprintf(
-		"%s %s (%s) writes the NameNode into the path: with no authority, HDFS reads %s as a path whose first directory contains ':', which it refuses (\"Pathname %s ... is not a valid DFS filename.\"), so every checkpoint fails. Write the NameNode as the authority, with two slashes: hdfs://%s",
-		[p.key, p.value, storage.origin(p), path(p.value), path(p.value), trim_prefix(path(p.value), "/")],
-	))
+	f := result.fix(
+		p, sprintf(
+			"%s %s (%s) writes the NameNode into the path: with no authority, HDFS reads %s as a path whose first directory contains ':', which it refuses (\"Pathname %s ... is not a valid DFS filename.\"), so every checkpoint fails. Write the NameNode as the authority, with two slashes: hdfs://%s",
+			[p.key, p.value, storage.origin(p), path(p.value), path(p.value), trim_prefix(path(p.value), "/")],
+		),
+		[result.set("flink", p.key, sprintf("hdfs://%s", [trim_prefix(path(p.value), "/")]))],
+	)
 }
