@@ -83,7 +83,9 @@ func (a *assembler) deployed(c *deploy.Cluster, claimed map[string]bool) {
 			a.plan.ClusterHDFSChain = p.Chain.Clause("the HDFS daemons", true)
 		}
 	}
-	s.Deployed = deployedModel(c, subject)
+	if len(c.Workloads) > 0 {
+		s.Deployed = deployedModel(c, subject)
+	}
 	dir := filepath.Dir(flinkFile.Path)
 	a.vers.Resolve(s, nil, nil, dir)
 	a.cluster(s, nil)

@@ -144,6 +144,10 @@ func Resolve(m *Model, exists func(path string) bool) []*Cluster {
 		for _, w := range flink {
 			v := &view{m: m, w: w, exists: exists}
 			c := &Cluster{Image: w.Image, ImageLoc: w.ImageLoc}
+			if b := w.Build; c.Image == "" && b != nil && b.From != "" {
+				// Built from a Dockerfile: the release is its base image's.
+				c.Image, c.ImageLoc = b.From, b.FromLoc
+			}
 			c.Flink, c.FlinkProperties = v.flinkConf()
 			c.Hadoop = v.hadoopDir()
 			c.Classpath = v.classpath()
@@ -163,6 +167,32 @@ func Resolve(m *Model, exists func(path string) bool) []*Cluster {
 			c.Peers = flink
 			out = append(out, c)
 		}
+	}
+	return append(out, loose(m, out)...)
+}
+
+// loose are the clusters of the Flink configuration texts no workload
+// reads (a shell heredoc, a Dockerfile no service builds): each is linted
+// where it is written, with no processes.
+func loose(m *Model, cs []*Cluster) []*Cluster {
+	used := map[*Text]bool{}
+	for _, c := range cs {
+		for _, p := range []*Provided{c.Flink} {
+			if p != nil && p.Text != nil {
+				used[p.Text] = true
+			}
+		}
+		if c.FlinkProperties != nil {
+			used[c.FlinkProperties] = true
+		}
+	}
+	var out []*Cluster
+	for _, t := range m.Texts {
+		if used[t] || t.Name != "flink-conf.yaml" && t.Name != "config.yaml" {
+			continue
+		}
+		used[t] = true
+		out = append(out, &Cluster{Name: t.Loc.String() + "#" + t.Name, Flink: &Provided{Text: t}})
 	}
 	return out
 }
@@ -360,7 +390,10 @@ func (v *view) file(p string) *Provided {
 		return nil
 	}
 	for _, t := range v.w.Texts {
-		if t.Path == p {
+		if t.Path == p && !t.Append {
+			if v.w.Source == "shell" { // the script that starts them writes it
+				return &Provided{Text: t, Chain: Chain{{"write at " + p, t.Loc}}}
+			}
 			return &Provided{Text: t, Chain: Chain{{"get written at " + p + " by their image's entrypoint", t.Loc}}}
 		}
 	}
@@ -519,7 +552,10 @@ func hdfsOf(m *Model, ws []*Workload, exists func(string) bool) *Provided {
 			}
 		}
 		v := &view{m: m, w: w, exists: exists}
-		for _, d := range hadoopDirsOf(v) {
+		// bde2020's Hadoop images set HADOOP_CONF_DIR=/etc/hadoop in their
+		// base image (big-data-europe/docker-hadoop base/Dockerfile), where
+		// their entrypoint writes the HDFS_CONF_* variables.
+		for _, d := range append(hadoopDirsOf(v), "/etc/hadoop") {
 			if f := v.file(path.Join(d, "hdfs-site.xml")); f != nil {
 				f.Chain = append(f.Chain, Link{"read in " + w.Name, w.Loc})
 				return f
@@ -592,7 +628,7 @@ func singular(what string) string {
 	switch verb {
 	case "copy":
 		verb = "copies"
-	case "mount", "read", "get":
+	case "mount", "read", "get", "write":
 		verb += "s"
 	}
 	rest = strings.ReplaceAll(" "+rest, " their ", " its ")

@@ -129,7 +129,7 @@ func (d *Tree) ReadRepoFile(disp string) ([]byte, error) {
 		if inputfs.IsOutside(err) {
 			return nil, fmt.Errorf("%s: %s", disp, d.outsideReason(err))
 		}
-		return nil, err
+		return nil, unwrapPath(err) // the caller names the file by its display path
 	}
 	d.sources = append(d.sources, &Source{Path: p, Real: real, Disp: d.Display(p), Kind: "", Src: src})
 	return src, nil

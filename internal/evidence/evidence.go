@@ -14,6 +14,7 @@ package evidence
 import (
 	"cmp"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -21,6 +22,7 @@ import (
 	"sync"
 
 	"github.com/ckptlint/ckptlint/internal/deploy"
+	"github.com/ckptlint/ckptlint/internal/deploy/cm"
 	"github.com/ckptlint/ckptlint/internal/deploy/dockerfile"
 	"github.com/ckptlint/ckptlint/internal/inputfs"
 )
@@ -172,7 +174,54 @@ func (f *Finder) scanDir(dir string) []Item {
 		}
 		items = append(items, found...)
 	}
+	items = append(items, f.scanVars(dir, entries)...)
 	f.dirs[dir] = items
+	return items
+}
+
+// varsDirs are the subdirectories of a directory on the way up that hold
+// configuration-management variables: Ansible's group_vars and host_vars
+// (an inventory's or playbook's), a role's defaults and vars, a Chef
+// cookbook's attributes (internal/deploy/cm KindOf).
+var varsDirs = map[string]bool{"group_vars": true, "host_vars": true, "defaults": true, "vars": true, "attributes": true}
+
+// scanVars reads the Ansible variables and Chef attributes below the
+// varsDirs of dir (one level down, and one more in group_vars/<group>/),
+// as KindScript evidence: "flink_version: 1.17.1 in group_vars/all.yml".
+func (f *Finder) scanVars(dir string, entries []fs.DirEntry) []Item {
+	var items []Item
+	var walk func(d string, depth int)
+	walk = func(d string, depth int) {
+		sub, err := f.fs().ReadDir(d)
+		if err != nil {
+			return
+		}
+		for _, e := range sub {
+			p := filepath.Join(d, e.Name())
+			if e.IsDir() && depth == 0 {
+				walk(p, 1)
+				continue
+			}
+			kind := cm.KindOf(filepath.ToSlash(p))
+			if kind == "" || !e.Type().IsRegular() {
+				continue
+			}
+			src, ok := f.read(dir, p)
+			if !ok {
+				continue
+			}
+			vs, notes := cm.Versions(p, kind, src)
+			for _, n := range notes {
+				f.notes[dir] = append(f.notes[dir], Note{Path: p, Reason: n})
+			}
+			items = append(items, scriptItems(p, vs)...)
+		}
+	}
+	for _, e := range entries {
+		if e.IsDir() && varsDirs[e.Name()] {
+			walk(filepath.Join(dir, e.Name()), 0)
+		}
+	}
 	return items
 }
 

@@ -124,6 +124,11 @@ func (s *scanner) read(f File) {
 		s.dockerfile(f.Disp, f.Src, "")
 	case deploy.KindShell:
 		r := shell.Read(f.Disp, f.Src)
+		for _, w := range r.Workloads {
+			// A host install: the processes a script starts see the files
+			// it wrote (Text.Path) on the same host.
+			w.Texts = append(w.Texts, r.Texts...)
+		}
 		s.m.Workloads = append(s.m.Workloads, r.Workloads...)
 		s.m.Texts = append(s.m.Texts, r.Texts...)
 		s.m.Versions = append(s.m.Versions, r.Versions...)
