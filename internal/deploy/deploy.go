@@ -162,7 +162,7 @@ type Build struct {
 	// Context is the build context's directory (display path; "" is the
 	// Dockerfile's directory), against which COPY sources resolve.
 	Context string `json:"context,omitempty"`
-	Loc        Loc    `json:"loc"`        // where the build is declared (compose build:, a script's docker build)
+	Loc     Loc    `json:"loc"` // where the build is declared (compose build:, a script's docker build)
 	// From is the base image of the last stage, with its Loc; Stages are
 	// the FROM chain, base first (a stage built FROM another stage of the
 	// same file is resolved through it).
