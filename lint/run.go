@@ -46,7 +46,7 @@ type run struct {
 
 	tree *discover.Tree
 	// clusters are what the deployment files describe (deployment).
-	clusters []*deploy.Cluster
+	clusters *assemble.Deployment
 	// yielded counts the sets assembly handed on; those past the run's cap
 	// (maxSets) are counted in unlinted instead.
 	yielded  int
@@ -169,7 +169,7 @@ func (r *run) plans() (iter.Seq[*assemble.Plan], *error) {
 // deployment reads the deployment files discovery found
 // (internal/deploy/scan) and joins them into the clusters the repository
 // deploys (deploy.Resolve); their notes go where discovery's go.
-func (r *run) deployment() []*deploy.Cluster {
+func (r *run) deployment() *assemble.Deployment {
 	srcs := r.tree.Sources()
 	if len(srcs) == 0 {
 		return nil
@@ -182,7 +182,7 @@ func (r *run) deployment() []*deploy.Cluster {
 	for _, n := range m.Notes {
 		r.tree.Note(n)
 	}
-	return deploy.Resolve(m, r.tree.IsRepoFile)
+	return &assemble.Deployment{Clusters: deploy.Resolve(m, r.tree.IsRepoFile), ConfigMaps: m.ConfigMaps}
 }
 
 // repo serves the deployment sources the repository's other files

@@ -35,6 +35,16 @@ type assembler struct {
 	plan     *Plan
 	err      error
 	clusters []*deploy.Cluster
+	// configMaps are the repository's ConfigMaps, which Flink's native
+	// Kubernetes mode mounts by name (kubernetes.hadoop.conf.config-map.name).
+	configMaps []*deploy.ConfigMap
+}
+
+// Deployment is what the repository's deployment files describe
+// (internal/deploy): the clusters Resolve joined, and the ConfigMaps.
+type Deployment struct {
+	Clusters   []*deploy.Cluster
+	ConfigMaps []*deploy.ConfigMap
 }
 
 // Each groups the files of t into config sets and hands each to yield as
@@ -44,11 +54,14 @@ type assembler struct {
 // or a Flink option names are read into t as they are needed. An error
 // from yield stops assembly and is returned.
 //
-// clusters are what the repository's deployment files describe
-// (internal/deploy Resolve): each makes a set after the deployment blocks,
+// dep is what the repository's deployment files describe (nil: none):
+// each cluster (internal/deploy Resolve) makes a set after the deployment blocks,
 // before the Flink files a walk finds, and claims its files.
-func Each(t *discover.Tree, cfg *config.Config, vers *versions.Resolver, clusters []*deploy.Cluster, yield func(*Plan) error) error {
-	a := &assembler{d: t, cfg: cfg, vers: vers, yield: yield, clusters: clusters}
+func Each(t *discover.Tree, cfg *config.Config, vers *versions.Resolver, dep *Deployment, yield func(*Plan) error) error {
+	a := &assembler{d: t, cfg: cfg, vers: vers, yield: yield}
+	if dep != nil {
+		a.clusters, a.configMaps = dep.Clusters, dep.ConfigMaps
+	}
 	if err := a.run(); err != nil {
 		return err
 	}

@@ -32,6 +32,9 @@ func (a *assembler) attachHadoop(s *model.Set, dir string, dep *config.Deploymen
 		add(hconf, "deployment")
 		return
 	}
+	if a.nativeHadoopConfigMap(s) {
+		return
+	}
 	// Flink's order (Flink 1.20 HadoopUtils.getHadoopConfiguration):
 	// fs.hdfs.hadoopconf (1.x) is loaded before
 	// HADOOP_CONF_DIR, which env.hadoop.conf.dir sets; later wins.
@@ -133,4 +136,48 @@ func (a *assembler) resolveConfDir(v, flinkDir string) (string, string) {
 		return "", "it leads outside the repository, where ckptlint reads nothing; name the directory on the command line or in .ckptlint.hcl to lint it"
 	}
 	return "", "no such directory in the repository"
+}
+
+// nativeHadoopConfigMap attaches the core-site.xml and hdfs-site.xml of the
+// ConfigMap kubernetes.hadoop.conf.config-map.name names (Flink's native
+// Kubernetes mode, from 1.11: HadoopConfMountDecorator mounts it at
+// /opt/hadoop/conf in the JobManager and TaskManager pods and sets
+// HADOOP_CONF_DIR there, which HadoopUtils.getHadoopConfiguration loads
+// last), when the repository holds that ConfigMap.
+func (a *assembler) nativeHadoopConfigMap(s *model.Set) bool {
+	if s.Flink == nil || s.Flink.Err != nil || s.FlinkVersion.Known() && s.FlinkVersion.Version.Less(model.V(1, 11)) {
+		return false
+	}
+	e := s.Flink.Lookup("kubernetes.hadoop.conf.config-map.name")
+	if e == nil || strings.TrimSpace(e.Value) == "" {
+		return false
+	}
+	name := strings.TrimSpace(e.Value)
+	for _, cm := range a.configMaps {
+		if cm.Name != name {
+			continue
+		}
+		via := fmt.Sprintf("which Flink mounts at /opt/hadoop/conf and reads through HADOOP_CONF_DIR from ConfigMap %s (%s), as kubernetes.hadoop.conf.config-map.name (%s:%d) names it",
+			name, cm.Loc, e.File, e.ValueSpan.Start.Line)
+		found := false
+		for _, key := range []string{"core-site.xml", "hdfs-site.xml"} {
+			t := cm.Data[key]
+			if t == nil {
+				continue
+			}
+			f, err := a.text(t)
+			if err != nil || f == nil {
+				if err != nil {
+					a.d.Note(err.Error())
+				}
+				continue
+			}
+			f.Claimed = true
+			a.hadoop(f, "deployment", t.Container)
+			a.plan.Hadoop[len(a.plan.Hadoop)-1].Chain = via
+			found = true
+		}
+		return found
+	}
+	return false
 }
