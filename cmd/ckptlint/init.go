@@ -115,6 +115,10 @@ func initFile(sets []*model.Set) []byte {
 		if s.Flink == nil {
 			continue
 		}
+		if s.Deployed != nil {
+			deployedComment(w, s)
+			continue
+		}
 		name := blockName(s.Name)
 		names[name]++
 		if n := names[name]; n > 1 {
@@ -145,6 +149,40 @@ func initFile(sets []*model.Set) []byte {
 		}
 	}
 	return b.Bytes()
+}
+
+// deployedComment writes what the deployment model found for a set read
+// from the repository's deployment files (docs/deployment.md): no block,
+// since those files already say it and a deployment block names a Flink
+// configuration file, never a compose file or a ConfigMap.
+func deployedComment(w func(string, ...any), s *model.Set) {
+	d := s.Deployed
+	w("\n%s\n", hclComment("Config set "+s.Name+": read from the deployment files, nothing to declare."))
+	var procs []string
+	for _, p := range d.Processes {
+		at := ""
+		if p.Loc != nil {
+			at = fmt.Sprintf(" (%s:%d)", p.Loc.File, p.Loc.Span.Start.Line)
+		}
+		procs = append(procs, fmt.Sprintf("%s ×%d%s", p.Name, p.Replicas, at))
+	}
+	w("%s\n", hclComment("  processes: "+strings.Join(procs, ", ")))
+	switch {
+	case d.FlinkChain != "":
+		w("%s\n", hclComment("  Flink configuration: "+s.Flink.Path+", "+d.FlinkChain))
+	case s.Flink.Embed != nil:
+		w("%s\n", hclComment(fmt.Sprintf("  Flink configuration: written in %s:%d", s.Flink.Path, s.Flink.Embed.Line)))
+	}
+	switch {
+	case d.HadoopChain != "":
+		w("%s\n", hclComment("  Hadoop files: "+d.HadoopDir+", "+d.HadoopChain))
+	case d.HadoopMissing != "":
+		w("%s\n", hclComment("  Hadoop files: "+d.HadoopMissing))
+	}
+	if d.Image != "" {
+		w("%s\n", hclComment("  image: "+d.Image))
+	}
+	w("%s\n", hclComment("  "+s.FlinkVersion.Text("Flink")))
 }
 
 type fact struct{ what, example string }

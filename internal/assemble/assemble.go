@@ -232,7 +232,14 @@ func (a *assembler) deploymentFlink(dep *config.Deployment) (legacy, std, man *d
 	if err := a.d.Add(p, true); err != nil {
 		return nil, nil, nil, err
 	}
-	switch f := a.d.Get(p); f.Format {
+	f := a.d.Get(p)
+	if f == nil {
+		// Read as a deployment file (a compose file, a manifest of
+		// ConfigMaps): the configuration inside it is read from the
+		// deployment model, never as a flink_conf.
+		return nil, nil, nil, fmt.Errorf("%s: deployment %q: flink_conf %q is no Flink configuration file (a deployment file: ckptlint reads the configuration in it from the deployment; docs/deployment.md)", a.cfg.Path, dep.Name, dep.FlinkConf)
+	}
+	switch f.Format {
 	case parsed.FlinkConfLegacy:
 		legacy = f
 	case parsed.FlinkConfigYAML:

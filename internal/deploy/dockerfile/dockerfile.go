@@ -50,8 +50,22 @@ func IsDockerfile(name string) bool {
 	if strings.HasPrefix(lower, ".#") {
 		return false
 	}
+	// Source, data and document files named after Dockerfiles
+	// (dockerfile.go, dockerfile_test.py, Dockerfile.json) are none.
+	if ext := path.Ext(lower); notDockerfileExt[ext] {
+		return false
+	}
 	return strings.HasPrefix(lower, "dockerfile") || strings.HasPrefix(lower, "containerfile") ||
 		strings.HasSuffix(lower, ".dockerfile") || strings.HasSuffix(lower, ".containerfile")
+}
+
+// notDockerfileExt are extensions that make a name starting with
+// "dockerfile" a program, data or document about Dockerfiles.
+var notDockerfileExt = map[string]bool{
+	".go": true, ".py": true, ".java": true, ".kt": true, ".scala": true, ".rb": true, ".rs": true,
+	".js": true, ".ts": true, ".sh": true, ".bash": true, ".json": true, ".yaml": true, ".yml": true,
+	".xml": true, ".toml": true, ".html": true, ".rst": true, ".adoc": true, ".tmpl": true, ".j2": true,
+	".golden": true, ".snap": true, ".patch": true, ".diff": true,
 }
 
 // File is a Dockerfile read: every stage, in order.

@@ -121,7 +121,7 @@ func TestIsDockerfile(t *testing.T) {
 		"Dockerfile": true, "dockerfile": true, "Dockerfile_env": true, "Dockerfile.flink": true, "Dockerfile-dev": true,
 		"flink.Dockerfile": true, "base.dockerfile": true, "Containerfile": true, "deploy/Dockerfile": true,
 		"Dockerfile.bak": false, "Dockerfile.orig": false, "Dockerfile~": false, ".#Dockerfile": false, ".Dockerfile.swp": false,
-		"Dockerfile.dockerignore": false, ".dockerignore": false, "docker-compose.yml": false, "Dockerfile.md": false,
+		"Dockerfile.dockerignore": false, "dockerfile.go": false, "dockerfile_test.go": false, "Dockerfile.json": false, ".dockerignore": false, "docker-compose.yml": false, "Dockerfile.md": false,
 	} {
 		if got := IsDockerfile(name); got != want {
 			t.Errorf("IsDockerfile(%q) = %v, want %v", name, got, want)
