@@ -43,9 +43,11 @@ Sources, each a file, - for standard input, or an explicit URL (detected from th
   NameNode JMX JSON (/jmx?qry=Hadoop:service=NameNode,name=NameNodeInfo), or --namenode URL
   hdfs dfsadmin -report output
   Flink REST /overview, /jobs/<id>/checkpoints, /jobs/<id>/checkpoints/config, or --jobmanager URL
-  kubectl get flinkdeployment NAME -o yaml
+  kubectl get flinkdeployment NAME -o yaml (or -o json)
 
-Capacity facts are the worst DataNode that accepts writes (least remaining space, most blocks),
+HDFS facts (DataNodes, free space, blocks, the DataNodes' version) go into the cluster block,
+Flink facts (TaskManagers, slots, parallelism, checkpoint statistics) into the deployment block
+of the Flink cluster they were read from. Capacity facts are the worst DataNode that accepts writes (least remaining space, most blocks),
 with min/median/max in the comment. Everything else in the file keeps its bytes. --dry-run prints
 the diff and writes nothing. Network is used only for --namenode and --jobmanager: GET requests,
 with timeouts and a size limit, TLS verified (--ca-file adds a private CA), no credentials in URLs,
@@ -59,8 +61,8 @@ no Kerberos/SPNEGO (see docs/facts.md).`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.cluster, "cluster", "", `cluster block to write (default: the file's only cluster block, else "main")`)
-	f.StringVar(&o.deployment, "deployment", "", "deployment block to write (default: the file's only deployment block)")
+	f.StringVar(&o.cluster, "cluster", "", `cluster block to write HDFS facts into (default: the deployment's cluster, else the file's only cluster block, else "main")`)
+	f.StringVar(&o.deployment, "deployment", "", "deployment block to write Flink facts into: TaskManagers, slots, parallelism, checkpoint statistics (default: the file's only deployment block)")
 	f.BoolVar(&o.dryRun, "dry-run", false, "print the change as a unified diff and write nothing")
 	f.StringVar(&o.namenode, "namenode", "", "NameNode HTTP(S) address to GET the JMX beans from, e.g. http://nn:9870")
 	f.StringVar(&o.jobmanager, "jobmanager", "", "Flink JobManager REST address, e.g. http://jm:8081")
@@ -159,18 +161,22 @@ func runFacts(ctx context.Context, g *globals, o factsOptions, args []string) er
 	}
 
 	target := facts.Target{Cluster: o.cluster, Deployment: o.deployment, JobID: job}
+	if target.Deployment == "" {
+		if names := facts.BlockNames(old, "deployment"); len(names) == 1 {
+			target.Deployment = names[0]
+		}
+	}
+	if target.Cluster == "" {
+		// The cluster the deployment runs on, else the only one, else main.
+		target.Cluster = facts.DeploymentCluster(old, target.Deployment)
+	}
 	if target.Cluster == "" {
 		target.Cluster = "main"
 		if names := facts.BlockNames(old, "cluster"); len(names) == 1 {
 			target.Cluster = names[0]
 		}
 	}
-	if target.Deployment == "" {
-		if names := facts.BlockNames(old, "deployment"); len(names) == 1 {
-			target.Deployment = names[0]
-		}
-	}
-	out, err := facts.Apply(old, display, obs, target, now)
+	out, notes, err := facts.ApplyNotes(old, display, obs, target, now)
 	if err != nil {
 		return usageErr(err)
 	}
@@ -178,6 +184,9 @@ func runFacts(ctx context.Context, g *globals, o factsOptions, args []string) er
 	if _, diags := config.Parse(path, out); diags.HasErrors() {
 		_ = diags.Write(g.stderr, false)
 		return usageErr(fmt.Errorf("the facts would make %s invalid; nothing written", display))
+	}
+	for _, n := range notes {
+		g.noteOnce(n)
 	}
 	if bytes.Equal(out, old) {
 		fmt.Fprintf(g.stderr, "ckptlint: %s already holds these facts\n", display)
