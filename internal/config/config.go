@@ -153,7 +153,7 @@ type Facts struct {
 
 // FactKinds are the facts block labels: the kinds of source `ckptlint
 // facts` reads (docs/facts.md).
-var FactKinds = []string{"namenode", "dfsadmin", "jobmanager", "kubectl"}
+var FactKinds = []string{"namenode", "dfsadmin", "jobmanager", "kubectl", "log"}
 
 // DefaultFactsMaxAge is the age after which facts are stale when
 // facts_max_age is unset.

@@ -114,7 +114,7 @@
 //   - Counts must be at least 1, except datanode_blocks, other_writers,
 //     datanode_blocks_scheduled, checkpoint_failed and tolerable_failures,
 //     which may be 0.
-//   - A facts "KIND" block (KIND namenode, dfsadmin, jobmanager or kubectl)
+//   - A facts "KIND" block (KIND namenode, dfsadmin, jobmanager, kubectl or log)
 //     names the source, the RFC 3339 observed_at time and the attributes of
 //     the enclosing block it supplied; each must be set in that block and
 //     listed by one facts block only (docs/config.md).
