@@ -212,48 +212,63 @@ func parseKubectlDoc(doc map[string]any) (*Observation, error) {
 			o.Deployment = append(o.Deployment, intValue("parallelism", n, "spec.job.parallelism"))
 		}
 	}
-	var slots int64 = -1
-	if conf, _ := spec["flinkConfiguration"].(map[string]any); conf != nil {
-		v := conf["taskmanager.numberOfTaskSlots"]
-		if v == nil { // the operator's YAML form, nested keys
-			if tm, _ := conf["taskmanager"].(map[string]any); tm != nil {
-				v = tm["numberOfTaskSlots"]
-			}
-		}
-		if n, ok := yamlInt(v); ok && n > 0 {
-			slots = n
-			o.Deployment = append(o.Deployment, intValue("slots_per_taskmanager", n, "spec.flinkConfiguration taskmanager.numberOfTaskSlots"))
-		}
-	}
-	res := ""
-	tm, _ := spec["taskManager"].(map[string]any)
-	if tm != nil {
-		if r, _ := tm["resource"].(map[string]any); r != nil {
-			res = fmt.Sprintf("; taskManager.resource memory %v, cpu %v", r["memory"], r["cpu"])
-		}
-	}
-	var observed int64 = -1
-	if st, _ := doc["status"].(map[string]any); st != nil {
-		if tmi, _ := st["taskManager"].(map[string]any); tmi != nil {
-			if n, ok := yamlInt(tmi["replicas"]); ok && n > 0 {
-				observed = n
-			}
-		}
-	}
-	if n, ok := yamlInt(tm["replicas"]); ok && n > 0 {
-		o.Deployment = append(o.Deployment, intValue("taskmanagers", n, "spec.taskManager.replicas"+res))
-	} else if observed > 0 {
-		o.Deployment = append(o.Deployment, intValue("taskmanagers", observed,
-			"status.taskManager.replicas, what the operator runs the job with (no spec.taskManager.replicas)"+res))
-	} else if parallelism > 0 && slots > 0 {
-		n := (parallelism + slots - 1) / slots
-		o.Deployment = append(o.Deployment, intValue("taskmanagers", n,
-			fmt.Sprintf("no spec.taskManager.replicas: ceil(parallelism %d / slots %d), as the operator's native mode starts them%s", parallelism, slots, res)))
-	}
+	slots := kubectlSlots(o, spec)
+	kubectlTaskManagers(o, doc, spec, parallelism, slots)
 	if len(o.Deployment) == 0 {
 		return nil, errors.New("the FlinkDeployment sets none of spec.flinkVersion, spec.job.parallelism, spec.taskManager.replicas, taskmanager.numberOfTaskSlots")
 	}
 	return o, nil
+}
+
+// kubectlSlots adds taskmanager.numberOfTaskSlots of spec.flinkConfiguration
+// (flat, or nested as the operator's YAML form allows) and returns it, -1
+// when unset.
+func kubectlSlots(o *Observation, spec map[string]any) int64 {
+	conf, _ := spec["flinkConfiguration"].(map[string]any)
+	if conf == nil {
+		return -1
+	}
+	v := conf["taskmanager.numberOfTaskSlots"]
+	if v == nil {
+		if tm, _ := conf["taskmanager"].(map[string]any); tm != nil {
+			v = tm["numberOfTaskSlots"]
+		}
+	}
+	n, ok := yamlInt(v)
+	if !ok || n <= 0 {
+		return -1
+	}
+	o.Deployment = append(o.Deployment, intValue("slots_per_taskmanager", n, "spec.flinkConfiguration taskmanager.numberOfTaskSlots"))
+	return n
+}
+
+// kubectlTaskManagers adds the TaskManagers: spec.taskManager.replicas,
+// else the operator's status.taskManager.replicas, else ceil(parallelism /
+// slots) as the operator's native mode starts them.
+func kubectlTaskManagers(o *Observation, doc, spec map[string]any, parallelism, slots int64) {
+	res := ""
+	tm, _ := spec["taskManager"].(map[string]any)
+	if r, _ := tm["resource"].(map[string]any); r != nil {
+		res = fmt.Sprintf("; taskManager.resource memory %v, cpu %v", r["memory"], r["cpu"])
+	}
+	var observed int64 = -1
+	st, _ := doc["status"].(map[string]any)
+	if tmi, _ := st["taskManager"].(map[string]any); tmi != nil {
+		if n, ok := yamlInt(tmi["replicas"]); ok && n > 0 {
+			observed = n
+		}
+	}
+	switch n, ok := yamlInt(tm["replicas"]); {
+	case ok && n > 0:
+		o.Deployment = append(o.Deployment, intValue("taskmanagers", n, "spec.taskManager.replicas"+res))
+	case observed > 0:
+		o.Deployment = append(o.Deployment, intValue("taskmanagers", observed,
+			"status.taskManager.replicas, what the operator runs the job with (no spec.taskManager.replicas)"+res))
+	case parallelism > 0 && slots > 0:
+		n := (parallelism + slots - 1) / slots
+		o.Deployment = append(o.Deployment, intValue("taskmanagers", n,
+			fmt.Sprintf("no spec.taskManager.replicas: ceil(parallelism %d / slots %d), as the operator's native mode starts them%s", parallelism, slots, res)))
+	}
 }
 
 // yamlInt reads a whole number as YAML (int) or JSON (json.Number)

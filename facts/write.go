@@ -420,7 +420,36 @@ func moveFlinkFacts(root *hclwrite.Body, src []byte, t Target, deployment []plac
 		return nil, nil
 	}
 	body := blk.Body()
-	// Which facts block vouches for each attribute (the last that lists it).
+	source := factsSources(body)
+	var moved, typed []string
+	var from *hclwrite.Block
+	for _, a := range wrote {
+		switch {
+		case body.GetAttribute(a) == nil:
+		case source[a] != nil:
+			moved, from = append(moved, a), source[a]
+		default:
+			typed = append(typed, a)
+		}
+	}
+	var notes []string
+	if len(moved) > 0 {
+		desc := factsDesc(from)
+		if err := removeAttrs(body, moved); err != nil {
+			return nil, err
+		}
+		notes = append(notes, movedNote(src, t, moved, desc))
+	}
+	if len(typed) > 0 {
+		notes = append(notes, fmt.Sprintf("cluster %q still declares %s (typed, not observed): deployment %q now declares its own, which lint uses for it; the cluster's applies to the deployments that declare none",
+			t.Cluster, strings.Join(typed, ", "), t.Deployment))
+	}
+	return notes, nil
+}
+
+// factsSources maps each attribute a facts block of body lists to that
+// block (the last that lists it).
+func factsSources(body *hclwrite.Body) map[string]*hclwrite.Block {
 	source := map[string]*hclwrite.Block{}
 	for _, nb := range body.Blocks() {
 		if nb.Type() != "facts" || len(nb.Labels()) != 1 {
@@ -430,66 +459,53 @@ func moveFlinkFacts(root *hclwrite.Body, src []byte, t Target, deployment []plac
 			source[a] = nb
 		}
 	}
-	var moved, typed []string
-	var from *hclwrite.Block
-	for _, a := range wrote {
-		if body.GetAttribute(a) == nil {
+	return source
+}
+
+// removeAttrs takes attrs out of body and out of its facts blocks, which
+// are rewritten in their order after the attributes (one left with none
+// goes).
+func removeAttrs(body *hclwrite.Body, attrs []string) error {
+	for _, a := range attrs {
+		body.RemoveAttribute(a)
+	}
+	var texts []string
+	for _, nb := range body.Blocks() {
+		if nb.Type() != "facts" || len(nb.Labels()) != 1 {
 			continue
 		}
-		if fb := source[a]; fb != nil {
-			moved = append(moved, a)
-			from = fb
-			continue
+		var buf bytes.Buffer
+		if _, err := nb.BuildTokens(nil).WriteTo(&buf); err != nil {
+			return err
 		}
-		typed = append(typed, a)
+		texts = append(texts, dropAttrs(buf.String(), nb.Labels()[0], attrs))
+		body.RemoveBlock(nb)
 	}
-	var notes []string
-	if len(moved) > 0 {
-		desc := factsDesc(from)
-		for _, a := range moved {
-			body.RemoveAttribute(a)
-		}
-		// The facts blocks are rewritten without the moved attributes (a
-		// block left with none goes), in their order, after the attributes.
-		var texts []string
-		for _, nb := range body.Blocks() {
-			if nb.Type() != "facts" || len(nb.Labels()) != 1 {
-				continue
-			}
-			var buf bytes.Buffer
-			if _, err := nb.BuildTokens(nil).WriteTo(&buf); err != nil {
-				return nil, err
-			}
-			texts = append(texts, dropAttrs(buf.String(), nb.Labels()[0], moved))
-			body.RemoveBlock(nb)
-		}
-		if text := strings.Join(texts, ""); text != "" {
-			if err := appendText(body, text); err != nil {
-				return nil, err
-			}
-		}
-		note := fmt.Sprintf("moved %s out of cluster %q (%s): Flink facts belong to the deployment block of the Flink cluster they were read from",
-			strings.Join(moved, ", "), t.Cluster, desc)
-		if others := deploymentsOn(src, t.Cluster, t.Deployment, moved); len(others) > 0 {
-			var names, quoted []string
-			for _, o := range others {
-				names = append(names, o)
-				quoted = append(quoted, fmt.Sprintf("%q", o))
-			}
-			verb := "no longer has them"
-			if len(others) > 1 {
-				verb = "no longer have them"
-			}
-			note += fmt.Sprintf("; deployment %s %s: run ckptlint facts --deployment %s on its JobManager or FlinkDeployment",
-				strings.Join(quoted, ", "), verb, strings.Join(names, "|"))
-		}
-		notes = append(notes, note)
+	if text := strings.Join(texts, ""); text != "" {
+		return appendText(body, text)
 	}
-	if len(typed) > 0 {
-		notes = append(notes, fmt.Sprintf("cluster %q still declares %s (typed, not observed): deployment %q now declares its own, which lint uses for it; the cluster's applies to the deployments that declare none",
-			t.Cluster, strings.Join(typed, ", "), t.Deployment))
+	return nil
+}
+
+// movedNote says which Flink facts left the cluster block and which other
+// deployments used them.
+func movedNote(src []byte, t Target, moved []string, desc string) string {
+	note := fmt.Sprintf("moved %s out of cluster %q (%s): Flink facts belong to the deployment block of the Flink cluster they were read from",
+		strings.Join(moved, ", "), t.Cluster, desc)
+	others := deploymentsOn(src, t.Cluster, t.Deployment, moved)
+	if len(others) == 0 {
+		return note
 	}
-	return notes, nil
+	var quoted []string
+	for _, o := range others {
+		quoted = append(quoted, fmt.Sprintf("%q", o))
+	}
+	verb := "no longer has them"
+	if len(others) > 1 {
+		verb = "no longer have them"
+	}
+	return note + fmt.Sprintf("; deployment %s %s: run ckptlint facts --deployment %s on its JobManager or FlinkDeployment",
+		strings.Join(quoted, ", "), verb, strings.Join(others, "|"))
 }
 
 // factsAttributes is the attributes list of a facts block, nil when it

@@ -161,35 +161,11 @@ func explainLog(g *globals, rules []*rule.Rule, path string, max int64) error {
 		fmt.Fprintf(g.stdout, "%s: no checkpoint failure message ckptlint knows\n", name)
 		return &exitError{code: exitFindings}
 	}
-	seen, order := sum.Count, sum.First
-	for i, m := range order {
+	for i, m := range sum.First {
 		if i > 0 {
 			fmt.Fprintln(g.stdout)
 		}
-		fmt.Fprintf(g.stdout, "%s:%d: %s\n", name, m.Line, m.Pattern.Title)
-		fmt.Fprintf(g.stdout, "  %s\n", safetext.Text(truncate(m.Text, 240)))
-		if n := seen[m.Pattern.ID] - 1; n > 0 {
-			fmt.Fprintf(g.stdout, "  (and %d more line(s) like it)\n", n)
-		}
-		fmt.Fprintf(g.stdout, "  %s\n", safetext.Text(m.Meaning))
-		if m.Via != "" {
-			fmt.Fprintf(g.stdout, "  Here %s.\n", m.Via)
-		}
-		if len(m.Pattern.Rules) > 0 {
-			var rs []string
-			for _, id := range m.Pattern.Rules {
-				if r := rule.Find(rules, id); r != nil {
-					rs = append(rs, id+" "+r.Name)
-				}
-			}
-			fmt.Fprintf(g.stdout, "  Rules: %s (ckptlint explain ID; ckptlint lint on the job's configuration)\n", strings.Join(rs, ", "))
-		}
-		if len(m.Pattern.Keys) > 0 {
-			fmt.Fprintf(g.stdout, "  Settings: %s\n", strings.Join(m.Pattern.Keys, ", "))
-		}
-		if len(m.Evidence) > 0 {
-			fmt.Fprintf(g.stdout, "  Proves: %s in .ckptlint.hcl (below)\n", strings.Join(m.Pattern.Facts, ", "))
-		}
+		printLogMatch(g, rules, name, m, sum.Count[m.Pattern.ID]-1)
 	}
 	if o := facts.FromLogs([]facts.NamedLog{{Name: name, Summary: sum}}); o != nil {
 		arg := "FILE"
@@ -205,6 +181,35 @@ func explainLog(g *globals, rules []*rule.Rule, path string, max int64) error {
 		return logReadError(name, err, max)
 	}
 	return nil
+}
+
+// printLogMatch prints one recognised failure: its line, what it means,
+// the rules, settings and facts behind it, and how many more lines repeat it.
+func printLogMatch(g *globals, rules []*rule.Rule, name string, m *logs.Match, more int) {
+	fmt.Fprintf(g.stdout, "%s:%d: %s\n", name, m.Line, m.Pattern.Title)
+	fmt.Fprintf(g.stdout, "  %s\n", safetext.Text(truncate(m.Text, 240)))
+	if more > 0 {
+		fmt.Fprintf(g.stdout, "  (and %d more line(s) like it)\n", more)
+	}
+	fmt.Fprintf(g.stdout, "  %s\n", safetext.Text(m.Meaning))
+	if m.Via != "" {
+		fmt.Fprintf(g.stdout, "  Here %s.\n", m.Via)
+	}
+	if len(m.Pattern.Rules) > 0 {
+		var rs []string
+		for _, id := range m.Pattern.Rules {
+			if r := rule.Find(rules, id); r != nil {
+				rs = append(rs, id+" "+r.Name)
+			}
+		}
+		fmt.Fprintf(g.stdout, "  Rules: %s (ckptlint explain ID; ckptlint lint on the job's configuration)\n", strings.Join(rs, ", "))
+	}
+	if len(m.Pattern.Keys) > 0 {
+		fmt.Fprintf(g.stdout, "  Settings: %s\n", strings.Join(m.Pattern.Keys, ", "))
+	}
+	if len(m.Evidence) > 0 {
+		fmt.Fprintf(g.stdout, "  Proves: %s in .ckptlint.hcl (below)\n", strings.Join(m.Pattern.Facts, ", "))
+	}
 }
 
 func truncate(s string, n int) string {

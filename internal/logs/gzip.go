@@ -3,6 +3,7 @@ package logs
 import (
 	"bufio"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 )
@@ -33,7 +34,7 @@ var gzipMagic = []byte{0x1f, 0x8b}
 func Reader(r io.Reader, max int64) (out io.Reader, gz bool, err error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, err := br.Peek(2)
-	if err != nil && err != io.EOF {
+	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, false, err
 	}
 	if len(head) < 2 || head[0] != gzipMagic[0] || head[1] != gzipMagic[1] {

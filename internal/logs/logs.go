@@ -517,11 +517,54 @@ const maxContext = 256
 // until the next line that starts a log record.
 func each(r io.Reader, match func(*Match)) (scanStats, error) {
 	var st scanStats
+	var c follower
+	err := lines(r, &st, func(text string) {
+		c.see(text)
+		if m := matchLine(text, st.lines); m != nil {
+			match(m)
+			c.start(m)
+		}
+	})
+	return st, err
+}
+
+// follower follows the continuation lines of the last match whose pattern
+// has a Context.
+type follower struct {
+	m     *Match
+	lines int
+}
+
+func (c *follower) start(m *Match) {
+	if m.Pattern.Context != nil {
+		c.m, c.lines = m, 0
+	}
+}
+
+// see looks at the next line: a continuation of the followed match is
+// searched for its Context, any other line ends the following.
+func (c *follower) see(text string) {
+	if c.m == nil {
+		return
+	}
+	if !continues(text) || c.lines >= maxContext {
+		c.m = nil
+		return
+	}
+	c.lines++
+	if c.m.Via == "" && c.m.Pattern.Context.MatchString(text) {
+		c.m.Via = c.m.Pattern.ContextNote
+	}
+}
+
+// lines reads r line by line and calls line for each, without its line
+// ending; a line over MaxLine is passed on as its first MaxLine bytes and
+// counted in st. A read error is returned with the number of the line it
+// stopped in.
+func lines(r io.Reader, st *scanStats, line func(string)) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var long []byte // the start of a line longer than the reader's buffer
 	over := false   // the line being read is longer than MaxLine
-	var ctx *Match  // the last match whose Context is looked for
-	ctxLines := 0
 	for {
 		chunk, err := br.ReadSlice('\n')
 		if len(long)+len(chunk) > MaxLine {
@@ -539,39 +582,23 @@ func each(r io.Reader, match func(*Match)) (scanStats, error) {
 			continue
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
-			return st, fmt.Errorf("line %d: %w", st.lines+1, err)
+			return fmt.Errorf("line %d: %w", st.lines+1, err)
 		}
-		line := chunk
+		text := chunk
 		if len(long) > 0 {
 			long = append(long, chunk...)
-			line = long
+			text = long
 		}
-		if len(line) > 0 || over {
+		if len(text) > 0 || over {
 			st.lines++
-			text := strings.TrimRight(string(line), "\r\n")
-			if ctx != nil {
-				if continues(text) && ctxLines < maxContext {
-					ctxLines++
-					if ctx.Via == "" && ctx.Pattern.Context.MatchString(text) {
-						ctx.Via = ctx.Pattern.ContextNote
-					}
-				} else {
-					ctx = nil
-				}
-			}
-			if m := matchLine(text, st.lines); m != nil {
-				match(m)
-				if m.Pattern.Context != nil {
-					ctx, ctxLines = m, 0
-				}
-			}
+			line(strings.TrimRight(string(text), "\r\n"))
 		}
 		long, over = long[:0], false
 		if cap(long) > 4*br.Size() {
 			long = nil // let a very long line's buffer go
 		}
 		if errors.Is(err, io.EOF) {
-			return st, nil
+			return nil
 		}
 	}
 }
