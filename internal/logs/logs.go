@@ -357,11 +357,16 @@ func patterns() []*Pattern {
 	}
 }
 
+// maxEvidence bounds a value a line may prove: no DataNode holds 10^15
+// block replicas and no stall lasts 10^15 ms, and maxKeys such values still
+// add up within an int64.
+const maxEvidence = 1_000_000_000_000_000
+
 // evidence is one value of attr read from the decimal text n; none when n
-// does not fit an int64.
+// is not a plausible value (negative, or past maxEvidence).
 func evidence(attr, n, key, what string) []Evidence {
 	v, err := strconv.ParseInt(n, 10, 64)
-	if err != nil || v < 0 {
+	if err != nil || v < 0 || v > maxEvidence {
 		return nil
 	}
 	return []Evidence{{Attr: attr, Value: v, Key: key, What: what}}

@@ -223,6 +223,10 @@ func TestEvidence(t *testing.T) {
 			[]Evidence{{"datanodes", 3, "", "3 datanode(s) running"}}},
 		{"The node n does not have enough DISK space (required=134217728, scheduled=46170898432, remaining=46036680704).",
 			[]Evidence{{"datanode_free_bytes", 46036680704, "", "remaining=46036680704 of a DataNode the NameNode rejected"}}},
+		// A count no DataNode can hold (or past an int64) proves nothing, so
+		// the block pools of a hostile log cannot add up past an int64.
+		{"BlockPool BP-x Total blocks: 9223372036854775807, missing metadata files:0, missing block files:0, missing blocks in memory:0, mismatched blocks:0", nil},
+		{"Slow flushOrSync took 99999999999999999999ms (threshold=300ms)", nil},
 	} {
 		ms, err := Scan(strings.NewReader(tc.line + "\n"))
 		if err != nil || len(ms) != 1 {
