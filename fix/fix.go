@@ -262,6 +262,9 @@ func (p *planner) apply(s *model.Set, fd finding.Finding, op finding.Op, written
 	if err != nil {
 		return false, err
 	}
+	if err := consumerReads(s, t, op); err != nil {
+		return false, err
+	}
 	sig := t.f.abs + "\x00" + t.key
 	val := op.Op + "=" + op.Value + op.NewKey
 	if prev, ok := written[sig]; ok && prev != val {
@@ -309,6 +312,35 @@ func (p *planner) apply(s *model.Set, fd finding.Finding, op finding.Op, written
 	t.f.cur = out
 	p.res.Applied = append(p.res.Applied, Applied{Finding: fd, Op: op, File: t.f.disp, Key: t.key})
 	return true, nil
+}
+
+// consumerReads refuses a set whose value the file's consumer would not
+// read (docs/fix.md, "Values its consumer reads"): a Flink value the set's
+// Flink release does not parse as its key's type (Flink's TimeUtils,
+// MemorySize and ConfigurationUtils, as internal/units implements them),
+// a Hadoop value (in a Hadoop file, or as flink.hadoop.*) that Hadoop's
+// getter for the key does not read. The embedded rules write only values
+// their consumers read, which TestFixValidForConsumer holds them to; this
+// keeps a user policy's fix, or a rule's bug, from writing a file Flink or
+// Hadoop refuses. A key outside ckptlint's catalogue is not judged.
+func consumerReads(s *model.Set, t target, op finding.Op) error {
+	if op.Op != "set" {
+		return nil
+	}
+	if k, ok := strings.CutPrefix(t.key, "flink.hadoop."); ok || format.Of(t.f.format).Product == format.Hadoop {
+		if !ok {
+			k = t.key
+		}
+		if _, err := model.HadoopValueError(k, op.Value); err != nil {
+			return fmt.Errorf("Hadoop does not read %q as %s (%v): the value was not written", op.Value, k, err)
+		}
+		return nil
+	}
+	e := &parsed.Entry{Key: t.key, Value: op.Value, Kind: parsed.KindString}
+	if _, err := model.FlinkValueError(t.key, e, s.FlinkVersion.Version); err != nil {
+		return fmt.Errorf("%s does not read %q as %s (%v): the value was not written", s.FlinkVersion.Text("Flink"), op.Value, t.key, err)
+	}
+	return nil
 }
 
 // editorFor parses content in its format and returns the editor.
