@@ -115,7 +115,7 @@ func Run(ctx context.Context, eng *engine.Engine, opts Options) (*Result, error)
 		for _, s := range r.Sets {
 			byName[s.Name] = s
 		}
-		written := map[string]string{} // file+key → value set this round
+		written := map[string]wrote{} // file+key → what a fix wrote there this round
 		for _, f := range r.Findings {
 			if len(f.Fix) == 0 || !selected(f.RuleID) {
 				continue
@@ -149,8 +149,11 @@ func Run(ctx context.Context, eng *engine.Engine, opts Options) (*Result, error)
 			}
 		}
 	}
-	p.res.Skipped = dedupeSkipped(p.res.Skipped)
-	p.res.Held = dedupeSkipped(p.res.Held)
+	// Reported is what the final lint still asks for: an operation a round
+	// skipped (a conflict) or held back and a later round applied, or made
+	// unnecessary, is not reported as not applied.
+	p.res.Skipped = stillWanted(dedupeSkipped(p.res.Skipped), last.Findings)
+	p.res.Held = stillWanted(dedupeSkipped(p.res.Held), last.Findings)
 	for _, f := range p.sortedFiles() {
 		if string(f.cur) == string(f.orig) && !f.created {
 			continue
@@ -245,7 +248,7 @@ type target struct {
 }
 
 // apply performs one operation; it reports whether a file changed.
-func (p *planner) apply(s *model.Set, fd finding.Finding, op finding.Op, written map[string]string) (bool, error) {
+func (p *planner) apply(s *model.Set, fd finding.Finding, op finding.Op, written map[string]wrote) (bool, error) {
 	if s == nil {
 		return false, fmt.Errorf("config set %q not found", fd.ConfigSet)
 	}
@@ -267,10 +270,13 @@ func (p *planner) apply(s *model.Set, fd finding.Finding, op finding.Op, written
 	}
 	sig := t.f.abs + "\x00" + t.key
 	val := op.Op + "=" + op.Value + op.NewKey
-	if prev, ok := written[sig]; ok && prev != val {
-		return false, fmt.Errorf("conflicts with another fix of %s in %s this round (%s); run ckptlint fix again after reviewing", t.key, t.f.disp, prev)
+	if prev, ok := written[sig]; ok && prev.val != val {
+		// The next round lints again and retries; Run reports the skip
+		// only if this finding still asks for it at the end, when the
+		// two fixes keep wanting different things.
+		return false, fmt.Errorf("conflicts with the fix of %s (%s %s) in %s: both fixes edit that key and want different results; edit it by hand", prev.rule, prev.val, t.key, t.f.disp)
 	}
-	written[sig] = val
+	written[sig] = wrote{val: val, rule: fd.RuleID}
 	ed, err := editorFor(t, t.f.cur)
 	if err != nil {
 		return false, err
@@ -342,6 +348,10 @@ func consumerReads(s *model.Set, t target, op finding.Op) error {
 	}
 	return nil
 }
+
+// wrote is what one fix operation of a round wrote at a file's key: the
+// operation and value, and the rule whose finding it fixes.
+type wrote struct{ val, rule string }
 
 // editorFor parses content in its format and returns the editor.
 func editorFor(t target, src []byte) (parsed.Editor, error) {
@@ -482,6 +492,20 @@ func (p *planner) confDir(s *model.Set) (string, string) {
 		return "", ""
 	}
 	return abs, filepath.ToSlash(filepath.Dir(s.Flink.Path))
+}
+
+// stillWanted keeps the skipped operations that a finding of the final
+// lint (remaining) still carries: the same rule, config set and operation.
+func stillWanted(in []Skipped, remaining []finding.Finding) []Skipped {
+	var out []Skipped
+	for _, s := range in {
+		if slices.ContainsFunc(remaining, func(f finding.Finding) bool {
+			return f.RuleID == s.Finding.RuleID && f.ConfigSet == s.Finding.ConfigSet && slices.Contains(f.Fix, s.Op)
+		}) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func dedupeSkipped(in []Skipped) []Skipped {

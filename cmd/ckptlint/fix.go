@@ -17,9 +17,10 @@ import (
 )
 
 type fixParams struct {
-	diff  bool
-	rules []string
-	quiet bool
+	diff      bool
+	rules     []string
+	quiet     bool
+	failLevel string
 }
 
 func newFixCmd(g *globals) *cobra.Command {
@@ -35,9 +36,12 @@ run that was killed. A file that changed on disk since it was read (or while it 
 a non-regular file, a file with other hard links and a symlink that leads out of the target's
 repository are refused. See docs/fix.md.
 
-With --diff it prints a unified diff of what it would write, writes nothing, and exits 1
-when anything would change.`,
+It exits 1 when findings at or above --fail-level remain after fixing (it names them), 0
+only when none do, so "ckptlint fix && deploy" deploys only a configuration ckptlint
+passes. With --diff it prints a unified diff of what it would write, writes nothing, and
+exits 1 when anything would change.`,
 		Example: `  ckptlint fix
+  ckptlint fix && kubectl apply -f deploy/
   ckptlint fix --diff
   ckptlint fix jobs/etl --rule CKPT101`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runFix(cmd, g, p, args) },
@@ -46,10 +50,15 @@ when anything would change.`,
 	f.BoolVar(&p.diff, "diff", false, "print a unified diff of the changes, write nothing, exit 1 if anything would change")
 	f.StringArrayVar(&p.rules, "rule", nil, "fix only this rule id (repeatable)")
 	f.BoolVarP(&p.quiet, "quiet", "q", false, "print nothing but errors")
+	f.StringVar(&p.failLevel, "fail-level", defaultFailLevel, failLevelHelp+", for the findings that remain after fixing (not with --diff)")
 	return cmd
 }
 
 func runFix(cmd *cobra.Command, g *globals, p *fixParams, args []string) error {
+	fail, err := finding.ParseSeverity(p.failLevel)
+	if err != nil {
+		return usageErr(fmt.Errorf("--fail-level: %w", err))
+	}
 	cfg, eng, err := g.setup(cmd.Context())
 	if err != nil {
 		return err
@@ -112,7 +121,7 @@ func runFix(cmd *cobra.Command, g *globals, p *fixParams, args []string) error {
 	w.Sweep(res.Files)
 	writeNotes(g, w)
 	if !p.quiet {
-		writeFixSummary(g, res)
+		writeFixSummary(g, res, fail)
 	}
 	if res.Unlinted != nil {
 		return usageErr(fmt.Errorf("%w; the linted ones were fixed", unlintedErr(res.Unlinted)))
@@ -120,7 +129,29 @@ func runFix(cmd *cobra.Command, g *globals, p *fixParams, args []string) error {
 	if len(res.Unread) > 0 {
 		return usageErr(fmt.Errorf("%d path(s) could not be read: %s; every other file was fixed", len(res.Unread), shownPaths(res.Unread)))
 	}
-	return nil
+	return remainingErr(g, res.Remaining, fail)
+}
+
+// remainingErr is fix's exit code 1 when findings at or above the fail
+// level remain after fixing: it names them on standard error (the first
+// few: rule and place), whatever --quiet says, so that a script running
+// `ckptlint fix && deploy` tells in its log why it stopped.
+func remainingErr(g *globals, remaining []finding.Finding, fail finding.Severity) error {
+	var names []string
+	for _, f := range remaining {
+		if f.Severity >= fail {
+			names = append(names, fmt.Sprintf("%s at %s:%d", safetext.Text(f.RuleID), safetext.Path(f.Range.File), f.Range.Start.Line))
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	shown := names
+	if len(shown) > 5 {
+		shown = append(shown[:5:5], fmt.Sprintf("and %d more", len(names)-5))
+	}
+	fmt.Fprintf(g.stderr, "ckptlint fix: %d finding(s) at or above --fail-level %s remain after fixing: %s\n", len(names), fail, strings.Join(shown, ", "))
+	return &exitError{code: exitFindings}
 }
 
 // fixRoots are the write boundaries of the paths fix was given (the
@@ -191,7 +222,7 @@ func writeHeld(w io.Writer, res *fix.Result) {
 
 // writeFixSummary says which files changed, what was fixed, and which
 // findings remain and why they were not fixed.
-func writeFixSummary(g *globals, res *fix.Result) {
+func writeFixSummary(g *globals, res *fix.Result, fail finding.Severity) {
 	if len(res.Changes) == 0 {
 		fmt.Fprintln(g.stdout, "ckptlint fix: nothing to change")
 	} else {
@@ -223,16 +254,18 @@ func writeFixSummary(g *globals, res *fix.Result) {
 	for _, h := range res.Held {
 		skipped[h.Finding.RuleID+"\x00"+h.Finding.Range.File] = "held back: " + h.Reason
 	}
+	// Listed: what fails the run and every warning, whatever the level.
+	shown := min(fail, finding.Warning)
 	var rem []finding.Finding
 	for _, f := range res.Remaining {
-		if f.Severity >= finding.Warning {
+		if f.Severity >= shown {
 			rem = append(rem, f)
 		}
 	}
 	if len(rem) == 0 {
 		return
 	}
-	fmt.Fprintf(g.stdout, "remaining: %d finding(s) at warning or above\n", len(rem))
+	fmt.Fprintf(g.stdout, "remaining: %d finding(s) at or above %s\n", len(rem), shown)
 	for _, f := range rem {
 		why := "not auto-fixable: the right value depends on your jobs; see ckptlint explain " + f.RuleID
 		if len(f.Fix) > 0 {

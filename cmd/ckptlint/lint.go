@@ -21,6 +21,11 @@ import (
 	"github.com/ckptlint/ckptlint/write"
 )
 
+// defaultFailLevel is --fail-level when not given, for lint and fix.
+const defaultFailLevel = "error"
+
+const failLevelHelp = "lowest severity that makes the exit code 1: error, warning or info"
+
 type lintParams struct {
 	formats         []string
 	failLevel       string
@@ -44,7 +49,7 @@ func newLintCmd(g *globals) *cobra.Command {
 	f := cmd.Flags()
 	f.StringArrayVarP(&p.formats, "format", "f", nil, "output format, repeatable: NAME writes to standard output, NAME=PATH to a file (PATH - is standard output); "+
 		"NAME is one of "+strings.Join(report.Formats, ", ")+" (default text)")
-	f.StringVar(&p.failLevel, "fail-level", "error", "lowest severity that makes the exit code 1: error, warning or info")
+	f.StringVar(&p.failLevel, "fail-level", defaultFailLevel, failLevelHelp)
 	f.BoolVarP(&p.quiet, "quiet", "q", false, "print nothing in text format on standard output; only the exit code tells (report files are still written)")
 	f.StringVar(&p.color, "color", "auto", "colour and source snippets in text output on standard output: auto (on a terminal, unless NO_COLOR; FORCE_COLOR or CLICOLOR_FORCE force it), always or never")
 	f.StringVar(&p.stdinFilename, "stdin-filename", "", "with the path - : lint standard input as if it were this file, with the files beside it on disk")

@@ -54,7 +54,7 @@ func TestDeployScript(t *testing.T) {
 				replaceIn(t, filepath.Join(dir, "flink", "flink-conf.yaml"),
 					"execution.checkpointing.interval: 1 min", "execution.checkpointing.interval: 1 fortnight")
 			},
-			code: 1, report: true, errOut: "not deploying",
+			code: 1, report: true, errOut: "remain after fixing: CKPT207 at flink/flink-conf.yaml:9",
 		},
 		{
 			name: "a broken .ckptlint.hcl is exit code 2", story: []string{"stories", "b-directoryscanner"},
@@ -107,6 +107,45 @@ func TestDeployScript(t *testing.T) {
 			}
 			if blocked := doc.Summary["errors"] > 0; blocked != (tc.code == 1) {
 				t.Errorf("report summary %v does not match exit code %d", doc.Summary, tc.code)
+			}
+		})
+	}
+}
+
+// TestFixAndDeploy runs the one-line gate of docs/fix.md and docs/ci.md,
+// `ckptlint fix && deploy`, in a real shell: fix exits 0 only when no
+// finding at or above --fail-level remains after fixing, so the deploy runs
+// after a fix that leaves nothing and never after one that leaves an error.
+func TestFixAndDeploy(t *testing.T) {
+	pathEnv := "PATH=" + binDir + string(os.PathListSeparator) + os.Getenv("PATH")
+	gate := "ckptlint fix --fail-level error && echo deployed"
+	for _, tc := range []struct {
+		name    string
+		edit    func(t *testing.T, dir string)
+		code    int
+		deploys bool
+	}{
+		{name: "story b, fixed", code: 0, deploys: true},
+		{name: "story b with an unfixable error", edit: func(t *testing.T, dir string) {
+			replaceIn(t, filepath.Join(dir, "flink", "flink-conf.yaml"),
+				"execution.checkpointing.interval: 1 min", "execution.checkpointing.interval: 1 fortnight")
+		}, code: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			copyTree(t, story("stories", "b-directoryscanner"), dir)
+			if tc.edit != nil {
+				tc.edit(t, dir)
+			}
+			res := run(t, dir, []string{pathEnv}, "sh", "-c", gate)
+			if res.code != tc.code || strings.Contains(res.stdout, "deployed\n") != tc.deploys {
+				t.Fatalf("sh -c %q: %v\nwant exit code %d, deployed %v", gate, res, tc.code, tc.deploys)
+			}
+			if tc.deploys && !strings.Contains(readFile(t, filepath.Join(dir, "flink", "flink-conf.yaml")), "execution.checkpointing.timeout: 2 min") {
+				t.Errorf("fix did not raise the timeout")
+			}
+			if !tc.deploys && !strings.Contains(res.stderr, "remain after fixing: CKPT207") {
+				t.Errorf("fix does not say which finding remains:\n%v", res)
 			}
 		})
 	}
