@@ -331,7 +331,8 @@ func factsClock(opts Options, t *discover.Tree) model.FactsClock {
 }
 
 // reporter is the report stage: it takes each set's result in set order,
-// applies the rule blocks and the ignore comments, and hands the group on
+// applies the rule blocks and rule flags (ruleSettings) and the ignore
+// comments, and hands the group on
 // (grouper); last makes the run-level group.
 type reporter struct {
 	g     *grouper
@@ -348,7 +349,7 @@ type reporter struct {
 }
 
 func newReporter(policyRules []*engine.Rule, opts Options, out func(Group) error, read func(string) []byte) *reporter {
-	rules := evaluate.RuleSettings(opts.Config.RuleByID)
+	rules := ruleSettings(opts)
 	return &reporter{g: newGrouper(policyRules, rules, opts.NoInlineIgnores, out), rules: rules, mentions: map[string][]byte{},
 		read: read, keepSets: opts.Report == nil}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ckptlint/ckptlint/fix"
 	"github.com/ckptlint/ckptlint/internal/finding"
+	"github.com/ckptlint/ckptlint/internal/rule"
 	"github.com/ckptlint/ckptlint/internal/safetext"
 	"github.com/ckptlint/ckptlint/internal/versions"
 	"github.com/ckptlint/ckptlint/lint"
@@ -21,6 +22,7 @@ type fixParams struct {
 	rules     []string
 	quiet     bool
 	failLevel string
+	selected  ruleFlags
 }
 
 func newFixCmd(g *globals) *cobra.Command {
@@ -51,6 +53,7 @@ exits 1 when anything would change.`,
 	f.StringArrayVar(&p.rules, "rule", nil, "fix only this rule id (repeatable)")
 	f.BoolVarP(&p.quiet, "quiet", "q", false, "print nothing but errors")
 	f.StringVar(&p.failLevel, "fail-level", defaultFailLevel, failLevelHelp+", for the findings that remain after fixing (not with --diff)")
+	p.selected.register(f)
 	return cmd
 }
 
@@ -73,6 +76,10 @@ func runFix(cmd *cobra.Command, g *globals, p *fixParams, args []string) error {
 			return usageErr(fmt.Errorf("--rule %s: %s is not auto-fixable", id, r.Name))
 		}
 	}
+	opts := g.options(cfg)
+	if opts.Rules, err = p.selected.selection(rule.With(eng.Rules())); err != nil {
+		return usageErr(err)
+	}
 	roots, err := fixRoots(args)
 	if err != nil {
 		return usageErr(err)
@@ -93,7 +100,7 @@ func runFix(cmd *cobra.Command, g *globals, p *fixParams, args []string) error {
 		defer w.Close()
 		writeNotes(g, w)
 	}
-	res, err := fix.Run(cmd.Context(), eng, fix.Options{Paths: args, Lint: g.options(cfg), Rules: p.rules})
+	res, err := fix.Run(cmd.Context(), eng, fix.Options{Paths: args, Lint: opts, Rules: p.rules})
 	if err != nil {
 		return usageErr(err)
 	}

@@ -13,7 +13,7 @@
 # Environment:
 #   CKPTLINT             the ckptlint binary (default: ckptlint on PATH)
 #   CKPTLINT_FIX         "false": show the diff but do not rewrite the files (default: true)
-#   CKPTLINT_FAIL_LEVEL  error, warning or info (default: error)
+#   CKPTLINT_FAIL_LEVEL  error, warning or info (default: warning, ckptlint's)
 #   CKPTLINT_REPORT      where to write the JSON report for machines (default: ckptlint-report.json)
 #
 # Exit codes are ckptlint's, so callers can tell a finding from a broken run:
@@ -26,7 +26,7 @@ set -euo pipefail
 
 ckptlint=${CKPTLINT:-ckptlint}
 fix=${CKPTLINT_FIX:-true}
-fail_level=${CKPTLINT_FAIL_LEVEL:-error}
+fail_level=${CKPTLINT_FAIL_LEVEL:-warning}
 report=${CKPTLINT_REPORT:-ckptlint-report.json}
 
 # Replace with the real deployment: kubectl apply -f ..., flink run ..., helm upgrade ...
