@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckptlint/ckptlint/fix"
+	"github.com/ckptlint/ckptlint/internal/engine"
 	"github.com/ckptlint/ckptlint/internal/finding"
 	"github.com/ckptlint/ckptlint/internal/rule"
 	"github.com/ckptlint/ckptlint/internal/safetext"
@@ -66,15 +67,8 @@ func runFix(cmd *cobra.Command, g *globals, p *fixParams, args []string) error {
 	if err != nil {
 		return err
 	}
-	for i, id := range p.rules {
-		p.rules[i] = strings.ToUpper(id)
-		r := eng.Rule(p.rules[i])
-		if r == nil {
-			return usageErr(fmt.Errorf("--rule %s: no such rule; `ckptlint rules` lists them", id))
-		}
-		if !r.Fixable {
-			return usageErr(fmt.Errorf("--rule %s: %s is not auto-fixable", id, r.Name))
-		}
+	if err := fixableRules(eng, p.rules); err != nil {
+		return err
 	}
 	opts := g.options(cfg)
 	if opts.Rules, err = p.selected.selection(rule.With(eng.Rules())); err != nil {
@@ -105,22 +99,7 @@ func runFix(cmd *cobra.Command, g *globals, p *fixParams, args []string) error {
 		return usageErr(err)
 	}
 	if p.diff {
-		// The patch is stdout; what it leaves out, and why, is stderr.
-		writeNotApplied(g.stderr, res)
-		for _, c := range res.Changes {
-			fmt.Fprint(g.stdout, fix.Diff(c, filepath.ToSlash(res.Display[c.Path])))
-		}
-		if res.Unlinted != nil {
-			return usageErr(fmt.Errorf("%w; the diff covers the linted ones", unlintedErr(res.Unlinted)))
-		}
-		if len(res.Unread) > 0 {
-			return usageErr(fmt.Errorf("%d path(s) could not be read: %s; the diff covers every other file", len(res.Unread), shownPaths(res.Unread)))
-		}
-		writeHeld(g.stderr, res) // stdout stays a patch
-		if len(res.Changes) > 0 {
-			return &exitError{code: exitFindings}
-		}
-		return nil
+		return printDiff(g, res)
 	}
 	if err := w.Write(res.Changes); err != nil {
 		return usageErr(err)
@@ -137,6 +116,43 @@ func runFix(cmd *cobra.Command, g *globals, p *fixParams, args []string) error {
 		return usageErr(fmt.Errorf("%d path(s) could not be read: %s; every other file was fixed", len(res.Unread), shownPaths(res.Unread)))
 	}
 	return remainingErr(g, res.Remaining, fail)
+}
+
+// fixableRules upper-cases the ids of --rule in place and checks each is a
+// fixable rule.
+func fixableRules(eng *engine.Engine, ids []string) error {
+	for i, id := range ids {
+		ids[i] = strings.ToUpper(id)
+		r := eng.Rule(ids[i])
+		if r == nil {
+			return usageErr(fmt.Errorf("--rule %s: no such rule; `ckptlint rules` lists them", id))
+		}
+		if !r.Fixable {
+			return usageErr(fmt.Errorf("--rule %s: %s is not auto-fixable", id, r.Name))
+		}
+	}
+	return nil
+}
+
+// printDiff is fix --diff's output and exit code: 1 when anything would
+// change.
+func printDiff(g *globals, res *fix.Result) error {
+	// The patch is stdout; what it leaves out, and why, is stderr.
+	writeNotApplied(g.stderr, res)
+	for _, c := range res.Changes {
+		fmt.Fprint(g.stdout, fix.Diff(c, filepath.ToSlash(res.Display[c.Path])))
+	}
+	if res.Unlinted != nil {
+		return usageErr(fmt.Errorf("%w; the diff covers the linted ones", unlintedErr(res.Unlinted)))
+	}
+	if len(res.Unread) > 0 {
+		return usageErr(fmt.Errorf("%d path(s) could not be read: %s; the diff covers every other file", len(res.Unread), shownPaths(res.Unread)))
+	}
+	writeHeld(g.stderr, res) // stdout stays a patch
+	if len(res.Changes) > 0 {
+		return &exitError{code: exitFindings}
+	}
+	return nil
 }
 
 // remainingErr is fix's exit code 1 when findings at or above the fail

@@ -136,16 +136,23 @@ func extension(name string) string {
 	return name
 }
 
-func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error {
-	fail, err := finding.ParseSeverity(p.failLevel)
-	if err != nil {
-		return usageErr(fmt.Errorf("--fail-level: %w", err))
+// levels parses --fail-level and --show-level (show 0 when not given).
+func (p *lintParams) levels() (fail, show finding.Severity, err error) {
+	if fail, err = finding.ParseSeverity(p.failLevel); err != nil {
+		return 0, 0, usageErr(fmt.Errorf("--fail-level: %w", err))
 	}
-	var show finding.Severity
 	if p.showLevel != "" {
 		if show, err = finding.ParseSeverity(p.showLevel); err != nil {
-			return usageErr(fmt.Errorf("--show-level: %w", err))
+			return 0, 0, usageErr(fmt.Errorf("--show-level: %w", err))
 		}
+	}
+	return fail, show, nil
+}
+
+func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error {
+	fail, show, err := p.levels()
+	if err != nil {
+		return err
 	}
 	tty, err := useColor(p.color, isTTY(g.stdout), os.Getenv)
 	if err != nil {
