@@ -24,7 +24,7 @@ type Kind string
 const (
 	NameNode   Kind = "namenode"   // NameNode JMX JSON (NameNodeInfo, FSNamesystemState)
 	DFSAdmin   Kind = "dfsadmin"   // `hdfs dfsadmin -report` text
-	JobManager Kind = "jobmanager" // Flink REST: /overview, /jobs/<id>/checkpoints, /jobs/<id>/checkpoints/config
+	JobManager Kind = "jobmanager" // Flink REST: /overview, /jobs/<id>/checkpoints, /jobs/<id>/checkpoints/config, .../checkpoints/details/<cid>/subtasks/<vertex>
 	Kubectl    Kind = "kubectl"    // `kubectl get flinkdeployment -o yaml`
 )
 
@@ -99,6 +99,8 @@ func parseJSON(data []byte) (*Observation, error) {
 		return parseCheckpoints(data)
 	case has("interval", "timeout", "max_concurrent"):
 		return parseCheckpointConfig(data)
+	case has("subtasks", "num_subtasks"):
+		return parseSubtaskCheckpoint(data)
 	case has("errors"):
 		return nil, fmt.Errorf("the response is an error document: %s", clip(string(data), 200))
 	}
@@ -107,7 +109,7 @@ func parseJSON(data []byte) (*Observation, error) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	return nil, fmt.Errorf("JSON with fields %s is none of the known sources: expected NameNode JMX (\"beans\"), Flink /overview (\"taskmanagers\", \"slots-total\"), /jobs/<id>/checkpoints (\"counts\", \"summary\") or /jobs/<id>/checkpoints/config (\"interval\", \"timeout\", \"max_concurrent\")",
+	return nil, fmt.Errorf("JSON with fields %s is none of the known sources: expected NameNode JMX (\"beans\"), Flink /overview (\"taskmanagers\", \"slots-total\"), /jobs/<id>/checkpoints (\"counts\", \"summary\"), /jobs/<id>/checkpoints/config (\"interval\", \"timeout\", \"max_concurrent\") or /jobs/<id>/checkpoints/details/<checkpoint>/subtasks/<vertex> (\"subtasks\", \"num_subtasks\")",
 		clip(strings.Join(keys, ", "), 200))
 }
 

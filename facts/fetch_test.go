@@ -196,3 +196,55 @@ func TestBaseURL(t *testing.T) {
 		t.Errorf("Redact = %q", got)
 	}
 }
+
+// TestFetchSubtaskSizes: the URL mode reads the latest completed
+// checkpoint's subtask details of every job vertex with state and keeps
+// the largest subtask's state_size (docs/facts.md).
+func TestFetchSubtaskSizes(t *testing.T) {
+	const job = "3a1b2c3d4e5f60718293a4b5c6d7e8f9"
+	const big, small = "0a448493b4782967b150582570326227", "bc764cd8ddf7a0cff126f51c16239658"
+	sub, err := os.ReadFile(filepath.Join("testdata", "flink-1.18-checkpoint-subtasks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := os.ReadFile(filepath.Join("testdata", "flink-1.18-config.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/overview", func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(`{"taskmanagers":2,"slots-total":4,"flink-version":"1.18.1"}`))
+	})
+	mux.HandleFunc("/jobs/"+job+"/checkpoints", func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(`{"counts":{"restored":0,"total":3,"in_progress":0,"completed":3,"failed":0},"summary":{},"latest":{"completed":{"id":412,"status":"COMPLETED"},"savepoint":null,"failed":null,"restored":null},"history":[]}`))
+	})
+	mux.HandleFunc("/jobs/"+job+"/checkpoints/config", func(w http.ResponseWriter, r *http.Request) { w.Write(cfg) })
+	mux.HandleFunc("/jobs/"+job+"/checkpoints/details/412", func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(`{"id":412,"status":"COMPLETED","tasks":{"` + big + `":{"state_size":47244640256},"` + small + `":{"state_size":1024},"cbc357ccb763df2852fee8c4fc7d55f2":{"state_size":0}}}`))
+	})
+	mux.HandleFunc("/jobs/"+job+"/checkpoints/details/412/subtasks/"+big, func(w http.ResponseWriter, r *http.Request) { w.Write(sub) })
+	mux.HandleFunc("/jobs/"+job+"/checkpoints/details/412/subtasks/"+small, func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(`{"id":412,"status":"COMPLETED","num_subtasks":1,"subtasks":[{"index":0,"status":"completed","checkpointed_size":1024,"state_size":1024}]}`))
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	base, err := BaseURL("--jobmanager", srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs, _, err := FetchJobManager(context.Background(), &Client{}, base, job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(obs) != 5 {
+		t.Fatalf("%d observations, want overview, checkpoints, config and two vertices' subtasks", len(obs))
+	}
+	// The big vertex sorts first: the later, smaller state_size does not replace it.
+	out, err := Apply([]byte("deployment \"orders\" {\n  flink_conf = \"conf\"\n}\n"), "c.hcl", obs, Target{Cluster: "main", Deployment: "orders"}, testNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), "state_size = 14946298033 # from jobmanager "+srv.URL+"/jobs/"+job+"/checkpoints/details/412/subtasks/"+big) {
+		t.Errorf("state_size of the largest subtask not written:\n%s", out)
+	}
+}

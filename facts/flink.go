@@ -115,6 +115,65 @@ func parseCheckpoints(data []byte) (*Observation, error) {
 	return o, nil
 }
 
+// parseSubtaskCheckpoint reads GET
+// /jobs/<id>/checkpoints/details/<checkpoint>/subtasks/<vertex>, Flink's
+// TaskCheckpointStatisticsWithSubtaskDetails
+// (org.apache.flink.runtime.rest.messages.checkpoints, release-1.18.0):
+// "id" (the checkpoint), "status", "num_subtasks" and "subtasks", each a
+// SubtaskCheckpointStatistics with "index" and "status", and for a subtask
+// that acknowledged the checkpoint "state_size" (SubtaskStateStats.getStateSize:
+// the size of the subtask's checkpointed state; from 1.15, FLINK-25557, the
+// full size, with the incremental part beside it as "checkpointed_size").
+// The largest subtask's state_size is written as the deployment's
+// state_size: a savepoint or full checkpoint writes a subtask's keyed state
+// as one file, whose size CKPT105 compares with the largest file HDFS allows.
+// Before 1.15 an incremental checkpoint's state_size is what that checkpoint
+// uploaded, a lower bound of the full state, and the comment says so.
+func parseSubtaskCheckpoint(data []byte) (*Observation, error) {
+	var doc struct {
+		ID          any    `json:"id"`
+		Status      string `json:"status"`
+		NumSubtasks any    `json:"num_subtasks"`
+		Subtasks    []struct {
+			Index            any    `json:"index"`
+			Status           string `json:"status"`
+			StateSize        any    `json:"state_size"`
+			CheckpointedSize any    `json:"checkpointed_size"`
+		} `json:"subtasks"`
+	}
+	if err := decodeJSON(data, &doc); err != nil {
+		return nil, err
+	}
+	n, ok := whole(doc.NumSubtasks)
+	if !ok || n < 0 || doc.Subtasks == nil {
+		return nil, errors.New(`/jobs/<id>/checkpoints/details/<checkpoint>/subtasks/<vertex>: "num_subtasks" must be a whole number and "subtasks" a list`)
+	}
+	id, _ := whole(doc.ID)
+	best, bestIndex, acked, full := int64(-1), int64(-1), 0, false
+	for _, s := range doc.Subtasks {
+		size, ok := whole(s.StateSize)
+		if !ok || size < 0 {
+			continue // a pending subtask has no sizes
+		}
+		acked++
+		if _, has := whole(s.CheckpointedSize); has {
+			full = true
+		}
+		if size > best {
+			idx, _ := whole(s.Index)
+			best, bestIndex = size, idx
+		}
+	}
+	if acked == 0 {
+		return nil, fmt.Errorf("checkpoint %d: no subtask reports a state_size (status %s): read the subtasks of a completed checkpoint", id, doc.Status)
+	}
+	note := fmt.Sprintf("checkpoint %d (%s), subtask %d: state_size %s, the largest of %d subtask(s) that reported one", id, strings.ToLower(doc.Status), bestIndex, HumanBytes(best), acked)
+	if !full {
+		note += "; this Flink reports no checkpointed_size (before 1.15): for an incremental checkpoint state_size is what that checkpoint uploaded, a lower bound of the subtask's state"
+	}
+	return &Observation{Kind: JobManager, Deployment: []Value{intValue("state_size", best, note)}}, nil
+}
+
 // parseCheckpointConfig reads GET /jobs/<id>/checkpoints/config, Flink's
 // CheckpointConfigInfo: "interval", "timeout", "min_pause" (milliseconds),
 // "max_concurrent", "unaligned_checkpoints" and

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"sort"
 	"strings"
 )
 
@@ -49,8 +50,9 @@ func FetchNameNode(ctx context.Context, c *Client, base *url.URL) (*Observation,
 	return o, nil
 }
 
-// FetchJobManager reads /overview, /jobs/<id>/checkpoints and
-// /jobs/<id>/checkpoints/config from the JobManager's REST endpoint at
+// FetchJobManager reads /overview, /jobs/<id>/checkpoints,
+// /jobs/<id>/checkpoints/config and the subtask details of the latest
+// completed checkpoint (subtaskSizes) from the JobManager's REST endpoint at
 // base. With job "" the one RUNNING job of /jobs/overview is used. It
 // returns the observations and the job id.
 func FetchJobManager(ctx context.Context, c *Client, base *url.URL, job string) ([]*Observation, string, error) {
@@ -112,7 +114,85 @@ func FetchJobManager(ctx context.Context, c *Client, base *url.URL, job string) 
 	if err := get("/jobs/" + job + "/checkpoints/config"); err != nil {
 		return nil, "", err
 	}
-	return out, job, nil
+	subtasks, err := subtaskSizes(ctx, c, base, job)
+	if err != nil {
+		return nil, "", err
+	}
+	return append(out, subtasks...), job, nil
+}
+
+// maxVertices bounds the subtask-details requests of one job.
+const maxVertices = 200
+
+// subtaskSizes reads the per-subtask state sizes of the job's latest
+// completed checkpoint: its id from /jobs/<id>/checkpoints
+// (CheckpointingStatistics latest.completed.id), the job vertices from
+// /jobs/<id>/checkpoints/details/<cid> (CheckpointStatistics "tasks", keyed by
+// vertex id), and each vertex's
+// /jobs/<id>/checkpoints/details/<cid>/subtasks/<vertex>
+// (TaskCheckpointStatisticsWithSubtaskDetails). A job with no completed
+// checkpoint gives none.
+func subtaskSizes(ctx context.Context, c *Client, base *url.URL, job string) ([]*Observation, error) {
+	data, name, err := c.Get(ctx, base, "/jobs/"+job+"/checkpoints")
+	if err != nil {
+		return nil, err
+	}
+	var stats struct {
+		Latest struct {
+			Completed *struct {
+				ID any `json:"id"`
+			} `json:"completed"`
+		} `json:"latest"`
+	}
+	if err := decodeJSON(data, &stats); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if stats.Latest.Completed == nil {
+		return nil, nil
+	}
+	cid, ok := whole(stats.Latest.Completed.ID)
+	if !ok || cid < 0 {
+		return nil, fmt.Errorf("%s: latest.completed.id must be a whole number", name)
+	}
+	details := fmt.Sprintf("/jobs/%s/checkpoints/details/%d", job, cid)
+	data, name, err = c.Get(ctx, base, details)
+	if err != nil {
+		return nil, err
+	}
+	var cs struct {
+		Tasks map[string]struct {
+			StateSize any `json:"state_size"`
+		} `json:"tasks"`
+	}
+	if err := decodeJSON(data, &cs); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	var vertices []string
+	for v, t := range cs.Tasks {
+		if size, ok := whole(t.StateSize); ok && size > 0 && ValidJobID(v) {
+			vertices = append(vertices, v) // a vertex id is 16 bytes in hex, like a job id
+		}
+	}
+	sort.Strings(vertices)
+	if len(vertices) > maxVertices {
+		return nil, fmt.Errorf("%s: %d job vertices with state; ckptlint reads at most %d", name, len(vertices), maxVertices)
+	}
+	var out []*Observation
+	for _, v := range vertices {
+		data, name, err := c.Get(ctx, base, details+"/subtasks/"+v)
+		if err != nil {
+			return nil, err
+		}
+		o, err := Parse(name, data)
+		if err != nil {
+			return nil, err
+		}
+		if o.Kind != JobManager {
+			return nil, fmt.Errorf("%s: expected a Flink REST response, got %s data", name, o.Kind)
+		}
+		out = append(out, o)
+	}
+	return out, nil
 }
 
 // ValidJobID reports whether s is JobID's hex form (org.apache.flink.api.common.JobID, 16

@@ -37,7 +37,9 @@ type placed struct {
 // per source kind in each block it wrote to. Everything else in the file is
 // kept byte for byte: the tokens are written back as parsed, never through
 // hclwrite's formatter, and the new lines carry their own indentation.
-// A later observation's value for an attribute replaces an earlier one's.
+// A later observation's value for an attribute replaces an earlier one's,
+// except state_size, of which the largest is kept: each job vertex's
+// subtask details give that vertex's largest subtask.
 func Apply(src []byte, filename string, obs []*Observation, t Target, now time.Time) ([]byte, error) {
 	f, diags := hclwrite.ParseConfig(src, filename, hcl.InitialPos)
 	if diags.HasErrors() {
@@ -88,6 +90,9 @@ func Apply(src []byte, filename string, obs []*Observation, t Target, now time.T
 func place(dst []placed, o *Observation, vs []Value) []placed {
 	for _, v := range vs {
 		i := slices.IndexFunc(dst, func(p placed) bool { return p.Attr == v.Attr })
+		if i >= 0 && v.Attr == "state_size" && larger(dst[i].Val, v.Val) {
+			continue
+		}
 		if i >= 0 {
 			dst = slices.Delete(dst, i, i+1)
 		}
@@ -456,4 +461,12 @@ func dropAttrs(text, kind string, drop []string) string {
 		return text
 	}
 	return factsBlock(1, kindAttrs{kind: Kind(kind), sources: []string{src.AsString()}, attrs: keep}, t)
+}
+
+// larger reports whether whole number a is larger than b.
+func larger(a, b cty.Value) bool {
+	if a.Type() != cty.Number || b.Type() != cty.Number || !a.IsKnown() || !b.IsKnown() || a.IsNull() || b.IsNull() {
+		return false
+	}
+	return a.GreaterThan(b).True()
 }

@@ -49,6 +49,10 @@ type Skipped struct {
 	Finding finding.Finding
 	Op      finding.Op
 	Reason  string
+	// Outside marks an edit held back because the config set's Flink
+	// version is known but outside the releases ckptlint's key tables
+	// cover: declaring the version does not release it.
+	Outside bool
 }
 
 // Result is what a fix run plans: the new contents and an account of
@@ -59,7 +63,8 @@ type Result struct {
 	Applied []Applied
 	Skipped []Skipped
 	// Held are version-dependent operations held back because the config
-	// set's Flink version is not known (docs/versions.md).
+	// set's Flink version is not known, or is outside the releases the key
+	// tables cover (docs/versions.md).
 	Held      []Skipped
 	Remaining []finding.Finding // findings of the final re-lint
 	Rounds    int
@@ -125,7 +130,7 @@ func Run(ctx context.Context, eng *engine.Engine, opts Options) (*Result, error)
 				ok, err := p.apply(s, f, op, written)
 				var held *heldBack
 				if errors.As(err, &held) {
-					p.res.Held = append(p.res.Held, Skipped{Finding: f, Op: op, Reason: held.reason})
+					p.res.Held = append(p.res.Held, Skipped{Finding: f, Op: op, Reason: held.reason, Outside: held.outside})
 					continue
 				}
 				if err != nil {
@@ -252,7 +257,10 @@ func (p *planner) apply(s *model.Set, fd finding.Finding, op finding.Op, written
 	if s == nil {
 		return false, fmt.Errorf("config set %q not found", fd.ConfigSet)
 	}
-	if versions.NeedsVersion(op) && !s.FlinkVersion.Known() {
+	if versions.NeedsVersion(op) && !s.FlinkVersion.Covered() {
+		if c := s.FlinkVersion.Coverage("Flink"); c != "" {
+			return false, &heldBack{reason: "the edit is right only for some Flink releases and " + c, outside: true}
+		}
 		return false, &heldBack{reason: "the edit is right only for some Flink releases and the Flink version is not known"}
 	}
 	if versions.NeedsHadoopVersion(op) && !versions.HadoopRenamesRead(s) {
@@ -442,7 +450,10 @@ func (p *planner) resolveClient(s *model.Set, key string, id parsed.Format) (tar
 			return target{f: f, key: key}, err
 		}
 	}
-	if passthrough && !s.FlinkVersion.Known() {
+	if passthrough && !s.FlinkVersion.Covered() {
+		if c := s.FlinkVersion.Coverage("Flink"); c != "" {
+			return target{}, &heldBack{reason: fmt.Sprintf("a new flink.hadoop.%s entry is read only from Flink 1.13 and %s", key, c), outside: true}
+		}
 		return target{}, &heldBack{reason: fmt.Sprintf("a new flink.hadoop.%s entry is read only from Flink 1.13 and the Flink version is not known", key)}
 	}
 	if passthrough {
@@ -460,8 +471,13 @@ func (p *planner) resolveClient(s *model.Set, key string, id parsed.Format) (tar
 }
 
 // heldBack is an operation fix does not apply until the Flink version is
-// known: not an error of the edit, a missing fact.
-type heldBack struct{ reason string }
+// known: not an error of the edit, a missing fact. outside marks one held
+// because the known version is outside the releases the key tables cover,
+// which declaring the version does not change.
+type heldBack struct {
+	reason  string
+	outside bool
+}
 
 func (h *heldBack) Error() string { return h.reason }
 

@@ -120,10 +120,11 @@ var starterCases = []starterCase{
 		files:       []string{"config.yaml", "hdfs-site.xml", "datanode/hdfs-site.xml"}},
 	{name: "story-b-scanner", hcl: storyB, opts: StarterOptions{Deployment: "etl"},
 		files: []string{"flink-conf.yaml", "hdfs-site.xml", "datanode/hdfs-site.xml"}},
+	// CKPT105 reports the capped file size as an info: no state_size says a
+	// subtask comes near it (issue 23); the note still says to raise the limit.
 	{name: "tight-cluster", hcl: tight, opts: StarterOptions{Cluster: "small", Deployment: "many"},
-		files:    []string{"config.yaml", "hdfs-site.xml", "datanode/hdfs-site.xml"},
-		warnings: []string{"CKPT105"},
-		notes:    []string{"raise dfs.namenode.fs-limits.max-blocks-per-file on the NameNode to at least 16384"}},
+		files: []string{"config.yaml", "hdfs-site.xml", "datanode/hdfs-site.xml"},
+		notes: []string{"raise dfs.namenode.fs-limits.max-blocks-per-file on the NameNode to at least 16384"}},
 	{name: "bare-cluster", hcl: bare,
 		files: []string{"config.yaml", "hdfs-site.xml", "datanode/hdfs-site.xml"},
 		notes: []string{"no Flink version is declared: generated for Flink 2.0", "no Hadoop version is declared: generated for Hadoop 3.4.1"}},

@@ -121,7 +121,7 @@ func (p *plan) blocksize() (int64, string) {
 			return ""
 		}
 		need := (fileCap + bs - 1) / bs
-		p.notes = append(p.notes, fmt.Sprintf("dfs.blocksize %s caps files at %s (CKPT105 warns for RocksDB state): raise dfs.namenode.fs-limits.max-blocks-per-file on the NameNode to at least %d",
+		p.notes = append(p.notes, fmt.Sprintf("dfs.blocksize %s caps files at %s (CKPT105 reports it, a warning once state_size shows a subtask near that size): raise dfs.namenode.fs-limits.max-blocks-per-file on the NameNode to at least %d",
 			units.HadoopBytesString(bs), units.FormatBytes(bs*maxBlocksPerFile), need))
 		return fmt.Sprintf("; it caps one file at %s (CKPT105), so raise dfs.namenode.fs-limits.max-blocks-per-file on the NameNode to at least %d", capText(bs), need)
 	}

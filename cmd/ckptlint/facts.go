@@ -42,7 +42,8 @@ and date, and one facts "<kind>" block per source saying what it wrote and when.
 Sources, each a file, - for standard input, or an explicit URL (detected from the content):
   NameNode JMX JSON (/jmx?qry=Hadoop:service=NameNode,name=NameNodeInfo), or --namenode URL
   hdfs dfsadmin -report output
-  Flink REST /overview, /jobs/<id>/checkpoints, /jobs/<id>/checkpoints/config, or --jobmanager URL
+  Flink REST /overview, /jobs/<id>/checkpoints, /jobs/<id>/checkpoints/config,
+    /jobs/<id>/checkpoints/details/<checkpoint>/subtasks/<vertex>, or --jobmanager URL
   kubectl get flinkdeployment NAME -o yaml
 
 Capacity facts are the worst DataNode that accepts writes (least remaining space, most blocks),

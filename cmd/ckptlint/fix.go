@@ -11,6 +11,7 @@ import (
 	"github.com/ckptlint/ckptlint/fix"
 	"github.com/ckptlint/ckptlint/internal/engine"
 	"github.com/ckptlint/ckptlint/internal/finding"
+	"github.com/ckptlint/ckptlint/internal/model"
 	"github.com/ckptlint/ckptlint/internal/rule"
 	"github.com/ckptlint/ckptlint/internal/safetext"
 	"github.com/ckptlint/ckptlint/internal/versions"
@@ -210,16 +211,21 @@ func writeHeld(w io.Writer, res *fix.Result) {
 	if len(res.Held) == 0 {
 		return
 	}
-	flink, hadoop := false, false
+	flink, hadoop, outside := false, false, false
 	for _, h := range res.Held {
-		if versions.NeedsHadoopVersion(h.Op) {
+		switch {
+		case versions.NeedsHadoopVersion(h.Op):
 			hadoop = true
-		} else {
+		case h.Outside:
+			outside = true
+		default:
 			flink = true
 		}
 	}
 	switch {
-	case flink && hadoop:
+	case outside && !flink && !hadoop:
+		fmt.Fprintf(w, "held back: %d edit(s) that are right only for some Flink releases, because the Flink version is outside the releases ckptlint's key tables cover\n", len(res.Held))
+	case (flink || outside) && hadoop:
 		fmt.Fprintf(w, "held back: %d edit(s) that are right only for some Flink or Hadoop releases, because the version is not known\n", len(res.Held))
 	case hadoop:
 		fmt.Fprintf(w, "held back: %d edit(s) that are right only for some Hadoop releases, because the Hadoop version is not known\n", len(res.Held))
@@ -237,6 +243,9 @@ func writeHeld(w io.Writer, res *fix.Result) {
 	}
 	if flink {
 		fmt.Fprintln(w, "  declare the version the deployment runs (--flink-version 1.17, or flink_version = \"1.17\" in .ckptlint.hcl), or pin it where ckptlint looks (docs/versions.md), and run ckptlint fix again")
+	}
+	if outside {
+		fmt.Fprintf(w, "  ckptlint's key tables cover Flink %s (docs/versions.md): make these edits by hand only if that release reads the keys as they say\n", model.KeyTableRange())
 	}
 	if hadoop {
 		fmt.Fprintln(w, "  declare the Hadoop version the cluster runs (--hadoop-version 3.3.6, or hadoop_version = \"3.3.6\" in .ckptlint.hcl), or pin it where ckptlint looks (docs/versions.md), and run ckptlint fix again")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -203,7 +204,21 @@ func (g *globals) openCache() (*cache.Store, error) {
 			return nil, nil //nolint:nilerr // no user cache directory: lint without a cache
 		}
 	}
-	s, err := cache.Open(dir, 0)
+	var secret []byte
+	if cache.InWorkTree(dir) {
+		// A pull request can commit files here, and so an entry that
+		// reports nothing: entries are used only when authenticated with a
+		// secret the repository does not hold (docs/cache.md, "In the
+		// repository").
+		key := os.Getenv(cache.EnvKey)
+		if key == "" {
+			g.noteOnce(fmt.Sprintf("result cache not used: %s lies inside the repository, where a pull request can commit cache entries; set %s to a secret (a masked CI variable) to authenticate them, or keep the cache outside the checkout (docs/cache.md)", safetext.Path(dir), cache.EnvKey))
+			return nil, nil
+		}
+		sum := sha256.Sum256([]byte(key))
+		secret = sum[:]
+	}
+	s, err := cache.OpenKeyed(dir, 0, secret)
 	if err != nil && named {
 		return nil, fmt.Errorf("--cache-dir / %s: %w (or pass --no-cache)", cache.EnvDir, err)
 	}

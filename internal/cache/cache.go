@@ -14,11 +14,13 @@ package cache
 import (
 	"bufio"
 	"bytes"
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"io/fs"
 	"os"
@@ -32,6 +34,11 @@ import (
 
 // EnvDir names the environment variable that sets the cache directory.
 const EnvDir = "CKPTLINT_CACHE_DIR"
+
+// EnvKey names the environment variable holding the secret that
+// authenticates the entries of a cache directory inside the repository
+// (OpenKeyed).
+const EnvKey = "CKPTLINT_CACHE_KEY"
 
 // MaxEntry bounds one entry's payload: a larger one is neither written nor
 // read.
@@ -105,6 +112,9 @@ type Store struct {
 	dir     string
 	maxSize int64
 	wrote   bool
+	// secret, when set, authenticates every entry: its checksum is an
+	// HMAC-SHA256 under secret instead of a SHA-256 (OpenKeyed).
+	secret []byte
 }
 
 // Open opens (creating it, private to the user) the cache directory dir.
@@ -130,6 +140,51 @@ func Open(dir string, maxSize int64) (*Store, error) {
 		return nil, err
 	}
 	return &Store{dir: abs, maxSize: maxSize}, nil
+}
+
+// OpenKeyed is Open for a cache directory whose entries others could write
+// (one inside the repository being linted, where a pull request can commit
+// files): each entry's checksum is an HMAC-SHA256 of its payload under
+// secret, so an entry written without the secret is never used. secret
+// must not come from the repository (docs/cache.md: CKPTLINT_CACHE_KEY).
+func OpenKeyed(dir string, maxSize int64, secret []byte) (*Store, error) {
+	s, err := Open(dir, maxSize)
+	if err != nil {
+		return nil, err
+	}
+	if len(secret) > 0 {
+		s.secret = append([]byte(nil), secret...)
+	}
+	return s, nil
+}
+
+// InWorkTree reports whether the cache directory dir lies inside the git
+// work tree of the working directory, where a pull request can commit
+// files (a CI job's `--cache-dir .ckptlint-cache`); the git directory
+// itself (.git/...), which no commit can write, is not.
+func InWorkTree(dir string) bool {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return false
+	}
+	root := inputfs.RepoRoot(cwd)
+	if root == "" || inputfs.Within(abs, filepath.Join(root, ".git")) {
+		return false
+	}
+	return inputfs.Within(abs, root) || inputfs.Within(resolveExisting(abs), resolveExisting(root))
+}
+
+// sum is the checksum of an entry's payload: SHA-256, or an HMAC-SHA256
+// under the store's secret.
+func (s *Store) sum() hash.Hash {
+	if s.secret != nil {
+		return hmac.New(sha256.New, s.secret)
+	}
+	return sha256.New()
 }
 
 // withinWorkTree checks the cache directory abs (dir as given) against the
@@ -276,7 +331,7 @@ func (s *Store) Get(k Key) ([]byte, bool) {
 	if n, _ := f.Read(make([]byte, 1)); n != 0 {
 		return nil, false
 	}
-	payload, ok := decode(b, k)
+	payload, ok := s.decode(b, k)
 	if !ok {
 		return nil, false
 	}
@@ -287,8 +342,8 @@ func (s *Store) Get(k Key) ([]byte, bool) {
 	return payload, true
 }
 
-// decode checks an entry's framing and returns its payload.
-func decode(b []byte, k Key) ([]byte, bool) {
+// decode checks an entry's framing and checksum and returns its payload.
+func (s *Store) decode(b []byte, k Key) ([]byte, bool) {
 	if len(b) < headerSize || !bytes.Equal(b[:len(magic)], magic[:]) {
 		return nil, false
 	}
@@ -304,7 +359,9 @@ func decode(b []byte, k Key) ([]byte, bool) {
 	if n > MaxEntry || uint64(len(payload)) != n {
 		return nil, false
 	}
-	if got := sha256.Sum256(payload); !bytes.Equal(got[:], sum) {
+	h := s.sum()
+	h.Write(payload)
+	if !hmac.Equal(h.Sum(nil), sum) {
 		return nil, false
 	}
 	return payload, true
@@ -351,7 +408,7 @@ func (s *Store) PutWith(k Key, write func(io.Writer) error) error {
 	if _, err := tmp.Write(h); err != nil {
 		return fail(err)
 	}
-	sum := sha256.New()
+	sum := s.sum()
 	bw := bufio.NewWriterSize(io.MultiWriter(tmp, sum), 64<<10)
 	cw := &limitWriter{w: bw, left: MaxEntry}
 	if err := write(cw); err != nil {

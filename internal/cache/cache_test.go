@@ -470,3 +470,40 @@ func TestOpenRefusesSymlinkOutOfTheWorkTree(t *testing.T) {
 		t.Errorf("Open through a symlink outside any work tree: %v", err)
 	}
 }
+
+// TestKeyedStoreRefusesForeignEntries: a store opened with a secret
+// (OpenKeyed: a cache directory inside the repository) reads only entries
+// written under that secret; one a pull request committed, however well
+// framed, is a miss (issue 25: a committed entry that reports nothing
+// would pass the gate).
+func TestKeyedStoreRefusesForeignEntries(t *testing.T) {
+	dir := t.TempDir()
+	k := NewHasher("test").String("entry").Sum()
+	plain, err := Open(dir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := plain.Put(k, []byte("forged: no findings")); err != nil {
+		t.Fatal(err)
+	}
+	keyed, err := OpenKeyed(dir, 0, []byte("secret A"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := keyed.Get(k); ok {
+		t.Fatal("an entry written without the secret was read")
+	}
+	if err := keyed.Put(k, []byte("real")); err != nil {
+		t.Fatal(err)
+	}
+	if b, ok := keyed.Get(k); !ok || string(b) != "real" {
+		t.Fatalf("the keyed entry does not read back: %q %v", b, ok)
+	}
+	other, _ := OpenKeyed(dir, 0, []byte("secret B"))
+	if _, ok := other.Get(k); ok {
+		t.Error("an entry written under another secret was read")
+	}
+	if _, ok := plain.Get(k); ok {
+		t.Error("a keyed entry was read without the secret")
+	}
+}

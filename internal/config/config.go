@@ -112,6 +112,10 @@ type Deployment struct {
 	CheckpointP99 *time.Duration
 	// CheckpointSize is the observed p99 checkpointed size in bytes.
 	CheckpointSize *int64
+	// StateSize is the checkpointed state of the job's largest subtask in
+	// bytes (the Flink REST API's per-subtask state_size of a completed
+	// checkpoint, /jobs/<id>/checkpoints/details/<cid>/subtasks/<vertex>).
+	StateSize *int64
 	// CheckpointFailed is the observed number of failed checkpoints.
 	CheckpointFailed *int64
 	// Running is the checkpoint configuration of the running job, nil when

@@ -71,6 +71,7 @@ func (k *checker) deployment(rd rawDeployment) Deployment {
 		Parallelism:       k.count("parallelism", rd.Parallelism, 1),
 		CheckpointP99:     k.duration("checkpoint_p99", rd.CheckpointP99),
 		CheckpointSize:    k.size("checkpoint_size", rd.CheckpointSize),
+		StateSize:         k.size("state_size", rd.StateSize),
 		CheckpointFailed:  k.count64("checkpoint_failed", rd.CheckpointFailed, 0),
 		DefRange:          rd.DefRange,
 		ClusterRange:      rd.ClusterRange,
@@ -88,6 +89,7 @@ func (k *checker) deployment(rd rawDeployment) Deployment {
 		"stateful_operators": isSet(rd.StatefulOperators), "parallelism": isSet(rd.Parallelism),
 		"checkpoint_p99": isSet(rd.CheckpointP99), "checkpoint_size": isSet(rd.CheckpointSize),
 		"checkpoint_failed": isSet(rd.CheckpointFailed), "running_checkpointing": len(rd.Running) > 0,
+		"state_size": isSet(rd.StateSize),
 	}
 	d.Facts = k.facts("deployment", rd.Facts, deploymentFactAttrs, set)
 	return d

@@ -68,6 +68,7 @@
 //	  parallelism        = 12                             # overrides parallelism.default
 //	  checkpoint_p99     = "90s"                          # observed p99 checkpoint duration
 //	  checkpoint_size    = "2g"                           # observed p99 checkpointed size
+//	  state_size         = "6g"                           # checkpointed state of the largest subtask
 //	  checkpoint_failed  = 12                             # observed failed checkpoints
 //
 //	  # The checkpoint settings of the running job (Flink REST
@@ -114,6 +115,8 @@
 //   - Counts must be at least 1, except datanode_blocks, other_writers,
 //     datanode_blocks_scheduled, checkpoint_failed and tolerable_failures,
 //     which may be 0.
+//   - checkpoint_size and state_size are sizes; state_size is the
+//     checkpointed state of the job's largest subtask (docs/config.md).
 //   - A facts "KIND" block (KIND namenode, dfsadmin, jobmanager or kubectl)
 //     names the source, the RFC 3339 observed_at time and the attributes of
 //     the enclosing block it supplied; each must be set in that block and

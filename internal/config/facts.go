@@ -21,7 +21,7 @@ var (
 	}
 	deploymentFactAttrs = []string{
 		"flink_version", "jobs", "stateful_operators", "parallelism", "checkpoint_p99",
-		"checkpoint_size", "checkpoint_failed", "running_checkpointing",
+		"checkpoint_size", "checkpoint_failed", "running_checkpointing", "state_size",
 	}
 )
 

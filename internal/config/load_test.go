@@ -101,6 +101,7 @@ func TestLoadDocExample(t *testing.T) {
 			Parallelism:       ptr(12),
 			CheckpointP99:     ptr(90 * time.Second),
 			CheckpointSize:    ptr(int64(2 << 30)),
+			StateSize:         ptr(int64(6 << 30)),
 			CheckpointFailed:  ptr(int64(12)),
 			Running: &RunningCheckpointing{
 				JobID:             "a1b2c3d4e5f60718293a4b5c6d7e8f90",

@@ -59,6 +59,7 @@ type rawDeployment struct {
 	Parallelism          hcl.Expression `hcl:"parallelism,optional"`
 	CheckpointP99        hcl.Expression `hcl:"checkpoint_p99,optional"`
 	CheckpointSize       hcl.Expression `hcl:"checkpoint_size,optional"`
+	StateSize            hcl.Expression `hcl:"state_size,optional"`
 	CheckpointFailed     hcl.Expression `hcl:"checkpoint_failed,optional"`
 	Running              []rawRunning   `hcl:"running_checkpointing,block"`
 	Facts                []rawFacts     `hcl:"facts,block"`

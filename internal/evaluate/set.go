@@ -104,9 +104,9 @@ func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set) ([]Pending, 
 			RuleID: r.Rule.ID, RuleName: r.Rule.Name, Severity: r.Rule.Severity, Message: r.Message,
 			Fix: r.Fix, ConfigSet: s.Name, DocURL: r.Rule.HelpURI(), VersionDependent: r.VersionDependent,
 		}
-		if f.VersionDependent && !s.FlinkVersion.Known() {
+		if f.VersionDependent && !s.FlinkVersion.Covered() {
 			cp = lowest(cp, finding.Info)
-			f.Message += unknownVersionNote(f)
+			f.Message += versionNote(f, s.FlinkVersion)
 		}
 		if loc := model.LocFromInput(r.Loc); loc != nil && loc.File != "" {
 			f.Range = finding.Range{File: loc.File, Span: loc.Span}
@@ -193,9 +193,17 @@ func versionConflicts(s *model.Set) []finding.Finding {
 	return out
 }
 
-// unknownVersionNote is appended to a version-dependent finding while the
-// Flink version is not known: what declaring it would change.
-func unknownVersionNote(f finding.Finding) string {
+// versionNote is appended to a version-dependent finding while the Flink
+// version is not known (what declaring it would change) or is outside the
+// releases the key tables cover (docs/versions.md).
+func versionNote(f finding.Finding, v model.Resolved) string {
+	if c := v.Coverage("Flink"); c != "" {
+		note := " [info: " + c + ", so ckptlint cannot judge this for it"
+		if slices.ContainsFunc(f.Fix, versions.NeedsVersion) {
+			note += ", and fix holds the edit back"
+		}
+		return note + "]"
+	}
 	note := " [info while the Flink version is not known: once it is declared, ckptlint judges this for that release"
 	if slices.ContainsFunc(f.Fix, versions.NeedsVersion) {
 		note += " and fix applies the edit it holds back now"

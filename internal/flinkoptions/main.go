@@ -7,6 +7,18 @@
 //
 //	go run ./internal/flinkoptions/main.go -repo /path/to/flink.git > internal/model/flinkoptions_gen.go
 //
+// With -legacy it writes internal/model/flinkoptions_legacy_gen.go instead: the
+// same table for the releases before 1.13 (0.9 to 1.12), read from the
+// newest release tag of each line (release-1.12.7, ...), which every clone
+// of apache/flink carries (and so does any fork that kept its tags):
+//
+//	go run ./internal/flinkoptions/main.go -legacy -repo /path/to/flink.git > internal/model/flinkoptions_legacy_gen.go
+//
+// 0.9 is where the table starts because it is the first release with
+// checkpoint state configuration: its ConfigConstants.java has
+// state.backend and state.backend.fs.checkpointdir, and 0.8's has neither
+// (nor parallelism.default, which was parallelization.degree.default).
+//
 // It is a `//go:build ignore` file rather than a main package so that
 // `go install ./...` (what pre-commit's golang hooks run in this repository)
 // installs ckptlint and nothing else.
@@ -21,12 +33,22 @@
 //   - the String constants of ConfigConstants.java (legacy keys such as
 //     fs.hdfs.hadoopconf that Flink reads through them).
 //
+// For the releases before 1.13 the option tables are docs/_includes/generated
+// (1.5 to 1.12; older releases have none), and the String constants of every
+// main Java source count, not only ConfigConstants.java: before
+// ConfigOptions, factories declared their keys as constants
+// (FsStateBackendFactory.CHECKPOINT_DIRECTORY_URI_CONF_KEY is
+// "state.backend.fs.checkpointdir" in 0.10 to 1.4,
+// SavepointStoreFactory.SAVEPOINT_DIRECTORY_KEY is
+// "savepoints.state.backend.fs.dir" in 1.0 and 1.1).
+//
 // It needs git on PATH and reads the repository only through git.
 package main
 
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"go/format"
@@ -42,11 +64,16 @@ import (
 // key's mask is its index here.
 var releases = []string{"1.13", "1.14", "1.15", "1.16", "1.17", "1.18", "1.19", "1.20", "2.0", "2.1", "2.2", "2.3"}
 
+// legacyReleases are the release lines read with -legacy, oldest first,
+// each at its newest release-X.Y.Z tag.
+var legacyReleases = []string{"0.9", "0.10", "1.0", "1.1", "1.2", "1.3", "1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11", "1.12"}
+
 // namespaces are the key prefixes CKPT608 checks.
 var namespaces = []string{"high-availability.", "state.", "execution.checkpointing.", "kubernetes.", "restart-strategy.", "fs."}
 
 var (
 	htmlKey  = regexp.MustCompile(`<td><h5>([^<]+)</h5></td>`)
+	tagRE    = regexp.MustCompile(`^release-(\d+)\.(\d+)\.(\d+)$`)
 	callRE   = regexp.MustCompile(`\b(key|withDeprecatedKeys|withFallbackKeys)\s*\(`)
 	constRE  = regexp.MustCompile(`static final String [A-Z0-9_]+\s*=\s*"([^"]+)"\s*;`)
 	literal  = regexp.MustCompile(`^\s*"([^"\\]+)"\s*$`)
@@ -55,23 +82,36 @@ var (
 
 func main() {
 	repo := flag.String("repo", "", "git directory of an apache/flink clone or mirror")
+	legacy := flag.Bool("legacy", false, "write the table of the releases before 1.13 (flinkoptions_legacy_gen.go), read from release tags")
 	flag.Parse()
 	if *repo == "" {
-		fmt.Fprintln(os.Stderr, "usage: flinkoptions -repo DIR")
+		fmt.Fprintln(os.Stderr, "usage: flinkoptions [-legacy] -repo DIR")
 		os.Exit(2)
 	}
+	rels := releases
+	if *legacy {
+		rels = legacyReleases
+	}
 	masks := map[string]uint32{}
-	var commits []string
-	for i, rel := range releases {
-		branch := "release-" + rel
-		commit := strings.TrimSpace(string(git(*repo, "rev-parse", branch)))
+	var refs, commits []string
+	for i, rel := range rels {
+		ref := "release-" + rel
+		if *legacy {
+			ref = newestTag(*repo, rel)
+		}
+		commit := strings.TrimSpace(string(git(*repo, "rev-parse", ref+"^{commit}")))
+		refs = append(refs, ref)
 		commits = append(commits, commit)
-		for _, k := range keysOf(*repo, commit) {
+		for _, k := range keysOf(*repo, commit, *legacy) {
 			masks[k] |= 1 << i
 		}
 	}
 	var buf bytes.Buffer
-	write(&buf, masks, commits)
+	if *legacy {
+		writeLegacy(&buf, rels, masks, refs, commits)
+	} else {
+		write(&buf, masks, commits)
+	}
 	src, err := format.Source(buf.Bytes())
 	if err != nil {
 		fail(err)
@@ -79,7 +119,32 @@ func main() {
 	os.Stdout.Write(src)
 }
 
-func keysOf(repo, commit string) []string {
+// newestTag is the release-X.Y.Z tag of release line rel with the highest
+// patch number (release candidates, -rcN, are not releases).
+func newestTag(repo, rel string) string {
+	best, bestPatch := "", -1
+	for _, t := range lines(git(repo, "tag", "--list", "release-"+rel+".*")) {
+		m := tagRE.FindStringSubmatch(t)
+		if m == nil || m[1]+"."+m[2] != rel {
+			continue
+		}
+		var p int
+		fmt.Sscanf(m[3], "%d", &p)
+		if p > bestPatch {
+			best, bestPatch = t, p
+		}
+	}
+	if best == "" {
+		fail(fmt.Errorf("no release-%s.N tag in %s", rel, repo))
+	}
+	return best
+}
+
+// keysOf lists the keys of the namespaces that the sources at commit know.
+// legacy (a release before 1.13) also reads the option tables under
+// docs/_includes/generated and the String constants of every main Java
+// source.
+func keysOf(repo, commit string, legacy bool) []string {
 	seen := map[string]bool{}
 	add := func(k string) {
 		if !validKey.MatchString(k) {
@@ -92,12 +157,27 @@ func keysOf(repo, commit string) []string {
 		}
 	}
 	var paths []string
-	for _, p := range lines(git(repo, "ls-tree", "-r", "--name-only", commit, "docs/layouts/shortcodes/generated")) {
-		if strings.HasSuffix(p, ".html") {
-			paths = append(paths, p)
+	tables := []string{"docs/layouts/shortcodes/generated"}
+	grepFor := "withDeprecatedKeys|withFallbackKeys|ConfigOption"
+	if legacy {
+		tables = append(tables, "docs/_includes/generated")
+		grepFor += "|static final String"
+	}
+	for _, dir := range tables {
+		for _, p := range lines(git(repo, "ls-tree", "-r", "--name-only", commit, dir)) {
+			if strings.HasSuffix(p, ".html") {
+				paths = append(paths, p)
+			}
 		}
 	}
-	javas := lines(git(repo, "grep", "-l", "-E", "withDeprecatedKeys|withFallbackKeys|ConfigOption", commit, "--", "*.java", ":!**/src/test/**"))
+	pathspec := []string{"*.java", ":!**/src/test/**"}
+	if legacy {
+		// The SQL client's environment-file keys (ExecutionEntry's
+		// "restart-strategy.type", "restart-strategy.attempts", ... in 1.7
+		// to 1.12) are String constants that are no Flink options.
+		pathspec = append(pathspec, ":!**/flink-sql-client/**")
+	}
+	javas := lines(gitOK(repo, append([]string{"grep", "-l", "-E", grepFor, commit, "--"}, pathspec...)...))
 	for _, p := range javas {
 		paths = append(paths, strings.TrimPrefix(p, commit+":"))
 	}
@@ -109,7 +189,7 @@ func keysOf(repo, commit string) []string {
 			continue
 		}
 		src := string(body)
-		if strings.HasSuffix(p, "/ConfigConstants.java") {
+		if legacy || strings.HasSuffix(p, "/ConfigConstants.java") {
 			// Legacy keys Flink still reads through these constants
 			// (fs.hdfs.hadoopconf through HadoopUtils, for one).
 			for _, m := range constRE.FindAllStringSubmatch(src, -1) {
@@ -203,6 +283,16 @@ func git(repo string, arg ...string) []byte {
 	return out
 }
 
+// gitOK is git for commands that exit 1 when they find nothing (git grep).
+func gitOK(repo string, arg ...string) []byte {
+	out, err := exec.Command("git", append([]string{"-C", repo}, arg...)...).Output()
+	var ee *exec.ExitError
+	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 1) {
+		fail(fmt.Errorf("git %s: %w", strings.Join(arg, " "), err))
+	}
+	return out
+}
+
 func lines(b []byte) []string {
 	var out []string
 	for _, l := range strings.Split(string(b), "\n") {
@@ -244,6 +334,43 @@ func write(w io.Writer, masks map[string]uint32, commits []string) {
 	fmt.Fprintln(w, "var flinkOptionKeys = map[string]uint32{")
 	for _, k := range keys {
 		fmt.Fprintf(w, "\t%q: 0x%03x,\n", k, masks[k])
+	}
+	fmt.Fprintln(w, "}")
+}
+
+// writeLegacy writes flinkoptions_legacy_gen.go: the table of the releases
+// before 1.13, read from their newest release tags.
+func writeLegacy(w io.Writer, rels []string, masks map[string]uint32, refs, commits []string) {
+	keys := make([]string, 0, len(masks))
+	for k := range masks {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	fmt.Fprintln(w, "// Code generated by go run ./internal/flinkoptions/main.go -legacy; DO NOT EDIT.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "package model")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "// flinkLegacyReleases are the Flink releases before 1.13 of the option table,")
+	fmt.Fprintln(w, "// oldest first; bit i of a key's mask in flinkLegacyKeys is release i. Read")
+	fmt.Fprintln(w, "// from the newest apache/flink release tag of each line (the option tables")
+	fmt.Fprintln(w, "// under docs/_includes/generated from 1.5, the ConfigOptions key, deprecated")
+	fmt.Fprintln(w, "// and fallback key literals and the String constants of the main Java")
+	fmt.Fprintln(w, "// sources):")
+	for i := range rels {
+		fmt.Fprintf(w, "//   - %s %s\n", refs[i], commits[i])
+	}
+	fmt.Fprintln(w, "var flinkLegacyReleases = []Version{")
+	for _, r := range rels {
+		var maj, min int
+		fmt.Sscanf(r, "%d.%d", &maj, &min)
+		fmt.Fprintf(w, "\t{%d, %d, 0},\n", maj, min)
+	}
+	fmt.Fprintln(w, "}")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "// flinkLegacyKeys maps each key to the releases before 1.13 that know it (bit mask).")
+	fmt.Fprintln(w, "var flinkLegacyKeys = map[string]uint32{")
+	for _, k := range keys {
+		fmt.Fprintf(w, "\t%q: 0x%04x,\n", k, masks[k])
 	}
 	fmt.Fprintln(w, "}")
 }

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -15,6 +16,68 @@ func readsName(n name, v Version) bool {
 		return false
 	}
 	return n.Until.IsZero() || v.Less(n.Until)
+}
+
+// readByCatalogue reports whether Flink version v reads key as any setting
+// the catalogue knows: a spelling of a flinkKeys entry, an old name of
+// renamedKeys or another meaning of a key (otherMeanings). A key that one
+// entry does not read on v but another does (state.checkpoints.dir on 1.4)
+// is not unread.
+func readByCatalogue(key string, v Version) bool {
+	for _, kd := range flinkKeys {
+		for _, n := range kd.Names {
+			if n.Key == key && readsName(n, v) {
+				return true
+			}
+		}
+	}
+	for _, ns := range [][]name{renamedKeys, otherMeanings} {
+		for _, n := range ns {
+			if n.Key == key && readsName(n, v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// unreadCatalogue maps every key of the catalogue that Flink version v does
+// not read as any setting to why (unreadMessage).
+func unreadCatalogue(v Version) map[string]string {
+	out := map[string]string{}
+	since := map[string]Version{}
+	for _, ns := range [][]name{flattenNames(), renamedKeys, otherMeanings} {
+		for _, n := range ns {
+			if readByCatalogue(n.Key, v) {
+				continue
+			}
+			// Of a key's entries, the one with the earliest release names
+			// when the key first exists (state.checkpoints.dir: 1.2).
+			if s, ok := since[n.Key]; ok && !n.Since.Less(s) {
+				continue
+			}
+			since[n.Key] = n.Since
+			out[n.Key] = unreadMessage(n, v)
+		}
+	}
+	return out
+}
+
+func flattenNames() []name {
+	var out []name
+	for _, kd := range flinkKeys {
+		out = append(out, kd.Names...)
+	}
+	return out
+}
+
+// unreadMessage says why Flink version v does not read spelling n.
+func unreadMessage(n name, v Version) string {
+	msg := fmt.Sprintf("Flink %s does not read %s", v, n.Key)
+	if v.Less(n.Since) {
+		return msg + fmt.Sprintf(" (it exists from Flink %s)", n.Since)
+	}
+	return msg + fmt.Sprintf(" (removed in Flink %s)", n.Until)
 }
 
 // keyUse is a Flink key present in the file with what this version makes of it.
@@ -38,8 +101,9 @@ func flinkEffective(f *parsed.File, v Version) (map[string]*Value, []keyUse) {
 	}
 	for _, kd := range flinkKeys {
 		val := &Value{Source: "unset"}
+		names := kd.names(v)
 		current := ""
-		for _, n := range kd.Names {
+		for _, n := range names {
 			if readsName(n, v) {
 				current = n.Key
 				break
@@ -47,19 +111,15 @@ func flinkEffective(f *parsed.File, v Version) (map[string]*Value, []keyUse) {
 		}
 		var won *parsed.Entry
 		var wonName name
-		for _, n := range kd.Names {
+		for _, n := range names {
 			e := lookup(n.Key)
 			if e == nil {
 				continue
 			}
 			if !readsName(n, v) {
-				msg := fmt.Sprintf("Flink %s does not read %s", v, n.Key)
-				if v.Less(n.Since) {
-					msg += fmt.Sprintf(" (it exists from Flink %s)", n.Since)
-				} else {
-					msg += fmt.Sprintf(" (removed in Flink %s)", n.Until)
+				if !readByCatalogue(n.Key, v) {
+					uses = append(uses, keyUse{Key: n.Key, Loc: entryLoc(e), Problem: "unread", Message: unreadMessage(n, v), Use: current})
 				}
-				uses = append(uses, keyUse{Key: n.Key, Loc: entryLoc(e), Problem: "unread", Message: msg, Use: current})
 				continue
 			}
 			if won != nil {
@@ -84,6 +144,14 @@ func flinkEffective(f *parsed.File, v Version) (map[string]*Value, []keyUse) {
 				val.Template = true
 				val.Value = x
 				if err != nil && kd.Default != nil {
+					val.Value = kd.Default(v)
+				}
+			} else if le := (*lenientError)(nil); errors.As(err, &le) {
+				// Before 1.10 Flink reads the text leniently and goes on
+				// with what it made of it (lenientError).
+				val.Error, val.Lenient = le.msg, true
+				val.Value = le.value
+				if le.value == nil && kd.Default != nil {
 					val.Value = kd.Default(v)
 				}
 			} else if err != nil {
@@ -116,9 +184,13 @@ func flinkEffective(f *parsed.File, v Version) (map[string]*Value, []keyUse) {
 				}
 			}
 			for _, n := range renamedKeys {
-				if n.Key == e.Key && !n.Until.IsZero() && v.AtLeast(n.Until) {
+				if n.Key == e.Key && !readsName(n, v) && !readByCatalogue(e.Key, v) {
+					use := renamedTo[e.Key]
+					if v.Less(n.Since) {
+						use = "" // a release before the key: there is no older name to use
+					}
 					uses = append(uses, keyUse{Key: e.Key, Loc: entryLoc(&e), Problem: "unread",
-						Message: fmt.Sprintf("Flink %s does not read %s (removed in Flink %s)", v, e.Key, n.Until), Use: renamedTo[e.Key]})
+						Message: unreadMessage(n, v), Use: use})
 				}
 			}
 		}

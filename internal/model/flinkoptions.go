@@ -16,10 +16,35 @@ import (
 // template placeholder, a typo with spaces) is left to other checks.
 var optionKeyRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-zA-Z0-9._-]*[a-zA-Z0-9]$`) })
 
-// releaseIndex is the bit of version v in flinkOptionKeys, or -1 when the
+// optionTable is the option table of every release read: the releases
+// before 1.13 (flinkoptions_legacy_gen.go, from release tags) and 1.13 on
+// (flinkoptions_gen.go, from release branches), oldest first, with each
+// key's mask over that list (bit i: release i).
+var optionTable = sync.OnceValues(func() ([]Version, map[string]uint32) {
+	rels := append(append([]Version{}, flinkLegacyReleases...), flinkOptionReleases...)
+	if len(rels) > 32 {
+		panic("the Flink option table has more releases than a uint32 mask holds")
+	}
+	keys := make(map[string]uint32, len(flinkOptionKeys)+len(flinkLegacyKeys))
+	for k, m := range flinkLegacyKeys {
+		keys[k] |= m
+	}
+	for k, m := range flinkOptionKeys {
+		keys[k] |= m << len(flinkLegacyReleases)
+	}
+	return rels, keys
+})
+
+// optionReleases are the releases of the option table, oldest first.
+func optionReleases() []Version { r, _ := optionTable(); return r }
+
+// optionKeys maps each key of the option table to its release mask.
+func optionKeys() map[string]uint32 { _, k := optionTable(); return k }
+
+// releaseIndex is the bit of version v in optionKeys, or -1 when the
 // table has no such release.
 func releaseIndex(v Version) int {
-	for i, r := range flinkOptionReleases {
+	for i, r := range optionReleases() {
 		if r.Major == v.Major && r.Minor == v.Minor {
 			return i
 		}
@@ -62,7 +87,8 @@ func unknownKeysInput(f *parsed.File, v Resolved) []any {
 	if v.Known() { // a lower bound is no exact release (docs/versions.md)
 		idx = releaseIndex(v.Version)
 	}
-	first, last := flinkOptionReleases[0], flinkOptionReleases[len(flinkOptionReleases)-1]
+	rels, table := optionReleases(), optionKeys()
+	first, last := rels[0], rels[len(rels)-1]
 	tableText := fmt.Sprintf("Flink %s to %s", first, last)
 	out := []any{}
 	eff := f.Effective()
@@ -75,25 +101,17 @@ func unknownKeysInput(f *parsed.File, v Resolved) []any {
 		if !checkedKey(k) {
 			continue
 		}
-		mask := flinkOptionKeys[k]
+		mask := table[k]
 		if idx >= 0 && mask&(1<<idx) != 0 || idx < 0 && mask != 0 {
 			continue
 		}
-		var knownIn []any
-		for i, r := range flinkOptionReleases {
-			if mask&(1<<i) != 0 {
-				knownIn = append(knownIn, r.String())
-			}
-		}
-		if knownIn == nil {
-			knownIn = []any{}
-		}
+		knownIn, ranges := releaseRuns(rels, mask)
 		listText := tableText
 		if idx >= 0 {
-			listText = "Flink " + flinkOptionReleases[idx].String()
+			listText = "Flink " + rels[idx].String()
 		}
 		m := map[string]any{
-			"key": k, "loc": entryLoc(eff[k]).toInput(), "known_in": knownIn,
+			"key": k, "loc": entryLoc(eff[k]).toInput(), "known_in": knownIn, "known_ranges": ranges,
 			"checked_against": listText, "table": tableText, "exact": idx >= 0,
 		}
 		if s := nearestKey(k, idx); s != "" {
@@ -104,12 +122,37 @@ func unknownKeysInput(f *parsed.File, v Resolved) []any {
 	return out
 }
 
+// releaseRuns lists the releases of rels whose bit is set in mask, each
+// alone and as runs ("1.15 to 1.18"), never nil.
+func releaseRuns(rels []Version, mask uint32) (knownIn, ranges []any) {
+	knownIn, ranges = []any{}, []any{}
+	for i, r := range rels {
+		if mask&(1<<i) == 0 {
+			continue
+		}
+		knownIn = append(knownIn, r.String())
+		if i > 0 && mask&(1<<(i-1)) != 0 {
+			continue // inside a run: the run's text is written at its end
+		}
+		j := i
+		for j+1 < len(rels) && mask&(1<<(j+1)) != 0 {
+			j++
+		}
+		if j == i {
+			ranges = append(ranges, r.String())
+		} else {
+			ranges = append(ranges, r.String()+" to "+rels[j].String())
+		}
+	}
+	return knownIn, ranges
+}
+
 // nearestKey is the known key closest to key by edit distance (release idx,
 // or any release when idx < 0), when it is close enough to be a likely
 // misspelling: at most 3 edits and at most a third of the key's length.
 func nearestKey(key string, idx int) string {
 	best, bestD := "", 1<<30
-	for k, mask := range flinkOptionKeys {
+	for k, mask := range optionKeys() {
 		if idx >= 0 && mask&(1<<idx) == 0 {
 			continue
 		}

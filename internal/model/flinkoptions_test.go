@@ -15,7 +15,7 @@ func TestOptionTable(t *testing.T) {
 		if i < 0 {
 			t.Fatalf("release %s not in the table", v)
 		}
-		return flinkOptionKeys[k]&(1<<i) != 0
+		return optionKeys()[k]&(1<<i) != 0
 	}
 	for _, c := range []struct {
 		key  string
@@ -32,6 +32,23 @@ func TestOptionTable(t *testing.T) {
 		{"fs.hdfs.hadoopconf", V(1, 20), true},
 		{"fs.hdfs.hadoopconf", V(2, 0), false},
 		{"restart-strategy.fixed-delay.attempts", V(2, 3), true},
+		// The releases before 1.13 (flinkoptions_legacy_gen.go, from release tags).
+		{"state.backend", V(0, 9), true},
+		{"state.backend.fs.checkpointdir", V(0, 9), true},
+		{"fs.hdfs.hadoopconf", V(0, 9), true},
+		{"high-availability.zookeeper.quorum", V(1, 1), false}, // recovery.zookeeper.quorum until FLINK-4253
+		{"high-availability.zookeeper.quorum", V(1, 2), true},
+		{"high-availability.storageDir", V(1, 2), true},
+		{"state.checkpoints.dir", V(1, 1), false}, // FLINK-4512, 1.2
+		{"state.checkpoints.dir", V(1, 2), true},
+		{"state.backend.rocksdb.checkpointdir", V(1, 1), false}, // FLINK-4579, 1.2
+		{"state.backend.incremental", V(1, 4), false},           // FLINK-7925, 1.5
+		{"state.backend.incremental", V(1, 5), true},
+		{"execution.checkpointing.interval", V(1, 9), false}, // FLINK-14788, 1.10
+		{"execution.checkpointing.interval", V(1, 10), true},
+		{"execution.checkpointing.alignment-timeout", V(1, 11), false}, // FLINK-19680, 1.12
+		{"execution.checkpointing.alignment-timeout", V(1, 12), true},
+		{"restart-strategy.type", V(1, 12), false}, // the SQL client's environment-file key is no option
 	} {
 		if got := has(c.key, c.v); got != c.want {
 			t.Errorf("%s on %s: known = %v, want %v", c.key, c.v, got, c.want)
@@ -80,8 +97,15 @@ state.${X}: 1
 		t.Errorf("evidence: got %v", got)
 	}
 	// A release the table does not cover is checked like an unknown one.
-	if got := keys(Resolved{Version: V(1, 10), Source: "config"}); len(got) != 2 {
-		t.Errorf("1.10: got %v", got)
+	for _, v := range []Version{V(0, 8), V(2, 4)} {
+		if got := keys(Resolved{Version: v, Source: "config"}); len(got) != 2 {
+			t.Errorf("%s: got %v", v, got)
+		}
+	}
+	// 1.10 is in the table (from the release-1.10.3 tag): checked exactly.
+	got = keys(Resolved{Version: V(1, 10), Source: "config"})
+	if u := got["state.backend.type"]; u == nil || u["exact"] != true {
+		t.Errorf("1.10: state.backend.type (1.17 on) not reported exactly: %v", got)
 	}
 }
 

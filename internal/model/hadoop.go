@@ -28,16 +28,78 @@ type hadoopKey struct {
 	Field   string // "<section>.<name>" in input.effective
 	Key     string
 	Type    hadoopType
-	Default any
+	Default any // the default of Hadoop 3.4.1, the newest release the table covers
 	// Cluster is true for NameNode/DataNode keys read from the cluster's
 	// hdfs-site.xml; false for client keys read by Flink's HDFS client.
 	Cluster bool
+	// Older are the defaults of the releases before a change of the
+	// default, newest first: before Until, Default was Value.
+	Older []olderDefault
 }
 
-// hadoopKeys: defaults from Hadoop 3.4.1 hdfs-default.xml; key constants from
-// DFSConfigKeys.java and HdfsClientConfigKeys.java.
+// olderDefault is a default a Hadoop release line had before Until.
+type olderDefault struct {
+	Until Version
+	Value any
+	Ref   string // the JIRA that changed it, from the Hadoop release notes
+	Text  string // "1048576 in 2.1 to 2.x"
+}
+
+// HadoopTableFirst and HadoopTableLast are the Hadoop releases the Hadoop
+// key table (hadoopKeys) covers. The key names are those of Hadoop 0.23/2.0
+// (hadoop-common DeprecatedProperties; CKPT607 renames the 1.x ones), the
+// NameNode's file limits came with 2.1.0-beta (HDFS-4305, "Add a
+// configurable limit on number of blocks per file, and min block size",
+// RELEASENOTES.2.1.0-beta.md), and the defaults are those of Hadoop 3.4.1's
+// hdfs-default.xml, with the releases a default changed from (Older).
+var (
+	HadoopTableFirst = V(2, 1)
+	HadoopTableLast  = V(3, 4)
+)
+
+// hadoopCovered reports whether r is a known Hadoop version the Hadoop key
+// table covers.
+func hadoopCovered(r Resolved) bool {
+	l := r.Version.Line()
+	return r.Known() && !l.Less(HadoopTableFirst) && !HadoopTableLast.Less(l)
+}
+
+// hadoopDefault is hk's default for the set's Hadoop version, and how it
+// varies: for a known version outside the table, every change of the
+// default; for a version that is not known, the changes within the table's
+// releases (a version that is not known is taken to be one of them, as
+// docs/versions.md says).
+func hadoopDefault(hk hadoopKey, r Resolved) (any, string) {
+	if len(hk.Older) == 0 {
+		return hk.Default, ""
+	}
+	if !r.Known() && !HadoopTableFirst.Less(hk.Older[0].Until) {
+		return hk.Default, "" // changed before the table's first release only
+	}
+	if hadoopCovered(r) {
+		d := hk.Default
+		for _, o := range hk.Older {
+			if r.Version.Less(o.Until) {
+				d = o.Value
+			}
+		}
+		return d, ""
+	}
+	var parts []string
+	for _, o := range hk.Older {
+		parts = append(parts, fmt.Sprintf("%s (%s)", o.Text, o.Ref))
+	}
+	return hk.Default, fmt.Sprintf("%s from Hadoop %s; %s", hadoopDisplay(hk.Type, hk.Default), hk.Older[0].Until, strings.Join(parts, "; "))
+}
+
+// hadoopKeys: defaults from Hadoop 3.4.1 hdfs-default.xml (Older: the
+// releases with another one); key constants from DFSConfigKeys.java and
+// HdfsClientConfigKeys.java.
 var hadoopKeys = []hadoopKey{
-	{Field: "hdfs_client.blocksize", Key: "dfs.blocksize", Type: hBytes, Default: int64(128 << 20)},
+	// 64 MiB before HDFS-4053 ("Increase the default block size",
+	// CHANGELOG.2.1.0-beta.md).
+	{Field: "hdfs_client.blocksize", Key: "dfs.blocksize", Type: hBytes, Default: int64(128 << 20),
+		Older: []olderDefault{{Until: V(2, 1), Value: int64(64 << 20), Ref: "HDFS-4053", Text: "64 MiB before 2.1"}}},
 	{Field: "hdfs_client.bytes_per_checksum", Key: "dfs.bytes-per-checksum", Type: hLong, Default: int64(512)},
 	{Field: "hdfs_client.replication", Key: "dfs.replication", Type: hLong, Default: int64(3)},
 	{Field: "hdfs_client.replace_datanode_enable", Key: "dfs.client.block.write.replace-datanode-on-failure.enable", Type: hBool, Default: true},
@@ -49,9 +111,17 @@ var hadoopKeys = []hadoopKey{
 	// 0 turns the timeout off.
 	{Field: "hdfs_client.socket_timeout", Key: "dfs.client.socket-timeout", Type: hLong, Default: int64(60000)},
 	{Field: "hdfs_client.socket_write_timeout", Key: "dfs.datanode.socket.write.timeout", Type: hLong, Default: int64(480000)},
-	{Field: "hdfs_cluster.min_block_size", Key: "dfs.namenode.fs-limits.min-block-size", Type: hBytes, Default: int64(1 << 20), Cluster: true},
-	{Field: "hdfs_cluster.blocksize", Key: "dfs.blocksize", Type: hBytes, Default: int64(128 << 20), Cluster: true}, // the cluster files' dfs.blocksize, which Flink's client does not read (CKPT109)
-	{Field: "hdfs_cluster.max_blocks_per_file", Key: "dfs.namenode.fs-limits.max-blocks-per-file", Type: hLong, Default: int64(10000), Cluster: true},
+	// HDFS-4305 (2.1.0-beta): no minimum before.
+	{Field: "hdfs_cluster.min_block_size", Key: "dfs.namenode.fs-limits.min-block-size", Type: hBytes, Default: int64(1 << 20), Cluster: true,
+		Older: []olderDefault{{Until: V(2, 1), Value: int64(0), Ref: "HDFS-4305", Text: "no minimum before 2.1"}}},
+	{Field: "hdfs_cluster.blocksize", Key: "dfs.blocksize", Type: hBytes, Default: int64(128 << 20), Cluster: true, // the cluster files' dfs.blocksize, which Flink's client does not read (CKPT109)
+		Older: []olderDefault{{Until: V(2, 1), Value: int64(64 << 20), Ref: "HDFS-4053", Text: "64 MiB before 2.1"}}},
+	// HDFS-4305 (2.1.0-beta) added the limit at one million blocks,
+	// HDFS-5517 ("Lower the default maximum number of blocks per file",
+	// RELEASENOTES.3.0.0-alpha2.md: "reduced from 1M to 10K") lowered it in
+	// 3.0; 2.x kept 1048576 (Hadoop 2.6.5's hdfs-default.xml).
+	{Field: "hdfs_cluster.max_blocks_per_file", Key: "dfs.namenode.fs-limits.max-blocks-per-file", Type: hLong, Default: int64(10000), Cluster: true,
+		Older: []olderDefault{{Until: V(3, 0), Value: int64(1048576), Ref: "HDFS-4305, HDFS-5517", Text: "1048576 in 2.1 to 2.x"}}},
 	{Field: "hdfs_cluster.min_blocks_for_write", Key: "dfs.namenode.block-placement.min-blocks-for.write", Type: hLong, Default: int64(1), Cluster: true},
 	{Field: "hdfs_cluster.replication_min", Key: "dfs.namenode.replication.min", Type: hLong, Default: int64(1), Cluster: true},
 	{Field: "hdfs_cluster.replication_max", Key: "dfs.replication.max", Type: hLong, Default: int64(512), Cluster: true},
@@ -119,7 +189,7 @@ type layer struct {
 // the key to no value (Hadoop's get() returns null and the getter's default
 // applies) against every later resource (TestConfiguration.testFinalParam).
 // Configuration.set() values win over every resource, final or not.
-func resolveHadoop(hk hadoopKey, layers []layer) *Value {
+func resolveHadoop(hk hadoopKey, layers []layer, hv Resolved) *Value {
 	var won *parsed.Entry
 	src := ""
 	for _, l := range layers {
@@ -138,7 +208,11 @@ func resolveHadoop(hk hadoopKey, layers []layer) *Value {
 		}
 		won, src = e, l.source
 	}
-	v := &Value{Source: "default", Value: hk.Default, Key: hk.Key}
+	def, varies := hadoopDefault(hk, hv)
+	v := &Value{Source: "default", Value: def, Key: hk.Key}
+	if won == nil {
+		v.Varies = varies
+	}
 	switch {
 	case won != nil && won.Kind == parsed.KindNull:
 		// final with no value: Hadoop holds nothing, the default applies,
@@ -153,23 +227,23 @@ func resolveHadoop(hk hadoopKey, layers []layer) *Value {
 		likely, why := hadoopxml.Unknowns(won.Value)
 		if won.Unknown != "" {
 			// an external entity: the value Hadoop uses is not known
-			v.Template, v.Unknown, v.Value = true, won.Unknown, hk.Default
+			v.Template, v.Unknown, v.Value = true, won.Unknown, def
 			if why != "" {
 				v.Unknown += "; " + why
 			}
 		} else if why != "" {
-			v.Template, v.Unknown, v.Value = true, why, hk.Default
+			v.Template, v.Unknown, v.Value = true, why, def
 			if y, err := parseHadoop(hk.Type, strings.TrimSpace(likely)); err == nil {
 				v.Value = y
 			}
 		} else if len(won.Placeholders) > 0 {
 			v.Template, v.Value = true, x
 			if err != nil {
-				v.Value = hk.Default
+				v.Value = def
 			}
 		} else if err != nil {
 			v.Error = err.Error()
-			v.Value = hk.Default
+			v.Value = def
 		} else {
 			v.Value = x
 		}
@@ -216,9 +290,9 @@ func hadoopEffective(s *Set) map[string]*Value {
 		if hk.Cluster {
 			layers = cluster
 		}
-		v := resolveHadoop(hk, layers)
+		v := resolveHadoop(hk, layers, s.HadoopVersion)
 		if hk.Field == "hdfs_cluster.min_block_size" && v.Source == "default" && s.Cluster != nil && s.Cluster.MinBlockSize != nil {
-			v.Value, v.Source = *s.Cluster.MinBlockSize, "cluster-config"
+			v.Value, v.Source, v.Varies = *s.Cluster.MinBlockSize, "cluster-config", ""
 			v.Display = hadoopDisplay(hBytes, v.Value)
 		}
 		out[hk.Field] = v

@@ -32,7 +32,7 @@ func input(s *Set) map[string]any {
 			"hadoop": s.HadoopVersion.toInput("Hadoop"),
 		},
 	}
-	flinkVals, uses := flinkEffective(s.Flink, s.FlinkVersion.Version)
+	flinkVals, uses := flinkEffective(s.Flink, s.FlinkVersion.ReadAs())
 	eff := map[string]any{}
 	put := func(field string, v *Value) {
 		sec, name, _ := strings.Cut(field, ".")
@@ -121,6 +121,16 @@ func flinkInput(s *Set, uses []keyUse) map[string]any {
 		}
 	}
 	m["key_since"] = since
+	// unread: every catalogued key the known release does not read, with
+	// why ("Flink 1.9 does not read execution.checkpointing.interval (it
+	// exists from Flink 1.10)"), so a rule never proposes writing one.
+	unread := map[string]any{}
+	if s.FlinkVersion.Known() {
+		for k, msg := range unreadCatalogue(s.FlinkVersion.ReadAs()) {
+			unread[k] = msg
+		}
+	}
+	m["unread"] = unread
 	m["unknown_keys"] = unknownKeysInput(s.Flink, s.FlinkVersion)
 	if s.FlinkIgnored != nil {
 		m["ignored_file"] = map[string]any{"file": s.FlinkIgnored.Path, "format": string(s.FlinkIgnored.Format),
@@ -237,7 +247,7 @@ func deploymentInput(d *config.Deployment, clock FactsClock) map[string]any {
 	if d.CheckpointP99 != nil {
 		m["checkpoint_p99_ms"] = d.CheckpointP99.Milliseconds()
 	}
-	for k, p := range map[string]*int64{"checkpoint_size": d.CheckpointSize, "checkpoint_failed": d.CheckpointFailed} {
+	for k, p := range map[string]*int64{"checkpoint_size": d.CheckpointSize, "checkpoint_failed": d.CheckpointFailed, "state_size": d.StateSize} {
 		if p != nil {
 			m[k] = *p
 		}

@@ -13,8 +13,15 @@ func KeyTable() string {
 	var b strings.Builder
 	b.WriteString("| key | read from | deprecated from | last read | replaced by | source |\n|---|---|---|---|---|---|\n")
 	ver := func(v Version) string {
-		if v.IsZero() || v == v1_0 {
+		if v.IsZero() {
 			return "–"
+		}
+		return v.String()
+	}
+	// since is "read from": KeyTableFirst (0.9) reads "0.9 or earlier".
+	since := func(v Version) string {
+		if v.IsZero() || v == KeyTableFirst {
+			return "≤ " + KeyTableFirst.String()
 		}
 		return v.String()
 	}
@@ -28,27 +35,23 @@ func KeyTable() string {
 			if !n.DeprecatedFrom.IsZero() && i > 0 {
 				repl = "`" + kd.Names[0].Key + "`"
 			}
-			since := ver(n.Since)
-			if since == "–" {
-				since = "any"
-			}
-			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s |\n", n.Key, since, ver(n.DeprecatedFrom), until, repl, orDash(n.Ref))
+			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s |\n", n.Key, since(n.Since), ver(n.DeprecatedFrom), until, repl, orDash(n.Ref))
 		}
 	}
+	for _, n := range otherMeanings {
+		fmt.Fprintf(&b, "| `%s` | %s | – | before %s | – | %s |\n", n.Key, since(n.Since), n.Until, n.Ref)
+	}
 	for _, n := range renamedKeys {
-		to, ok := renamedTo[n.Key]
-		if !ok {
-			continue
-		}
 		until := "–"
 		if !n.Until.IsZero() {
 			until = fmt.Sprintf("before %s", n.Until)
 		}
-		ref := "FLINK-29372 (1.17 release notes)"
-		if n.DeprecatedFrom == v1_5 {
-			ref = "deprecated by FLINK-7967 (1.5); removed by FLINK-34085 (2.0)"
+		to, ok := renamedTo[n.Key]
+		if !ok {
+			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | – | %s |\n", n.Key, since(n.Since), ver(n.DeprecatedFrom), until, orDash(n.Ref))
+			continue
 		}
-		fmt.Fprintf(&b, "| `%s` | any | %s | %s | `%s` (read from %s) | %s |\n", n.Key, ver(n.DeprecatedFrom), until, to, sinceText(to), ref)
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | `%s` (read from %s) | %s |\n", n.Key, since(n.Since), ver(n.DeprecatedFrom), until, to, sinceText(to), orDash(n.Ref))
 	}
 	return b.String()
 }

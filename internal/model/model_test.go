@@ -21,6 +21,13 @@ func flink(src string) *parsed.File {
 // TestFlinkKeyResolution checks key fallbacks and deprecations per version
 // (Flink Configuration.applyWithOption; renames FLINK-29372, FLINK-34482).
 func TestFlinkKeyResolution(t *testing.T) {
+	V := func(major, minor int, patch ...int) Version {
+		v := Version{Major: major, Minor: minor}
+		if len(patch) > 0 {
+			v.Patch = patch[0]
+		}
+		return v
+	}
 	tests := []struct {
 		name    string
 		src     string
@@ -49,6 +56,29 @@ func TestFlinkKeyResolution(t *testing.T) {
 		{"an ERB placeholder is unknown, not invalid: the default stands", "parallelism.default: <%= @parallelism_default %>\n", V(1, 18), "parallelism.default", 1, "", ""},
 		{"a Helm placeholder likewise", "execution.checkpointing.timeout: {{ .Values.timeout }}\n", V(1, 18), "checkpointing.timeout", int64(600000), "", ""},
 		{"quotes kept by the legacy parser break durations", "execution.checkpointing.timeout: \"10 s\"\n", V(1, 18), "checkpointing.timeout", int64(600000), "", ""},
+		// Releases before 1.5, from their sources (issue 23). 1.1.3 reads only
+		// recovery.mode: high-availability came with 1.2 (FLINK-4253).
+		{"1.1 reads recovery.mode", "recovery.mode: zookeeper\nhigh-availability: zookeeper\n", V(1, 1, 3), "ha.type", "zookeeper", "recovery.mode", ""},
+		{"1.1 does not read high-availability (FLINK-4253, 1.2)", "recovery.mode: zookeeper\nhigh-availability: none\n", V(1, 1, 3), "ha.type", "zookeeper", "high-availability", "unread"},
+		{"1.2 reads high-availability before recovery.mode (HA_MODE.withDeprecatedKeys)", "recovery.mode: zookeeper\nhigh-availability: none\n", V(1, 2), "ha.type", "none", "recovery.mode", "shadowed"},
+		{"1.17 reads recovery.mode before high-availability (withDeprecatedKeys(\"recovery.mode\", \"high-availability\"))", "recovery.mode: zookeeper\nhigh-availability: none\n", V(1, 17), "ha.type", "zookeeper", "high-availability", "shadowed"},
+		{"1.1 reads recovery.zookeeper.storageDir", "recovery.zookeeper.storageDir: hdfs:///r\nhigh-availability.zookeeper.storageDir: hdfs:///h\n", V(1, 1, 3), "ha.storage_dir", "hdfs:///r", "recovery.zookeeper.storageDir", ""},
+		{"0.9 has no JobManager HA (FLINK-2291, 0.10)", "recovery.mode: zookeeper\n", V(0, 9, 1), "ha.type", "NONE", "recovery.mode", "unread"},
+		{"0.9 reads the slots, the parallelism and the state backend", "taskmanager.numberOfTaskSlots: 4\nparallelism.default: 8\nstate.backend: filesystem\n", V(0, 9, 1), "parallelism.default", 8, "taskmanager.numberOfTaskSlots", ""},
+		{"0.9 reads state.backend", "state.backend: filesystem\n", V(0, 9, 1), "state_backend.type", "filesystem", "state.backend", ""},
+		{"1.4: state.checkpoints.dir does not shadow the backend's directory", "state.checkpoints.dir: hdfs:///meta\nstate.backend.fs.checkpointdir: hdfs:///data\n", V(1, 4), "checkpointing.dir", "hdfs:///data", "state.backend.fs.checkpointdir", ""},
+		{"1.4: state.checkpoints.dir is read (externalized checkpoint metadata), not unread", "state.checkpoints.dir: hdfs:///meta\n", V(1, 4), "checkpointing.dir", nil, "state.checkpoints.dir", ""},
+		{"1.5: state.checkpoints.dir is the backend's directory", "state.checkpoints.dir: hdfs:///meta\nstate.backend.fs.checkpointdir: hdfs:///data\n", V(1, 5), "checkpointing.dir", "hdfs:///meta", "state.backend.fs.checkpointdir", "shadowed"},
+		{"1.1 reads savepoints.state.backend.fs.dir undeprecated", "savepoints.state.backend.fs.dir: hdfs:///sp\n", V(1, 1), "checkpointing.savepoint_dir", "hdfs:///sp", "savepoints.state.backend.fs.dir", ""},
+		{"1.2 deprecates it for state.savepoints.dir", "savepoints.state.backend.fs.dir: hdfs:///sp\n", V(1, 2), "checkpointing.savepoint_dir", "hdfs:///sp", "savepoints.state.backend.fs.dir", "deprecated"},
+		{"num-retained from 1.3 (FLINK-4754)", "state.checkpoints.num-retained: 3\n", V(1, 2), "checkpointing.num_retained", 1, "state.checkpoints.num-retained", "unread"},
+		{"inline threshold default 1 KiB before 1.11 (FLINK-17865)", "", V(1, 10), "checkpointing.data_inline_threshold", int64(1024), "", ""},
+		{"inline threshold default 20 KiB from 1.11", "", V(1, 11), "checkpointing.data_inline_threshold", int64(20 * 1024), "", ""},
+		{"alignment-timeout from 1.12 (FLINK-19680)", "execution.checkpointing.alignment-timeout: 10 s\n", V(1, 11), "checkpointing.aligned_checkpoint_timeout", int64(0), "execution.checkpointing.alignment-timeout", "unread"},
+		{"before 1.10 a boolean that is not true is false (Boolean.parseBoolean)", "state.backend.incremental: yes\n", V(1, 5), "checkpointing.incremental", false, "", ""},
+		{"before 1.10 an invalid int is the default with a WARN", "parallelism.default: 1.5\n", V(1, 9), "parallelism.default", 1, "", ""},
+		{"the inline threshold is an int of bytes before 1.11", "state.backend.fs.memory-threshold: 4096\n", V(1, 10), "checkpointing.data_inline_threshold", int64(4096), "", ""},
+		{"kubernetes.container.image from 1.10 (FLINK-10935)", "kubernetes.container.image: flink:1.9\n", V(1, 9), "parallelism.default", 1, "kubernetes.container.image", "unread"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -133,6 +163,45 @@ func TestHadoopLookupOrder(t *testing.T) {
 				t.Errorf("blocksize = %v from %s (error %q), want %v from %s", v.Value, v.Source, v.Error, tt.want, tt.source)
 			}
 		})
+	}
+}
+
+// TestHadoopDefaultsPerRelease: the default the NameNode applies is that
+// of its release (issue 23): dfs.namenode.fs-limits.max-blocks-per-file is
+// 1048576 from 2.1 (HDFS-4305; Hadoop 2.6.5's hdfs-default.xml) and 10000
+// from 3.0 (HDFS-5517, RELEASENOTES.3.0.0-alpha2.md); without a known
+// version in the table the newest default stands and says how it varies.
+func TestHadoopDefaultsPerRelease(t *testing.T) {
+	for _, c := range []struct {
+		hadoop Resolved
+		want   int64
+		varies bool
+	}{
+		{Resolved{Version: Version{2, 7, 3}, Source: "config"}, 1048576, false},
+		{Resolved{Version: V(2, 10), Source: "image"}, 1048576, false},
+		{Resolved{Version: Version{3, 0, 0}, Source: "config"}, 10000, false},
+		{Resolved{Version: Version{3, 4, 1}, Source: "config"}, 10000, false},
+		{Resolved{Source: "unknown"}, 10000, true},
+		{Resolved{Version: V(2, 0), Source: "config"}, 10000, true}, // before the table's first release
+		{Resolved{Version: V(3, 5), Source: "config"}, 10000, true}, // after its last
+	} {
+		s := &Set{Flink: flink(""), FlinkVersion: Resolved{Version: V(1, 18), Source: "flag"}, HadoopVersion: c.hadoop}
+		v := hadoopEffective(s)["hdfs_cluster.max_blocks_per_file"]
+		if v.Value != c.want || (v.Varies != "") != c.varies {
+			t.Errorf("Hadoop %v: max-blocks-per-file %v (varies %q), want %d, varies %v", c.hadoop.Version, v.Value, v.Varies, c.want, c.varies)
+		}
+	}
+	// The minimum block size (HDFS-4305, 2.1) changed before the table's
+	// first release only: a version that is not known is taken to be in the
+	// table, a known older one is outside it.
+	for _, c := range []struct {
+		hadoop Resolved
+		varies bool
+	}{{Resolved{Source: "unknown"}, false}, {Resolved{Version: V(2, 0), Source: "config"}, true}, {Resolved{Version: V(3, 3), Source: "config"}, false}} {
+		s := &Set{Flink: flink(""), FlinkVersion: Resolved{Version: V(1, 18), Source: "flag"}, HadoopVersion: c.hadoop}
+		if v := hadoopEffective(s)["hdfs_cluster.min_block_size"]; v.Value != int64(1<<20) || (v.Varies != "") != c.varies {
+			t.Errorf("Hadoop %v: min-block-size %v (varies %q), want 1 MiB, varies %v", c.hadoop.Version, v.Value, v.Varies, c.varies)
+		}
 	}
 }
 

@@ -33,6 +33,15 @@ type Value struct {
 	// to an external entity); Template is then set too and Value holds
 	// the default.
 	Unknown string
+	// Lenient marks an Error of a release before 1.10, which reads the text
+	// without refusing it: Value is what it makes of it (false for a
+	// boolean that is not "true") or the default (lenientError).
+	Lenient bool
+	// Varies says how a default differs between Hadoop releases, when it
+	// does and the Hadoop version is not known (or not one the Hadoop key
+	// table covers): "10000 from Hadoop 3.0 (HDFS-5517); 1048576 in 2.1 to
+	// 2.x (HDFS-4305)". Value then holds the newest release's default.
+	Varies string
 }
 
 // toInput builds the effective value object directly as an OPA value.
@@ -69,6 +78,8 @@ func (v *Value) toInput() ast.Value {
 	flag("final", v.Final)
 	flag("template", v.Template)
 	str("unknown", v.Unknown)
+	str("varies", v.Varies)
+	flag("lenient", v.Lenient)
 	return ast.NewObject(kv...)
 }
 
@@ -97,6 +108,9 @@ var javaDoubleText = map[string]string{".inf": "Infinity", "-.inf": "-Infinity",
 // parseFlink reads a Flink value of type t (Flink 1.20 TimeUtils.parseDuration, MemorySize.parse, ConfigurationUtils).
 func parseFlink(t valueType, e *parsed.Entry, enum []string, v Version) (any, error) {
 	s := e.Value
+	if x, ok, err := parseLegacyFlink(t, e, v); ok {
+		return x, err
+	}
 	if e.Kind == parsed.KindFloat && t != tString {
 		// config.yaml: a Double's string form is ".inf" (toYAMLString), but
 		// the number, duration and boolean converters read o.toString()
@@ -138,3 +152,53 @@ func parseFlink(t valueType, e *parsed.Entry, enum []string, v Version) (any, er
 	}
 	return s, nil
 }
+
+// parseLegacyFlink reads the values releases before 1.11 read otherwise;
+// ok is false when v reads t as later releases do.
+func parseLegacyFlink(t valueType, e *parsed.Entry, v Version) (x any, ok bool, err error) {
+	s := e.Value
+	if v.Less(v1_10) && e.Kind != parsed.KindNull {
+		// Before the typed options of 1.10 (FLIP-77), Configuration read
+		// values leniently (release-1.9.3 Configuration.java):
+		// convertToBoolean is Boolean.parseBoolean, so anything but "true"
+		// is false; convertToInt catches NumberFormatException, logs WARN
+		// "Configuration cannot evaluate value <v> as an integer number" and
+		// returns the default. The inline threshold is an int of bytes until
+		// MemorySize in 1.11 (FLINK-17865).
+		switch t {
+		case tBool:
+			b := strings.EqualFold(strings.TrimSpace(s), "true")
+			if !b && !strings.EqualFold(strings.TrimSpace(s), "false") {
+				return b, true, &lenientError{value: false, msg: fmt.Sprintf("Boolean.parseBoolean reads %q as false", s)}
+			}
+			return b, true, nil
+		case tInt, tMemory:
+			n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 32)
+			if err != nil {
+				return nil, true, &lenientError{msg: fmt.Sprintf("WARN \"Configuration cannot evaluate value %s as an integer number\" and the default", s)}
+			}
+			if t == tMemory {
+				return n, true, nil
+			}
+			return int(n), true, nil
+		}
+	} else if t == tMemory && v.Less(v1_11) && e.Kind != parsed.KindNull {
+		// 1.10: an int option of bytes (CheckpointingOptions.FS_SMALL_FILE_THRESHOLD
+		// defaultValue(1024), release-1.10.3); MemorySize from 1.11.
+		n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 32)
+		if err != nil {
+			return nil, true, fmt.Errorf("For input string: %q", strings.TrimSpace(s))
+		}
+		return n, true, nil
+	}
+	return nil, false, nil
+}
+
+// lenientError is a value a release before 1.10 reads without refusing it:
+// value is what Flink goes on with (nil: the default), msg what it does.
+type lenientError struct {
+	value any
+	msg   string
+}
+
+func (e *lenientError) Error() string { return e.msg }

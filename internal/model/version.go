@@ -123,6 +123,58 @@ func (r Resolved) Known() bool {
 	return false
 }
 
+// Line is the release line of v, major.minor: 1.1.3 is of line 1.1.
+func (v Version) Line() Version { return Version{Major: v.Major, Minor: v.Minor} }
+
+// Outside says where a known Flink version lies against the releases the
+// key tables cover (KeyTableFirst to KeyTableLast, compared by
+// major.minor): "older", "newer", or "" when it is covered or not known.
+// ckptlint cannot tell what a release outside the tables reads, so its key
+// existence, precedence and deprecation findings are at most info there and
+// fix holds their edits back (docs/versions.md).
+func (r Resolved) Outside() string {
+	if !r.Known() {
+		return ""
+	}
+	switch l := r.Version.Line(); {
+	case l.Less(KeyTableFirst):
+		return "older"
+	case KeyTableLast().Less(l):
+		return "newer"
+	}
+	return ""
+}
+
+// Covered reports whether the Flink version is known and a release the
+// key tables cover.
+func (r Resolved) Covered() bool { return r.Known() && r.Outside() == "" }
+
+// KeyTableRange is the releases the key tables cover, "0.9 to 2.3".
+func KeyTableRange() string { return KeyTableFirst.String() + " to " + KeyTableLast().String() }
+
+// Coverage says that a known Flink version lies outside the key tables:
+// "Flink 0.8.1 (--flink-version) is older than the releases ckptlint's
+// key tables cover (0.9 to 2.3)"; "" for a covered or unknown version.
+func (r Resolved) Coverage(product string) string {
+	switch r.Outside() {
+	case "older":
+		return fmt.Sprintf("%s is older than the releases ckptlint's key tables cover (%s)", r.Text(product), KeyTableRange())
+	case "newer":
+		return fmt.Sprintf("%s is newer than the releases ckptlint's key tables cover (%s)", r.Text(product), KeyTableRange())
+	}
+	return ""
+}
+
+// ReadAs is the Flink version the files are read with: the version, or for
+// one older than the key tables their first release (KeyTableFirst), the
+// oldest behaviour ckptlint has read in Flink's sources.
+func (r Resolved) ReadAs() Version {
+	if r.Version.Line().Less(KeyTableFirst) {
+		return KeyTableFirst
+	}
+	return r.Version
+}
+
 // Declared is Known, under the name input.versions.*.declared has always had.
 func (r Resolved) Declared() bool { return r.Known() }
 
@@ -153,6 +205,18 @@ func (r Resolved) toInput(product string) map[string]any {
 		"why":      r.Why,
 		"where":    r.Where,
 		"text":     r.Text(product),
+	}
+	if product == "Flink" {
+		// Whether the key tables cover the version (docs/versions.md).
+		m["covered"] = r.Covered()
+		m["outside"] = r.Outside()
+		m["coverage"] = r.Coverage(product)
+		m["table"] = KeyTableRange()
+	}
+	if product == "Hadoop" {
+		// Whether the Hadoop key table (its defaults) covers the version.
+		m["covered"] = hadoopCovered(r)
+		m["table"] = HadoopTableFirst.String() + " to " + HadoopTableLast.String()
 	}
 	if !r.Version.IsZero() {
 		m["value"] = cmp.Or(r.Raw, r.Version.String())

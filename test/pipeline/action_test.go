@@ -219,7 +219,7 @@ func TestActionCleanConfigNoSARIF(t *testing.T) {
 		"paths":      "flink\nhadoop/client  hadoop/cluster",
 		"sarif-file": "",
 		"fix-diff":   "true",
-		"fail-level": "error", // it keeps a CKPT105 warning
+		"fail-level": "error", // gate on errors only
 	})
 	if code != 0 {
 		t.Fatalf("exit code %d, want 0 (stories-fixed/b lints clean at error)\n%s\n%s", code, r.stdout.String(), r.stderr.String())
@@ -241,10 +241,13 @@ func TestActionCleanConfigNoSARIF(t *testing.T) {
 }
 
 // TestActionDefaultGateFailsOnWarnings: the default fail-level is warning,
-// so stories-fixed/b, which keeps one warning (CKPT105) and no error, fails
-// the step.
+// so stories-fixed/b with its state size declared, which keeps one warning
+// (CKPT105) and no error, fails the step.
 func TestActionDefaultGateFailsOnWarnings(t *testing.T) {
-	ws := newWorkspace(t, story("stories-fixed", "b-directoryscanner"), "")
+	src := t.TempDir()
+	copyTree(t, story("stories-fixed", "b-directoryscanner"), src)
+	declareStateSize(t, src)
+	ws := newWorkspace(t, src, "")
 	want := lintJSON(t, ws)
 	if want["errors"] != 0 || want["warnings"] == 0 {
 		t.Fatalf("stories-fixed/b: %v, want warnings and no error", want)

@@ -324,8 +324,10 @@ func TestPreCommitHooks(t *testing.T) {
 	})
 
 	t.Run("at the default fail level a warning refuses the commit", func(t *testing.T) {
-		// stories-fixed/b holds a warning (CKPT105) and no error.
+		// stories-fixed/b with its state size declared holds a warning
+		// (CKPT105) and no error.
 		dir := installedWith(t, defaults, "stories-fixed", "b-directoryscanner")
+		declareStateSize(t, dir)
 		before := head(t, dir)
 		r := commit(t, dir, map[string]string{conf: "# reviewed\n"})
 		if r.code == 0 || !strings.Contains(r.stdout, ": warning: ") || !strings.Contains(r.stdout, "[CKPT105 ") ||

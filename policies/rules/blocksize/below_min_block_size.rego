@@ -45,12 +45,29 @@ else := bs.hdfs_dir
 
 default_note := "" if minimum.set
 
+else := sprintf("; the default is %s, and %s is not one the Hadoop key table covers (%s)", [minimum.varies, input.versions.hadoop.text, input.versions.hadoop.table]) if minimum.varies
+
 else := "; declare min_block_size in the cluster block of .ckptlint.hcl if the NameNode sets another value"
+
+# A known Hadoop release outside the Hadoop key table (internal/model/hadoop.go):
+# its default minimum is not known, so the finding is an info without a fix
+# (HDFS-4305 added the limit in 2.1.0-beta).
+deny contains f if {
+	not client.error
+	not minimum.error
+	client.value < minimum.value
+	minimum.varies
+	f := result.info(at, sprintf(
+		"dfs.blocksize %s (from %s) is below %s, dfs.namenode.fs-limits.min-block-size from %s%s: if the NameNode enforces it, it refuses to create every file this HDFS client writes (\"Specified block size %d is less than configured minimum value dfs.namenode.fs-limits.min-block-size=%d\")",
+		[client.display, bs.source(client), minimum.display, bs.source(minimum), default_note, client.value, minimum.value],
+	))
+}
 
 deny contains f if {
 	not client.error
 	not minimum.error
 	client.value < minimum.value
+	not minimum.varies
 	f := result.fix(
 		at, sprintf(
 			"dfs.blocksize %s (from %s) is below the NameNode's dfs.namenode.fs-limits.min-block-size %s (from %s%s): the NameNode refuses to create every file this HDFS client writes, so each checkpoint and savepoint file fails with \"Specified block size %d is less than configured minimum value dfs.namenode.fs-limits.min-block-size=%d\" and no checkpoint completes. Set dfs.blocksize to %s (the smallest size the NameNode accepts) where Flink's HDFS client reads it",

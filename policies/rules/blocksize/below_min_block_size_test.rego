@@ -62,3 +62,16 @@ test_unreadable_values_are_left_to_ckpt104 if {
 	inp := json.patch(base, [{"op": "add", "path": "/effective/hdfs_client/blocksize/error", "value": "bad"}])
 	count(rule.deny) == 0 with input as inp
 }
+
+# Issue 23: a known Hadoop release older than the Hadoop key table (2.1,
+# HDFS-4305) may have no minimum at all: info, and no edit.
+test_hadoop_outside_the_table_is_info if {
+	inp := object.union(base, {
+		"versions": {"hadoop": {"text": "Hadoop 2.0.5 (hadoop_version in .ckptlint.hcl)", "table": "2.1 to 3.4", "covered": false}},
+		"effective": {"hdfs_cluster": {"min_block_size": {"value": 1048576, "display": "1 MiB", "set": false, "source": "default", "varies": "1 MiB from Hadoop 2.1; no minimum before 2.1 (HDFS-4305)"}}},
+	})
+	some f in rule.deny with input as inp
+	f.severity == "info"
+	not f.fix
+	contains(f.message, "if the NameNode enforces it")
+}

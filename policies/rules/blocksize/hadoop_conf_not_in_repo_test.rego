@@ -54,3 +54,29 @@ test_not_on_hdfs_is_silent if {
 	inp := json.patch(base, [{"op": "replace", "path": "/effective/checkpointing/dir/value", "value": "s3://b/ckpt"}])
 	count(rule.deny) == 0 with input as inp
 }
+
+# Issue 23: ~ is expanded by nothing on the way to java.io.File, so the
+# directory is never found: no path_mappings advice that copies the ~.
+test_tilde_is_never_loaded if {
+	inp := json.patch(base, [{"op": "replace", "path": "/hadoop/conf_refs/0/value", "value": "~/hadoop/conf"}])
+	some f in rule.deny with input as inp
+	contains(f.message, "Flink loads no core-site.xml or hdfs-site.xml from it")
+	not contains(f.message, "path_mappings")
+}
+
+# fs.hdfs.hadoopconf with ~ is CKPT605's.
+test_tilde_hadoopconf_left_to_ckpt605 if {
+	inp := json.patch(base, [
+		{"op": "replace", "path": "/hadoop/conf_refs/0/value", "value": "~/hadoop/conf"},
+		{"op": "replace", "path": "/hadoop/conf_refs/0/key", "value": "fs.hdfs.hadoopconf"},
+	])
+	count(rule.deny) == 0 with input as inp
+}
+
+# The oldest release that reads env.hadoop.conf.dir, 1.6, and one before.
+test_env_conf_dir_from_1_6 if {
+	v16 := json.patch(base, [{"op": "replace", "path": "/versions/flink/minor", "value": 6}])
+	count(rule.deny) == 1 with input as v16
+	v15 := json.patch(base, [{"op": "replace", "path": "/versions/flink/minor", "value": 5}])
+	count(rule.deny) == 0 with input as v15
+}

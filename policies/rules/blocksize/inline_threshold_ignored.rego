@@ -37,6 +37,13 @@ at_least(major, minor) if {
 	input.versions.flink.minor >= minor
 }
 
+# one_mib is 1 MiB as the release reads the option: MemorySize from 1.11
+# (FLINK-17865), an int of bytes before.
+one_mib := "1048576" if {
+	input.versions.flink.declared
+	not at_least(1, 11)
+} else := "1mb"
+
 # The key Flink names in its WARN: the option's current key on this version.
 current_key := "execution.checkpointing.data-inline-threshold" if {
 	at_least(1, 20)
@@ -44,23 +51,50 @@ current_key := "execution.checkpointing.data-inline-threshold" if {
 	at_least(1, 13)
 } else := "state.backend.fs.memory-threshold"
 
-# The default was 1 KiB before FLINK-17865 (Flink 1.12).
+# The default was 1 KiB before FLINK-17865 (Flink 1.11: release-1.10.3
+# CheckpointingOptions.FS_SMALL_FILE_THRESHOLD defaultValue(1024),
+# release-1.11.0 "20kb").
 fallback := "20 KiB" if {
-	at_least(1, 12)
-} else := "20 KiB from Flink 1.12, 1 KiB before"
+	at_least(1, 11)
+} else := "1 KiB" if {
+	input.versions.flink.declared
+} else := "20 KiB from Flink 1.11, 1 KiB before"
+
+# Before 1.5 the FsStateBackend constructor refuses the value (release-1.4.2
+# FsStateBackend: checkArgument "The threshold for file state size cannot be
+# larger than 1048576"); the WARN and the fallback came with 1.5.
+refused if {
+	input.versions.flink.declared
+	not at_least(1, 5)
+}
 
 deny contains f if {
 	threshold.set
 	not threshold.error
 	threshold.value > maximum
+	refused
 	f := result.fix(
 		threshold, sprintf(
-			"%s %s (from %s:%d) is above the 1 MiB Flink accepts: Flink ignores it, logs WARN \"Ignoring invalid file size threshold value (%s): %d - using default value ... instead\" and inlines only state chunks up to its default (%s) into _metadata, so every larger chunk becomes a checkpoint file of its own. Set %s to 1mb (the largest value Flink accepts), or remove it to keep the default on purpose",
+			"%s %s (from %s:%d) is above the 1 MiB Flink accepts: the filesystem state backend of %s refuses it when it is created (IllegalArgumentException \"The threshold for file state size cannot be larger than 1048576\"), so jobs with checkpointing fail to start. Set %s to 1048576 (the largest value Flink accepts), or remove it to keep the default",
+			[threshold.key, threshold.display, threshold.loc.file, threshold.loc.line, input.versions.flink.text, threshold.key],
+		),
+		[result.set("flink", threshold.key, "1048576")],
+	)
+}
+
+deny contains f if {
+	threshold.set
+	not threshold.error
+	threshold.value > maximum
+	not refused
+	f := result.fix(
+		threshold, sprintf(
+			"%s %s (from %s:%d) is above the 1 MiB Flink accepts: Flink ignores it, logs WARN \"Ignoring invalid file size threshold value (%s): %d - using default value ... instead\" and inlines only state chunks up to its default (%s) into _metadata, so every larger chunk becomes a checkpoint file of its own. Set %s to %s (the largest value Flink accepts), or remove it to keep the default on purpose",
 			[
 				threshold.key, threshold.display, threshold.loc.file, threshold.loc.line,
-				current_key, threshold.value, fallback, threshold.key,
+				current_key, threshold.value, fallback, threshold.key, one_mib,
 			],
 		),
-		[result.set("flink", threshold.key, "1mb")],
+		[result.set("flink", threshold.key, one_mib)],
 	)
 }

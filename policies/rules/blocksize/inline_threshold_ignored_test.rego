@@ -27,8 +27,35 @@ test_old_key_on_old_version_names_the_old_current_key if {
 	])
 	some f in rule.deny with input as inp
 	contains(f.message, "value (state.backend.fs.memory-threshold)")
-	contains(f.message, "20 KiB from Flink 1.12, 1 KiB before")
-	f.fix[0].key == "state.backend.fs.memory-threshold"
+	contains(f.message, "its default (1 KiB)")
+	f.fix == [{"op": "set", "target": "flink", "key": "state.backend.fs.memory-threshold", "value": "1048576"}]
+}
+
+# Issue 23: the default was 1 KiB before FLINK-17865 (1.11, not 1.12), and
+# 1.4 and older refuse the value instead of ignoring it; 1.5 is the oldest
+# release with the WARN.
+old_release(minor) := json.patch(base, [
+	{"op": "replace", "path": "/versions/flink", "value": {"major": 1, "minor": minor, "declared": true, "source": "config", "text": sprintf("Flink 1.%d (flink_version in .ckptlint.hcl)", [minor])}},
+	{"op": "replace", "path": "/effective/checkpointing/data_inline_threshold/key", "value": "state.backend.fs.memory-threshold"},
+])
+
+test_default_changed_in_1_11 if {
+	some f in rule.deny with input as old_release(11)
+	contains(f.message, "its default (20 KiB)")
+	f.fix[0].value == "1mb"
+}
+
+test_oldest_release_with_the_warn if {
+	some f in rule.deny with input as old_release(5)
+	contains(f.message, "Ignoring invalid file size threshold value")
+	contains(f.message, "its default (1 KiB)")
+}
+
+test_before_1_5_refused if {
+	some f in rule.deny with input as old_release(4)
+	contains(f.message, "The threshold for file state size cannot be larger than 1048576")
+	not contains(f.message, "Ignoring invalid file size threshold value")
+	f.fix[0].value == "1048576"
 }
 
 test_exactly_one_mib_passes if {

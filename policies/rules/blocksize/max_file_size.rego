@@ -10,19 +10,23 @@
 #   about 9.8 GiB. A full checkpoint or a savepoint writes the whole keyed state of one
 #   subtask as a single file (Flink's FullSnapshotAsyncWriter), and RocksDB state is
 #   bounded by local disk rather than memory, so a subtask with more state than the cap
-#   can never complete a savepoint or a full checkpoint. With a heap state backend
-#   (hashmap, also the default) a subtask's state lives on the TaskManager heap and
-#   rarely grows that large, so the finding is then an info. The rule reports caps
-#   below 16 GiB per file: the smallest power of two above the 9.8 GiB of 1 MiB blocks,
-#   and far below the 1.2 TiB of the default 128 MiB. With the DataNode facts declared the
-#   rule proposes the block size CKPT101 and `ckptlint generate` choose (the largest round
-#   size that leaves 10x scheduling headroom) when it keeps 16 GiB per file; without them, the
-#   smallest block size that does (2m with the default limit), if the DataNodes'
-#   scheduled-space headroom allows it; otherwise raise
-#   dfs.namenode.fs-limits.max-blocks-per-file on the NameNode. When the deployment's observed
-#   checkpoint_size (the p99 checkpointed size `ckptlint facts` reads from the running job) divided
-#   by the parallelism already reaches the cap, the finding is never an info, whatever the state
-#   backend: even counting only what one checkpoint uploaded, a subtask's state exceeds it.
+#   can never complete a savepoint or a full checkpoint. Whether one does depends on a number
+#   the configuration does not hold, the state size of the largest subtask: without it the
+#   finding is an info that names the fact that decides it, state_size in the deployment block
+#   of .ckptlint.hcl (the largest subtask's checkpointed state, from the Flink web UI's
+#   checkpoint details, which `ckptlint facts --jobmanager` reads from the REST API's
+#   per-subtask state_size). With it, a subtask at or above the cap is a warning with the
+#   numbers, one above half the cap a warning that growth will reach it, and one below half
+#   the cap nothing. The deployment's observed checkpoint_size (the p99 checkpointed size of
+#   the whole job) decides it only when, spread over parallelism x the declared
+#   stateful_operators subtasks, it already reaches the cap: the largest subtask holds at
+#   least that average. The rule reports caps below 16 GiB per file: the smallest power of
+#   two above the 9.8 GiB of 1 MiB blocks, and far below the 1.2 TiB of the default 128 MiB.
+#   With the DataNode facts declared the rule proposes the block size CKPT101 and `ckptlint
+#   generate` choose (the largest round size that leaves 10x scheduling headroom) when it keeps
+#   16 GiB per file; without them, the smallest block size that does (2m with the default
+#   limit), if the DataNodes' scheduled-space headroom allows it; otherwise raise
+#   dfs.namenode.fs-limits.max-blocks-per-file on the NameNode.
 # related_resources:
 #   - ref: https://github.com/apache/hadoop/blob/rel/release-3.4.1/hadoop-hdfs-project/hadoop-hdfs/src/main/java/org/apache/hadoop/hdfs/server/namenode/FSDirWriteFileOp.java
 #     description: the max-blocks-per-file check when a block is added, and its error text
@@ -115,47 +119,103 @@ deny contains f if {
 	client.value > 0
 	max_blocks.value > 0
 	cap < limit
+	not state_below
 	f := with_severity(concat("", [
 		sprintf(
-			"dfs.blocksize %s (from %s) x dfs.namenode.fs-limits.max-blocks-per-file %d (from %s) caps every HDFS file at %s: the NameNode refuses the next block with \"File has reached the limit on maximum number of blocks (dfs.namenode.fs-limits.max-blocks-per-file): %d >= %d\". A savepoint or full checkpoint writes each subtask's keyed state as one file%s, so a subtask with more than %s of state cannot complete one. %s",
+			"dfs.blocksize %s (from %s) x dfs.namenode.fs-limits.max-blocks-per-file %d (from %s) caps every HDFS file at %s%s: the NameNode refuses the next block with \"File has reached the limit on maximum number of blocks (dfs.namenode.fs-limits.max-blocks-per-file): %d >= %d\". A savepoint or full checkpoint writes each subtask's keyed state as one file%s, so a subtask with more than %s of state cannot complete one. ",
 			[
-				client.display, bs.source(client), max_blocks.value, bs.source(max_blocks), units.bytes(cap),
-				max_blocks.value, max_blocks.value, backend_note, units.bytes(cap), advice,
+				client.display, bs.source(client), max_blocks.value, bs.source(max_blocks), units.bytes(cap), hadoop_note,
+				max_blocks.value, max_blocks.value, backend_note, units.bytes(cap),
 			],
 		),
-		observed_note,
+		evidence_note,
+		advice,
 	]))
 }
 
+# state is the declared or observed checkpointed state of the largest
+# subtask (state_size; `ckptlint facts` reads the REST API's per-subtask
+# state_size of the latest completed checkpoint).
+state := input.deployment.state_size if input.deployment.state_size >= 0
+
+state_origin := facts.origin(input.deployment, "state_size", "state_size in .ckptlint.hcl")
+
+state_over if state >= cap
+
+state_near if {
+	not state_over
+	state * 2 >= cap
+}
+
+# A subtask below half the cap: the evidence says the cap is far.
+state_below if {
+	state
+	state * 2 < cap
+}
+
 # observed is the p99 checkpointed size `ckptlint facts` read from the
-# running job (/jobs/:jobid/checkpoints summary.checkpointed_size). For an
-# incremental checkpoint it counts only what that checkpoint uploaded, so it
-# bounds a subtask's full state from below only.
+# running job (/jobs/:jobid/checkpoints summary.checkpointed_size): the
+# whole job, every subtask of every stateful operator. Spread over
+# parallelism x the declared stateful operators it is the average subtask,
+# which the largest subtask reaches at least; for an incremental checkpoint
+# it counts only what that checkpoint uploaded, so it bounds a subtask's full
+# state from below only.
 observed := input.deployment.checkpoint_size
 
-per_subtask := observed / flink.parallelism.value if {
+per_subtask := observed / (flink.parallelism.value * flink.operators.value) if {
 	observed > 0
 	flink.parallelism.value > 0
+	flink.operators.declared
 }
 
-observed_over if per_subtask >= cap
+observed_over if {
+	not state
+	per_subtask >= cap
+}
 
-observed_note := sprintf(
-	" The observed p99 checkpointed size %s (%s) is about %s per subtask over parallelism %d, %s",
-	[units.bytes(observed), facts.origin(input.deployment, "checkpoint_size", "checkpoint_size in .ckptlint.hcl"), units.bytes(per_subtask), flink.parallelism.value, over_text],
+evidence_note := sprintf(
+	"The largest subtask holds %s of state (%s), at or above the cap: its savepoints and full checkpoints cannot complete (unless that state is split over several chained stateful operators, which write a file each). ",
+	[units.bytes(state), state_origin],
+) if {
+	state_over
+} else := sprintf(
+	"The largest subtask holds %s of state (%s), more than half the cap: growth of the state will reach it. ",
+	[units.bytes(state), state_origin],
+) if {
+	state_near
+} else := sprintf(
+	"The observed p99 checkpointed size %s (%s) over parallelism %d x %d stateful operator(s) is about %s per subtask, already at or above the cap, and the largest subtask holds at least that: savepoints and full checkpoints of this job cannot complete. ",
+	[units.bytes(observed), facts.origin(input.deployment, "checkpoint_size", "checkpoint_size in .ckptlint.hcl"), flink.parallelism.value, flink.operators.value, units.bytes(per_subtask)],
+) if {
+	observed_over
+} else := sprintf(
+	"Whether a subtask comes near that size is not known: %sdeclare state_size, the checkpointed state of the job's largest subtask, in the deployment block of .ckptlint.hcl (the Flink web UI's checkpoint details list it per subtask; `ckptlint facts --jobmanager URL` reads it from the REST API) to decide it. ",
+	[observed_text],
+)
+
+observed_text := sprintf(
+	"the observed p99 checkpointed size %s (%s) is about %s per subtask over parallelism %d x %d stateful operator(s), below the cap, but an average and, for an incremental checkpoint, only what it uploaded; ",
+	[units.bytes(observed), facts.origin(input.deployment, "checkpoint_size", "checkpoint_size in .ckptlint.hcl"), units.bytes(per_subtask), flink.parallelism.value, flink.operators.value],
 ) if {
 	per_subtask
-}
+} else := ""
 
-else := ""
+# The default limit depends on the Hadoop release (internal/model/hadoop.go:
+# 1048576 blocks in 2.1 to 2.x, HDFS-4305; 10000 from 3.0, HDFS-5517):
+# with the default and no known Hadoop version the cap is that of Hadoop 3.
+hadoop_note := sprintf(" on Hadoop 3.0 or later (the default is %s; declare hadoop_version to decide which applies)", [max_blocks.varies]) if {
+	max_blocks.varies
+} else := ""
 
-over_text := "already above the cap: savepoints and full checkpoints of this job cannot complete" if observed_over
-
-else := "below the cap; an incremental checkpoint's size counts only what it uploaded, so the full state of a subtask can still be larger"
-
-# A heap backend makes the cap an info, unless the observed size already
-# reaches it.
+# A warning needs the evidence: a state size at or near the cap, or an
+# observed average above it, and a limit that is known. Without it the
+# finding is an info.
 with_severity(msg) := result.info(at, msg) if {
-	heap_backend
-	not observed_over
-} else := result.finding(at, msg)
+	max_blocks.varies
+} else := result.finding(at, msg) if {
+	state_over
+} else := result.finding(at, msg) if {
+	state_near
+} else := result.finding(at, msg) if {
+	observed_over
+} else := result.info(at, msg)

@@ -27,15 +27,18 @@ base := {
 	},
 }
 
-test_one_mib_blocks_warn_with_both_options if {
+# Without a state size the cap is only a risk: info, naming the fact that
+# decides it (issue 23).
+test_one_mib_blocks_without_state_sizes_are_info_with_both_options if {
 	some f in rule.deny with input as base
 	contains(f.message, "dfs.blocksize 1 MiB (from hdfs-site.xml:4) x dfs.namenode.fs-limits.max-blocks-per-file 10000 (from the Hadoop default) caps every HDFS file at 9.8 GiB")
 	contains(f.message, "\"File has reached the limit on maximum number of blocks (dfs.namenode.fs-limits.max-blocks-per-file): 10000 >= 10000\"")
 	contains(f.message, "RocksDB state is bounded by local disk")
 	contains(f.message, "Set dfs.blocksize to 2m (19.5 GiB per file) if the DataNodes' scheduled-space headroom allows it")
 	contains(f.message, "raise dfs.namenode.fs-limits.max-blocks-per-file to at least 16384")
+	contains(f.message, "declare state_size, the checkpointed state of the job's largest subtask")
 	f.loc.line == 4
-	not f.severity
+	f.severity == "info"
 }
 
 test_heap_backend_is_info if {
@@ -100,24 +103,77 @@ test_datanodes_without_free_space_use_the_generic_advice if {
 	contains(f.message, "if the DataNodes' scheduled-space headroom allows it")
 }
 
-# 8 subtasks and a 100 GiB observed checkpoint: 12.5 GiB per subtask, above
-# the 9.8 GiB cap even with a heap backend.
-observed(size) := json.patch(base, [
+with_state(size) := json.patch(base, [{"op": "replace", "path": "/deployment", "value": {
+	"declared": true, "state_size": size,
+	"facts": {"state_size": {"cite": "facts from jobmanager http://jm:8081/jobs/a1b2/checkpoints/details/412/subtasks/0a44, 2026-12-01"}},
+}}])
+
+# A largest subtask of 12 GiB against the 9.8 GiB cap: a warning with the numbers.
+test_state_above_the_cap_warns if {
+	some f in rule.deny with input as with_state(12884901888)
+	not f.severity
+	contains(f.message, "The largest subtask holds 12 GiB of state (state_size in .ckptlint.hcl, facts from jobmanager http://jm:8081/jobs/a1b2/checkpoints/details/412/subtasks/0a44, 2026-12-01), at or above the cap")
+}
+
+# Whatever the backend: the heap snapshot writes one file too.
+test_state_above_the_cap_warns_on_a_heap_backend if {
+	inp := json.patch(with_state(12884901888), [{"op": "replace", "path": "/effective/state_backend/type", "value": {"value": "hashmap", "set": true}}])
+	some f in rule.deny with input as inp
+	not f.severity
+}
+
+test_state_near_the_cap_warns if {
+	some f in rule.deny with input as with_state(6442450944)
+	not f.severity
+	contains(f.message, "The largest subtask holds 6 GiB of state")
+	contains(f.message, "more than half the cap")
+}
+
+# Far below the cap: the evidence says there is nothing to report.
+test_small_state_is_silent if {
+	count(rule.deny) == 0 with input as with_state(1073741824)
+}
+
+# 8 subtasks x 2 declared stateful operators and a 200 GiB observed
+# checkpoint: 12.5 GiB per subtask on average, above the 9.8 GiB cap even
+# with a heap backend, and the largest subtask holds at least the average.
+observed(size, ops) := json.patch(base, [
 	{"op": "replace", "path": "/effective/state_backend/type", "value": {"value": null, "set": false}},
 	{"op": "replace", "path": "/deployment", "value": {
-		"declared": true, "checkpoint_size": size,
+		"declared": true, "checkpoint_size": size, "stateful_operators": ops,
 		"facts": {"checkpoint_size": {"cite": "facts from jobmanager http://jm:8081/jobs/a1b2/checkpoints, 2026-12-01"}},
 	}},
 ])
 
-test_observed_size_above_the_cap_is_not_info if {
-	some f in rule.deny with input as observed(107374182400)
+test_observed_size_above_the_cap_warns if {
+	some f in rule.deny with input as observed(214748364800, 2)
 	not f.severity
-	contains(f.message, "The observed p99 checkpointed size 100 GiB (checkpoint_size in .ckptlint.hcl, facts from jobmanager http://jm:8081/jobs/a1b2/checkpoints, 2026-12-01) is about 12.5 GiB per subtask over parallelism 8, already above the cap")
+	contains(f.message, "The observed p99 checkpointed size 200 GiB (checkpoint_size in .ckptlint.hcl, facts from jobmanager http://jm:8081/jobs/a1b2/checkpoints, 2026-12-01) over parallelism 8 x 2 stateful operator(s) is about 12.5 GiB per subtask, already at or above the cap")
 }
 
-test_observed_size_below_the_cap_keeps_the_severity if {
-	some f in rule.deny with input as observed(1073741824)
+test_observed_size_below_the_cap_is_info if {
+	some f in rule.deny with input as observed(1073741824, 2)
 	f.severity == "info"
-	contains(f.message, "is about 128 MiB per subtask over parallelism 8, below the cap; an incremental checkpoint's size counts only what it uploaded")
+	contains(f.message, "is about 64 MiB per subtask over parallelism 8 x 2 stateful operator(s), below the cap, but an average")
+	contains(f.message, "declare state_size")
+}
+
+# Without the stateful operators declared the job's total over the
+# parallelism is no bound of one subtask (several operators share it):
+# info, asking for state_size.
+test_observed_size_without_operators_is_no_evidence if {
+	inp := json.patch(observed(214748364800, 2), [{"op": "remove", "path": "/deployment/stateful_operators"}])
+	some f in rule.deny with input as inp
+	f.severity == "info"
+	contains(f.message, "declare state_size")
+}
+
+# Issue 23: the default limit is 10000 only from Hadoop 3.0 (HDFS-5517);
+# 2.x allows 1048576 blocks per file. With the default and no Hadoop version
+# the cap is Hadoop 3's: info even with a state size above it.
+test_default_limit_of_unknown_hadoop_is_info if {
+	inp := json.patch(with_state(12884901888), [{"op": "add", "path": "/effective/hdfs_cluster/max_blocks_per_file/varies", "value": "10000 from Hadoop 3.0; 1048576 in 2.1 to 2.x (HDFS-4305, HDFS-5517)"}])
+	some f in rule.deny with input as inp
+	f.severity == "info"
+	contains(f.message, "caps every HDFS file at 9.8 GiB on Hadoop 3.0 or later (the default is 10000 from Hadoop 3.0; 1048576 in 2.1 to 2.x (HDFS-4305, HDFS-5517); declare hadoop_version to decide which applies)")
 }

@@ -109,7 +109,26 @@ shortfall := sprintf(
 	[par_text, jobs_text, needed, tms, slots.value, slots.from, offered],
 )
 
-consequence := "the scheduler cannot get the missing slots and fails with \"NoResourceAvailableException: Could not acquire the minimum required resources.\"; the job restarts under its restart strategy without ever running, so it never takes a checkpoint"
+consequence := sprintf("the scheduler cannot get the missing slots and fails with %s; the job restarts under its restart strategy without ever running, so it never takes a checkpoint", [no_resource])
+
+# no_resource is the scheduler's error, per release: from 1.13 the
+# declarative slot pool's "Could not acquire the minimum required resources."
+# (DeclarativeSlotPoolBridge, release-1.13.6 to 1.18.0); before, a
+# NoResourceAvailableException whose text depends on the scheduler ("Not
+# enough free slots available to run the job.", NoResourceAvailableException
+# BASE_MESSAGE from 0.9; "Could not allocate all requires slots within
+# timeout" from 1.4). A version that is not known is read as 1.18.
+no_resource := "NoResourceAvailableException, whose text depends on the scheduler of this release (\"Not enough free slots available to run the job.\", or \"Could not allocate all requires slots within timeout\" once the slot request times out)" if {
+	input.versions.flink.declared
+	not at_least_1_13
+} else := "\"NoResourceAvailableException: Could not acquire the minimum required resources.\""
+
+at_least_1_13 if input.versions.flink.major > 1
+
+at_least_1_13 if {
+	input.versions.flink.major == 1
+	input.versions.flink.minor >= 13
+}
 
 # Standalone: the TaskManagers are fixed.
 deny contains f if {

@@ -99,3 +99,19 @@ test_deployment_without_replicas_is_silent if {
 	inp := json.patch(deployment, [{"op": "remove", "path": "/flink/manifest/taskmanager_replicas"}])
 	count(slots.deny) == 0 with input as inp
 }
+
+# Issue 23: the error text is the declarative slot pool's from 1.13 only;
+# the oldest release (0.9) and 1.12 fail with another NoResourceAvailableException
+# text, and the newest (2.3) with the 1.13 one.
+test_error_text_per_release if {
+	old := json.patch(base, [{"op": "add", "path": "/versions", "value": {"flink": {"major": 0, "minor": 9, "declared": true}}}])
+	some f in slots.deny with input as old
+	contains(f.message, "Not enough free slots available to run the job.")
+	not contains(f.message, "Could not acquire the minimum required resources.")
+	v112 := json.patch(base, [{"op": "add", "path": "/versions", "value": {"flink": {"major": 1, "minor": 12, "declared": true}}}])
+	some g in slots.deny with input as v112
+	not contains(g.message, "Could not acquire the minimum required resources.")
+	new := json.patch(base, [{"op": "add", "path": "/versions", "value": {"flink": {"major": 2, "minor": 3, "declared": true}}}])
+	some h in slots.deny with input as new
+	contains(h.message, "NoResourceAvailableException: Could not acquire the minimum required resources.")
+}

@@ -53,10 +53,34 @@ deny contains f if {
 	f := result.warning(ignored, msg)
 }
 
-# Both files: up to 1.18 only flink-conf.yaml exists for Flink.
+# reads_every_yaml: 0.9 to 1.1 load every *.yaml and *.yml file of the
+# conf directory with the line parser (GlobalConfiguration.loadConfiguration,
+# release-1.1.5: filterFilesBySuffix(confDirFile, ".yaml", ".yml"), then
+# loadYAMLResource on each); 1.2 reads flink-conf.yaml alone and fails
+# without it ("The Flink config file ... does not exist.", release-1.2.1).
+reads_every_yaml if {
+	input.versions.flink.declared
+	not hygiene.at_least(1, 2)
+}
+
+every_yaml := "reads every .yaml file of its conf directory with its line parser (GlobalConfiguration.loadConfiguration of Flink 0.9 to 1.1), config.yaml included, one after the other in the order the directory lists them"
+
+# Both files on 0.9 to 1.1: both are read.
+deny contains f if {
+	ignored.format == "flink-config-yaml"
+	reads_every_yaml
+	msg := sprintf(
+		"%s %s: a key set in both this %s and %s takes the value of the file read last, which depends on the directory listing, and this file is read as \"key: value\" lines, not as YAML (nested keys are lost). Move the settings you need into %s and delete this file",
+		[hygiene.version, every_yaml, base(ignored.file), base(read_file), read_file],
+	)
+	f := result.warning(ignored, msg)
+}
+
+# Both files: 1.2 to 1.18 read only flink-conf.yaml.
 deny contains f if {
 	ignored.format == "flink-config-yaml"
 	not hygiene.at_least(1, 19)
+	not reads_every_yaml
 	msg := sprintf(
 		"%s reads only %s; config.yaml is read from Flink 1.19, so none of the settings in this %s take effect%s. Move the settings you need into %s and delete this file",
 		[hygiene.version, read_file, base(ignored.file), other_choice, read_file],
@@ -87,12 +111,25 @@ deny contains f if {
 	f := result.finding(null, msg)
 }
 
-# Only config.yaml on a declared version before 1.19: Flink does not start.
+# Only config.yaml on 0.9 to 1.1: read, but with the line parser.
+deny contains f if {
+	input.flink.format == "flink-config-yaml"
+	not ignored
+	reads_every_yaml
+	msg := sprintf(
+		"%s %s, so this %s is read as \"key: value\" lines with the flink-conf.yaml parser, not as YAML: nested keys and YAML quoting are not understood (config.yaml as YAML is read from Flink 1.19). Write the settings as flat \"key: value\" lines into flink-conf.yaml",
+		[hygiene.version, every_yaml, base(read_file)],
+	)
+	f := result.warning(null, msg)
+}
+
+# Only config.yaml on a declared 1.2 to 1.18: Flink does not start.
 deny contains f if {
 	input.flink.format == "flink-config-yaml"
 	not ignored
 	input.versions.flink.declared
 	not hygiene.at_least(1, 19)
+	not reads_every_yaml
 	msg := sprintf(
 		"%s reads only flink-conf.yaml and does not read %s (config.yaml is read from Flink 1.19): without a flink-conf.yaml in the conf directory it fails to start with IllegalConfigurationException \"The Flink config file '.../conf/flink-conf.yaml' (...) does not exist.\". Write the settings as flat \"key: value\" lines into flink-conf.yaml, or run Flink 1.19 or later",
 		[hygiene.version, read_file],

@@ -61,3 +61,21 @@ test_single_file_read_by_its_version_is_silent if {
 	count(config_file_choice.deny) == 0 with input as only("flink-config-yaml", "2.0", 2, 0, true)
 	count(config_file_choice.deny) == 0 with input as only("flink-conf", "1.18", 1, 18, false)
 }
+
+# Issue 23: Flink 0.9 to 1.1 read every .yaml file of the conf directory
+# (GlobalConfiguration.loadConfiguration, release-1.1.5): a lone config.yaml
+# is read with the line parser, no start failure; 1.2 is the oldest release
+# that needs flink-conf.yaml.
+lone_config_yaml(minor) := {
+	"versions": {"flink": {"major": 1, "minor": minor, "declared": true, "source": "config", "text": sprintf("Flink 1.%d (flink_version in .ckptlint.hcl)", [minor])}},
+	"flink": {"file": "conf/config.yaml", "format": "flink-config-yaml"},
+}
+
+test_oldest_releases_read_every_yaml if {
+	some f in config_file_choice.deny with input as lone_config_yaml(1)
+	f.severity == "warning"
+	contains(f.message, "reads every .yaml file of its conf directory")
+	not contains(f.message, "does not exist")
+	some g in config_file_choice.deny with input as lone_config_yaml(2)
+	contains(g.message, "does not exist")
+}

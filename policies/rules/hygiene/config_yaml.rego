@@ -33,7 +33,19 @@ package ckptlint.rules.hygiene.config_yaml
 import data.ckptlint.lib.hygiene
 import data.ckptlint.lib.result
 
-notices := [n | some n in input.flink.notices; startswith(n.code, "yaml-")]
+# The YAML notices, where Flink reads the file as YAML 1.2: a config.yaml on
+# a release that reads config.yaml (1.19 on, FLINK-33364; an older declared
+# release reads flink-conf.yaml, and CKPT603 reports the file it ignores),
+# and the other YAML formats (FlinkDeployment manifests).
+notices := [n | some n in input.flink.notices; startswith(n.code, "yaml-")] if {
+	not ignored_config_yaml
+} else := []
+
+ignored_config_yaml if {
+	input.flink.format == "flink-config-yaml"
+	input.versions.flink.declared
+	not hygiene.at_least(1, 19)
+}
 
 # Boolean options of the checkpoint and state catalogue (Flink 1.20 CheckpointingOptions.java and the other *Options classes).
 boolean_keys := {
@@ -77,6 +89,7 @@ deny contains f if {
 	some n in notices
 	n.code == "yaml-bool-like-string"
 	known_boolean(n.key)
+	not input.flink.unread[n.key] # a key the release does not read is never parsed (CKPT604)
 	w := word(n)
 	b := hygiene.bool_word[lower(w)]
 	msg := sprintf(

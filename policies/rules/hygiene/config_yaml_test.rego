@@ -62,3 +62,22 @@ test_flat_nested_overlap_is_a_warning if {
 test_clean_file_is_silent if {
 	count(config_yaml.deny) == 0 with input as base
 }
+
+# Issue 23: a declared release before 1.19 does not read config.yaml at all
+# (CKPT603 says so): nothing it would refuse in it. 1.19, the oldest release
+# that reads it, and 2.3, the newest, do.
+bool_doc(major, minor) := {
+	"versions": {"flink": {"major": major, "minor": minor, "declared": true, "source": "config"}},
+	"flink": {
+		"file": "config.yaml", "format": "flink-config-yaml",
+		"keys": {"execution.checkpointing.incremental": {"value": "yes", "loc": loc(2, 1)}},
+		"notices": [{"code": "yaml-bool-like-string", "key": "execution.checkpointing.incremental", "message": "x", "loc": loc(2, 1)}],
+	},
+	"effective": {},
+}
+
+test_config_yaml_only_from_1_19 if {
+	count(config_yaml.deny) == 0 with input as bool_doc(1, 18)
+	count(config_yaml.deny) == 1 with input as bool_doc(1, 19)
+	count(config_yaml.deny) == 1 with input as bool_doc(2, 3)
+}

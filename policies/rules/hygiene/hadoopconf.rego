@@ -3,19 +3,27 @@
 # description: |
 #   fs.hdfs.hadoopconf (and fs.hdfs.hdfssite, fs.hdfs.hdfsdefault) tell Flink 1.x where to find the
 #   core-site.xml and hdfs-site.xml its HDFS client loads. They have been deprecated since Flink 1.5
-#   ("Use environment variable HADOOP_CONF_DIR instead") and Flink 2.0 removed them: a 2.x cluster
-#   silently skips those files, so the client-side settings in them (dfs.blocksize, replication,
-#   fs.defaultFS, HA nameservices) no longer apply. On 1.x, Flink loads the fs.hdfs.hadoopconf files
-#   before the HADOOP_CONF_DIR ones, which env.hadoop.conf.dir sets, so with both set every key
-#   present in both comes from the env.hadoop.conf.dir directory. Use env.hadoop.conf.dir (read by
-#   bin/config.sh from Flink 1.6, FLINK-6222) or export HADOOP_CONF_DIR instead; the fix renames
-#   fs.hdfs.hadoopconf only on a Flink version known to be 1.6 or later. A warning on 1.x, an error
-#   on a declared 2.x.
+#   ("Use environment variable HADOOP_CONF_DIR instead", FLINK-7967) and Flink 2.0 removed them: a
+#   2.x cluster silently skips those files, so the client-side settings in them (dfs.blocksize,
+#   replication, fs.defaultFS, HA nameservices) no longer apply. On 1.x, Flink loads the
+#   fs.hdfs.hadoopconf files before the HADOOP_CONF_DIR ones, which env.hadoop.conf.dir sets, so with
+#   both set every key present in both comes from the env.hadoop.conf.dir directory. Use
+#   env.hadoop.conf.dir (read by bin/config.sh from Flink 1.6, FLINK-6222) or export HADOOP_CONF_DIR
+#   instead; the fix renames fs.hdfs.hadoopconf only on a Flink version known to be 1.6 or later. A
+#   warning on 1.5 to 1.x, an error on a declared 2.x; before 1.5 the key is how Flink finds the
+#   files and not deprecated, so there is nothing to report. These findings depend on the release:
+#   while the Flink version is not known, or is outside the releases ckptlint's key tables cover
+#   (docs/versions.md), they are info and fix holds the rename back. A directory that starts with ~
+#   is never loaded, on any release: Flink checks it with java.io.File, which does not expand ~, so
+#   it looks for a directory named "~" in the working directory and silently loads no Hadoop files
+#   from it (an error; write the absolute path).
 # related_resources:
 #   - ref: https://github.com/apache/flink/blob/release-1.20/flink-filesystems/flink-hadoop-fs/src/main/java/org/apache/flink/runtime/util/HadoopUtils.java
-#     description: HadoopUtils.getHadoopConfiguration, the order in which Flink 1.x loads Hadoop files
+#     description: HadoopUtils.getHadoopConfiguration, the order in which Flink 1.x loads Hadoop files, and the new File(dir).exists() check
 #   - ref: https://github.com/apache/flink/blob/release-2.0/flink-filesystems/flink-hadoop-fs/src/main/java/org/apache/flink/runtime/util/HadoopUtils.java
 #     description: Flink 2.0 HadoopUtils, without fs.hdfs.hadoopconf
+#   - ref: https://github.com/apache/flink/blob/release-1.5.0/flink-core/src/main/java/org/apache/flink/configuration/ConfigConstants.java
+#     description: "PATH_HADOOP_CONFIG, @Deprecated from 1.5: \"Use environment variable HADOOP_CONF_DIR instead\" (1.4.2 has no deprecation)"
 #   - ref: https://issues.apache.org/jira/browse/FLINK-34085
 #     description: "FLINK-34085: remove the deprecated fs.hdfs.* options in Flink 2.0"
 #   - ref: https://github.com/apache/flink/blob/release-1.6/flink-dist/src/main/flink-bin/bin/config.sh
@@ -61,17 +69,46 @@ what(key) := "an hdfs-default.xml" if key == "fs.hdfs.hdfsdefault"
 
 same_dir(a, b) if trim_right(trim_space(a), "/") == trim_right(trim_space(b), "/")
 
-# 1.x without env.hadoop.conf.dir: deprecated, and a trap for the 2.x upgrade.
+# deprecated is true on a release that deprecates the fs.hdfs.* keys: 1.5
+# (FLINK-7967; ConfigConstants.PATH_HADOOP_CONFIG is @Deprecated from
+# release-1.5.0, not in 1.4.2) and later, or a version that is not known
+# (read as 1.18, and versioned below, so the finding is then an info).
+deprecated if hygiene.at_least(1, 5)
+
+deprecated if not input.versions.flink.declared
+
+# tilde is true for a directory Flink never finds: HadoopUtils checks
+# new File(dir).exists() (release-1.0.3 HadoopFileSystem.getHadoopConfiguration
+# to 1.20 HadoopUtils), and java.io.File does not expand ~, so "~/conf" is
+# a directory named "~" under the working directory.
+tilde(value) if startswith(trim_space(value), "~")
+
+# 1.5 to 1.x without env.hadoop.conf.dir: deprecated, and a trap for the 2.x upgrade.
 deny contains f if {
 	some key in keys
 	e := written(key)
 	not hygiene.at_least(2, 0)
+	deprecated
 	not conf_dir
+	not tilde(e.value)
 	msg := sprintf(
 		"%s names %s%s for Flink's HDFS client on %s; it is deprecated since Flink 1.5 (\"Use environment variable HADOOP_CONF_DIR instead\") and Flink 2.0 ignores it, so after an upgrade the client silently runs without those files (dfs.blocksize, replication, fs.defaultFS and HA nameservices set there no longer apply). %s",
 		[key, what(key), resolved(key), hygiene.version, advice(key, e.value)],
 	)
-	f := hygiene.emit(e, msg, rename_ops(key), "warning")
+	f := result.versioned(hygiene.emit(e, msg, rename_ops(key), "warning"))
+}
+
+# A directory starting with ~: Flink loads no Hadoop files from it, on every
+# release that reads the key (and 2.x reads none).
+deny contains f if {
+	e := written("fs.hdfs.hadoopconf")
+	tilde(e.value)
+	not declared_2x
+	msg := sprintf(
+		"fs.hdfs.hadoopconf: %s names the Hadoop configuration directory with ~, which nothing expands: Flink checks it with java.io.File (new File(\"%s\").exists() in HadoopUtils.getHadoopConfiguration), which looks for a directory named \"~\" under the JobManager's and TaskManagers' working directory, so Flink silently loads no core-site.xml or hdfs-site.xml from it and its HDFS client runs without those settings (dfs.blocksize, replication, fs.defaultFS, HA nameservices) unless HADOOP_CONF_DIR supplies them. Write the absolute path of the directory on the Flink hosts",
+		[trim_space(e.value), trim_space(e.value)],
+	)
+	f := hygiene.emit(e, msg, [], "error")
 }
 
 advice(key, value) := sprintf("Write env.hadoop.conf.dir: %s instead (or export HADOOP_CONF_DIR=%s): Flink reads it from 1.6 through 2.x", [value, value]) if {
@@ -95,25 +132,39 @@ rename_ops(key) := [result.rename("flink", key, "env.hadoop.conf.dir")] if {
 	not input.flink.keys["env.hadoop.conf.dir"]
 } else := []
 
-# 1.x with env.hadoop.conf.dir too: HADOOP_CONF_DIR files override.
+# 1.6 to 1.x with env.hadoop.conf.dir too (bin/config.sh reads it from 1.6,
+# FLINK-6222; before, CKPT604 reports it as unread): HADOOP_CONF_DIR files
+# override.
 deny contains f if {
 	some key in keys
 	e := written(key)
 	not hygiene.at_least(2, 0)
+	env_conf_dir_read
 	conf_dir
+	not tilde(e.value)
 	msg := sprintf(
 		"%s names %s%s, and env.hadoop.conf.dir is also set (%s: %s): Flink loads the fs.hdfs.* files first and the HADOOP_CONF_DIR ones (which env.hadoop.conf.dir sets when the environment does not) after them, so every key set in both comes from %s; fs.hdfs.* is deprecated since Flink 1.5 and ignored from 2.0. %s",
 		[key, what(key), resolved(key), hygiene.where(conf_dir.loc), conf_dir.value, conf_dir.value, both_advice(key, e.value)],
 	)
-	f := hygiene.emit(e, msg, both_ops(key, e.value), "warning")
+	f := result.versioned(hygiene.emit(e, msg, both_ops(key, e.value), "warning"))
 }
+
+# declared_2x is a known Flink 2.x, which does not read fs.hdfs.* at all.
+declared_2x if {
+	hygiene.at_least(2, 0)
+	input.versions.flink.declared
+}
+
+env_conf_dir_read if hygiene.at_least(1, 6)
+
+env_conf_dir_read if not input.versions.flink.declared
 
 both_advice(key, value) := "Both name the same directory: delete fs.hdfs.hadoopconf" if {
 	key == "fs.hdfs.hadoopconf"
 	same_dir(value, conf_dir.value)
 } else := sprintf("Move what the %s files set into %s and delete %s", [key, conf_dir.value, key])
 
-both_ops(key, value) := [result.delete("flink", key)] if {
+both_ops(key, value) := [result.needs_version(result.delete("flink", key))] if {
 	key == "fs.hdfs.hadoopconf"
 	same_dir(value, conf_dir.value)
 } else := []
@@ -129,14 +180,18 @@ deny contains f if {
 		"%s does not read %s (removed in Flink 2.0, FLINK-34085; Flink ignores unknown keys without an error): %s not loaded, so Flink's HDFS client runs without the settings there (dfs.blocksize, replication, fs.defaultFS, HA nameservices). %s",
 		[hygiene.version, key, what_2x(key, e.value), v2_advice(key, e.value)],
 	)
-	f := hygiene.emit(e, msg, v2_ops(key), "error")
+	f := result.versioned(hygiene.emit(e, msg, v2_ops(key), "error"))
 }
 
 what_2x(key, value) := sprintf("the core-site.xml and hdfs-site.xml in %s are", [value]) if key == "fs.hdfs.hadoopconf"
 
 else := sprintf("the file it names (%s) is", [value])
 
-v2_advice(key, value) := sprintf("Write env.hadoop.conf.dir: %s instead (or export HADOOP_CONF_DIR=%s)", [value, value]) if {
+v2_advice(key, value) := "Write env.hadoop.conf.dir with the absolute path of that directory instead (or export HADOOP_CONF_DIR with it): nothing expands ~ in it, neither bin/config.sh nor java.io.File" if {
+	key == "fs.hdfs.hadoopconf"
+	not conf_dir
+	tilde(value)
+} else := sprintf("Write env.hadoop.conf.dir: %s instead (or export HADOOP_CONF_DIR=%s)", [value, value]) if {
 	key == "fs.hdfs.hadoopconf"
 	not conf_dir
 } else := sprintf("Move what those files set into the env.hadoop.conf.dir directory (%s) and delete %s", [conf_dir.value, key]) if {
@@ -146,6 +201,7 @@ v2_advice(key, value) := sprintf("Write env.hadoop.conf.dir: %s instead (or expo
 v2_ops(key) := [result.rename("flink", key, "env.hadoop.conf.dir")] if {
 	key == "fs.hdfs.hadoopconf"
 	not input.flink.keys["env.hadoop.conf.dir"]
+	not tilde(input.flink.keys[key].value)
 } else := []
 
 loaded_anyway(key, value) if {
@@ -164,5 +220,5 @@ deny contains f if {
 		"%s does not read fs.hdfs.hadoopconf (removed in Flink 2.0, FLINK-34085); the files in %s are loaded anyway through env.hadoop.conf.dir (%s), so the key only misleads: delete it",
 		[hygiene.version, e.value, hygiene.where(conf_dir.loc)],
 	)
-	f := hygiene.emit(e, msg, [result.delete("flink", "fs.hdfs.hadoopconf")], "warning")
+	f := result.versioned(hygiene.emit(e, msg, [result.needs_version(result.delete("flink", "fs.hdfs.hadoopconf"))], "warning"))
 }

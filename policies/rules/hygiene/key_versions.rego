@@ -16,7 +16,10 @@
 #   depends on the release: while the Flink version is not known (docs/versions.md) these are info
 #   and ckptlint fix holds the rename or deletion back. A key the version does not read at all, because it is
 #   newer (execution.checkpointing.dir on 1.17) or removed, silently does nothing: an error when
-#   the Flink version is known (declared or pinned), an info when it is not. fs.hdfs.* keys are
+#   the Flink version is known (declared or pinned), an info when it is not. For a known
+#   release older or newer than the releases the key catalogue covers (docs/versions.md gives
+#   the range and its sources) every finding of this rule is at most info and ckptlint fix
+#   edits nothing. fs.hdfs.* keys are
 #   reported by CKPT605.
 # related_resources:
 #   - ref: https://github.com/apache/flink/blob/release-1.20/flink-core/src/main/java/org/apache/flink/configuration/Configuration.java
@@ -67,11 +70,20 @@ deny contains f if {
 	u.problem == "deprecated"
 	u.use != ""
 	msg := sprintf(
-		"%s is deprecated on %s: Flink still reads it, but logs WARN \"Config uses deprecated configuration key '%s' instead of proper key '%s'\", and deprecated keys are dropped in later releases (several were in Flink 2.0). Rename it to %s, with the same value (a release older than %s does not read that name)",
-		[u.key, hygiene.version, u.key, u.use, u.use, since(u.use)],
+		"%s is deprecated on %s: Flink still reads it%s, and deprecated keys are dropped in later releases (several were in Flink 2.0). Rename it to %s, with the same value (a release older than %s does not read that name)",
+		[u.key, hygiene.version, deprecation_log(u), u.use, since(u.use)],
 	)
 	f := result.versioned(hygiene.emit(u, msg, rename_ops(u), "info"))
 }
+
+# deprecation_log is the WARN Configuration logs for a deprecated key, from
+# 1.3 (release-1.3.3 Configuration.java; 1.2's ConfigOption lookup reads
+# deprecated keys without a log line).
+deprecation_log(u) := sprintf(", but logs WARN \"Config uses deprecated configuration key '%s' instead of proper key '%s'\"", [u.key, u.use]) if {
+	hygiene.at_least(1, 3)
+} else := " without a log line (the WARN about deprecated keys came with Flink 1.3)" if {
+	input.versions.flink.declared
+} else := sprintf(", but logs WARN \"Config uses deprecated configuration key '%s' instead of proper key '%s'\"", [u.key, u.use])
 
 # since names the release that introduced a key, from the catalogue.
 since(key) := sprintf("Flink %s", [input.flink.key_since[key]]) if {
@@ -93,7 +105,10 @@ deny contains f if {
 	f := result.versioned(hygiene.emit(u, msg, [result.needs_version(result.delete("flink", u.key))], "warning"))
 }
 
-# Not read by this version, which is declared: the setting does nothing.
+# Not read by this version, which is declared: the setting does nothing. A
+# declared release outside the key tables (docs/versions.md) is judged as
+# the nearest release they cover, so the finding is versioned: at most info
+# there, and fix holds the edit back.
 deny contains f if {
 	some u in uses
 	u.problem == "unread"
@@ -102,7 +117,7 @@ deny contains f if {
 		"%s, so this setting silently does nothing (Flink does not reject unknown keys)%s",
 		[with_source(u.message), instead(u)],
 	)
-	f := hygiene.emit(u, msg, unread_ops(u), "error")
+	f := result.versioned(hygiene.emit(u, msg, unread_ops(u), "error"))
 }
 
 # Not read by the release the files are read with, which is not known: say so, without a fix.
@@ -136,4 +151,4 @@ instead(u) := sprintf("; %s is also set (%s) and applies", [u.use, place(u.use)]
 unread_ops(u) := [result.rename("flink", u.key, u.use)] if {
 	u.use != ""
 	not written(u.use)
-} else := [result.delete("flink", u.key)]
+} else := [result.needs_version(result.delete("flink", u.key))]

@@ -31,7 +31,41 @@ package ckptlint.rules.hygiene.legacy_parser
 import data.ckptlint.lib.hygiene
 import data.ckptlint.lib.result
 
-notices := [n | some n in input.flink.notices; startswith(n.code, "legacy-")]
+# The legacy parser's notices, on a release that reads flink-conf.yaml:
+# every release before 2.0 (GlobalConfiguration.loadYAMLResource); Flink 2.x
+# reads only config.yaml (CKPT603 reports the file).
+notices := [n | some n in input.flink.notices; startswith(n.code, "legacy-")] if {
+	not declared_2x
+} else := []
+
+declared_2x if {
+	input.versions.flink.declared
+	hygiene.at_least(2, 0)
+}
+
+# unread_note says that the release does not read a key at all (the key
+# catalogue, input.flink.unread; CKPT604 reports the key itself).
+unread_note(key) := sprintf(" (%s, so writing it does nothing on this release)", [input.flink.unread[key]]) if {
+	input.flink.unread[key]
+} else := ""
+
+# The WARN GlobalConfiguration.loadYAMLResource logs for a skipped line,
+# per release: from 1.17 (FLINK-24679, which hid the line's text) it ends in
+# "Line is not a key-value pair (missing space after ':'?)" and "Key or
+# value was empty"; before, the same prefix is followed by the line itself
+# (release-1.16.2; release-0.9.1 to 1.3 without the line number). A version
+# that is not known is read as 1.18.
+split_warn := "\"Error while trying to split key and value in configuration file <file>:<line>: Line is not a key-value pair (missing space after ':'?)\"" if {
+	new_warn
+} else := "\"Error while trying to split key and value in configuration file ...\" (with the line's text)"
+
+empty_warn := "\"Error after splitting key and value in configuration file <file>:<line>: Key or value was empty\"" if {
+	new_warn
+} else := "\"Error after splitting key and value in configuration file ...\" (with the line's text)"
+
+new_warn if hygiene.at_least(1, 17)
+
+new_warn if not input.versions.flink.declared
 
 # A nested-YAML notice either marks an indented "child: value" line that
 # Flink reads as a top-level key (its key is the dotted key meant), or a
@@ -87,6 +121,12 @@ level(key) := "error" if hygiene.relevant(key)
 
 else := "warning"
 
+# read_level is level for a key the release reads; a key it does not read
+# at all (input.flink.unread) is only a warning: the line does nothing either way.
+read_level(key) := "warning" if input.flink.unread[key]
+
+else := level(key)
+
 # effective(key) is the effective Flink value whose key is key.
 effective(key) := v if {
 	some sec, name
@@ -96,7 +136,9 @@ effective(key) := v if {
 }
 
 # consequence says what Flink uses for a key whose line it lost.
-consequence(key) := "checkpointing stays off (execution.checkpointing.interval has no default)" if {
+consequence(key) := sprintf("that changes nothing on this release, though: %s", [input.flink.unread[key]]) if {
+	input.flink.unread[key]
+} else := "checkpointing stays off (execution.checkpointing.interval has no default)" if {
 	key == "execution.checkpointing.interval"
 	not input.effective.checkpointing.interval.set
 } else := sprintf("Flink uses %s from %s instead", [v.display, hygiene.where(v.loc)]) if {
@@ -116,10 +158,17 @@ consequence(key) := "checkpointing stays off (execution.checkpointing.interval h
 fix_written(n) := [result.set("flink", kv[0], kv[1])] if {
 	kv := hygiene.split_kv(hygiene.suggested(n.message))
 	kv[0] == n.key
+	not input.flink.unread[kv[0]]
 	hygiene.flink_key_like(kv[0])
 	not startswith(kv[1], "\"")
 	not startswith(kv[1], "'")
 } else := []
+
+# set_hint says how to write the line Flink would read; nothing for a key
+# the release does not read at all.
+set_hint(n) := "" if {
+	input.flink.unread[n.key]
+} else := sprintf(". To set it, %s", [write_hint(n)])
 
 write_hint(n) := sprintf("write %q", [s]) if {
 	s := hygiene.suggested(n.message)
@@ -130,6 +179,8 @@ write_hint(n) := sprintf("write %q", [s]) if {
 set_elsewhere(key) if effective(key).set
 
 lost_level(key) := "warning" if set_elsewhere(key)
+
+else := "warning" if input.flink.unread[key]
 
 else := level(key)
 
@@ -142,8 +193,8 @@ deny contains f if {
 	some n in notices
 	n.code == "legacy-missing-space"
 	msg := sprintf(
-		"%q is not set: Flink's legacy flink-conf.yaml parser splits a line at the first \": \" (colon and space), finds none here and skips the line with only WARN \"Line is not a key-value pair (missing space after ':'?)\"; %s. To set it, %s",
-		[n.key, consequence(n.key), write_hint(n)],
+		"%q is not set: Flink's legacy flink-conf.yaml parser splits a line at the first \": \" (colon and space), finds none here and skips the line with only WARN %s; %s%s",
+		[n.key, split_warn, consequence(n.key), set_hint(n)],
 	)
 	f := hygiene.emit(n, msg, lost_fix(n), lost_level(n.key))
 }
@@ -153,8 +204,8 @@ deny contains f if {
 	some n in children
 	not in_block(n)
 	msg := sprintf(
-		"%q is not set: Flink's legacy flink-conf.yaml parser does not read nested YAML, skips the lines of its parent keys above (they have no \": \") and reads this line as the top-level key %s; %s. To set it, %s",
-		[n.key, top_level(n), consequence(n.key), write_hint(n)],
+		"%q is not set: Flink's legacy flink-conf.yaml parser does not read nested YAML, skips the lines of its parent keys above (they have no \": \") and reads this line as the top-level key %s; %s%s",
+		[n.key, top_level(n), consequence(n.key), set_hint(n)],
 	)
 	f := hygiene.emit(n, msg, lost_fix(n), lost_level(n.key))
 }
@@ -183,10 +234,10 @@ deny contains f if {
 	e.loc.line == n.loc.line
 	not script_unquoted(n.key, e.value)
 	msg := sprintf(
-		"Flink's legacy flink-conf.yaml parser keeps quotes: %q is set to %s, quote characters included%s; remove the quotes",
-		[n.key, e.value, rejected(n.loc)],
+		"Flink's legacy flink-conf.yaml parser keeps quotes: %q is set to %s, quote characters included%s; remove the quotes%s",
+		[n.key, e.value, rejected(n.loc), unread_note(n.key)],
 	)
-	f := hygiene.emit(n, msg, fix_unquote(n.key, e.value), level(n.key))
+	f := hygiene.emit(n, msg, unquote_fix(n.key, e.value), read_level(n.key))
 }
 
 rejected(loc) := sprintf(", which Flink cannot read (%s)", [v.error]) if {
@@ -202,6 +253,11 @@ effective_at(loc) := {v |
 	v.loc.line == loc.line
 }
 
+# unquote_fix removes the quotes of a key the release reads.
+unquote_fix(key, value) := [] if {
+	input.flink.unread[key]
+} else := fix_unquote(key, value)
+
 fix_unquote(key, value) := [result.set("flink", key, s)] if {
 	s := hygiene.unquoted(value)
 	s != ""
@@ -212,8 +268,8 @@ deny contains f if {
 	some n in notices
 	n.code == "legacy-quoted-key"
 	k := key_name(n.key)
-	msg := sprintf("%s; Flink does not set %s", [n.message, k])
-	f := hygiene.emit(n, msg, fix_quoted_key(n.key, k), level(k))
+	msg := sprintf("%s; Flink does not set %s%s", [n.message, k, unread_note(k)])
+	f := hygiene.emit(n, msg, fix_quoted_key(n.key, k), read_level(k))
 }
 
 key_name(written) := k if {
@@ -222,6 +278,7 @@ key_name(written) := k if {
 
 fix_quoted_key(written, key) := [result.set("flink", key, input.flink.keys[written].value)] if {
 	hygiene.flink_key_like(key)
+	not input.flink.unread[key]
 	v := input.flink.keys[written].value
 	not startswith(v, "\"")
 	not startswith(v, "'")
@@ -256,8 +313,8 @@ deny contains f if {
 	n.code == "legacy-empty-value"
 	not in_block(n)
 	msg := sprintf(
-		"%q has no value: Flink's legacy parser finds no \": \" on the line and skips it with only WARN \"Line is not a key-value pair (missing space after ':'?)\"; %s. Give it a value or delete the line",
-		[n.key, consequence(n.key)],
+		"%q has no value: Flink's legacy parser finds no \": \" on the line and skips it with only WARN %s; %s. Give it a value or delete the line",
+		[n.key, split_warn, consequence(n.key)],
 	)
 	f := hygiene.emit(n, msg, [], "warning")
 }
@@ -266,7 +323,7 @@ deny contains f if {
 	some n in notices
 	n.code == "legacy-no-separator"
 	not in_block(n)
-	msg := sprintf("%s (WARN \"Line is not a key-value pair (missing space after ':'?)\"), so whatever it was meant to set is not set; write \"key: value\" or comment it out with \"#\"", [n.message])
+	msg := sprintf("%s (WARN %s), so whatever it was meant to set is not set; write \"key: value\" or comment it out with \"#\"", [n.message, split_warn])
 	f := hygiene.emit(n, msg, [], "warning")
 }
 
@@ -274,7 +331,7 @@ deny contains f if {
 	some n in notices
 	n.code == "legacy-empty-key"
 	not in_block(n)
-	msg := sprintf("%s (WARN \"Key or value was empty\"); write \"key: value\" or delete the line", [n.message])
+	msg := sprintf("%s (WARN %s); write \"key: value\" or delete the line", [n.message, empty_warn])
 	f := hygiene.emit(n, msg, [], "warning")
 }
 

@@ -135,3 +135,41 @@ test_java_opts_quotes_from_1_19_reach_the_jvm if {
 	f.severity == "warning"
 	contains(f.message, "FLINK-33221")
 }
+
+# Issue 23: what the rule claims per release. 0.9, the oldest release the key
+# tables cover: the key exists from 1.10, so losing the line changes
+# nothing and no fix writes a key 0.9 does not read; and GlobalConfiguration
+# logs the line's text, not "Line is not a key-value pair" (FLINK-24679, 1.17).
+on_release(major, minor, unread) := json.patch(nested, [
+	{"op": "replace", "path": "/versions/flink", "value": {"value": sprintf("%d.%d", [major, minor]), "major": major, "minor": minor, "declared": true, "source": "config"}},
+	{"op": "add", "path": "/flink/unread", "value": unread},
+])
+
+no_space := json.patch(base, [{"op": "replace", "path": "/flink/notices", "value": [{"code": "legacy-missing-space", "key": "execution.checkpointing.interval", "loc": loc(1, 1), "message": "x; write \"execution.checkpointing.interval: 10 s\""}]}])
+
+test_oldest_release_unread_key_no_fix if {
+	inp := on_release(0, 9, {"execution.checkpointing.interval": "Flink 0.9 does not read execution.checkpointing.interval (it exists from Flink 1.10)"})
+	some f in legacy_parser.deny with input as inp
+	f.severity == "warning"
+	contains(f.message, "that changes nothing on this release, though: Flink 0.9 does not read execution.checkpointing.interval")
+	not contains(f.message, "To set it")
+	not f.fix
+}
+
+test_warn_text_per_release if {
+	old := json.patch(no_space, [{"op": "replace", "path": "/versions/flink", "value": {"major": 1, "minor": 16, "declared": true, "source": "config"}}])
+	some f in legacy_parser.deny with input as old
+	not contains(f.message, "Line is not a key-value pair")
+	contains(f.message, "Error while trying to split key and value in configuration file")
+	new := json.patch(no_space, [{"op": "replace", "path": "/versions/flink", "value": {"major": 1, "minor": 20, "declared": true, "source": "config"}}])
+	some g in legacy_parser.deny with input as new
+	contains(g.message, "Line is not a key-value pair (missing space after ':'?)")
+}
+
+# The newest release that reads flink-conf.yaml is 1.20; a declared 2.x
+# reads only config.yaml (CKPT603), so the legacy parser's notices say nothing.
+test_newest_release_reading_flink_conf if {
+	some f in legacy_parser.deny with input as on_release(1, 20, {})
+	f.severity == "error"
+	count(legacy_parser.deny) == 0 with input as on_release(2, 0, {})
+}

@@ -6,10 +6,12 @@
 #   state.backend.incremantal, high-availability.storagedir for high-availability.storageDir)
 #   silently leaves the setting at its default. The rule checks the keys under
 #   high-availability.*, state.*, execution.checkpointing.*, kubernetes.*, restart-strategy.*
-#   and fs.* against the option list of each Flink release from 1.13 to 2.3, generated from
-#   Flink's own ConfigOptions and option tables (internal/model/flinkoptions_gen.go, written by
-#   internal/flinkoptions from the apache/flink release branches; the commits are listed in
-#   the file), and proposes the nearest known key. When the Flink version is known (declared,
+#   and fs.* against the option list of each Flink release from 0.9 to 2.3, generated from
+#   Flink's own ConfigOptions, option tables and, before 1.13, the key constants of its sources
+#   (internal/model/flinkoptions_gen.go from the apache/flink release branches of 1.13 on,
+#   internal/model/flinkoptions_legacy_gen.go from the release tags of 0.9 to 1.12, both written by
+#   internal/flinkoptions; the commits are listed in the files), and proposes the nearest known
+#   key. When the Flink version is known (declared,
 #   or pinned in the repository: FlinkDeployment, image tag, build file, tarball name) and the
 #   table has that release, a key that release does not know is a warning that names the
 #   releases that do. Without such a version (not known, only a lower bound, or a release the
@@ -55,9 +57,18 @@ suggestion(u) := sprintf(" Did you mean %s?", [u.suggestion]) if u.suggestion
 
 else := ""
 
-known_text(u) := sprintf("releases %s know it, so it is a key of another version", [concat(", ", u.known_in)]) if {
+known_text(u) := sprintf("releases %s know it, so it is a key of another version", [concat(", ", u.known_ranges)]) if {
+	count(u.known_ranges) > 0
+} else := sprintf("releases %s know it, so it is a key of another version", [concat(", ", u.known_in)]) if {
 	count(u.known_in) > 0
 } else := sprintf("no release from %s knows it", [trim_prefix(u.table, "Flink ")])
+
+# inexact_note says why the key was not checked against one release: a
+# known release outside the list, or a version that is not known.
+inexact_note := sprintf("%s, so the list cannot check the key against that release's options", [fv.coverage]) if {
+	is_string(fv.coverage)
+	fv.coverage != ""
+} else := sprintf("The version here is %s, which the list cannot check exactly: declare flink_version in .ckptlint.hcl to check the key against that release's options", [version_text])
 
 ignored := "Flink does not validate keys: one that no option reads is kept and never looked at, so this setting has no effect and the option it was meant for keeps its default"
 
@@ -66,7 +77,7 @@ deny contains f if {
 	u.exact
 	not elsewhere(u.key)
 	f := result.warning(u, sprintf(
-		"%s (%s) is not an option of %s: %s (option list generated from Flink's ConfigOptions, internal/model/flinkoptions_gen.go). %s.%s",
+		"%s (%s) is not an option of %s: %s (option list generated from Flink's sources, internal/model/flinkoptions*_gen.go). %s.%s",
 		[u.key, hygiene.where(u.loc), version_text, known_text(u), ignored, suggestion(u)],
 	))
 }
@@ -77,7 +88,7 @@ deny contains f if {
 	count(u.known_in) == 0
 	not elsewhere(u.key)
 	f := result.info(u, sprintf(
-		"%s (%s) is not an option of any Flink release from %s (option list generated from Flink's ConfigOptions, internal/model/flinkoptions_gen.go). %s.%s The version here is %s, which the list cannot check exactly: declare flink_version in .ckptlint.hcl to check the key against that release's options",
-		[u.key, hygiene.where(u.loc), trim_prefix(u.table, "Flink "), ignored, suggestion(u), version_text],
+		"%s (%s) is not an option of any Flink release from %s (option list generated from Flink's sources, internal/model/flinkoptions*_gen.go). %s.%s %s",
+		[u.key, hygiene.where(u.loc), trim_prefix(u.table, "Flink "), ignored, suggestion(u), inexact_note],
 	))
 }

@@ -54,6 +54,7 @@ deny contains f if {
 	not [sec, name] in durations
 	v := input.effective[sec][name]
 	v.error
+	not v.lenient
 	v.loc
 	not owned(v)
 	msg := sprintf(
@@ -62,6 +63,30 @@ deny contains f if {
 	)
 	f := hygiene.emit(v, msg, fix_ops(v), "error")
 }
+
+# Before 1.10 (typed options, FLIP-77) Flink reads such a value leniently
+# and goes on: a boolean that is not "true" is false, an unreadable number
+# the default with a WARN (release-1.9.3 Configuration.convertToBoolean,
+# convertToInt). The setting then silently does something else.
+deny contains f if {
+	some sec, name
+	not sec in hygiene.hadoop_sections
+	not [sec, name] in durations
+	v := input.effective[sec][name]
+	v.error
+	v.lenient
+	v.loc
+	not owned(v)
+	msg := sprintf(
+		"%s is %q, which %s does not parse as written: it reads the value leniently, %s, so it runs with %s and no error%s",
+		[v.key, v.raw, hygiene.version, v.error, lenient_value(v), suggestion(v)],
+	)
+	f := hygiene.emit(v, msg, fix_ops(v), "error")
+}
+
+lenient_value(v) := sprintf("%s", [v.display]) if v.display != ""
+
+else := "no value"
 
 fallback(v) := sprintf("the default %s", [v.display]) if {
 	v.display != ""

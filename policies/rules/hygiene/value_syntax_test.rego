@@ -60,3 +60,22 @@ test_hadoop_values_and_valid_values_are_silent if {
 	}
 	count(value_syntax.deny) == 0 with input as inp(eff, [])
 }
+
+# Issue 23: "Could not parse value" is what typed options (1.10) throw; the
+# oldest release with such a key, 1.5 (state.backend.incremental, FLINK-7925),
+# reads "yes" as false without an error.
+test_lenient_release_no_refusal if {
+	doc := {
+		"versions": {"flink": {"value": "1.5", "major": 1, "minor": 5, "declared": true, "source": "config"}},
+		"flink": {"file": "flink-conf.yaml", "notices": []},
+		"effective": {"checkpointing": {"incremental": {
+			"value": false, "display": "false", "raw": "yes", "key": "state.backend.incremental", "set": true, "source": "file",
+			"error": "Boolean.parseBoolean reads \"yes\" as false", "lenient": true, "loc": {"file": "flink-conf.yaml", "line": 3},
+		}}},
+	}
+	some f in value_syntax.deny with input as doc
+	f.severity == "error"
+	not contains(f.message, "Could not parse value")
+	contains(f.message, "Boolean.parseBoolean reads \"yes\" as false, so it runs with false and no error")
+	f.fix == [{"op": "set", "target": "flink", "key": "state.backend.incremental", "value": "true"}]
+}

@@ -44,12 +44,34 @@ has_dir if {
 
 ha_text := sprintf("%s: %s at %s", [ha.key, ha.value, storage.origin(ha)])
 
+# dir_key is the spelling of the HA storage directory this release reads:
+# recovery.zookeeper.storageDir on 0.10 to 1.1, high-availability.storageDir
+# from 1.2 (FLINK-4768; internal/model/flinkkeys.go).
+dir_key := sd.key if is_string(sd.key)
+
+else := "high-availability.storageDir"
+
+# refusal is what the JobManager throws without the directory, per release:
+# ZooKeeperUtils "Missing recovery path. Specify via configuration key
+# 'recovery.zookeeper.storageDir'." (release-0.10.0 to 1.1.5), "Missing
+# high-availability storage path for metadata. Specify via configuration key
+# 'high-availability.storageDir'." (release-1.2.x), and from 1.3 the blob
+# store's check first (BlobUtils, later HighAvailabilityServicesUtils,
+# release-1.18.0), which the versions not known are read as.
+refusal := "\"IllegalConfigurationException: Missing recovery path. Specify via configuration key 'recovery.zookeeper.storageDir'.\"" if {
+	input.versions.flink.declared
+	not storage.at_least(1, 2)
+} else := "\"IllegalConfigurationException: Missing high-availability storage path for metadata. Specify via configuration key 'high-availability.storageDir'.\"" if {
+	input.versions.flink.declared
+	not storage.at_least(1, 3)
+} else := "\"IllegalConfigurationException: Configuration is missing the mandatory parameter: Key: 'high-availability.storageDir'\""
+
 deny contains f if {
 	storage.ha_needs_storage
 	not has_dir
 	f := result.finding(ha, sprintf(
-		"high availability is on (%s) but high-availability.storageDir is not set: it is where the JobManager stores all metadata needed to recover from a JobManager failure (the persisted job graphs among them), and the JobManager does not start without it (\"IllegalConfigurationException: Configuration is missing the mandatory parameter: Key: 'high-availability.storageDir'\"). Set high-availability.storageDir to a durable shared directory, e.g. hdfs://<namenode>:8020/flink/ha",
-		[ha_text],
+		"high availability is on (%s) but %s is not set: it is where the JobManager stores all metadata needed to recover from a JobManager failure (the persisted job graphs among them), and the JobManager does not start without it (%s). Set %s to a durable shared directory, e.g. hdfs://<namenode>:8020/flink/ha",
+		[ha_text, dir_key, refusal, dir_key],
 	))
 }
 

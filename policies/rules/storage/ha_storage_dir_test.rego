@@ -82,3 +82,32 @@ test_emptydir_in_the_jobmanager_warns_and_names_it if {
 	f.severity == "warning"
 	contains(f.message, "in the JobManager pods, volume ha (emptyDir) mounted at /flink-data (spec.jobManager.podTemplate at deploy.yaml:30)")
 }
+
+# Issue 23: the oldest release with JobManager HA, 0.10 (FLINK-2291), reads
+# recovery.mode and recovery.zookeeper.storageDir, and refuses another text.
+test_oldest_release_names_its_key_and_error if {
+	doc := json.patch(base, [
+		{"op": "replace", "path": "/versions/flink", "value": {"value": "0.10.2", "major": 0, "minor": 10, "declared": true, "source": "config"}},
+		{"op": "replace", "path": "/effective/ha/type/key", "value": "recovery.mode"},
+		{"op": "replace", "path": "/effective/ha/storage_dir/key", "value": "recovery.zookeeper.storageDir"},
+	])
+	some f in ha_storage_dir.deny with input as doc
+	contains(f.message, "but recovery.zookeeper.storageDir is not set")
+	contains(f.message, "Missing recovery path. Specify via configuration key 'recovery.zookeeper.storageDir'.")
+	contains(f.message, "Set recovery.zookeeper.storageDir to")
+	not contains(f.message, "high-availability.storageDir")
+}
+
+test_1_2_error_text if {
+	doc := json.patch(base, [{"op": "replace", "path": "/versions/flink", "value": {"value": "1.2.1", "major": 1, "minor": 2, "declared": true, "source": "config"}}])
+	some f in ha_storage_dir.deny with input as doc
+	contains(f.message, "Missing high-availability storage path for metadata.")
+}
+
+# The newest release: the mandatory-parameter check of
+# HighAvailabilityServicesUtils.
+test_newest_release_error_text if {
+	doc := json.patch(base, [{"op": "replace", "path": "/versions/flink", "value": {"value": "2.3", "major": 2, "minor": 3, "declared": true, "source": "config"}}])
+	some f in ha_storage_dir.deny with input as doc
+	contains(f.message, "Configuration is missing the mandatory parameter: Key: 'high-availability.storageDir'")
+}

@@ -56,12 +56,21 @@ refs_text := sprintf(" (%s names a directory that is not in the repository)", [c
 	count(refs) > 0
 } else := ""
 
+# authority_error is the start of Flink's error, per release: HadoopFsFactory
+# "The given file system URI (...) did not describe the authority" from 1.4
+# (release-1.4.2 to 1.18.0), HadoopFileSystem "The given HDFS file URI (...)
+# did not describe the HDFS NameNode." before (release-1.0.3 to 1.3.3).
+authority_error(path) := sprintf("The given HDFS file URI (%s) did not describe the HDFS NameNode.", [path]) if {
+	input.versions.flink.declared
+	not storage.at_least(1, 4)
+} else := sprintf("The given file system URI (%s) did not describe the authority", [path])
+
 deny contains f if {
 	input.flink
 	some p in paths
 	not default_fs.set
 	f := result.info(p, sprintf(
-		"%s %s (%s) names no NameNode, so Flink takes the authority from fs.defaultFS of the Hadoop configuration it loads (HadoopUtils.getHadoopConfiguration): core-site.xml on the classpath, $HADOOP_HOME/conf and $HADOOP_HOME/etc/hadoop, the fs.hdfs.hadoopconf directory (Flink 1.x), $HADOOP_CONF_DIR (env.hadoop.conf.dir sets it) and flink.hadoop.fs.defaultFS (Flink 1.13 or later). Here %s%s, so the NameNode comes from files on the Flink hosts that ckptlint cannot see; where none sets it, Hadoop's default file:/// applies and Flink fails with \"The given file system URI (%s) did not describe the authority ... contains no valid authority component\". Write the NameNode or HA nameservice into the path (hdfs://<namenode>:8020/...), or keep the core-site.xml Flink reads in the repository",
-		[p.key, p.value, storage.origin(p), found, refs_text, p.value],
+		"%s %s (%s) names no NameNode, so Flink takes the authority from fs.defaultFS of the Hadoop configuration it loads (HadoopUtils.getHadoopConfiguration): core-site.xml on the classpath, $HADOOP_HOME/conf and $HADOOP_HOME/etc/hadoop, the fs.hdfs.hadoopconf directory (Flink 1.x), $HADOOP_CONF_DIR (env.hadoop.conf.dir sets it from Flink 1.6) and flink.hadoop.fs.defaultFS (Flink 1.13 or later). Here %s%s, so the NameNode comes from files on the Flink hosts that ckptlint cannot see; where none sets it, Hadoop's default file:/// applies and Flink fails with \"%s ... contains no valid authority component\". Write the NameNode or HA nameservice into the path (hdfs://<namenode>:8020/...), or keep the core-site.xml Flink reads in the repository",
+		[p.key, p.value, storage.origin(p), found, refs_text, authority_error(p.value)],
 	))
 }

@@ -20,7 +20,7 @@ test_no_core_site_is_info if {
 	f.severity == "info"
 	contains(f.message, "state.checkpoints.dir hdfs:///flink/checkpoints (flink-conf.yaml:3) names no NameNode")
 	contains(f.message, "holds no core-site.xml")
-	contains(f.message, "$HADOOP_CONF_DIR (env.hadoop.conf.dir sets it)")
+	contains(f.message, "$HADOOP_CONF_DIR (env.hadoop.conf.dir sets it from Flink 1.6)")
 	contains(f.message, "contains no valid authority component")
 	f.loc.line == 3
 }
@@ -47,4 +47,15 @@ test_authority_in_path_is_silent if {
 test_ha_storage_dir_is_checked if {
 	inp := json.patch(base, [{"op": "replace", "path": "/effective/ha/storage_dir", "value": {"value": "hdfs:///flink/ha", "set": true, "key": "high-availability.storageDir", "loc": {"file": "flink-conf.yaml", "line": 7}}}])
 	count(hdfs_no_authority.deny) == 2 with input as inp
+}
+
+# Issue 23: the error's first words per release, oldest (0.9, HadoopFileSystem)
+# and newest (2.3, HadoopFsFactory since 1.4).
+test_error_text_per_release if {
+	old := json.patch(base, [{"op": "add", "path": "/versions", "value": {"flink": {"major": 0, "minor": 9, "declared": true}}}])
+	some f in hdfs_no_authority.deny with input as old
+	contains(f.message, "did not describe the HDFS NameNode.")
+	new := json.patch(base, [{"op": "add", "path": "/versions", "value": {"flink": {"major": 2, "minor": 3, "declared": true}}}])
+	some g in hdfs_no_authority.deny with input as new
+	contains(g.message, "did not describe the authority")
 }

@@ -54,9 +54,19 @@ risks contains sprintf("the %s p99 checkpoint duration %s%s is within 3x of the 
 	to.value < 3 * input.deployment.checkpoint_p99_ms
 }
 
-risks contains sprintf("the %s timeout (%s) is below 1 min, shorter than one HDFS write pause can last (a DataNode DirectoryScanner stall measured 38 s)", [to.display, timing.origin(to)]) if {
+# short_risk is no figure of this cluster: another cluster's measured
+# stall against the timeout. Alone it makes the finding an info that names
+# the figures that would decide it (issue 23).
+short_risk := sprintf("the %s timeout (%s) is below 1 min, shorter than one HDFS write pause can last (a DataNode DirectoryScanner stall measured 38 s)", [to.display, timing.origin(to)]) if {
 	timing.readable(to)
 	to.value < short_timeout
+} else := ""
+
+risks contains short_risk if short_risk != ""
+
+declared_risks contains r if {
+	some r in risks
+	r != short_risk
 }
 
 # how and cited say whether a figure was observed, and by which facts block.
@@ -92,7 +102,7 @@ base_ok if {
 deny contains f if {
 	base_ok
 	count(risks) > 0
-	f := result.fix(
+	f := with_evidence(result.fix(
 		tf, sprintf(
 			"%s: %s. Such failures are likely here: %s. Set execution.checkpointing.tolerable-failed-checkpoints to %d: Flink counts consecutive failures only, so an isolated expiry no longer restarts the job, and a checkpoint path that stays broken still fails it after %d failures in a row (within about %s: %d checkpoints, each lasting up to max(interval %s, timeout %s))",
 			[
@@ -101,8 +111,18 @@ deny contains f if {
 			],
 		),
 		[result.set("flink", "execution.checkpointing.tolerable-failed-checkpoints", sprintf("%d", [proposed]))],
-	)
+	))
 }
+
+# with_evidence keeps the rule's severity when a figure of this cluster (a
+# declared or observed stall or p99) is among the risks, else makes it an
+# info that says which figure would decide it.
+with_evidence(f) := f if count(declared_risks) > 0
+
+else := object.union(f, {
+	"severity": "info",
+	"message": concat("", [f.message, ". Declare write_stall in a cluster block or checkpoint_p99 in a deployment block of .ckptlint.hcl to decide whether this cluster's writes pause that long"]),
+})
 
 deny contains f if {
 	base_ok

@@ -36,9 +36,12 @@ test_explicit_zero_without_risk_is_silent if {
 	count(zero_tolerance.deny) == 0 with input as inp
 }
 
-test_short_timeout_warns_and_fixes if {
+# Issue 23: a short timeout against another cluster's measured stall is no
+# figure of this cluster: an info, with the fix, naming what would decide it.
+test_short_timeout_is_info_and_fixes if {
 	some f in zero_tolerance.deny with input as short_timeout
-	object.get(f, "severity", null) == null
+	f.severity == "info"
+	contains(f.message, "Declare write_stall in a cluster block or checkpoint_p99 in a deployment block of .ckptlint.hcl to decide")
 	contains(f.message, "the 20 s timeout (conf/flink-conf.yaml:4) is below 1 min")
 	contains(f.message, "Exceeded checkpoint tolerable failure threshold.")
 	contains(f.message, "after 4 failures in a row (within about 4 min: 4 checkpoints, each lasting up to max(interval 1 min, timeout 20 s))")
@@ -46,7 +49,7 @@ test_short_timeout_warns_and_fixes if {
 }
 
 test_declared_stall_warns if {
-	inp := json.patch(base, [{"op": "replace", "path": "/cluster", "value": {"declared": true, "name": "shared", "write_stall_ms": 38000}}])
+	inp := json.patch(short_timeout, [{"op": "replace", "path": "/cluster", "value": {"declared": true, "name": "shared", "write_stall_ms": 38000}}])
 	some f in zero_tolerance.deny with input as inp
 	object.get(f, "severity", null) == null
 	contains(f.message, "a 38 s HDFS write stall is declared for cluster \"shared\"")
