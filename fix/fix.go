@@ -252,22 +252,32 @@ type target struct {
 	manifest string // FlinkDeployment name for manifest files
 }
 
+// versionHold holds back an edit that is right only for some releases
+// while the set's Flink or Hadoop version does not say it is (a *heldBack),
+// and returns nil when the edit may be made.
+func versionHold(s *model.Set, op finding.Op) error {
+	if versions.NeedsVersion(op) && !s.FlinkVersion.Covered() {
+		if c := s.FlinkVersion.Coverage("Flink"); c != "" {
+			return &heldBack{reason: "the edit is right only for some Flink releases and " + c, outside: true}
+		}
+		return &heldBack{reason: "the edit is right only for some Flink releases and the Flink version is not known"}
+	}
+	if versions.NeedsHadoopVersion(op) && !versions.HadoopRenamesRead(s) {
+		if s.HadoopVersion.Known() {
+			return &heldBack{reason: s.HadoopVersion.Text("Hadoop") + " reads only the old name; the new one came with Hadoop 0.23/2.0"}
+		}
+		return &heldBack{reason: "Hadoop reads the new name only from 0.23/2.0 on (1.x reads only the old one) and the Hadoop version is not known"}
+	}
+	return nil
+}
+
 // apply performs one operation; it reports whether a file changed.
 func (p *planner) apply(s *model.Set, fd finding.Finding, op finding.Op, written map[string]wrote) (bool, error) {
 	if s == nil {
 		return false, fmt.Errorf("config set %q not found", fd.ConfigSet)
 	}
-	if versions.NeedsVersion(op) && !s.FlinkVersion.Covered() {
-		if c := s.FlinkVersion.Coverage("Flink"); c != "" {
-			return false, &heldBack{reason: "the edit is right only for some Flink releases and " + c, outside: true}
-		}
-		return false, &heldBack{reason: "the edit is right only for some Flink releases and the Flink version is not known"}
-	}
-	if versions.NeedsHadoopVersion(op) && !versions.HadoopRenamesRead(s) {
-		if s.HadoopVersion.Known() {
-			return false, &heldBack{reason: s.HadoopVersion.Text("Hadoop") + " reads only the old name; the new one came with Hadoop 0.23/2.0"}
-		}
-		return false, &heldBack{reason: "Hadoop reads the new name only from 0.23/2.0 on (1.x reads only the old one) and the Hadoop version is not known"}
+	if err := versionHold(s, op); err != nil {
+		return false, err
 	}
 	t, err := p.resolve(s, op)
 	if err != nil {
