@@ -35,10 +35,13 @@ func (d *Tree) addSource(path, kind string) error {
 	if _, ok := d.files[path]; ok {
 		return nil
 	}
-	src, real, err := d.read(path)
-	if err != nil {
-		d.notef("%s: %s file not read: %v", d.Display(path), kind, unwrapPath(err))
-		return nil
+	src, real := d.overlay[path], path
+	if src == nil {
+		var err error
+		if src, real, err = d.read(path); err != nil {
+			d.notef("%s: %s file not read: %v", d.Display(path), kind, unwrapPath(err))
+			return nil
+		}
 	}
 	d.keepSource(path, real, d.Display(path), kind, src)
 	return nil
@@ -46,6 +49,14 @@ func (d *Tree) addSource(path, kind string) error {
 
 // keepSource records a deployment file read.
 func (d *Tree) keepSource(path, real, disp, kind string, src []byte) {
+	for _, s := range d.sources {
+		if s.Path == path { // read again (an overlay file of fix's next round)
+			if s.Kind == "" {
+				s.Kind, s.Src = kind, src
+			}
+			return
+		}
+	}
 	d.sources = append(d.sources, &Source{Path: path, Real: real, Disp: disp, Kind: kind, Src: src})
 }
 
