@@ -25,6 +25,7 @@ type lintParams struct {
 	formats         []string
 	failLevel       string
 	quiet           bool
+	compact         bool
 	color           string
 	noInlineIgnores bool
 	stdinFilename   string
@@ -46,6 +47,7 @@ func newLintCmd(g *globals) *cobra.Command {
 		"NAME is one of "+strings.Join(report.Formats, ", ")+" (default text)")
 	f.StringVar(&p.failLevel, "fail-level", "error", "lowest severity that makes the exit code 1: error, warning or info")
 	f.BoolVarP(&p.quiet, "quiet", "q", false, "print nothing in text format on standard output; only the exit code tells (report files are still written)")
+	f.BoolVar(&p.compact, "compact", false, "text format: one line per finding, its headline, without the detail lines")
 	f.StringVar(&p.color, "color", "auto", "colour and source snippets in text output on standard output: auto (on a terminal, unless NO_COLOR; FORCE_COLOR or CLICOLOR_FORCE force it), always or never")
 	f.StringVar(&p.stdinFilename, "stdin-filename", "", "with the path - : lint standard input as if it were this file, with the files beside it on disk")
 	f.BoolVar(&p.noInlineIgnores, "no-inline-ignores", false, "report findings that ckptlint:ignore comments silence")
@@ -165,7 +167,7 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	}()
 	head := report.Result{Version: buildinfo.Get().Version, Rules: rules, Disabled: disabledRules(rules, cfg),
 		FailLevel: fail, RepoDir: repoDir()}
-	rep, err := newReports(g, outs, head, p.quiet, tty)
+	rep, err := newReports(g, outs, head, p.quiet, p.compact, tty)
 	if err != nil {
 		return err
 	}
@@ -255,8 +257,8 @@ type streamOut struct {
 
 // newReports makes a streamer for each output that streams. Text on
 // standard output is coloured with a snippet on a terminal; --quiet drops
-// it.
-func newReports(g *globals, outs []output, head report.Result, quiet, tty bool) (*reports, error) {
+// it; --compact makes every text output one line per finding.
+func newReports(g *globals, outs []output, head report.Result, quiet, compact, tty bool) (*reports, error) {
 	r := &reports{g: g, outs: outs, tty: tty, streams: make([]*streamOut, len(outs)), counts: report.Counts(nil)}
 	for i, o := range outs {
 		toStdout := o.path == ""
@@ -268,9 +270,9 @@ func newReports(g *globals, outs []output, head report.Result, quiet, tty bool) 
 			r.sources = r.sources || report.ReadsSources(o.name)
 			continue
 		}
-		opts := report.Options{}
+		opts := report.Options{Compact: compact}
 		if toStdout {
-			opts = report.Options{Color: tty, Snippet: tty}
+			opts = report.Options{Color: tty, Snippet: tty && !compact, Compact: compact}
 		}
 		st, err := report.NewStreamer(o.name, head, opts)
 		if err != nil {

@@ -110,10 +110,10 @@ next:
 		}
 		c := false
 		for _, t := range ts {
-			if mentions(f.Message, t.key) {
+			if mentions(f.Message, t.key) || mentions(f.Detail, t.key) {
 				c = true
 				f.Fix = nil
-				f.Message += fmt.Sprintf(" (not judged: %s at %s is an unrendered template placeholder, so its value is unknown)", t.key, t.loc)
+				f.Detail = appendDetail(f.Detail, fmt.Sprintf(" (not judged: %s at %s is an unrendered template placeholder, so its value is unknown)", t.key, t.loc))
 				break
 			}
 		}
