@@ -11,10 +11,10 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/ckptlint/ckptlint/internal/linttest"
-	"github.com/ckptlint/ckptlint/lint"
 	"github.com/ckptlint/ckptlint/internal/finding"
+	"github.com/ckptlint/ckptlint/internal/linttest"
 	"github.com/ckptlint/ckptlint/internal/model"
+	"github.com/ckptlint/ckptlint/lint"
 )
 
 // ruleReleases is the range of Flink releases each rule claims (issue 23:
