@@ -191,8 +191,8 @@ func versionConflicts(s *model.Set) []finding.Finding {
 			lower := strings.ToLower(pv.product)
 			out = append(out, finding.Finding{
 				RuleID: rule.VersionConflict, RuleName: rule.VersionConflictName, Severity: finding.Info,
-				Message: fmt.Sprintf("%s versions disagree: ckptlint goes by %s %s, but the repository also pins %s %s.",
-					pv.product, pv.product, pv.r.Version, pv.product, c.Version),
+				Message: fmt.Sprintf("%s versions disagree: ckptlint goes by %s %s, but %s pins %s %s.",
+					pv.product, pv.product, pv.r.Version, c.Place(), pv.product, c.Version),
 				Detail: fmt.Sprintf("%s versions disagree: ckptlint goes by %s, but %s pins %s %s. If %s %s is what runs with this configuration, declare it with --%s-version or %s_version in .ckptlint.hcl",
 					pv.product, pv.r.Text(pv.product), c.Place(), pv.product, c.Version, pv.product, c.Version, lower, lower),
 				Range:     finding.Range{File: defaultFile(s), Span: parsed.At(parsed.Top())},
