@@ -58,7 +58,7 @@ func (o *Observation) Source() string { return strings.Join(o.Sources, ", ") }
 func Parse(name string, data []byte) (*Observation, error) {
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
-		return nil, fmt.Errorf("%s: empty input: expected NameNode JMX JSON, `hdfs dfsadmin -report` output, a Flink REST response or `kubectl get flinkdeployment -o yaml` output", name)
+		return nil, fmt.Errorf("%s: empty input: expected NameNode JMX JSON, `hdfs dfsadmin -report` output, a Flink REST response or `kubectl get flinkdeployment -o yaml|json` output", name)
 	}
 	var o *Observation
 	var err error
@@ -99,6 +99,13 @@ func parseJSON(data []byte) (*Observation, error) {
 		return parseCheckpoints(data)
 	case has("interval", "timeout", "max_concurrent"):
 		return parseCheckpointConfig(data)
+	case has("kind") && (string(top["kind"]) == `"FlinkDeployment"` || string(top["kind"]) == `"List"`):
+		// kubectl get flinkdeployment NAME -o json
+		var doc map[string]any
+		if err := decodeJSON(data, &doc); err != nil {
+			return nil, err
+		}
+		return parseKubectlDoc(doc)
 	case has("subtasks", "num_subtasks"):
 		return parseSubtaskCheckpoint(data)
 	case has("errors"):
@@ -109,7 +116,7 @@ func parseJSON(data []byte) (*Observation, error) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	return nil, fmt.Errorf("JSON with fields %s is none of the known sources: expected NameNode JMX (\"beans\"), Flink /overview (\"taskmanagers\", \"slots-total\"), /jobs/<id>/checkpoints (\"counts\", \"summary\"), /jobs/<id>/checkpoints/config (\"interval\", \"timeout\", \"max_concurrent\") or /jobs/<id>/checkpoints/details/<checkpoint>/subtasks/<vertex> (\"subtasks\", \"num_subtasks\")",
+	return nil, fmt.Errorf("JSON with fields %s is none of the known sources: expected NameNode JMX (\"beans\"), Flink /overview (\"taskmanagers\", \"slots-total\"), /jobs/<id>/checkpoints (\"counts\", \"summary\"), /jobs/<id>/checkpoints/config (\"interval\", \"timeout\", \"max_concurrent\"), /jobs/<id>/checkpoints/details/<checkpoint>/subtasks/<vertex> (\"subtasks\", \"num_subtasks\") or kubectl get flinkdeployment -o json (\"kind\": \"FlinkDeployment\")",
 		clip(strings.Join(keys, ", "), 200))
 }
 

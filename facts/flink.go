@@ -1,6 +1,7 @@
 package facts
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -29,16 +30,18 @@ func parseOverview(data []byte) (*Observation, error) {
 	if !ok1 || !ok2 || tms < 0 || slots < 0 {
 		return nil, errors.New(`/overview: "taskmanagers" and "slots-total" must be whole numbers`)
 	}
+	// The TaskManagers and slots are this Flink cluster's: deployment
+	// facts, so two Flink clusters on one HDFS cluster keep their own.
 	o := &Observation{Kind: JobManager}
 	if tms > 0 {
-		o.Cluster = append(o.Cluster, intValue("taskmanagers", tms, "/overview taskmanagers"))
+		o.Deployment = append(o.Deployment, intValue("taskmanagers", tms, "/overview taskmanagers"))
 		per := slots / tms
 		note := fmt.Sprintf("/overview slots-total %d / taskmanagers %d", slots, tms)
 		if slots%tms != 0 {
 			note += " is not whole: TaskManagers differ, written rounded down"
 		}
 		if per > 0 {
-			o.Cluster = append(o.Cluster, intValue("slots_per_taskmanager", per, note))
+			o.Deployment = append(o.Deployment, intValue("slots_per_taskmanager", per, note))
 		}
 	}
 	if v, _ := doc["flink-version"].(string); v != "" {
@@ -217,19 +220,29 @@ func parseCheckpointConfig(data []byte) (*Observation, error) {
 }
 
 // parseKubectl reads `kubectl get flinkdeployment NAME -o yaml` (or a List
-// of exactly one): the Flink Kubernetes Operator's FlinkDeployment CRD
-// (flink.apache.org/v1beta1, FlinkDeploymentSpec): spec.flinkVersion
-// ("v1_18", the FlinkVersion enum), spec.job.parallelism,
-// spec.taskManager.replicas and spec.flinkConfiguration
-// "taskmanager.numberOfTaskSlots".
+// of exactly one); parseKubectlDoc reads the decoded document, which `-o
+// json` gives as well (parseJSON).
 func parseKubectl(data []byte) (*Observation, error) {
 	var doc map[string]any
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("neither JSON, `hdfs dfsadmin -report` output nor YAML: %v", err)
 	}
 	if doc == nil {
-		return nil, errors.New("not a recognised source: expected NameNode JMX JSON, `hdfs dfsadmin -report` output, a Flink REST response or `kubectl get flinkdeployment -o yaml` output")
+		return nil, errors.New("not a recognised source: expected NameNode JMX JSON, `hdfs dfsadmin -report` output, a Flink REST response or `kubectl get flinkdeployment -o yaml|json` output")
 	}
+	return parseKubectlDoc(doc)
+}
+
+// parseKubectlDoc reads the Flink Kubernetes Operator's FlinkDeployment CRD
+// (flink.apache.org/v1beta1, FlinkDeploymentSpec): spec.flinkVersion
+// ("v1_18", the FlinkVersion enum), spec.job.parallelism,
+// spec.taskManager.replicas and spec.flinkConfiguration
+// "taskmanager.numberOfTaskSlots"; without replicas, the operator's own
+// status.taskManager.replicas (TaskManagerInfo, which
+// ReconciliationUtils.getTaskManagerInfo sets for a running job to
+// FlinkUtils.getNumTaskManagers, ceil(parallelism / slots)), else that
+// computation. Every value is the Flink cluster's: a deployment fact.
+func parseKubectlDoc(doc map[string]any) (*Observation, error) {
 	if doc["kind"] == "List" {
 		items, _ := doc["items"].([]any)
 		if len(items) != 1 {
@@ -238,7 +251,7 @@ func parseKubectl(data []byte) (*Observation, error) {
 		doc, _ = items[0].(map[string]any)
 	}
 	if doc["kind"] != "FlinkDeployment" {
-		return nil, fmt.Errorf("YAML of kind %v, not a FlinkDeployment: expected `kubectl get flinkdeployment NAME -o yaml` output", doc["kind"])
+		return nil, fmt.Errorf("a document of kind %v, not a FlinkDeployment: expected `kubectl get flinkdeployment NAME -o yaml` (or -o json) output", doc["kind"])
 	}
 	spec, _ := doc["spec"].(map[string]any)
 	if spec == nil {
@@ -258,44 +271,77 @@ func parseKubectl(data []byte) (*Observation, error) {
 			o.Deployment = append(o.Deployment, intValue("parallelism", n, "spec.job.parallelism"))
 		}
 	}
-	var slots int64 = -1
-	if conf, _ := spec["flinkConfiguration"].(map[string]any); conf != nil {
-		v := conf["taskmanager.numberOfTaskSlots"]
-		if v == nil { // the operator's YAML form, nested keys
-			if tm, _ := conf["taskmanager"].(map[string]any); tm != nil {
-				v = tm["numberOfTaskSlots"]
-			}
-		}
-		if n, ok := yamlInt(v); ok && n > 0 {
-			slots = n
-			o.Cluster = append(o.Cluster, intValue("slots_per_taskmanager", n, "spec.flinkConfiguration taskmanager.numberOfTaskSlots"))
-		}
-	}
-	if tm, _ := spec["taskManager"].(map[string]any); tm != nil {
-		res := ""
-		if r, _ := tm["resource"].(map[string]any); r != nil {
-			res = fmt.Sprintf("; taskManager.resource memory %v, cpu %v", r["memory"], r["cpu"])
-		}
-		if n, ok := yamlInt(tm["replicas"]); ok && n > 0 {
-			o.Cluster = append(o.Cluster, intValue("taskmanagers", n, "spec.taskManager.replicas"+res))
-		} else if parallelism > 0 && slots > 0 {
-			n := (parallelism + slots - 1) / slots
-			o.Cluster = append(o.Cluster, intValue("taskmanagers", n,
-				fmt.Sprintf("no spec.taskManager.replicas: ceil(parallelism %d / slots %d), as the operator's native mode starts them%s", parallelism, slots, res)))
-		}
-	}
-	if len(o.Cluster)+len(o.Deployment) == 0 {
+	slots := kubectlSlots(o, spec)
+	kubectlTaskManagers(o, doc, spec, parallelism, slots)
+	if len(o.Deployment) == 0 {
 		return nil, errors.New("the FlinkDeployment sets none of spec.flinkVersion, spec.job.parallelism, spec.taskManager.replicas, taskmanager.numberOfTaskSlots")
 	}
 	return o, nil
 }
 
+// kubectlSlots adds taskmanager.numberOfTaskSlots of spec.flinkConfiguration
+// (flat, or nested as the operator's YAML form allows) and returns it, -1
+// when unset.
+func kubectlSlots(o *Observation, spec map[string]any) int64 {
+	conf, _ := spec["flinkConfiguration"].(map[string]any)
+	if conf == nil {
+		return -1
+	}
+	v := conf["taskmanager.numberOfTaskSlots"]
+	if v == nil {
+		if tm, _ := conf["taskmanager"].(map[string]any); tm != nil {
+			v = tm["numberOfTaskSlots"]
+		}
+	}
+	n, ok := yamlInt(v)
+	if !ok || n <= 0 {
+		return -1
+	}
+	o.Deployment = append(o.Deployment, intValue("slots_per_taskmanager", n, "spec.flinkConfiguration taskmanager.numberOfTaskSlots"))
+	return n
+}
+
+// kubectlTaskManagers adds the TaskManagers: spec.taskManager.replicas,
+// else the operator's status.taskManager.replicas, else ceil(parallelism /
+// slots) as the operator's native mode starts them.
+func kubectlTaskManagers(o *Observation, doc, spec map[string]any, parallelism, slots int64) {
+	res := ""
+	tm, _ := spec["taskManager"].(map[string]any)
+	if r, _ := tm["resource"].(map[string]any); r != nil {
+		res = fmt.Sprintf("; taskManager.resource memory %v, cpu %v", r["memory"], r["cpu"])
+	}
+	var observed int64 = -1
+	st, _ := doc["status"].(map[string]any)
+	if tmi, _ := st["taskManager"].(map[string]any); tmi != nil {
+		if n, ok := yamlInt(tmi["replicas"]); ok && n > 0 {
+			observed = n
+		}
+	}
+	switch n, ok := yamlInt(tm["replicas"]); {
+	case ok && n > 0:
+		o.Deployment = append(o.Deployment, intValue("taskmanagers", n, "spec.taskManager.replicas"+res))
+	case observed > 0:
+		o.Deployment = append(o.Deployment, intValue("taskmanagers", observed,
+			"status.taskManager.replicas, what the operator runs the job with (no spec.taskManager.replicas)"+res))
+	case parallelism > 0 && slots > 0:
+		n := (parallelism + slots - 1) / slots
+		o.Deployment = append(o.Deployment, intValue("taskmanagers", n,
+			fmt.Sprintf("no spec.taskManager.replicas: ceil(parallelism %d / slots %d), as the operator's native mode starts them%s", parallelism, slots, res)))
+	}
+}
+
+// yamlInt reads a whole number as YAML (int) or JSON (json.Number)
+// decoding gives it, or a string holding one (Kubernetes manifests quote
+// numbers in flinkConfiguration).
 func yamlInt(v any) (int64, bool) {
 	switch x := v.(type) {
 	case int:
 		return int64(x), true
 	case int64:
 		return x, true
+	case json.Number:
+		n, err := x.Int64()
+		return n, err == nil
 	case string:
 		n, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64)
 		return n, err == nil

@@ -203,8 +203,18 @@ func looksLikeDFSAdmin(data []byte) bool {
 // sectionRE matches DFSAdmin.report's section headings, "Live datanodes
 // (3):", "Dead datanodes (0):", "Decommissioning datanodes (1):" and, since
 // Hadoop 3.0, "Entering maintenance datanodes (0):" / "In maintenance
-// datanodes (0):".
-var sectionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z ]+) datanodes \((\d+)\):\s*$`) })
+// datanodes (0):" (printDataNodeReports, Hadoop 2.6.5 to 3.4.1); older
+// Hadoop 2 releases print "Live datanodes:" and "Dead datanodes:" without a
+// count, after availableRE's summary line.
+var sectionRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([A-Za-z ]+) datanodes(?: \((\d+)\))?:\s*$`)
+})
+
+// availableRE is the summary line of the older DFSAdmin.report, "Datanodes
+// available: 3 (3 total, 0 dead)": the live count, then all and dead.
+var availableRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^Datanodes available: (\d+) \((\d+) total, (\d+) dead\)\s*$`)
+})
 
 // parseDFSAdmin reads `hdfs dfsadmin -report`: org.apache.hadoop.hdfs.tools.DFSAdmin.report
 // prints, per DataNode, DatanodeInfo.getDatanodeReport(): "Name: ip:port
@@ -218,6 +228,9 @@ func parseDFSAdmin(data []byte) (*Observation, error) {
 	var cur *dataNode
 	section := ""
 	sawLive := false
+	// header is the line that counts the live DataNodes, its number and
+	// the count it gives; -1 when no line counts them.
+	header, headerLine, headerCount := "", 0, -1
 	flush := func() {
 		if cur != nil {
 			all = append(all, *cur)
@@ -230,11 +243,20 @@ func parseDFSAdmin(data []byte) (*Observation, error) {
 	for sc.Scan() {
 		line++
 		t := strings.TrimRight(sc.Text(), "\r")
+		if m := availableRE().FindStringSubmatch(t); m != nil {
+			header, headerLine = t, line
+			headerCount, _ = strconv.Atoi(m[1])
+			continue
+		}
 		if m := sectionRE().FindStringSubmatch(t); m != nil {
 			flush()
 			section = strings.ToLower(m[1])
 			if section == "live" {
 				sawLive = true
+				if m[2] != "" {
+					header, headerLine = t, line
+					headerCount, _ = strconv.Atoi(m[2])
+				}
 			}
 			continue
 		}
@@ -280,6 +302,22 @@ func parseDFSAdmin(data []byte) (*Observation, error) {
 		if d.remaining < 0 {
 			return nil, fmt.Errorf("DataNode %s has no \"DFS Remaining\" line (truncated report?)", d.name)
 		}
+	}
+	// The header counts the DataNodes the NameNode reported; fewer sections
+	// is a cut report (a pager, a paste), and its facts would describe a
+	// cluster of fewer nodes (issue 24: a truncated report wrote datanodes
+	// = 1 under a header saying 3).
+	if headerCount >= 0 && headerCount != len(all) {
+		var names []string
+		for _, d := range all {
+			names = append(names, d.name)
+		}
+		listed := "none"
+		if len(names) > 0 {
+			listed = strings.Join(names, ", ")
+		}
+		return nil, fmt.Errorf("line %d: the header %q counts %d live DataNodes, but the report lists %d (%s): a truncated or edited report? Pass the whole output of hdfs dfsadmin -report",
+			headerLine, header, headerCount, len(all), clip(listed, 200))
 	}
 	o := &Observation{Kind: DFSAdmin}
 	if err := capacity(o, all, "the Live datanodes section", "", ""); err != nil {

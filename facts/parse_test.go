@@ -123,3 +123,88 @@ func TestParseErrors(t *testing.T) {
 		})
 	}
 }
+
+// values is an observation's values of one block, rendered as HCL.
+func values(vs []Value) map[string]string {
+	got := map[string]string{}
+	for _, v := range vs {
+		got[v.Attr] = string(hclwrite.TokensForValue(v.Val).Bytes())
+	}
+	return got
+}
+
+// TestKubectlJSON: `kubectl get flinkdeployment NAME -o json` (and a List
+// of one, as `kubectl get flinkdeployment -o json` prints it) is read as
+// the YAML form is, and every Flink-side fact lands in the deployment block,
+// none in the HDFS cluster block (issue 24).
+func TestKubectlJSON(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		want map[string]string
+	}{
+		{"kubectl-flinkdeployment.json", map[string]string{
+			"flink_version": `"1.20"`, "parallelism": "12", "slots_per_taskmanager": "4", "taskmanagers": "3",
+		}},
+		{"kubectl-list.json", map[string]string{
+			"flink_version": `"1.19"`, "parallelism": "6", "slots_per_taskmanager": "2", "taskmanagers": "3",
+		}},
+		{"kubectl-flinkdeployment.yaml", map[string]string{
+			"flink_version": `"1.18"`, "parallelism": "8", "slots_per_taskmanager": "2", "taskmanagers": "4",
+		}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			o := readObs(t, tc.file)[0]
+			if o.Kind != Kubectl {
+				t.Fatalf("kind %s, want kubectl", o.Kind)
+			}
+			if len(o.Cluster) != 0 {
+				t.Errorf("cluster values %v: a FlinkDeployment tells nothing about the HDFS cluster", values(o.Cluster))
+			}
+			if d := cmp.Diff(tc.want, values(o.Deployment)); d != "" {
+				t.Errorf("deployment values (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// TestOverviewPerDeployment: the TaskManagers and slots of a JobManager's
+// /overview belong to that Flink cluster, the deployment block, so two
+// Flink clusters on one HDFS cluster no longer overwrite each other's.
+func TestOverviewPerDeployment(t *testing.T) {
+	o := readObs(t, "flink-1.18-overview.json")[0]
+	if len(o.Cluster) != 0 {
+		t.Errorf("cluster values %v, want none", values(o.Cluster))
+	}
+	got := values(o.Deployment)
+	if got["taskmanagers"] == "" || got["slots_per_taskmanager"] == "" {
+		t.Errorf("deployment values %v, want taskmanagers and slots_per_taskmanager", got)
+	}
+}
+
+// TestDFSAdminHeaderCount: a report whose DataNode sections disagree with
+// the header's count (a truncated paste, a pager that cut it) is an error
+// naming both numbers and the header's line, not a fact about fewer nodes.
+func TestDFSAdminHeaderCount(t *testing.T) {
+	data, err := os.ReadFile("testdata/dfsadmin-2.7-truncated.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Parse("report.txt", data)
+	want := `report.txt: line 12: the header "Live datanodes (3):" counts 3 live DataNodes, but the report lists 1 (hdp-dn1.example.org:` // …
+	if err == nil || !strings.HasPrefix(err.Error(), "report.txt: line 12: ") || !strings.Contains(err.Error(), `"Live datanodes (3):" counts 3`) || !strings.Contains(err.Error(), "lists 1") {
+		t.Fatalf("error %v, want %s…", err, want)
+	}
+	// The older header, "Datanodes available: N (T total, D dead)", is
+	// checked the same way.
+	old, err := os.ReadFile("testdata/dfsadmin-2.4.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Parse("old.txt", old); err != nil {
+		t.Fatalf("Hadoop 2.4 report: %v", err)
+	}
+	cut := strings.Split(string(old), "Name: 10.1.0.13")[0]
+	if _, err := Parse("old.txt", []byte(cut)); err == nil || !strings.Contains(err.Error(), `"Datanodes available: 3 (3 total, 0 dead)" counts 3`) || !strings.Contains(err.Error(), "lists 2") {
+		t.Fatalf("cut Hadoop 2.4 report: error %v", err)
+	}
+}

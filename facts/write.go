@@ -41,12 +41,33 @@ type placed struct {
 // except state_size, of which the largest is kept: each job vertex's
 // subtask details give that vertex's largest subtask.
 func Apply(src []byte, filename string, obs []*Observation, t Target, now time.Time) ([]byte, error) {
+	out, _, err := ApplyNotes(src, filename, obs, t, now)
+	return out, err
+}
+
+// flinkFacts are the attributes that describe a Flink cluster. They belong
+// in its deployment block; .ckptlint.hcl's cluster block (the HDFS cluster)
+// was their old place, where every Flink cluster on that HDFS cluster
+// shared, and so overwrote, them (issue 24).
+var flinkFacts = []string{"taskmanagers", "slots_per_taskmanager"}
+
+// ApplyNotes is Apply, and says what it did besides writing the values: a
+// Flink fact it moved out of the cluster block, one typed there it left.
+func ApplyNotes(src []byte, filename string, obs []*Observation, t Target, now time.Time) ([]byte, []string, error) {
+	out, notes, err := apply(src, filename, obs, t, now)
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, notes, nil
+}
+
+func apply(src []byte, filename string, obs []*Observation, t Target, now time.Time) ([]byte, []string, error) {
 	f, diags := hclwrite.ParseConfig(src, filename, hcl.InitialPos)
 	if diags.HasErrors() {
-		return nil, fmt.Errorf("%s cannot be edited: %s", filename, diags.Error())
+		return nil, nil, fmt.Errorf("%s cannot be edited: %s", filename, diags.Error())
 	}
 	if err := checkUnique(src, filename, t); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	now = now.UTC()
 	var cluster, deployment, running []placed
@@ -61,30 +82,36 @@ func Apply(src []byte, filename string, obs []*Observation, t Target, now time.T
 	}
 	if len(cluster) > 0 {
 		if t.Cluster == "" {
-			return nil, errors.New("cluster facts were read but no cluster block is named: pass --cluster NAME")
+			return nil, nil, errors.New("cluster facts were read but no cluster block is named: pass --cluster NAME")
 		}
 		if err := writeBlock(f.Body(), "cluster", t.Cluster, cluster, nil, now); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
+	var notes []string
 	if len(deployment)+len(running) > 0 {
 		if t.Deployment == "" {
-			return nil, errors.New("deployment facts were read but no deployment block is named: pass --deployment NAME")
+			return nil, nil, errors.New("deployment facts were read but no deployment block is named: pass --deployment NAME")
 		}
 		if err := writeBlock(f.Body(), "deployment", t.Deployment, deployment, running, now); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		moved, err := moveFlinkFacts(f.Body(), src, t, deployment)
+		if err != nil {
+			return nil, nil, err
+		}
+		notes = append(notes, moved...)
 	}
 	var buf bytes.Buffer
 	if _, err := f.BuildTokens(nil).WriteTo(&buf); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := buf.Bytes()
 	// The result must parse: a bug here must never leave a broken file.
 	if _, diags := hclsyntax.ParseConfig(out, filename, hcl.InitialPos); diags.HasErrors() {
-		return nil, fmt.Errorf("internal error: the edited %s does not parse: %s", filename, diags.Error())
+		return nil, nil, fmt.Errorf("internal error: the edited %s does not parse: %s", filename, diags.Error())
 	}
-	return out, nil
+	return out, notes, nil
 }
 
 func place(dst []placed, o *Observation, vs []Value) []placed {
@@ -375,6 +402,218 @@ func factsBlocks(depth int, values, running []placed, now time.Time) string {
 		b.WriteString(factsBlock(depth, k, now))
 	}
 	return b.String()
+}
+
+// moveFlinkFacts takes the Flink facts this run wrote into the deployment
+// block out of the cluster block t.Cluster when `ckptlint facts` wrote them
+// there (a facts block lists them): that is the old place, where they stood
+// for every Flink cluster on the HDFS cluster. Values typed by hand stay;
+// the deployment's own now wins for it. The notes say which, and which other
+// deployments relied on the moved values.
+func moveFlinkFacts(root *hclwrite.Body, src []byte, t Target, deployment []placed) ([]string, error) {
+	var wrote []string
+	for _, p := range deployment {
+		if slices.Contains(flinkFacts, p.Attr) {
+			wrote = append(wrote, p.Attr)
+		}
+	}
+	if len(wrote) == 0 || t.Cluster == "" {
+		return nil, nil
+	}
+	blk := root.FirstMatchingBlock("cluster", []string{t.Cluster})
+	if blk == nil {
+		return nil, nil
+	}
+	body := blk.Body()
+	source := factsSources(body)
+	var moved, typed []string
+	var from *hclwrite.Block
+	for _, a := range wrote {
+		switch {
+		case body.GetAttribute(a) == nil:
+		case source[a] != nil:
+			moved, from = append(moved, a), source[a]
+		default:
+			typed = append(typed, a)
+		}
+	}
+	var notes []string
+	if len(moved) > 0 {
+		desc := factsDesc(from)
+		if err := removeAttrs(body, moved); err != nil {
+			return nil, err
+		}
+		notes = append(notes, movedNote(src, t, moved, desc))
+	}
+	if len(typed) > 0 {
+		notes = append(notes, fmt.Sprintf("cluster %q still declares %s (typed, not observed): deployment %q now declares its own, which lint uses for it; the cluster's applies to the deployments that declare none",
+			t.Cluster, strings.Join(typed, ", "), t.Deployment))
+	}
+	return notes, nil
+}
+
+// factsSources maps each attribute a facts block of body lists to that
+// block (the last that lists it).
+func factsSources(body *hclwrite.Body) map[string]*hclwrite.Block {
+	source := map[string]*hclwrite.Block{}
+	for _, nb := range body.Blocks() {
+		if nb.Type() != "facts" || len(nb.Labels()) != 1 {
+			continue
+		}
+		for _, a := range factsAttributes(nb) {
+			source[a] = nb
+		}
+	}
+	return source
+}
+
+// removeAttrs takes attrs out of body and out of its facts blocks, which
+// are rewritten in their order after the attributes (one left with none
+// goes).
+func removeAttrs(body *hclwrite.Body, attrs []string) error {
+	for _, a := range attrs {
+		body.RemoveAttribute(a)
+	}
+	var texts []string
+	for _, nb := range body.Blocks() {
+		if nb.Type() != "facts" || len(nb.Labels()) != 1 {
+			continue
+		}
+		var buf bytes.Buffer
+		if _, err := nb.BuildTokens(nil).WriteTo(&buf); err != nil {
+			return err
+		}
+		texts = append(texts, dropAttrs(buf.String(), nb.Labels()[0], attrs))
+		body.RemoveBlock(nb)
+	}
+	if text := strings.Join(texts, ""); text != "" {
+		return appendText(body, text)
+	}
+	return nil
+}
+
+// movedNote says which Flink facts left the cluster block and which other
+// deployments used them.
+func movedNote(src []byte, t Target, moved []string, desc string) string {
+	note := fmt.Sprintf("moved %s out of cluster %q (%s): Flink facts belong to the deployment block of the Flink cluster they were read from",
+		strings.Join(moved, ", "), t.Cluster, desc)
+	others := deploymentsOn(src, t.Cluster, t.Deployment, moved)
+	if len(others) == 0 {
+		return note
+	}
+	var quoted []string
+	for _, o := range others {
+		quoted = append(quoted, fmt.Sprintf("%q", o))
+	}
+	verb := "no longer has them"
+	if len(others) > 1 {
+		verb = "no longer have them"
+	}
+	return note + fmt.Sprintf("; deployment %s %s: run ckptlint facts --deployment %s on its JobManager or FlinkDeployment",
+		strings.Join(quoted, ", "), verb, strings.Join(others, "|"))
+}
+
+// factsAttributes is the attributes list of a facts block, nil when it
+// cannot be read.
+func factsAttributes(b *hclwrite.Block) []string {
+	v, ok := literal(b, "attributes")
+	if !ok || !v.CanIterateElements() {
+		return nil
+	}
+	var out []string
+	for it := v.ElementIterator(); it.Next(); {
+		_, e := it.Element()
+		if e.Type() == cty.String && !e.IsNull() {
+			out = append(out, e.AsString())
+		}
+	}
+	return out
+}
+
+// factsDesc is `facts "jobmanager" from jm.json, 2026-11-01` for a facts block.
+func factsDesc(b *hclwrite.Block) string {
+	desc := fmt.Sprintf("facts %q", b.Labels()[0])
+	if v, ok := literal(b, "source"); ok && v.Type() == cty.String {
+		desc += " from " + v.AsString()
+		if at, ok := literal(b, "observed_at"); ok && at.Type() == cty.String {
+			if tm, err := time.Parse(time.RFC3339, at.AsString()); err == nil {
+				desc += ", " + tm.Format(time.DateOnly)
+			}
+		}
+	}
+	return desc
+}
+
+// literal evaluates a block's attribute written as a literal value.
+func literal(b *hclwrite.Block, name string) (cty.Value, bool) {
+	a := b.Body().GetAttribute(name)
+	if a == nil {
+		return cty.NilVal, false
+	}
+	expr, diags := hclsyntax.ParseExpression(a.Expr().BuildTokens(nil).Bytes(), "facts", hcl.InitialPos)
+	if diags.HasErrors() {
+		return cty.NilVal, false
+	}
+	v, diags := expr.Value(nil)
+	if diags.HasErrors() || !v.IsWhollyKnown() || v.IsNull() {
+		return cty.NilVal, false
+	}
+	return v, true
+}
+
+// deploymentsOn names the deployment blocks of src other than except that
+// run on cluster (they name it, or it is the file's only cluster block) and
+// set none of attrs themselves: the ones that used the cluster's values.
+func deploymentsOn(src []byte, cluster, except string, attrs []string) []string {
+	file, diags := hclsyntax.ParseConfig(src, "", hcl.InitialPos)
+	if diags.HasErrors() {
+		return nil
+	}
+	body, _ := file.Body.(*hclsyntax.Body)
+	if body == nil {
+		return nil
+	}
+	only := len(BlockNames(src, "cluster")) == 1
+	var out []string
+	for _, b := range body.Blocks {
+		if b.Type != "deployment" || len(b.Labels) != 1 || b.Labels[0] == except {
+			continue
+		}
+		on := only
+		if a, ok := b.Body.Attributes["cluster"]; ok {
+			v, d := a.Expr.Value(nil)
+			on = !d.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() && v.AsString() == cluster
+		}
+		own := slices.ContainsFunc(attrs, func(a string) bool { _, ok := b.Body.Attributes[a]; return ok })
+		if on && !own {
+			out = append(out, b.Labels[0])
+		}
+	}
+	return out
+}
+
+// DeploymentCluster is the cluster a deployment block of src names, "" when
+// it names none (or src does not parse).
+func DeploymentCluster(src []byte, deployment string) string {
+	file, diags := hclsyntax.ParseConfig(src, "", hcl.InitialPos)
+	if diags.HasErrors() {
+		return ""
+	}
+	body, _ := file.Body.(*hclsyntax.Body)
+	if body == nil {
+		return ""
+	}
+	for _, b := range body.Blocks {
+		if b.Type != "deployment" || len(b.Labels) != 1 || b.Labels[0] != deployment {
+			continue
+		}
+		if a, ok := b.Body.Attributes["cluster"]; ok {
+			if v, d := a.Expr.Value(nil); !d.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
+				return v.AsString()
+			}
+		}
+	}
+	return ""
 }
 
 // BlockNames returns the labels of the top-level blocks of type typ in src,

@@ -170,3 +170,91 @@ func TestApplyOneSourcePerAttribute(t *testing.T) {
 		t.Errorf("stale facts blocks left:\n%s", got)
 	}
 }
+
+// TestApplyMovesFlinkFacts: the TaskManagers and slots a JobManager or a
+// FlinkDeployment shows are written into the deployment block; when the
+// cluster block still holds ones `ckptlint facts` wrote there before (the
+// old place, shared by every Flink cluster on the HDFS cluster), they are
+// taken out of it with their facts block, and a note says so. Values typed
+// by hand stay, with a note (issue 24).
+func TestApplyMovesFlinkFacts(t *testing.T) {
+	src := []byte(`cluster "prod" {
+  datanodes = 3 # from namenode nn.json, 2026-11-01
+  taskmanagers = 9 # from jobmanager jm-b.json, 2026-11-01; /overview taskmanagers
+  slots_per_taskmanager = 8 # from jobmanager jm-b.json, 2026-11-01
+  facts "namenode" {
+    source      = "nn.json"
+    observed_at = "2026-11-01T08:00:00Z"
+    attributes  = ["datanodes"]
+  }
+  facts "jobmanager" {
+    source      = "jm-b.json"
+    observed_at = "2026-11-01T08:00:00Z"
+    attributes  = ["taskmanagers", "slots_per_taskmanager"]
+  }
+}
+
+deployment "a" {
+  flink_conf = "a"
+  cluster    = "prod"
+}
+
+deployment "b" {
+  flink_conf = "b"
+  cluster    = "prod"
+}
+`)
+	obs := readObs(t, "flink-1.18-overview.json")
+	got, notes, err := ApplyNotes(src, "c.hcl", obs, Target{Cluster: "prod", Deployment: "a"}, testNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `cluster "prod" {
+  datanodes = 3 # from namenode nn.json, 2026-11-01
+  facts "namenode" {
+    source      = "nn.json"
+    observed_at = "2026-11-01T08:00:00Z"
+    attributes  = ["datanodes"]
+  }
+}
+
+deployment "a" {
+  flink_conf = "a"
+  cluster    = "prod"
+  taskmanagers = 4 # from jobmanager flink-1.18-overview.json, 2026-12-01; /overview taskmanagers
+  slots_per_taskmanager = 2 # from jobmanager flink-1.18-overview.json, 2026-12-01; /overview slots-total 8 / taskmanagers 4
+  flink_version = "1.18.1" # from jobmanager flink-1.18-overview.json, 2026-12-01; /overview flink-version
+  facts "jobmanager" {
+    source      = "flink-1.18-overview.json"
+    observed_at = "2026-12-01T08:00:00Z"
+    attributes  = ["taskmanagers", "slots_per_taskmanager", "flink_version"]
+  }
+}
+
+deployment "b" {
+  flink_conf = "b"
+  cluster    = "prod"
+}
+`
+	if d := cmp.Diff(want, string(got)); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+	wantNotes := []string{`moved taskmanagers, slots_per_taskmanager out of cluster "prod" (facts "jobmanager" from jm-b.json, 2026-11-01): Flink facts belong to the deployment block of the Flink cluster they were read from; deployment "b" no longer has them: run ckptlint facts --deployment b on its JobManager or FlinkDeployment`}
+	if d := cmp.Diff(wantNotes, notes); d != "" {
+		t.Errorf("notes (-want +got):\n%s", d)
+	}
+
+	// Typed by hand: kept, and the note says the deployment's own wins.
+	typed := []byte("cluster \"prod\" {\n  taskmanagers = 9\n}\n\ndeployment \"a\" {\n  flink_conf = \"a\"\n}\n")
+	got, notes, err = ApplyNotes(typed, "c.hcl", obs, Target{Cluster: "prod", Deployment: "a"}, testNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(got), "cluster \"prod\" {\n  taskmanagers = 9\n}\n") {
+		t.Errorf("the typed cluster value was changed:\n%s", got)
+	}
+	wantNotes = []string{`cluster "prod" still declares taskmanagers (typed, not observed): deployment "a" now declares its own, which lint uses for it; the cluster's applies to the deployments that declare none`}
+	if d := cmp.Diff(wantNotes, notes); d != "" {
+		t.Errorf("notes (-want +got):\n%s", d)
+	}
+}

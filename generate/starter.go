@@ -67,12 +67,18 @@ type setting struct {
 type plan struct {
 	cl                    *config.Cluster
 	dep                   *config.Deployment
+	size                  config.FlinkSize // the deployment's TaskManagers and slots, else the cluster's
 	flink, hadoop         model.Version
 	flinkText, hadoopText string // "Flink 1.13", "Hadoop 2.7.3"
 	flinkFrom, hadoopFrom string // where each version came from
-	par, parCounted       int    // parallelism written, and the one lint counts files with
-	parWhy                string
-	notes                 []string
+	// dn is the version the DataNodes run, for the DataNode settings: the
+	// cluster's datanode_hadoop_version (what `ckptlint facts` reads from
+	// the NameNode, and what CKPT301/CKPT302 judge), else hadoop.
+	dn              model.Version
+	dnText, dnFrom  string
+	par, parCounted int // parallelism written, and the one lint counts files with
+	parWhy          string
+	notes           []string
 }
 
 // NewStarter computes a starter config set for a declared cluster (and
@@ -152,6 +158,15 @@ func newPlan(opts StarterOptions) (*plan, error) {
 	if p.hadoop.Major < 2 || p.hadoop.Major > 3 {
 		return nil, fmt.Errorf("Hadoop %s: ckptlint generate writes configurations for Hadoop 2.x and 3.x", p.hadoop)
 	}
+	p.dn, p.dnText, p.dnFrom = p.hadoop, p.hadoopText, p.hadoopFrom
+	if v := p.cl.DatanodeHadoopVersion; v != "" {
+		dn, err := model.ParseVersion(v)
+		if err != nil {
+			return nil, fmt.Errorf("datanode_hadoop_version of cluster %q: %w", p.cl.Name, err)
+		}
+		p.dn, p.dnText, p.dnFrom = dn, "Hadoop "+v, fmt.Sprintf("datanode_hadoop_version of cluster %q", p.cl.Name)
+	}
+	p.size = config.SizeOf(p.dep, p.cl)
 	p.par, p.parCounted, p.parWhy = p.parallelism()
 	return p, nil
 }
@@ -223,29 +238,41 @@ func (p *plan) depInt(f func(*config.Deployment) *int) *int {
 
 // parallelism returns the value to write, the parallelism the rules will
 // count files with (a declared deployment parallelism wins in lint), and why.
+// The slots are this deployment's Flink cluster's (its deployment block's
+// taskmanagers and slots_per_taskmanager, else the cluster block's).
 func (p *plan) parallelism() (write, counted int, why string) {
 	declared := p.depInt(func(d *config.Deployment) *int { return d.Parallelism })
-	tms, slots := p.cl.TaskManagers, p.cl.SlotsPerTaskManager
+	tms, slots := p.size.TaskManagers, p.size.SlotsPerTaskManager
 	fit, fitText := 0, ""
 	if tms != nil && slots != nil {
 		fit = *tms * *slots / p.jobs()
-		fitText = fmt.Sprintf("%d TaskManagers x %d slots / %d job(s) = %d", *tms, *slots, p.jobs(), fit)
+		fitText = fmt.Sprintf("%d TaskManagers (taskmanagers of %s) x %d slots (slots_per_taskmanager of %s) / %d job(s) = %d",
+			*tms, p.size.TaskManagersFrom, *slots, p.size.SlotsPerTaskManagerFrom, p.jobs(), fit)
 	}
 	switch {
 	case declared != nil && fit > 0 && *declared > fit:
-		p.notes = append(p.notes, fmt.Sprintf("deployment %q declares parallelism %d, but cluster %q has slots for %d per job: parallelism.default is %d, and ckptlint lint reports the declared parallelism (CKPT401) until the cluster or the declaration changes", p.dep.Name, *declared, p.cl.Name, fit, fit))
+		p.notes = append(p.notes, fmt.Sprintf("deployment %q declares parallelism %d, but its Flink cluster has slots for %d per job: parallelism.default is %d, and ckptlint lint reports the declared parallelism (CKPT401) until the cluster or the declaration changes", p.dep.Name, *declared, fit, fit))
 		return fit, *declared, fmt.Sprintf("%d = %s, below the parallelism %d declared for deployment %q, which does not fit the cluster's task slots (CKPT401)", fit, fitText, *declared, p.dep.Name)
 	case declared != nil && fit > 0:
 		return *declared, *declared, fmt.Sprintf("%d = min(parallelism %d of deployment %q, %s): every job gets all its slots (CKPT401)", *declared, *declared, p.dep.Name, fitText)
 	case declared != nil:
-		return *declared, *declared, fmt.Sprintf("%d: parallelism of deployment %q (declare taskmanagers and slots_per_taskmanager for cluster %q to check it fits, CKPT401)", *declared, p.dep.Name, p.cl.Name)
+		return *declared, *declared, fmt.Sprintf("%d: parallelism of deployment %q (declare taskmanagers and slots_per_taskmanager for deployment %q to check it fits, CKPT401)", *declared, p.dep.Name, p.dep.Name)
 	case fit > 0:
 		return fit, fit, fmt.Sprintf("%d = %s: the widest parallelism at which every job gets all its slots (CKPT401)", fit, fitText)
 	case tms != nil && slots != nil:
-		p.notes = append(p.notes, fmt.Sprintf("cluster %q has fewer task slots (%s) than jobs: parallelism.default is 1", p.cl.Name, fitText))
+		p.notes = append(p.notes, fmt.Sprintf("%s has fewer task slots (%s) than jobs: parallelism.default is 1", p.flinkCluster(), fitText))
 		return 1, 1, fmt.Sprintf("1: %s, fewer slots than jobs (CKPT401)", fitText)
 	}
-	return 1, 1, fmt.Sprintf("1, Flink's default: no parallelism is declared for the deployment and no taskmanagers and slots_per_taskmanager for cluster %q", p.cl.Name)
+	return 1, 1, fmt.Sprintf("1, Flink's default: no parallelism is declared for the deployment and no taskmanagers and slots_per_taskmanager for %s", p.flinkCluster())
+}
+
+// flinkCluster names where the Flink cluster's size is declared: the
+// deployment block, else (the old place) the cluster block.
+func (p *plan) flinkCluster() string {
+	if p.dep != nil {
+		return fmt.Sprintf("deployment %q", p.dep.Name)
+	}
+	return fmt.Sprintf("cluster %q", p.cl.Name)
 }
 
 // flinkKey is the spelling of a key that the Flink version reads without a

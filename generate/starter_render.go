@@ -34,7 +34,7 @@ func (p *plan) clientHeader() []string {
 }
 
 func (p *plan) datanodeHeader() []string {
-	return []string{fmt.Sprintf("DataNode settings written by ckptlint generate for %s (%s, %s). Not a complete hdfs-site.xml: merge these properties into the hdfs-site.xml of every DataNode and restart the DataNodes.", p.where(), p.hadoopText, p.hadoopFrom)}
+	return []string{fmt.Sprintf("DataNode settings written by ckptlint generate for %s (%s, %s). Not a complete hdfs-site.xml: merge these properties into the hdfs-site.xml of every DataNode and restart the DataNodes.", p.where(), p.dnText, p.dnFrom)}
 }
 
 // flinkFile renders the Flink settings with the YAML library: flat keys in

@@ -96,6 +96,56 @@ deployment "many" {
 }
 `
 
+// observed is what `ckptlint facts` writes for a running cluster (issue 24):
+// the DataNodes' own version beside the client's, blocks already scheduled,
+// and per deployment the Flink cluster's TaskManagers and slots, the
+// checkpoint statistics and the running job's checkpoint settings. generate
+// uses every one of them.
+const observed = `
+hadoop_version = "3.1.0"
+
+cluster "obs" {
+  datanodes                 = 6
+  datanode_free_bytes       = "43g"
+  datanode_blocks           = 3100000
+  datanode_blocks_scheduled = 312
+  datanode_hadoop_version   = "3.3.4"
+  facts "namenode" {
+    source      = "nn.json"
+    observed_at = "2026-12-01T08:00:00Z"
+    attributes  = ["datanodes", "datanode_free_bytes", "datanode_blocks", "datanode_blocks_scheduled", "datanode_hadoop_version"]
+  }
+}
+
+deployment "orders" {
+  flink_conf            = "out"
+  hadoop_conf           = "out"
+  cluster_hdfs_site     = "out/datanode/hdfs-site.xml"
+  cluster               = "obs"
+  flink_version         = "1.18"
+  taskmanagers          = 4
+  slots_per_taskmanager = 2
+  checkpoint_p99        = "41230ms"
+  checkpoint_size       = "1t"
+  state_size            = "150g"
+  checkpoint_failed     = 12
+  running_checkpointing {
+    job_id             = "3a1b2c3d4e5f60718293a4b5c6d7e8f9"
+    interval           = "3m"
+    timeout            = "30m"
+    min_pause          = "5s"
+    max_concurrent     = 1
+    tolerable_failures = 3
+    unaligned          = true
+  }
+  facts "jobmanager" {
+    source      = "overview.json, checkpoints.json, config.json, subtasks.json"
+    observed_at = "2026-12-01T08:00:00Z"
+    attributes  = ["taskmanagers", "slots_per_taskmanager", "checkpoint_p99", "checkpoint_size", "state_size", "checkpoint_failed", "running_checkpointing"]
+  }
+}
+`
+
 // bare declares a cluster and nothing else: no versions, no deployment.
 const bare = `
 cluster "prod" {
@@ -125,6 +175,13 @@ var starterCases = []starterCase{
 	{name: "tight-cluster", hcl: tight, opts: StarterOptions{Cluster: "small", Deployment: "many"},
 		files: []string{"config.yaml", "hdfs-site.xml", "datanode/hdfs-site.xml"},
 		notes: []string{"raise dfs.namenode.fs-limits.max-blocks-per-file on the NameNode to at least 16384"}},
+	{name: "observed-facts", hcl: observed, opts: StarterOptions{Deployment: "orders"},
+		files:    []string{"flink-conf.yaml", "hdfs-site.xml", "datanode/hdfs-site.xml"},
+		warnings: []string{"CKPT610"},
+		notes: []string{
+			"the running job 3a1b2c3d4e5f60718293a4b5c6d7e8f9 checkpoints with interval 3 min, timeout 30 min, min-pause 5 s, unaligned true (running_checkpointing of deployment \"orders\")",
+			"one checkpoint file must be able to reach twice the 150 GiB of state of the largest subtask (state_size of deployment \"orders\"; CKPT105 warns from half the cap), more than the 78.1 GiB one file can reach at dfs.blocksize 8m",
+		}},
 	{name: "bare-cluster", hcl: bare,
 		files: []string{"config.yaml", "hdfs-site.xml", "datanode/hdfs-site.xml"},
 		notes: []string{"no Flink version is declared: generated for Flink 2.0", "no Hadoop version is declared: generated for Hadoop 3.4.1"}},
@@ -395,6 +452,69 @@ func TestParallelism(t *testing.T) {
 	}
 }
 
+// TestStarterUsesObservedFacts: every fact and version `ckptlint facts`
+// writes changes what generate writes, as it changes what lint reports
+// (issue 24: generate ignored datanode_hadoop_version).
+func TestStarterUsesObservedFacts(t *testing.T) {
+	p, err := newPlan(StarterOptions{Config: parse(t, observed), Deployment: "orders"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dn := p.datanodeSettings()
+	if dn[0].value != "21600" || !strings.Contains(dn[0].why, "Hadoop 3.3.4 (datanode_hadoop_version of cluster \"obs\") has both DirectoryScanner lock fixes") {
+		t.Errorf("the DataNode settings are not for the DataNodes' 3.3.4: %+v", dn[0])
+	}
+	if !strings.Contains(strings.Join(p.datanodeHeader(), "\n"), "Hadoop 3.3.4") {
+		t.Errorf("datanode/hdfs-site.xml header does not name the DataNodes' version: %v", p.datanodeHeader())
+	}
+	// Without datanode_hadoop_version the client's 3.1.0 decides: the
+	// 3.1 DataNodes lack the fixes.
+	q, err := newPlan(StarterOptions{Config: parse(t, strings.NewReplacer(`datanode_hadoop_version   = "3.3.4"`, "", `, "datanode_hadoop_version"]`, "]").Replace(observed)), Deployment: "orders"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := q.datanodeSettings()[0].value; v != "604800" && !strings.Contains(q.datanodeSettings()[0].why, "lacks") {
+		t.Errorf("Hadoop 3.1.0 DataNodes: %+v", q.datanodeSettings()[0])
+	}
+	// The deployment's own TaskManagers and slots size the parallelism.
+	if p.par != 8 || !strings.Contains(p.parWhy, `4 TaskManagers (taskmanagers of deployment "orders") x 2 slots (slots_per_taskmanager of deployment "orders")`) {
+		t.Errorf("parallelism %d: %s", p.par, p.parWhy)
+	}
+	// Blocks already scheduled count against the free space, as CKPT101
+	// counts them.
+	bs, why := p.blocksize()
+	if units.HadoopBytesString(bs) != "8m" || !strings.Contains(why, "+ 312 blocks already scheduled on the busiest DataNode (datanode_blocks_scheduled)") {
+		t.Errorf("dfs.blocksize %s: %s", units.HadoopBytesString(bs), why)
+	}
+	// Without state_size the observed checkpoint_size decides, spread over
+	// parallelism x the declared stateful operators as CKPT105 spreads it
+	// (issue 23); with no stateful_operators declared it decides nothing.
+	noState := strings.NewReplacer(`  state_size            = "150g"`, "", `"state_size", `, "").Replace(observed)
+	for _, c := range []struct{ hcl, want string }{
+		{strings.Replace(noState, `  checkpoint_size       = "1t"`, "  checkpoint_size       = \"1t\"\n  stateful_operators    = 2", 1),
+			"the about 64 GiB per subtask of the observed p99 checkpointed size 1 TiB (checkpoint_size of deployment \"orders\") over parallelism 8 x 2 stateful operator(s)"},
+		{noState, ""},
+	} {
+		r, err := newPlan(StarterOptions{Config: parse(t, c.hcl), Deployment: "orders"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		need, why := r.fileNeed()
+		if why != c.want || (c.want == "" && need != fileCap) {
+			t.Errorf("fileNeed = %d, %q; want %q", need, why, c.want)
+		}
+	}
+	tol := ""
+	for _, s := range p.flinkSettings() {
+		if s.key == "execution.checkpointing.tolerable-failed-checkpoints" {
+			tol = s.why
+		}
+	}
+	if !strings.Contains(tol, "the running job has had 12 failed checkpoints (checkpoint_failed of deployment \"orders\")") {
+		t.Errorf("tolerable-failed-checkpoints: %s", tol)
+	}
+}
+
 func TestScannerFixed(t *testing.T) {
 	for v, want := range map[string]bool{
 		"2.7.3": false, "2.10.1": false, "3.1.4": false, "3.2.1": false, "3.2.2": true, "3.2.4": true,
@@ -402,11 +522,11 @@ func TestScannerFixed(t *testing.T) {
 	} {
 		p := &plan{}
 		var err error
-		if p.hadoop, err = model.ParseVersion(v); err != nil {
+		if p.dn, err = model.ParseVersion(v); err != nil {
 			t.Fatal(err)
 		}
 		if got := p.scannerFixed(); got != want {
-			t.Errorf("Hadoop %s: scannerFixed = %v, want %v", v, got, want)
+			t.Errorf("DataNodes on Hadoop %s: scannerFixed = %v, want %v", v, got, want)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package generate
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/ckptlint/ckptlint/internal/model"
@@ -45,9 +46,10 @@ func (p *plan) flinkSettings() []setting {
 	timeout, timeoutWhy := p.timeout()
 	v120 := model.V(1, 20)
 	var ss []setting
-	if s := p.cl.SlotsPerTaskManager; s != nil {
-		ss = append(ss, setting{"taskmanager.numberOfTaskSlots", fmt.Sprint(*s), "!!int", fmt.Sprintf("%d: slots_per_taskmanager of cluster %q in .ckptlint.hcl", *s, p.cl.Name)})
+	if s := p.size.SlotsPerTaskManager; s != nil {
+		ss = append(ss, setting{"taskmanager.numberOfTaskSlots", fmt.Sprint(*s), "!!int", fmt.Sprintf("%d: slots_per_taskmanager of %s in .ckptlint.hcl", *s, p.size.SlotsPerTaskManagerFrom)})
 	}
+	p.runningNote()
 	dir := "hdfs:///flink/checkpoints/" + p.label()
 	ss = append(ss,
 		setting{"parallelism.default", fmt.Sprint(p.par), "!!int", p.parWhy},
@@ -55,7 +57,7 @@ func (p *plan) flinkSettings() []setting {
 		setting{"execution.checkpointing.timeout", units.FlinkDurationString(timeout), "!!str", timeoutWhy},
 		setting{"execution.checkpointing.min-pause", "30 s", "!!str", "30 s: at least half a minute of processing between the end of one checkpoint and the start of the next, so slow checkpoints never run back to back"},
 		setting{"execution.checkpointing.max-concurrent-checkpoints", "1", "!!int", "1, Flink's default, written down: a second checkpoint in flight on HDFS gets subsumed and its chk-N directory deleted while TaskManagers still write into it (CKPT204); one at a time also bounds the checkpoint files in flight that dfs.blocksize is sized for"},
-		setting{"execution.checkpointing.tolerable-failed-checkpoints", "3", "!!int", "3: one expired or failed checkpoint (an HDFS write stall, a DataNode restart) does not restart the job; a checkpoint path that stays broken still fails it after 4 failures in a row (CKPT205)"},
+		setting{"execution.checkpointing.tolerable-failed-checkpoints", "3", "!!int", "3: one expired or failed checkpoint (an HDFS write stall, a DataNode restart) does not restart the job; a checkpoint path that stays broken still fails it after 4 failures in a row (CKPT205)" + p.failedText()},
 		setting{"execution.checkpointing.externalized-checkpoint-retention", "RETAIN_ON_CANCELLATION", "!!str", "RETAIN_ON_CANCELLATION: a cancelled job keeps its last checkpoint to restart from (delete old ones yourself)"},
 		setting{p.flinkKey("state.backend", "state.backend.type", model.V(1, 17)), "rocksdb", "!!str", "rocksdb: keyed state lives on the TaskManagers' local disks rather than their heap, and it is the backend with incremental checkpoints"},
 		setting{p.flinkKey("state.backend.incremental", "execution.checkpointing.incremental", v120), "true", "!!bool", "true: each checkpoint uploads only the RocksDB files written since the previous one, not the whole state (CKPT505)"},
@@ -67,17 +69,75 @@ func (p *plan) flinkSettings() []setting {
 }
 
 // files is the count of checkpoint files in flight per DataNode as CKPT101
-// counts it, with the arithmetic.
+// counts it, with the arithmetic: the blocks already scheduled on the
+// busiest DataNode (datanode_blocks_scheduled, observed by `ckptlint facts`)
+// count against the same free space (DatanodeDescriptor.chooseStorage4Block).
 func (p *plan) filesPerDataNode(replication int) (int64, string) {
 	par := p.parCounted
 	files := int64(p.jobs() * par * p.operators())
 	dn := int64(*p.cl.Datanodes)
-	per := (files*int64(replication)+dn-1)/dn + int64(intOr(p.cl.OtherWriters, 0))
+	var scheduled int64
+	if p.cl.DatanodeBlocksScheduled != nil {
+		scheduled = *p.cl.DatanodeBlocksScheduled
+	}
+	per := (files*int64(replication)+dn-1)/dn + int64(intOr(p.cl.OtherWriters, 0)) + scheduled
 	text := fmt.Sprintf("%d job(s) x parallelism %d x %d stateful operator(s) x 1 concurrent checkpoint = %d files, x %d replica(s) over %d DataNodes", p.jobs(), par, p.operators(), files, replication, dn)
 	if o := intOr(p.cl.OtherWriters, 0); o > 0 {
 		text += fmt.Sprintf(", + %d other writers", o)
 	}
+	if scheduled > 0 {
+		text += fmt.Sprintf(", + %d blocks already scheduled on the busiest DataNode (datanode_blocks_scheduled)", scheduled)
+	}
 	return per, text
+}
+
+// failedText is what the running job's failed checkpoints add to the
+// tolerable-failures reason, "" when checkpoint_failed is not declared.
+func (p *plan) failedText() string {
+	if p.dep == nil || p.dep.CheckpointFailed == nil || *p.dep.CheckpointFailed == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; the running job has had %d failed checkpoints (checkpoint_failed of deployment %q): tolerating a few keeps such failures from restarting it",
+		*p.dep.CheckpointFailed, p.dep.Name)
+}
+
+// runningNote says how the running job's checkpoint settings
+// (running_checkpointing, read by `ckptlint facts` from the JobManager)
+// differ from the starter's: CKPT610 reports each difference until the job
+// runs with the generated file.
+func (p *plan) runningNote() {
+	if p.dep == nil || p.dep.Running == nil {
+		return
+	}
+	r := p.dep.Running
+	var diffs []string
+	dur := func(name string, got *time.Duration, want time.Duration) {
+		if got != nil && *got != want {
+			diffs = append(diffs, fmt.Sprintf("%s %s", name, units.FlinkDurationString(*got)))
+		}
+	}
+	timeout, _ := p.timeout()
+	dur("interval", r.Interval, time.Minute)
+	dur("timeout", r.Timeout, timeout)
+	dur("min-pause", r.MinPause, 30*time.Second)
+	if r.MaxConcurrent != nil && *r.MaxConcurrent != 1 {
+		diffs = append(diffs, fmt.Sprintf("max-concurrent-checkpoints %d", *r.MaxConcurrent))
+	}
+	if r.TolerableFailures != nil && *r.TolerableFailures != 3 {
+		diffs = append(diffs, fmt.Sprintf("tolerable-failed-checkpoints %d", *r.TolerableFailures))
+	}
+	if r.Unaligned != nil && *r.Unaligned {
+		diffs = append(diffs, "unaligned true")
+	}
+	if len(diffs) == 0 {
+		return
+	}
+	job := "running job"
+	if r.JobID != "" {
+		job += " " + r.JobID
+	}
+	p.notes = append(p.notes, fmt.Sprintf("the %s checkpoints with %s (running_checkpointing of deployment %q), which the starter file does not: ckptlint lint reports each difference (CKPT610) until the job runs with the generated file; keep a running value where the job needs it",
+		job, strings.Join(diffs, ", "), p.dep.Name))
 }
 
 func (p *plan) replication() int {
@@ -116,11 +176,17 @@ func (p *plan) blocksize() (int64, string) {
 	capText := func(bs int64) string {
 		return fmt.Sprintf("%s x %d blocks per file (the dfs.namenode.fs-limits.max-blocks-per-file default) = %s", units.FormatBytes(bs), maxBlocksPerFile, units.FormatBytes(bs*maxBlocksPerFile))
 	}
+	fileNeed, observed := p.fileNeed()
 	capNote := func(bs int64) string {
-		if bs*maxBlocksPerFile >= fileCap {
+		if bs*maxBlocksPerFile >= fileNeed {
 			return ""
 		}
-		need := (fileCap + bs - 1) / bs
+		need := (fileNeed + bs - 1) / bs
+		if observed != "" {
+			p.notes = append(p.notes, fmt.Sprintf("one checkpoint file must be able to reach %s, more than the %s one file can reach at dfs.blocksize %s: a savepoint or full checkpoint writes each subtask's state as one file, so raise dfs.namenode.fs-limits.max-blocks-per-file on the NameNode to at least %d",
+				observed, units.FormatBytes(bs*maxBlocksPerFile), units.HadoopBytesString(bs), need))
+			return fmt.Sprintf("; it caps one file at %s, below %s, so raise dfs.namenode.fs-limits.max-blocks-per-file on the NameNode to at least %d", capText(bs), observed, need)
+		}
 		p.notes = append(p.notes, fmt.Sprintf("dfs.blocksize %s caps files at %s (CKPT105 reports it, a warning once state_size shows a subtask near that size): raise dfs.namenode.fs-limits.max-blocks-per-file on the NameNode to at least %d",
 			units.HadoopBytesString(bs), units.FormatBytes(bs*maxBlocksPerFile), need))
 		return fmt.Sprintf("; it caps one file at %s (CKPT105), so raise dfs.namenode.fs-limits.max-blocks-per-file on the NameNode to at least %d", capText(bs), need)
@@ -163,6 +229,39 @@ func (p *plan) blocksize() (int64, string) {
 		units.HadoopBytesString(floor), units.FormatBytes(minBlock), minFrom, sched(floor), headroom, dflt)
 }
 
+// fileNeed is the size one checkpoint file must be able to reach: 16 GiB
+// (CKPT105), or more when the deployment's facts say a subtask needs more,
+// judged as CKPT105 judges them (policies/rules/blocksize/max_file_size.rego):
+// twice the largest subtask's state_size (CKPT105 warns from half the cap);
+// else the observed p99 checkpointed size spread over parallelism x the
+// declared stateful operators (the average subtask, which the largest
+// reaches at least; for an incremental checkpoint a lower bound of a
+// subtask's full state). Both are at least 16 GiB when they decide, and
+// CKPT105 reports no cap from 16 GiB. observed describes the fact that
+// decides, "" when none does.
+func (p *plan) fileNeed() (int64, string) {
+	if p.dep == nil {
+		return fileCap, ""
+	}
+	if s := p.dep.StateSize; s != nil {
+		if 2**s < fileCap {
+			return fileCap, ""
+		}
+		return 2 * *s, fmt.Sprintf("twice the %s of state of the largest subtask (state_size of deployment %q; CKPT105 warns from half the cap)",
+			units.FormatBytes(*s), p.dep.Name)
+	}
+	ops := p.dep.StatefulOperators
+	if p.dep.CheckpointSize == nil || ops == nil || *ops <= 0 || p.parCounted <= 0 {
+		return fileCap, ""
+	}
+	per := *p.dep.CheckpointSize / (int64(p.parCounted) * int64(*ops))
+	if per < fileCap {
+		return fileCap, ""
+	}
+	return per, fmt.Sprintf("the about %s per subtask of the observed p99 checkpointed size %s (checkpoint_size of deployment %q) over parallelism %d x %d stateful operator(s)",
+		units.FormatBytes(per), units.FormatBytes(*p.dep.CheckpointSize), p.dep.Name, p.parCounted, *ops)
+}
+
 func roundUp(n, m int64) int64 { return (n + m - 1) / m * m }
 
 func (p *plan) clientSettings() []setting {
@@ -183,31 +282,41 @@ func (p *plan) clientSettings() []setting {
 	return ss
 }
 
+// dnDesc names the DataNodes' version and, when it is not the client's,
+// where it came from: "Hadoop 3.3.4 (datanode_hadoop_version of cluster
+// "obs")".
+func (p *plan) dnDesc() string {
+	if p.dnFrom == p.hadoopFrom {
+		return p.dnText
+	}
+	return p.dnText + " (" + p.dnFrom + ")"
+}
+
 // scannerFixed reports whether the Hadoop release has both DirectoryScanner
 // lock fixes (HDFS-14476, HDFS-15415): 3.2.2+ on the 3.2 line, 3.3.1+.
 func (p *plan) scannerFixed() bool {
-	h := p.hadoop
+	h := p.dn
 	return h.AtLeast(model.Version{Major: 3, Minor: 3, Patch: 1}) ||
 		(h.AtLeast(model.Version{Major: 3, Minor: 2, Patch: 2}) && h.Less(model.V(3, 3)))
 }
 
 func (p *plan) datanodeSettings() []setting {
-	interval, why := "21600", fmt.Sprintf("21600 s (6 h), Hadoop's default, written down: %s", p.hadoopText)
+	interval, why := "21600", fmt.Sprintf("21600 s (6 h), Hadoop's default, written down: %s", p.dnDesc())
 	blocks := p.cl.DatanodeBlocks
 	switch {
 	case p.scannerFixed():
 		why += " has both DirectoryScanner lock fixes (HDFS-14476, HDFS-15415), so a scan does not stall writes"
 	case blocks != nil && *blocks >= manyBlocks:
 		interval = "604800"
-		why = fmt.Sprintf("604800 s (7 d) instead of the default 6 h: %s lacks HDFS-14476 or HDFS-15415, so each scan of the %d block replicas per DataNode (datanode_blocks) holds the dataset lock and stalls block writes (CKPT301); scanning weekly makes that rare and keeps the disk/memory consistency check, which a negative value would turn off. Upgrade to 3.2.2 or 3.3.1+ to remove the stall", p.hadoopText, *blocks)
+		why = fmt.Sprintf("604800 s (7 d) instead of the default 6 h: %s lacks HDFS-14476 or HDFS-15415, so each scan of the %d block replicas per DataNode (datanode_blocks) holds the dataset lock and stalls block writes (CKPT301); scanning weekly makes that rare and keeps the disk/memory consistency check, which a negative value would turn off. Upgrade to 3.2.2 or 3.3.1+ to remove the stall", p.dnDesc(), *blocks)
 	case blocks != nil:
 		why += fmt.Sprintf(" lacks a DirectoryScanner lock fix, but %d block replicas per DataNode scan quickly", *blocks)
 	default:
 		why += fmt.Sprintf(" lacks a DirectoryScanner lock fix (HDFS-14476, HDFS-15415): declare datanode_blocks for cluster %q; with millions of block replicas per DataNode a larger interval is written (CKPT301)", p.cl.Name)
 	}
 	throttle := "500: each scanner thread walks the volumes' block files for at most 500 ms of every second; only 1 to 999 throttle, 1000 or more means no limit (CKPT302)"
-	if p.hadoop.Less(model.Version{Major: 2, Minor: 7, Patch: 4}) {
-		throttle += fmt.Sprintf(". %s does not read this key yet (HDFS-8873 added it in 2.7.4 and 2.8.0): it takes effect after an upgrade", p.hadoopText)
+	if p.dn.Less(model.Version{Major: 2, Minor: 7, Patch: 4}) {
+		throttle += fmt.Sprintf(". %s does not read this key yet (HDFS-8873 added it in 2.7.4 and 2.8.0): it takes effect after an upgrade", p.dnDesc())
 	}
 	return []setting{
 		{key: "dfs.datanode.directoryscan.interval", value: interval, why: why},

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ckptlint/ckptlint/internal/assemble"
@@ -32,9 +33,12 @@ func TestManifestReadOnceForItsSets(t *testing.T) {
 	r := newRun(Options{Unbounded: true}, nil, []string{dir})
 	var files []*suppress.File
 	cfgs := map[any]bool{}
+	var mu sync.Mutex // steps run in parallel
 	r.step = func(_ context.Context, r *run, p *assemble.Plan) (*setResult, error) {
 		s := p.Parse(r.tree)
+		mu.Lock()
 		cfgs[s.Flink] = true
+		mu.Unlock()
 		return r.result(p, s, nil), nil
 	}
 	if err := r.pipeline(context.Background(), func(res *setResult) error {

@@ -69,7 +69,8 @@ func TestFactsURLMode(t *testing.T) {
 	for _, want := range []string{
 		`checkpoint_p99 = "125s" # from jobmanager ` + srv.URL + `/jobs/` + job + `/checkpoints, 2026-12-01;`,
 		`flink_version = "2.0.0" # from jobmanager ` + srv.URL + `/overview, 2026-12-01;`,
-		`cluster "main" {` + "\n" + `  taskmanagers = 3 # from jobmanager ` + srv.URL + `/overview`,
+		// The TaskManagers are this Flink cluster's: the deployment block's.
+		`  flink_conf = "conf"` + "\n" + `  taskmanagers = 3 # from jobmanager ` + srv.URL + `/overview`,
 		`job_id = "` + job + `"`,
 		`interval = "30500ms"`,
 	} {

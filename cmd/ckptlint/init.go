@@ -154,7 +154,6 @@ var clusterFacts = []fact{
 	{"DataNodes in the cluster: CKPT101 (blocks each can schedule), CKPT402 (replication), CKPT403 (replace-datanode on small clusters).", "datanodes = 3"},
 	{"Free space per DataNode: CKPT101 (concurrent checkpoint files at the block size), CKPT105.", "datanode_free_bytes = \"43g\""},
 	{"Block replicas per DataNode: CKPT301 (DirectoryScanner lock stall), CKPT302.", "datanode_blocks = 2000000"},
-	{"TaskManagers and slots: CKPT401 (parallelism above the slots), CKPT502.", "taskmanagers = 3\n  # slots_per_taskmanager = 4"},
 	{"NameNode dfs.namenode.fs-limits.min-block-size, when no cluster hdfs-site.xml says it: CKPT102.", "min_block_size = \"1m\""},
 	{"Worst HDFS write stall observed: CKPT201 (checkpoint timeout), CKPT205, CKPT301.", "write_stall = \"40s\""},
 	{"Other concurrent HDFS writers per DataNode: CKPT101.", "other_writers = 0"},
@@ -164,6 +163,7 @@ var deploymentFacts = []fact{
 	{"Jobs sharing the cluster with this configuration (default 1): CKPT101, CKPT503.", "jobs = 4"},
 	{"Stateful operators per job (default 1): CKPT101 (checkpoint files in flight).", "stateful_operators = 5"},
 	{"Job parallelism, when not parallelism.default: CKPT101, CKPT401.", "parallelism = 12"},
+	{"This Flink cluster's TaskManagers and slots (ckptlint facts reads them from its JobManager or FlinkDeployment): CKPT401 (parallelism above the slots), CKPT502.", "taskmanagers = 3\n  # slots_per_taskmanager = 4"},
 	{"Observed p99 checkpoint duration: CKPT201 (timeout), CKPT205.", "checkpoint_p99 = \"90s\""},
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"flag"
 	"os"
@@ -56,6 +57,10 @@ func TestScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	seeds, err := filepath.Abs("../../internal/logs/testdata/seeds")
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: *update,
@@ -64,9 +69,10 @@ func TestScript(t *testing.T) {
 			env.Setenv("CKPTLINT_CACHE_DIR", cacheDir)
 			env.Setenv("XDG_CACHE_HOME", userCache)
 			env.Setenv("FACTS", factsData)
+			env.Setenv("SEEDS", seeds)
 			return nil
 		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"repeat": cmdRepeat, "rename": cmdRename},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"repeat": cmdRepeat, "rename": cmdRename, "gzip": cmdGzip},
 	})
 }
 
@@ -109,6 +115,25 @@ func cmdRepeat(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ts.Check(os.MkdirAll(filepath.Dir(ts.MkAbs(args[0])), 0o755))
 	ts.Check(os.WriteFile(ts.MkAbs(args[0]), b.Bytes(), 0o644))
+}
+
+// cmdGzip compresses a file, as gzip(1) and log rotation do, for the .gz
+// logs of explain --log and facts --from-log:
+//
+//	gzip SRC DST
+func cmdGzip(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: gzip SRC DST")
+	}
+	data, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	var b bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&b, gzip.BestCompression)
+	ts.Check(err)
+	_, err = zw.Write(data)
+	ts.Check(err)
+	ts.Check(zw.Close())
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), b.Bytes(), 0o644))
 }
 
 // cmdRename renames a file or directory to a name a txtar cannot hold:

@@ -42,23 +42,11 @@ func (a *assembler) attachHadoop(s *model.Set, dir string, dep *config.Deploymen
 			if e == nil || strings.TrimSpace(e.Value) == "" {
 				continue
 			}
-			ref := model.ConfRef{Key: key, Value: e.Value, Loc: model.LocOf(e.File, e.ValueSpan)}
-			rd, reason := a.resolveConfDir(strings.TrimSpace(e.Value), dir)
+			ref, rd := a.confRef(s, key, e, dir)
 			if rd != "" {
-				ref.Resolved = a.d.Display(rd)
-				if key == "fs.hdfs.hadoopconf" && !s.FlinkVersion.Version.Less(model.V(2, 0)) {
-					ref.Reason = "Flink 2.x no longer reads fs.hdfs.hadoopconf"
-				} else if key == "env.hadoop.conf.dir" && s.FlinkVersion.Known() && s.FlinkVersion.Version.Less(model.V(1, 6)) {
-					// bin/config.sh sets HADOOP_CONF_DIR from it only from 1.6
-					// (FLINK-6222); CKPT604 reports the key as unread.
-					ref.Reason = "Flink reads env.hadoop.conf.dir only from 1.6"
-				} else {
-					a.ensureHadoopFiles(rd)
-					add(rd, key)
-					resolvedAny = true
-				}
-			} else {
-				ref.Reason = reason
+				a.ensureHadoopFiles(rd)
+				add(rd, key)
+				resolvedAny = true
 			}
 			s.HadoopConfRefs = append(s.HadoopConfRefs, ref)
 		}
@@ -66,6 +54,30 @@ func (a *assembler) attachHadoop(s *model.Set, dir string, dep *config.Deploymen
 	if !resolvedAny {
 		add(dir, "same-dir")
 	}
+}
+
+// confRef resolves a Flink key naming a Hadoop conf dir; rd is the
+// directory to load, empty when the key resolves nowhere or the release
+// does not read it (ref.Reason says which).
+func (a *assembler) confRef(s *model.Set, key string, e *parsed.Entry, dir string) (ref model.ConfRef, rd string) {
+	ref = model.ConfRef{Key: key, Value: e.Value, Loc: model.LocOf(e.File, e.ValueSpan)}
+	rd, reason := a.resolveConfDir(strings.TrimSpace(e.Value), dir)
+	if rd == "" {
+		ref.Reason = reason
+		return ref, ""
+	}
+	ref.Resolved = a.d.Display(rd)
+	switch {
+	case key == "fs.hdfs.hadoopconf" && !s.FlinkVersion.Version.Less(model.V(2, 0)):
+		ref.Reason = "Flink 2.x no longer reads fs.hdfs.hadoopconf"
+		return ref, ""
+	case key == "env.hadoop.conf.dir" && s.FlinkVersion.Known() && s.FlinkVersion.Version.Less(model.V(1, 6)):
+		// bin/config.sh sets HADOOP_CONF_DIR from it only from 1.6
+		// (FLINK-6222); CKPT604 reports the key as unread.
+		ref.Reason = "Flink reads env.hadoop.conf.dir only from 1.6"
+		return ref, ""
+	}
+	return ref, rd
 }
 
 // ensureHadoopFiles parses the Hadoop files of a conf dir outside the

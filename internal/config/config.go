@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"path/filepath"
 	"time"
 
@@ -57,7 +58,10 @@ type Cluster struct {
 	DatanodeFreeBytes *int64
 	// DatanodeBlocks is the number of block replicas per DataNode.
 	DatanodeBlocks *int64
-	// TaskManagers and SlotsPerTaskManager size the Flink cluster.
+	// TaskManagers and SlotsPerTaskManager are the old place of the Flink
+	// cluster's size: every deployment on this cluster that does not declare
+	// its own uses them (Deployment.FlinkSize). `ckptlint facts` writes them
+	// into the deployment block (docs/config.md, "Flink facts per deployment").
 	TaskManagers        *int
 	SlotsPerTaskManager *int
 	// HadoopVersion is the block's hadoop_version, "" when unset; it
@@ -108,6 +112,11 @@ type Deployment struct {
 	StatefulOperators *int
 	// Parallelism overrides parallelism.default.
 	Parallelism *int
+	// TaskManagers and SlotsPerTaskManager size this deployment's Flink
+	// cluster (its JobManager's TaskManagers and their slots): Flink facts
+	// are per deployment, HDFS facts per cluster block.
+	TaskManagers        *int
+	SlotsPerTaskManager *int
 	// CheckpointP99 is the observed p99 checkpoint duration.
 	CheckpointP99 *time.Duration
 	// CheckpointSize is the observed p99 checkpointed size in bytes.
@@ -148,7 +157,7 @@ type Facts struct {
 
 // FactKinds are the facts block labels: the kinds of source `ckptlint
 // facts` reads (docs/facts.md).
-var FactKinds = []string{"namenode", "dfsadmin", "jobmanager", "kubectl"}
+var FactKinds = []string{"namenode", "dfsadmin", "jobmanager", "kubectl", "log"}
 
 // DefaultFactsMaxAge is the age after which facts are stale when
 // facts_max_age is unset.
@@ -235,6 +244,43 @@ func (c *Config) ClusterFor(dep *Deployment) *Cluster {
 		return &c.Clusters[0]
 	}
 	return nil
+}
+
+// FlinkSize is a deployment's Flink cluster size: the TaskManagers and slots
+// its deployment block declares, else (the old place) those of the cluster
+// block it runs on. from names the block each came from, `deployment
+// "orders"` or `cluster "prod"`, "" when unset. dep may be nil (a config set
+// no deployment block names), cl nil (no cluster).
+type FlinkSize struct {
+	TaskManagers, SlotsPerTaskManager         *int
+	TaskManagersFrom, SlotsPerTaskManagerFrom string
+	// TaskManagersFacts and SlotsFacts are the facts blocks that supplied
+	// each value, nil when typed by hand.
+	TaskManagersFacts, SlotsFacts *Facts
+}
+
+// SizeOf resolves a deployment's FlinkSize from its block and its cluster's.
+func SizeOf(dep *Deployment, cl *Cluster) FlinkSize {
+	var s FlinkSize
+	pick := func(own, old *int, attr string) (*int, string, *Facts) {
+		switch {
+		case dep != nil && own != nil:
+			return own, fmt.Sprintf("deployment %q", dep.Name), FactsFor(dep.Facts, attr)
+		case cl != nil && old != nil:
+			return old, fmt.Sprintf("cluster %q", cl.Name), FactsFor(cl.Facts, attr)
+		}
+		return nil, "", nil
+	}
+	var ownTM, ownSlots, oldTM, oldSlots *int
+	if dep != nil {
+		ownTM, ownSlots = dep.TaskManagers, dep.SlotsPerTaskManager
+	}
+	if cl != nil {
+		oldTM, oldSlots = cl.TaskManagers, cl.SlotsPerTaskManager
+	}
+	s.TaskManagers, s.TaskManagersFrom, s.TaskManagersFacts = pick(ownTM, oldTM, "taskmanagers")
+	s.SlotsPerTaskManager, s.SlotsPerTaskManagerFrom, s.SlotsFacts = pick(ownSlots, oldSlots, "slots_per_taskmanager")
+	return s
 }
 
 // RuleByID returns the first rule block for id, or nil.

@@ -60,21 +60,23 @@ func (k *checker) deployment(rd rawDeployment) Deployment {
 		k.str("flink_conf", &rd.FlinkConf, rd.FlinkConfRange)
 	}
 	d := Deployment{
-		Name:              rd.Name,
-		FlinkConf:         rd.FlinkConf,
-		HadoopConf:        k.str("hadoop_conf", rd.HadoopConf, rd.HadoopConfRange),
-		ClusterHDFSSite:   k.str("cluster_hdfs_site", rd.ClusterHDFSSite, rd.ClusterHDFSSiteRange),
-		Cluster:           k.str("cluster", rd.Cluster, rd.ClusterRange),
-		FlinkVersion:      k.version("flink_version", rd.FlinkVersion, rd.FlinkVersionRange),
-		Jobs:              k.count("jobs", rd.Jobs, 1),
-		StatefulOperators: k.count("stateful_operators", rd.StatefulOperators, 1),
-		Parallelism:       k.count("parallelism", rd.Parallelism, 1),
-		CheckpointP99:     k.duration("checkpoint_p99", rd.CheckpointP99),
-		CheckpointSize:    k.size("checkpoint_size", rd.CheckpointSize),
-		StateSize:         k.size("state_size", rd.StateSize),
-		CheckpointFailed:  k.count64("checkpoint_failed", rd.CheckpointFailed, 0),
-		DefRange:          rd.DefRange,
-		ClusterRange:      rd.ClusterRange,
+		Name:                rd.Name,
+		FlinkConf:           rd.FlinkConf,
+		HadoopConf:          k.str("hadoop_conf", rd.HadoopConf, rd.HadoopConfRange),
+		ClusterHDFSSite:     k.str("cluster_hdfs_site", rd.ClusterHDFSSite, rd.ClusterHDFSSiteRange),
+		Cluster:             k.str("cluster", rd.Cluster, rd.ClusterRange),
+		FlinkVersion:        k.version("flink_version", rd.FlinkVersion, rd.FlinkVersionRange),
+		Jobs:                k.count("jobs", rd.Jobs, 1),
+		StatefulOperators:   k.count("stateful_operators", rd.StatefulOperators, 1),
+		Parallelism:         k.count("parallelism", rd.Parallelism, 1),
+		TaskManagers:        k.count("taskmanagers", rd.TaskManagers, 1),
+		SlotsPerTaskManager: k.count("slots_per_taskmanager", rd.Slots, 1),
+		CheckpointP99:       k.duration("checkpoint_p99", rd.CheckpointP99),
+		CheckpointSize:      k.size("checkpoint_size", rd.CheckpointSize),
+		StateSize:           k.size("state_size", rd.StateSize),
+		CheckpointFailed:    k.count64("checkpoint_failed", rd.CheckpointFailed, 0),
+		DefRange:            rd.DefRange,
+		ClusterRange:        rd.ClusterRange,
 	}
 	for i, rr := range rd.Running {
 		if i > 0 {
@@ -89,6 +91,7 @@ func (k *checker) deployment(rd rawDeployment) Deployment {
 		"stateful_operators": isSet(rd.StatefulOperators), "parallelism": isSet(rd.Parallelism),
 		"checkpoint_p99": isSet(rd.CheckpointP99), "checkpoint_size": isSet(rd.CheckpointSize),
 		"checkpoint_failed": isSet(rd.CheckpointFailed), "running_checkpointing": len(rd.Running) > 0,
+		"taskmanagers": isSet(rd.TaskManagers), "slots_per_taskmanager": isSet(rd.Slots),
 		"state_size": isSet(rd.StateSize),
 	}
 	d.Facts = k.facts("deployment", rd.Facts, deploymentFactAttrs, set)

@@ -34,13 +34,11 @@
 //	# as text, for rendered output. --placeholders overrides it (docs/templates.md).
 //	placeholders = "detect"
 //
-//	# Facts about a cluster; rules use them for capacity and risk numbers.
+//	# Facts about an HDFS cluster; rules use them for capacity and risk numbers.
 //	cluster "prod" {
 //	  datanodes             = 3
 //	  datanode_free_bytes   = "43g"      # per DataNode: bytes, or a size such as "43g"
 //	  datanode_blocks       = 200000000  # block replicas per DataNode
-//	  taskmanagers          = 3
-//	  slots_per_taskmanager = 4
 //	  hadoop_version        = "3.1.0"    # overrides the top-level hadoop_version
 //	  min_block_size        = "1m"       # NameNode dfs.namenode.fs-limits.min-block-size
 //	  write_stall           = "40s"      # observed worst HDFS write stall
@@ -66,6 +64,8 @@
 //	  jobs               = 4                              # jobs sharing the cluster with this config
 //	  stateful_operators = 5                              # stateful operators per job
 //	  parallelism        = 12                             # overrides parallelism.default
+//	  taskmanagers          = 3                          # this Flink cluster's TaskManagers
+//	  slots_per_taskmanager = 4                          # and task slots per TaskManager
 //	  checkpoint_p99     = "90s"                          # observed p99 checkpoint duration
 //	  checkpoint_size    = "2g"                           # observed p99 checkpointed size
 //	  state_size         = "6g"                           # checkpointed state of the largest subtask
@@ -117,7 +117,7 @@
 //     which may be 0.
 //   - checkpoint_size and state_size are sizes; state_size is the
 //     checkpointed state of the job's largest subtask (docs/config.md).
-//   - A facts "KIND" block (KIND namenode, dfsadmin, jobmanager or kubectl)
+//   - A facts "KIND" block (KIND namenode, dfsadmin, jobmanager, kubectl or log)
 //     names the source, the RFC 3339 observed_at time and the attributes of
 //     the enclosing block it supplied; each must be set in that block and
 //     listed by one facts block only (docs/config.md).
@@ -128,8 +128,11 @@
 // Load reports syntax errors, unknown attributes and blocks (with hcl's "Did
 // you mean" suggestion), wrong types and bad values. Validate adds unknown
 // rule ids (suggesting the nearest), deployment references to undefined
-// clusters, and duplicate cluster, deployment or rule blocks. Diagnostics.Write
-// renders them with source snippets:
+// clusters, duplicate cluster, deployment or rule blocks, and Flink facts
+// `ckptlint facts` wrote into a cluster block two or more deployments use
+// (taskmanagers and slots_per_taskmanager belong in the deployment block of
+// their Flink cluster; a cluster block's are still read for the deployments
+// that declare none). Diagnostics.Write renders them with source snippets:
 //
 //	Error: Unknown rule
 //

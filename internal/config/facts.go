@@ -21,7 +21,8 @@ var (
 	}
 	deploymentFactAttrs = []string{
 		"flink_version", "jobs", "stateful_operators", "parallelism", "checkpoint_p99",
-		"checkpoint_size", "checkpoint_failed", "running_checkpointing", "state_size",
+		"checkpoint_size", "checkpoint_failed", "running_checkpointing", "taskmanagers",
+		"slots_per_taskmanager", "state_size",
 	}
 )
 

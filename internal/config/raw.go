@@ -57,6 +57,8 @@ type rawDeployment struct {
 	Jobs                 hcl.Expression `hcl:"jobs,optional"`
 	StatefulOperators    hcl.Expression `hcl:"stateful_operators,optional"`
 	Parallelism          hcl.Expression `hcl:"parallelism,optional"`
+	TaskManagers         hcl.Expression `hcl:"taskmanagers,optional"`
+	Slots                hcl.Expression `hcl:"slots_per_taskmanager,optional"`
 	CheckpointP99        hcl.Expression `hcl:"checkpoint_p99,optional"`
 	CheckpointSize       hcl.Expression `hcl:"checkpoint_size,optional"`
 	StateSize            hcl.Expression `hcl:"state_size,optional"`

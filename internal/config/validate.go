@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+	"strings"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 )
@@ -28,6 +30,7 @@ func (c *Config) Validate(knownRuleIDs []string) hcl.Diagnostics {
 	})...)
 	diags = append(diags, c.unknownRules(knownRuleIDs)...)
 	diags = append(diags, c.unknownClusters()...)
+	diags = append(diags, c.sharedFlinkFacts()...)
 	sortDiagnostics(diags)
 	return diags
 }
@@ -96,6 +99,63 @@ func (c *Config) unknownClusters() hcl.Diagnostics {
 			Summary:  "Unknown cluster",
 			Detail:   fmt.Sprintf("Deployment %q refers to cluster %q, which no cluster block defines.%s", d.Name, d.Cluster, hint),
 			Subject:  subjectOf(d.ClusterRange, d.DefRange),
+		})
+	}
+	return diags
+}
+
+// sharedFlinkFacts reports the old shape gone wrong (issue 24): TaskManager
+// or slot counts that `ckptlint facts` read from one Flink cluster and wrote
+// into a cluster block, which two or more deployments use. Each Flink
+// cluster has its own TaskManagers, so for all but one of them the value is
+// another cluster's; typed by hand (no facts block lists it) it is the
+// user's statement and stays valid, as does an observed value only one
+// deployment uses.
+func (c *Config) sharedFlinkFacts() hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for i := range c.Clusters {
+		cl := &c.Clusters[i]
+		var attrs, users []string
+		var from *Facts
+		for _, a := range []struct {
+			name string
+			set  bool
+			own  func(*Deployment) bool
+		}{
+			{"taskmanagers", cl.TaskManagers != nil, func(d *Deployment) bool { return d.TaskManagers != nil }},
+			{"slots_per_taskmanager", cl.SlotsPerTaskManager != nil, func(d *Deployment) bool { return d.SlotsPerTaskManager != nil }},
+		} {
+			f := FactsFor(cl.Facts, a.name)
+			if !a.set || f == nil {
+				continue
+			}
+			var us []string
+			for j := range c.Deployments {
+				d := &c.Deployments[j]
+				if c.ClusterFor(d) == cl && !a.own(d) {
+					us = append(us, fmt.Sprintf("%q", d.Name))
+				}
+			}
+			if len(us) < 2 {
+				continue
+			}
+			attrs = append(attrs, a.name)
+			if len(us) > len(users) {
+				users = us
+			}
+			from = f
+		}
+		if len(attrs) == 0 {
+			continue
+		}
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Flink facts in a shared cluster block",
+			Detail: fmt.Sprintf("Cluster %q holds %s from facts %q (%s, %s), but deployments %s run on it, and each Flink cluster has its own TaskManagers: "+
+				"move them into the deployment block of the Flink cluster they were read from, or run ckptlint facts --deployment NAME on each one's source, "+
+				"which writes them there and removes them from the cluster block.",
+				cl.Name, strings.Join(attrs, ", "), from.Kind, from.Source, from.ObservedAt.Format(time.DateOnly), strings.Join(users, ", ")),
+			Subject: subjectOf(from.DefRange, cl.DefRange),
 		})
 	}
 	return diags

@@ -75,6 +75,26 @@ func TestValidate(t *testing.T) {
 			want: []wantDiag{{"Unknown cluster", 3, `Add a cluster "prod" block or remove the reference.`}},
 		},
 		{
+			// issue 24: TaskManager counts `ckptlint facts` wrote into a
+			// cluster block two Flink clusters share belong to one of them.
+			name: "observed Flink facts in a shared cluster block",
+			src: "cluster \"prod\" {\n  taskmanagers = 4\n  slots_per_taskmanager = 2\n  facts \"jobmanager\" {\n    source = \"jm1.json\"\n    observed_at = \"2026-12-01T08:00:00Z\"\n    attributes = [\"taskmanagers\", \"slots_per_taskmanager\"]\n  }\n}\n" +
+				"deployment \"a\" {\n  flink_conf = \"a\"\n  cluster = \"prod\"\n}\ndeployment \"b\" {\n  flink_conf = \"b\"\n}\n",
+			want: []wantDiag{{"Flink facts in a shared cluster block", 4,
+				`Cluster "prod" holds taskmanagers, slots_per_taskmanager from facts "jobmanager" (jm1.json, 2026-12-01), but deployments "a", "b" run on it, and each Flink cluster has its own TaskManagers: move them into the deployment block of the Flink cluster they were read from, or run ckptlint facts --deployment NAME on each one's source, which writes them there and removes them from the cluster block.`}},
+		},
+		{
+			// The old place keeps working: typed by hand, or observed for the
+			// one deployment that runs on the cluster.
+			name: "Flink facts in a cluster block of one deployment",
+			src: "cluster \"prod\" {\n  taskmanagers = 4\n  facts \"jobmanager\" {\n    source = \"jm1.json\"\n    observed_at = \"2026-12-01T08:00:00Z\"\n    attributes = [\"taskmanagers\"]\n  }\n}\n" +
+				"deployment \"a\" {\n  flink_conf = \"a\"\n}\ndeployment \"b\" {\n  flink_conf = \"b\"\n  taskmanagers = 2\n}\n",
+		},
+		{
+			name: "typed Flink facts in a shared cluster block",
+			src:  "cluster \"prod\" {\n  taskmanagers = 4\n}\ndeployment \"a\" {\n  flink_conf = \"a\"\n}\ndeployment \"b\" {\n  flink_conf = \"b\"\n}\n",
+		},
+		{
 			name:  "everything in file order",
 			src:   "deployment \"etl\" {\n  flink_conf = \"a\"\n  cluster = \"x\"\n}\nrule \"CKPT999\" {\n  enabled = false\n}\nrule \"CKPT999\" {\n  enabled = true\n}\n",
 			known: known,

@@ -71,6 +71,9 @@ func (d *Tree) Add(path string, explicit bool) error {
 	case fm.ID == parsed.FlinkDeployment:
 		p := fm.Parse(disp, src, format.Options{})
 		f.Deps, f.Err = p.Deployments, p.Err
+		if f.Err == nil {
+			f.keepIgnores(fm.Comments, p.Comments, nil) // the manifest's comments are not kept
+		}
 		d.markManifest(f)
 	case fm.Product == format.Hadoop && !hadoopxml.ParsesAlone(src):
 		// Its parse may read xi:include targets: read them now, in walk

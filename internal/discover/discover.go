@@ -64,10 +64,12 @@ type Found struct {
 	// Claimed is set by assembly when a Flink set reads this Hadoop file.
 	Claimed bool
 
-	// once computes, on first use by any worker, what every set reading
-	// the file shares: its digest and ignore comments.
-	once       sync.Once
-	sum        string
+	// sumOnce computes the file's digest on first use by any worker.
+	sumOnce sync.Once
+	sum     string
+	// ignOnce reads the file's ignore comments from its first parse
+	// (keepIgnores); every set reading the file shares them.
+	ignOnce    sync.Once
 	ignores    *suppress.File
 	incIgnores []*suppress.File
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/ckptlint/ckptlint/internal/format"
-	"github.com/ckptlint/ckptlint/internal/format/flinkyaml"
 	"github.com/ckptlint/ckptlint/internal/format/hadoopxml"
 	"github.com/ckptlint/ckptlint/internal/parsed"
 	"github.com/ckptlint/ckptlint/internal/suppress"
@@ -50,72 +49,56 @@ func (d *Tree) Parse(f *Found, ignoreCDATA bool) *parsed.File {
 			return r.src, r.err
 		}}
 	}
-	g := limitKeys(fm.Parse(f.Disp, f.Src, o).File, f.Disp, f.Src)
+	g := fm.Parse(f.Disp, f.Src, o).File
+	f.keepIgnores(fm.Comments, g.Comments, g.IncludeComments)
+	g = limitKeys(g, f.Disp, f.Src)
 	if !d.literal {
 		template.Mark(g, f.Chart)
 	}
 	return g
 }
 
-// Ignores are the ckptlint:ignore comments of f (suppress.Parse of its
-// text, as its findings' positions read it), nil when it holds none or was
-// not read: parsed once, however many config sets read f (the
-// FlinkDeployments of one manifest share it).
-func (f *Found) Ignores() *suppress.File {
-	f.once.Do(f.parseIgnores)
-	return f.ignores
-}
+// Ignores are the ckptlint:ignore comments of f, nil when it holds none or
+// was not parsed (discovery refused it): read from the comments of its
+// first parse (Parse, or discovery's for a manifest), once however many
+// config sets read f (the FlinkDeployments of one manifest share it). A
+// file's ignores are asked for after a parse of it.
+func (f *Found) Ignores() *suppress.File { return f.ignores }
 
 // IncludeIgnores are the ignore comments of the xi:include targets f read,
-// by the path its parse names each with; parsed once.
-func (f *Found) IncludeIgnores() []*suppress.File {
-	f.once.Do(f.parseIgnores)
-	return f.incIgnores
+// by the path its parse names each with, sorted by it; read with Ignores.
+func (f *Found) IncludeIgnores() []*suppress.File { return f.incIgnores }
+
+// keepIgnores reads f's ignore comments, in syntax syn, from the comments
+// c of a parse of f and those of the xi:include targets it read, unless a
+// parse of f did before (a Hadoop file that several config sets parse).
+// Only a file that mentions ckptlint can hold one.
+func (f *Found) keepIgnores(syn suppress.Syntax, c *parsed.Comments, includes []*parsed.Comments) {
+	f.ignOnce.Do(func() {
+		if syn == 0 {
+			return
+		}
+		if c != nil && suppress.Mentions(c.Src) {
+			f.ignores = suppress.Parse(f.Disp, c, syn)
+		}
+		includes = slices.Clone(includes)
+		slices.SortFunc(includes, func(a, b *parsed.Comments) int { return strings.Compare(a.File, b.File) })
+		for _, inc := range includes {
+			if suppress.Mentions(inc.Src) {
+				f.incIgnores = append(f.incIgnores, suppress.Parse(inc.File, inc, syn))
+			}
+		}
+	})
 }
 
 // Sum is the SHA-256 of f's bytes, in hex: computed once (the result
 // cache fingerprints each set by its files).
 func (f *Found) Sum() string {
-	f.once.Do(f.parseIgnores)
+	f.sumOnce.Do(func() {
+		h := sha256.Sum256(f.Src)
+		f.sum = hex.EncodeToString(h[:])
+	})
 	return f.sum
-}
-
-func (f *Found) parseIgnores() {
-	h := sha256.Sum256(f.Src)
-	f.sum = hex.EncodeToString(h[:])
-	if f.Err != nil {
-		return // not parsed: its set is its CKPT000
-	}
-	if syn := format.CommentsOf(f.Format); syn != 0 {
-		if text := textOf(f.Disp, f.Src); suppress.Mentions(text) {
-			f.ignores = suppress.Parse(f.Disp, text, syn)
-		}
-	}
-	for _, inc := range f.Includes() {
-		if inc.Err != "" {
-			continue
-		}
-		if syn := suppress.SyntaxOfPath(inc.Path); syn != 0 {
-			if text := textOf(inc.Path, inc.Src); suppress.Mentions(text) {
-				f.incIgnores = append(f.incIgnores, suppress.Parse(inc.Path, text, syn))
-			}
-		}
-	}
-}
-
-// textOf is the text of the file at display path whose bytes are b, as
-// its findings' positions read it: Hadoop XML in UTF-16 or a declared
-// single-byte charset decoded (hadoopxml.Text), a config.yaml in UTF-32 or
-// without its byte-order mark decoded (flinkyaml.Text), any other file b.
-func textOf(path string, b []byte) []byte {
-	switch {
-	case b == nil:
-	case suppress.SyntaxOfPath(path) == suppress.XML:
-		return hadoopxml.Text(b)
-	case suppress.SyntaxOfPath(path) == suppress.YAML:
-		return flinkyaml.Text(b)
-	}
-	return b
 }
 
 // Remark applies the placeholder recogniser to f, a file made from one

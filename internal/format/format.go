@@ -39,7 +39,8 @@ type Format struct {
 	// keys, unless .ckptlint.hcl declares it).
 	FileName string
 	Named    bool
-	// Comments is the comment syntax ckptlint:ignore comments are read in.
+	// Comments is the comment syntax a ckptlint:ignore is written in; the
+	// parser returns the comments themselves (parsed.File Comments).
 	Comments suppress.Syntax
 
 	parse func(disp string, src []byte, o Options) Parsed
@@ -57,11 +58,13 @@ type Options struct {
 	XML hadoopxml.Options
 }
 
-// Parsed is a parsed file: File for a single configuration, Deployments
-// (and a whole-file Err) for a manifest.
+// Parsed is a parsed file: File for a single configuration (its comments
+// in File.Comments), Deployments, Comments (and a whole-file Err) for a
+// manifest.
 type Parsed struct {
 	File        *parsed.File
 	Deployments []flinkyaml.Deployment
+	Comments    *parsed.Comments
 	Err         *parsed.ParseError
 }
 
@@ -93,11 +96,11 @@ var (
 	deployment = &Format{ID: parsed.FlinkDeployment, Product: Flink,
 		Comments: suppress.YAML,
 		parse: func(disp string, src []byte, _ Options) Parsed {
-			deps, perr := flinkyaml.ParseManifests(disp, src)
-			return Parsed{Deployments: deps, Err: perr}
+			deps, comments, perr := flinkyaml.ParseManifests(disp, src)
+			return Parsed{Deployments: deps, Comments: comments, Err: perr}
 		},
 		editor: func(disp string, src []byte, name string) (parsed.Editor, error) {
-			deps, perr := flinkyaml.ParseManifests(disp, src)
+			deps, _, perr := flinkyaml.ParseManifests(disp, src)
 			if perr != nil {
 				return nil, perr
 			}

@@ -132,3 +132,69 @@ func TestFactsInputNoClock(t *testing.T) {
 		t.Errorf("default max_age = %v, want 30 days", got)
 	}
 }
+
+// TestFlinkSizePerDeployment: input.deployment carries the TaskManagers and
+// slots of the set's Flink cluster, the deployment block's own, else the
+// cluster block's (their old place), with where each came from and the facts
+// block that observed it; two deployments on one cluster keep their own
+// (issue 24).
+func TestFlinkSizePerDeployment(t *testing.T) {
+	src := `
+cluster "prod" {
+  datanodes             = 3
+  taskmanagers          = 9
+  slots_per_taskmanager = 8
+}
+deployment "a" {
+  flink_conf   = "a"
+  cluster      = "prod"
+  taskmanagers = 4
+  facts "jobmanager" {
+    source      = "jm-a.json"
+    observed_at = "2026-11-30T08:00:00Z"
+    attributes  = ["taskmanagers"]
+  }
+}
+deployment "b" {
+  flink_conf            = "b"
+  cluster               = "prod"
+  taskmanagers          = 2
+  slots_per_taskmanager = 1
+}
+deployment "c" {
+  flink_conf = "c"
+  cluster    = "prod"
+}
+`
+	p := filepath.Join(t.TempDir(), config.FileName)
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, diags := config.Load(p)
+	if diags.HasErrors() {
+		t.Fatal(diags.Err())
+	}
+	for i, want := range []map[string]any{
+		{"taskmanagers": 4, "taskmanagers_in": `deployment "a"`, "slots_per_taskmanager": 8, "slots_per_taskmanager_in": `cluster "prod"`,
+			"cite": "facts from jobmanager jm-a.json, 2026-11-30"},
+		{"taskmanagers": 2, "taskmanagers_in": `deployment "b"`, "slots_per_taskmanager": 1, "slots_per_taskmanager_in": `deployment "b"`},
+		{"taskmanagers": 9, "taskmanagers_in": `cluster "prod"`, "slots_per_taskmanager": 8, "slots_per_taskmanager_in": `cluster "prod"`},
+	} {
+		d := deploymentInput(&cfg.Deployments[i], &cfg.Clusters[0], FactsClock{})
+		got := map[string]any{}
+		for _, k := range []string{"taskmanagers", "taskmanagers_in", "slots_per_taskmanager", "slots_per_taskmanager_in"} {
+			got[k] = d[k]
+		}
+		if f, ok := d["facts"].(map[string]any)["taskmanagers"].(map[string]any); ok {
+			got["cite"] = f["cite"]
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("deployment %q (-want +got):\n%s", cfg.Deployments[i].Name, diff)
+		}
+	}
+	// A config set no deployment block names still gets its cluster's.
+	d := deploymentInput(nil, &cfg.Clusters[0], FactsClock{})
+	if d["declared"] != false || d["taskmanagers"] != 9 || d["taskmanagers_in"] != `cluster "prod"` {
+		t.Errorf("undeclared deployment: %v", d)
+	}
+}

@@ -105,31 +105,7 @@ func unknownKeysInput(f *parsed.File, v Resolved) []any {
 		if idx >= 0 && mask&(1<<idx) != 0 || idx < 0 && mask != 0 {
 			continue
 		}
-		var knownIn, ranges []any
-		for i, r := range rels {
-			if mask&(1<<i) == 0 {
-				continue
-			}
-			knownIn = append(knownIn, r.String())
-			if i > 0 && mask&(1<<(i-1)) != 0 {
-				continue // inside a run: the run's text is written at its end
-			}
-			j := i
-			for j+1 < len(rels) && mask&(1<<(j+1)) != 0 {
-				j++
-			}
-			if j == i {
-				ranges = append(ranges, r.String())
-			} else {
-				ranges = append(ranges, r.String()+" to "+rels[j].String())
-			}
-		}
-		if ranges == nil {
-			ranges = []any{}
-		}
-		if knownIn == nil {
-			knownIn = []any{}
-		}
+		knownIn, ranges := releaseRuns(rels, mask)
 		listText := tableText
 		if idx >= 0 {
 			listText = "Flink " + rels[idx].String()
@@ -144,6 +120,31 @@ func unknownKeysInput(f *parsed.File, v Resolved) []any {
 		out = append(out, m)
 	}
 	return out
+}
+
+// releaseRuns lists the releases of rels whose bit is set in mask, each
+// alone and as runs ("1.15 to 1.18"), never nil.
+func releaseRuns(rels []Version, mask uint32) (knownIn, ranges []any) {
+	knownIn, ranges = []any{}, []any{}
+	for i, r := range rels {
+		if mask&(1<<i) == 0 {
+			continue
+		}
+		knownIn = append(knownIn, r.String())
+		if i > 0 && mask&(1<<(i-1)) != 0 {
+			continue // inside a run: the run's text is written at its end
+		}
+		j := i
+		for j+1 < len(rels) && mask&(1<<(j+1)) != 0 {
+			j++
+		}
+		if j == i {
+			ranges = append(ranges, r.String())
+		} else {
+			ranges = append(ranges, r.String()+" to "+rels[j].String())
+		}
+	}
+	return knownIn, ranges
 }
 
 // nearestKey is the known key closest to key by edit distance (release idx,

@@ -58,7 +58,7 @@ func input(s *Set) map[string]any {
 	}
 	in["hadoop"] = hadoopInput(s)
 	in["cluster"] = clusterInput(s.Cluster, s.Facts)
-	in["deployment"] = deploymentInput(s.Deployment, s.Facts)
+	in["deployment"] = deploymentInput(s.Deployment, s.Cluster, s.Facts)
 	in["facts"] = factsClockInput(s.Facts)
 	return in
 }
@@ -233,9 +233,36 @@ func clusterInput(c *config.Cluster, clock FactsClock) map[string]any {
 	return m
 }
 
-func deploymentInput(d *config.Deployment, clock FactsClock) map[string]any {
+// deploymentInput is input.deployment. Besides the deployment block's own
+// attributes it carries the size of the set's Flink cluster (taskmanagers,
+// slots_per_taskmanager), resolved by config.SizeOf: the deployment's, else
+// the cluster block's (their old place), with the block each came from in
+// *_in and, when observed, its facts block in facts[attr]. A set no
+// deployment block names gets the cluster's (declared stays false).
+func deploymentInput(d *config.Deployment, cl *config.Cluster, clock FactsClock) map[string]any {
 	m := map[string]any{"declared": d != nil}
+	size := config.SizeOf(d, cl)
+	sized := func(facts map[string]any) {
+		for _, a := range []struct {
+			attr string
+			v    *int
+			in   string
+			f    *config.Facts
+		}{
+			{"taskmanagers", size.TaskManagers, size.TaskManagersFrom, size.TaskManagersFacts},
+			{"slots_per_taskmanager", size.SlotsPerTaskManager, size.SlotsPerTaskManagerFrom, size.SlotsFacts},
+		} {
+			if a.v == nil {
+				continue
+			}
+			m[a.attr], m[a.attr+"_in"] = *a.v, a.in
+			if a.f != nil && facts != nil {
+				facts[a.attr] = factInput(*a.f, clock)
+			}
+		}
+	}
 	if d == nil {
+		sized(nil)
 		return m
 	}
 	m["name"] = d.Name
@@ -256,5 +283,6 @@ func deploymentInput(d *config.Deployment, clock FactsClock) map[string]any {
 		m["running_checkpointing"] = runningInput(d.Running, clock)
 	}
 	factsInput(m, d.Facts, clock)
+	sized(m["facts"].(map[string]any))
 	return m
 }

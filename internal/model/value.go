@@ -108,39 +108,8 @@ var javaDoubleText = map[string]string{".inf": "Infinity", "-.inf": "-Infinity",
 // parseFlink reads a Flink value of type t (Flink 1.20 TimeUtils.parseDuration, MemorySize.parse, ConfigurationUtils).
 func parseFlink(t valueType, e *parsed.Entry, enum []string, v Version) (any, error) {
 	s := e.Value
-	if v.Less(v1_10) && e.Kind != parsed.KindNull {
-		// Before the typed options of 1.10 (FLIP-77), Configuration read
-		// values leniently (release-1.9.3 Configuration.java):
-		// convertToBoolean is Boolean.parseBoolean, so anything but "true"
-		// is false; convertToInt catches NumberFormatException, logs WARN
-		// "Configuration cannot evaluate value <v> as an integer number" and
-		// returns the default. The inline threshold is an int of bytes until
-		// MemorySize in 1.11 (FLINK-17865).
-		switch t {
-		case tBool:
-			b := strings.EqualFold(strings.TrimSpace(s), "true")
-			if !b && !strings.EqualFold(strings.TrimSpace(s), "false") {
-				return b, &lenientError{value: false, msg: fmt.Sprintf("Boolean.parseBoolean reads %q as false", s)}
-			}
-			return b, nil
-		case tInt, tMemory:
-			n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 32)
-			if err != nil {
-				return nil, &lenientError{msg: fmt.Sprintf("WARN \"Configuration cannot evaluate value %s as an integer number\" and the default", s)}
-			}
-			if t == tMemory {
-				return n, nil
-			}
-			return int(n), nil
-		}
-	} else if t == tMemory && v.Less(v1_11) && e.Kind != parsed.KindNull {
-		// 1.10: an int option of bytes (CheckpointingOptions.FS_SMALL_FILE_THRESHOLD
-		// defaultValue(1024), release-1.10.3); MemorySize from 1.11.
-		n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 32)
-		if err != nil {
-			return nil, fmt.Errorf("For input string: %q", strings.TrimSpace(s))
-		}
-		return n, nil
+	if x, ok, err := parseLegacyFlink(t, e, v); ok {
+		return x, err
 	}
 	if e.Kind == parsed.KindFloat && t != tString {
 		// config.yaml: a Double's string form is ".inf" (toYAMLString), but
@@ -182,6 +151,47 @@ func parseFlink(t valueType, e *parsed.Entry, enum []string, v Version) (any, er
 		return nil, nil
 	}
 	return s, nil
+}
+
+// parseLegacyFlink reads the values releases before 1.11 read otherwise;
+// ok is false when v reads t as later releases do.
+func parseLegacyFlink(t valueType, e *parsed.Entry, v Version) (x any, ok bool, err error) {
+	s := e.Value
+	if v.Less(v1_10) && e.Kind != parsed.KindNull {
+		// Before the typed options of 1.10 (FLIP-77), Configuration read
+		// values leniently (release-1.9.3 Configuration.java):
+		// convertToBoolean is Boolean.parseBoolean, so anything but "true"
+		// is false; convertToInt catches NumberFormatException, logs WARN
+		// "Configuration cannot evaluate value <v> as an integer number" and
+		// returns the default. The inline threshold is an int of bytes until
+		// MemorySize in 1.11 (FLINK-17865).
+		switch t {
+		case tBool:
+			b := strings.EqualFold(strings.TrimSpace(s), "true")
+			if !b && !strings.EqualFold(strings.TrimSpace(s), "false") {
+				return b, true, &lenientError{value: false, msg: fmt.Sprintf("Boolean.parseBoolean reads %q as false", s)}
+			}
+			return b, true, nil
+		case tInt, tMemory:
+			n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 32)
+			if err != nil {
+				return nil, true, &lenientError{msg: fmt.Sprintf("WARN \"Configuration cannot evaluate value %s as an integer number\" and the default", s)}
+			}
+			if t == tMemory {
+				return n, true, nil
+			}
+			return int(n), true, nil
+		}
+	} else if t == tMemory && v.Less(v1_11) && e.Kind != parsed.KindNull {
+		// 1.10: an int option of bytes (CheckpointingOptions.FS_SMALL_FILE_THRESHOLD
+		// defaultValue(1024), release-1.10.3); MemorySize from 1.11.
+		n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 32)
+		if err != nil {
+			return nil, true, fmt.Errorf("For input string: %q", strings.TrimSpace(s))
+		}
+		return n, true, nil
+	}
+	return nil, false, nil
 }
 
 // lenientError is a value a release before 1.10 reads without refusing it:

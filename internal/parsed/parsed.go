@@ -120,6 +120,13 @@ type File struct {
 	// Template is set when the file holds unrendered template placeholders
 	// (docs/templates.md).
 	Template *Template `json:"template,omitempty"`
+	// Comments are the file's comments, as far as its reader read it: nil
+	// when it read none (a file over the size cap, YAML that does not
+	// parse); after a Hadoop XML error, those before it.
+	Comments *Comments `json:"-"`
+	// IncludeComments are the comments of the xi:include targets the file
+	// read (Hadoop only), each target once, in the order first read.
+	IncludeComments []*Comments `json:"-"`
 }
 
 // Template describes the placeholders of a file read as a template.

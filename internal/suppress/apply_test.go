@@ -71,8 +71,8 @@ func TestApply(t *testing.T) {
 		"  </property>\n" + // 6
 		"</configuration>\n" // 7
 	files := []*File{
-		Parse("flink-conf.yaml", []byte(conf), FlinkConf),
-		Parse("hdfs-site.xml", []byte(xml), XML),
+		parseText("flink-conf.yaml", conf, FlinkConf),
+		parseText("hdfs-site.xml", xml, XML),
 	}
 	fs := []finding.Finding{
 		at("flink-conf.yaml", 3, "CKPT201"), // silenced on its line
@@ -173,7 +173,7 @@ func TestApplyUnused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			files := []*File{Parse("c.yaml", []byte(conf), YAML), Parse("h.xml", []byte(xml), XML)}
+			files := []*File{parseText("c.yaml", conf, YAML), parseText("h.xml", xml, XML)}
 			tt.opts.Rules = testRules
 			out := Apply(tt.fs, files, tt.opts)
 			if diff := cmp.Diff(tt.want, problems(out.Problems)); diff != "" {
@@ -187,7 +187,7 @@ func TestApplyUnused(t *testing.T) {
 // ignore carries the inline one, and neither is reported unused.
 func TestApplyBothKinds(t *testing.T) {
 	src := "# ckptlint:ignore-file CKPT101 -- file\na: 1 # ckptlint:ignore CKPT101 -- line\n"
-	out := Apply([]finding.Finding{at("c.yaml", 2, "CKPT101")}, []*File{Parse("c.yaml", []byte(src), YAML)}, Options{Rules: testRules})
+	out := Apply([]finding.Finding{at("c.yaml", 2, "CKPT101")}, []*File{parseText("c.yaml", src, YAML)}, Options{Rules: testRules})
 	if diff := cmp.Diff([]string{`c.yaml:2 CKPT101 by inline@c.yaml:2 "line"`}, short(out.Suppressed)); diff != "" {
 		t.Errorf("suppressed (-want +got):\n%s", diff)
 	}
@@ -200,7 +200,7 @@ func TestApplyBothKinds(t *testing.T) {
 // and its finding stays.
 func TestApplyInvalidSilencesNothing(t *testing.T) {
 	src := "a: 1 # ckptlint:ignore CKPT101\n"
-	out := Apply([]finding.Finding{at("c.yaml", 1, "CKPT101")}, []*File{Parse("c.yaml", []byte(src), YAML)}, Options{Rules: testRules})
+	out := Apply([]finding.Finding{at("c.yaml", 1, "CKPT101")}, []*File{parseText("c.yaml", src, YAML)}, Options{Rules: testRules})
 	if diff := cmp.Diff([]string{"c.yaml:1 CKPT101"}, short(out.Findings)); diff != "" {
 		t.Errorf("kept (-want +got):\n%s", diff)
 	}

@@ -1,5 +1,6 @@
-// Package suppress reads ckptlint's inline ignore comments from the bytes of
-// a configuration file and matches them to findings.
+// Package suppress reads ckptlint's inline ignore comments from the comments
+// of a configuration file, as the file's reader found them
+// (parsed.Comments), and matches them to findings.
 //
 // Forms (docs/suppressions.md is the user documentation):
 //
@@ -18,10 +19,13 @@
 // has are CKPT002 as well; ids an ignore names that match no finding are
 // CKPT001 unused-ignore.
 //
-// Comments are found the way the consuming system finds them: in a legacy
-// flink-conf.yaml the first '#' of a line starts one (Flink's line parser
-// cuts there); in YAML 1.2 (config.yaml, FlinkDeployment manifests) a '#'
-// starts one only at the start of a line or after whitespace, and never
-// inside a quoted or block scalar; in XML only <!-- --> outside CDATA and
-// processing instructions.
+// The readers (internal/format/flinkconf, flinkyaml, hadoopxml) find the
+// comments the way the consuming system does: in a legacy flink-conf.yaml
+// the first '#' of a line starts one (Flink's line parser cuts there); in
+// YAML 1.2 (config.yaml, FlinkDeployment manifests) a '#' starts one only
+// at the start of a line or after whitespace, and never inside a quoted or
+// block scalar; in XML only <!-- --> outside CDATA and processing
+// instructions. This package lexes nothing: it reads the directive in each
+// comment and places it by the comments' lines, the file's body and its
+// <property> elements.
 package suppress

@@ -43,16 +43,18 @@ type File struct {
 	Problems []Problem
 }
 
-// Parse reads the ignore comments of one file. path is recorded as is
-// (findings name files by the same display path).
-func Parse(path string, src []byte, syn Syntax) *File {
+// Parse reads the ignore comments among c, the comments of one file as
+// its reader found them (parsed.File Comments), written in syntax syn.
+// path is recorded as is (findings name files by the same display path);
+// c may be nil (a file whose reader read no comments).
+func Parse(path string, c *parsed.Comments, syn Syntax) *File {
 	f := &File{Path: path, Syntax: syn}
-	if syn == 0 || !containsFold(src, "ckptlint") {
+	if syn == 0 || c == nil {
 		return f
 	}
-	s := scan(src, syn)
-	for _, c := range s.comments {
-		text := string(src[c.textStart:c.textEnd])
+	var s *layout // made for the first directive
+	for _, cm := range c.List {
+		text := string(c.Src[cm.Text.Start.Offset:cm.Text.End.Offset])
 		if syn == XML {
 			text = strings.Join(strings.Fields(text), " ") // a comment may span lines
 		}
@@ -60,56 +62,37 @@ func Parse(path string, src []byte, syn Syntax) *File {
 		if !isDirective {
 			continue
 		}
-		sp := s.lines.Span(c.start, c.end)
+		if s == nil {
+			s = newLayout(c)
+		}
+		sp := cm.Span
 		if d.problem != "" {
 			f.Problems = append(f.Problems, Problem{Span: sp, Msg: d.problem + ": " + example(syn, d.kind, d.rules)})
 			continue
 		}
 		ig := Ignore{Kind: d.kind, Rules: d.rules, Reason: d.reason, Span: sp}
 		if d.kind == KindFile {
-			if c.start >= s.top {
+			if sp.Start.Offset >= c.Body {
 				what := "key"
 				if syn == XML {
 					what = "property"
 				}
 				f.Problems = append(f.Problems, Problem{Span: sp, Msg: fmt.Sprintf(
 					"misplaced ckptlint:ignore-file silences nothing: it must come before the first %s (line %d); move it to the top of the file, or use ckptlint:ignore on or above the line",
-					what, s.lines.Pos(s.top).Line)})
+					what, s.lines.Pos(c.Body).Line)})
 				continue
 			}
 		} else {
-			ig.From = c.startLine
-			if c.alone {
-				ig.From = s.nextCodeLine(c.endLine)
+			first, last := s.commentLines(cm)
+			ig.From = first
+			if s.alone(cm) {
+				ig.From = s.nextCodeLine(last)
 			}
 			ig.To = max(ig.From, s.elems[ig.From])
 		}
 		f.Ignores = append(f.Ignores, ig)
 	}
 	return f
-}
-
-// nextCodeLine returns the first line after n that is not a comment-only
-// line (blank lines count: an ignore above a blank line covers the blank
-// line), or n+1 at the end of the file.
-func (s *scanned) nextCodeLine(n int) int {
-	if s.next == nil {
-		// next[m] is the first line at or after m that is not comment-only.
-		count := s.lines.Count()
-		s.next = make([]int, count+2)
-		s.next[count+1] = -1
-		for m := count; m >= 1; m-- {
-			if s.code[m] || !s.commented[m] {
-				s.next[m] = m
-			} else {
-				s.next[m] = s.next[m+1]
-			}
-		}
-	}
-	if n+1 < len(s.next) && s.next[n+1] > 0 {
-		return s.next[n+1]
-	}
-	return n + 1
 }
 
 type directive struct {

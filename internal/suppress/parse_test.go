@@ -225,7 +225,7 @@ func TestParse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := Parse("f", []byte(tt.src), tt.syn)
+			f := parseText("f", tt.src, tt.syn)
 			got, probs := compact(f)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("ignores (-want +got):\n%s", diff)
@@ -245,8 +245,8 @@ func TestParse(t *testing.T) {
 // TestParseSpan checks that a problem's span is the comment's, markers
 // included, with byte columns.
 func TestParseSpan(t *testing.T) {
-	src := "a: 1\nb: 2   # ckptlint:ignore CKPT101\n<x>"
-	f := Parse("f", []byte(src), YAML)
+	src := "a: 1\nb: 2   # ckptlint:ignore CKPT101\nc: <x>"
+	f := parseText("f", src, YAML)
 	if len(f.Problems) != 1 {
 		t.Fatalf("got %d problems", len(f.Problems))
 	}
@@ -275,7 +275,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("<![CDATA[<!--", uint8(XML))
 	f.Add("# ckptlint:ignore-file A -- r\r\nk: v#x", uint8(FlinkConf))
 	f.Fuzz(func(t *testing.T, src string, syn uint8) {
-		pf := Parse("f", []byte(src), Syntax(syn%4))
+		pf := parseText("f", src, Syntax(syn%4))
 		for _, i := range pf.Ignores {
 			if len(i.Rules) == 0 || i.Reason == "" {
 				t.Errorf("ignore without rules or reason: %+v", i)

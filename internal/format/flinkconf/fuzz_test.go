@@ -20,6 +20,7 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		file := Parse("flink-conf.yaml", src)
 		checkSpans(t, src, file)
+		checkComments(t, file)
 		for i, e := range file.Entries {
 			if e.Key == "" || e.Value == "" || strings.ContainsAny(e.Value, "#\n\r") || strings.ContainsAny(e.Key, "#\n\r") {
 				t.Fatalf("entry %d: key %q value %q: Flink never stores such a pair", i, e.Key, e.Value)

@@ -1,6 +1,9 @@
 package flinkconf
 
 import (
+	"regexp"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ckptlint/ckptlint/internal/parsed"
@@ -39,5 +42,47 @@ func checkSpans(t testing.TB, src []byte, f *parsed.File) {
 		if n.Code == "" || n.Message == "" || n.File != f.Path {
 			t.Fatalf("incomplete notice %+v", n)
 		}
+	}
+}
+
+// checkComments holds f's comments to parsed.Comments.Check and to Flink's
+// rule: each is a line's text from its first '#' on, the line as
+// BufferedReader.readLine splits it (lines after a NUL are not read).
+func checkComments(t testing.TB, f *parsed.File) {
+	t.Helper()
+	c := f.Comments
+	if c == nil {
+		if f.Err == nil {
+			t.Fatal("no comments for a file that parsed")
+		}
+		return
+	}
+	if err := c.Check(); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	text := string(c.Src)
+	if nul := strings.IndexByte(text, 0); nul >= 0 {
+		text = text[:nul] // a line holding the NUL is not read either
+		if i := strings.LastIndexAny(text, "\r\n"); i >= 0 {
+			text = text[:i]
+		} else {
+			text = ""
+		}
+	}
+	for _, line := range regexp.MustCompile("\r\n|\r|\n").Split(text, -1) {
+		if _, comment, ok := strings.Cut(line, "#"); ok {
+			want = append(want, "#"+comment)
+		}
+	}
+	var got []string
+	for _, cm := range c.List {
+		got = append(got, string(c.Src[cm.Span.Start.Offset:cm.Span.End.Offset]))
+		if cm.Text.Start.Offset != cm.Span.Start.Offset+1 || cm.Text.End != cm.Span.End {
+			t.Fatalf("comment %+v: its text is not what follows the '#'", cm)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("comments %q, want %q", got, want)
 	}
 }

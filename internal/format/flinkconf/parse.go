@@ -26,7 +26,8 @@ type parser struct {
 // included, so that File.Lookup returns the last one as Flink does. Lines
 // Flink skips or misreads become Notices. Flink loads any text file, so the
 // only parse errors are a file above parsed.MaxFileSize and a NUL byte (a
-// binary file); Entries then holds the lines before the NUL.
+// binary file); Entries then holds the lines before the NUL. Comments holds
+// the comment of every line read, from its first '#' on.
 func Parse(path string, src []byte) *parsed.File {
 	f := &parsed.File{Path: path, Format: parsed.FlinkConfLegacy, Src: src}
 	if len(src) > parsed.MaxFileSize {
@@ -45,6 +46,7 @@ func Parse(path string, src []byte) *parsed.File {
 	for i := range p.lines {
 		classify(src, &p.lines[i])
 	}
+	p.comments()
 	p.read()
 	p.duplicates()
 	p.byteOrderMark()
@@ -154,6 +156,25 @@ func (p *parser) entry(l *line, parent []string) {
 			p.notice(NoticeInvalidUTF8, part, key, "%q holds bytes that are not UTF-8; Flink reads each as U+FFFD", p.text(part.Start.Offset, part.End.Offset))
 		}
 	}
+}
+
+// comments records the comment of every line Flink reads: from its first
+// '#' to the end of the line, wherever that '#' is (loadLegacyYAMLResource
+// splits each line at it), and where the first line Flink does not skip as
+// blank starts (a byte order mark alone before a comment is no key).
+func (p *parser) comments() {
+	c := &parsed.Comments{File: p.f.Path, Src: p.src, Body: len(p.src)}
+	body := false
+	for i := range p.lines {
+		l := &p.lines[i]
+		if !body && l.kind != kindBlank && !bytes.Equal(p.src[l.confStart:l.confEnd], bom) {
+			c.Body, body = l.confStart, true
+		}
+		if l.hash >= 0 {
+			c.List = append(c.List, parsed.Comment{Span: p.span(l.hash, l.end), Text: p.span(l.hash+1, l.end)})
+		}
+	}
+	p.f.Comments = c
 }
 
 // commentCut records a '#' that cut the line although YAML would not read it

@@ -50,7 +50,7 @@ func TestScalarAliasBudget(t *testing.T) {
 		for i := range 10 { // 10 documents of 20 aliases: each under the budget, the file over it
 			b.WriteString("---\n" + strings.ReplaceAll(doc, "%d", strings.Repeat("i", i+1)))
 		}
-		deps, perr := ParseManifests("m.yaml", []byte(b.String()))
+		deps, _, perr := ParseManifests("m.yaml", []byte(b.String()))
 		if perr != nil {
 			t.Fatal(perr)
 		}

@@ -23,6 +23,9 @@ import (
 // ValueSpan covers that token; an empty value has a zero-width span where
 // yaml.v3 places it (right after the ':').
 //
+// Comments holds the file's comments when yaml.v3 reads every document of
+// the file.
+//
 // An empty file, or one with only comments or a null document, is an empty
 // configuration. The top level must be a mapping; a scalar or a sequence is
 // an error (Flink fails with a ClassCastException). Only one YAML document
@@ -47,6 +50,8 @@ func ParseConfig(path string, src []byte) *parsed.File {
 	if err := decodeNext(dec, &doc); err != nil {
 		if !errors.Is(err, io.EOF) {
 			f.Err = yamlError(path, loc, err)
+		} else {
+			f.Comments = loc.comments(path, nil) // nothing but comments and blank lines
 		}
 		return f
 	}
@@ -54,11 +59,16 @@ func ParseConfig(path string, src []byte) *parsed.File {
 	f.Err = fl.root(docRoot(&doc))
 	var extra yaml.Node
 	switch err := decodeNext(dec, &extra); {
-	case f.Err != nil || errors.Is(err, io.EOF):
+	case errors.Is(err, io.EOF):
+		f.Comments = loc.comments(path, []*yaml.Node{&doc})
+	case f.Err != nil:
 	case err != nil:
 		f.Err = yamlError(path, loc, err)
 	default:
 		f.Err = fl.failNode(&extra, "expected a single YAML document, found another one: Flink loads config.yaml as one document")
+		if docs := decodeRest(dec, &doc, &extra); docs != nil {
+			f.Comments = loc.comments(path, docs)
+		}
 	}
 	if f.Err == nil {
 		f.Err = fl.keyErr
@@ -88,4 +98,19 @@ func (f *flattener) root(n *yaml.Node) *parsed.ParseError {
 	}
 	return f.failNode(n, "expected a mapping of keys to values at the top level, found a %s: Flink fails to load it (ClassCastException)",
 		kindName(n))
+}
+
+// decodeRest decodes the documents of dec after those read, for their
+// comments: nil when one of them is not valid YAML.
+func decodeRest(dec *yaml.Decoder, read ...*yaml.Node) []*yaml.Node {
+	for {
+		n := &yaml.Node{}
+		switch err := decodeNext(dec, n); {
+		case errors.Is(err, io.EOF):
+			return read
+		case err != nil:
+			return nil
+		}
+		read = append(read, n)
+	}
 }

@@ -281,7 +281,7 @@ func TestParseConfigSizeLimit(t *testing.T) {
 	if f.Err == nil || f.Err.Pos.Line != 1 || !strings.Contains(f.Err.Msg, "limit") {
 		t.Fatalf("err = %v, want a size-limit error at line 1", f.Err)
 	}
-	if _, err := ParseManifests("big.yaml", src); err == nil {
+	if _, _, err := ParseManifests("big.yaml", src); err == nil {
 		t.Fatal("ParseManifests accepted an oversized file")
 	}
 }

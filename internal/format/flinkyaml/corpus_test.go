@@ -87,7 +87,7 @@ func TestRealWorldManifests(t *testing.T) {
 func manifestChecks(t *testing.T, path string) {
 	t.Helper()
 	src := readFile(t, path)
-	deps, perr := ParseManifests(filepath.Base(path), src)
+	deps, _, perr := ParseManifests(filepath.Base(path), src)
 	if perr != nil {
 		t.Fatalf("parse error: %v", perr)
 	}
@@ -143,7 +143,7 @@ func sameConfiguration(t *testing.T, flatPath, nestedPath string) {
 	t.Helper()
 	read := func(path string) []kv {
 		t.Helper()
-		deps, err := ParseManifests(filepath.Base(path), readFile(t, path))
+		deps, _, err := ParseManifests(filepath.Base(path), readFile(t, path))
 		if err != nil || len(deps) != 1 {
 			t.Fatalf("%s: %d deployments, err %v", path, len(deps), err)
 		}
@@ -290,7 +290,7 @@ func anyFileIsSafe(t *testing.T, path string) {
 	t.Helper()
 	src := readFile(t, path)
 	checkFile(t, ParseConfig(path, src))
-	deps, perr := ParseManifests(path, src)
+	deps, _, perr := ParseManifests(path, src)
 	if perr != nil && (perr.Pos.Line < 1 || perr.Pos.Offset > len(src)) {
 		t.Fatalf("error position %+v out of bounds", perr.Pos)
 	}

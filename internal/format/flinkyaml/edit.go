@@ -85,7 +85,7 @@ func NewDeploymentEditor(d *Deployment, src []byte) parsed.Editor {
 	path, doc := d.Config.Path, d.Doc
 	ed := &yamlEditor{path: path, src: src, cfg: d.Config, deployment: true}
 	ed.reparse = func(src []byte) (*parsed.File, error) {
-		deps, perr := ParseManifests(path, src)
+		deps, _, perr := ParseManifests(path, src)
 		if perr != nil {
 			return nil, perr
 		}

@@ -191,7 +191,7 @@ func open(src []byte, dep int) (target, bool) {
 		f := ParseConfig("conf/config.yaml", src)
 		return target{cfg: f, ed: NewConfigEditor(f)}, true
 	}
-	deps, perr := ParseManifests("deploy.yaml", src)
+	deps, _, perr := ParseManifests("deploy.yaml", src)
 	if dep >= len(deps) {
 		return target{}, false
 	}

@@ -1,6 +1,7 @@
 package flinkyaml
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -43,6 +44,7 @@ func FuzzParseConfig(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		file := ParseConfig("fuzz.yaml", src)
 		checkFile(t, file)
+		checkComments(t, file.Comments)
 		for _, e := range file.Entries {
 			checkKind(t, e)
 		}
@@ -58,10 +60,14 @@ func FuzzParseManifests(f *testing.F) {
 		f.Add([]byte(manifestAround(tc.src)))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		deps, perr := ParseManifests("fuzz.yaml", src)
+		deps, comments, perr := ParseManifests("fuzz.yaml", src)
 		if perr != nil && (perr.Pos.Line < 1 || perr.Pos.Col < 1 || perr.Pos.Offset > len(src)) {
 			t.Fatalf("error position %+v out of bounds", perr.Pos)
 		}
+		if perr != nil && comments != nil {
+			t.Fatal("comments of a manifest that is not valid YAML")
+		}
+		checkComments(t, comments)
 		lines := parsed.NewLines(src)
 		for _, d := range deps {
 			checkFile(t, d.Config)
@@ -105,5 +111,29 @@ func checkKind(t *testing.T, e parsed.Entry) {
 		}
 	default:
 		t.Fatalf("entry %q has kind %q", e.Key, e.Kind)
+	}
+}
+
+// checkComments holds comments to parsed.Comments.Check and to YAML's
+// rule: each starts at a '#' that opens a line or follows a blank, runs to
+// the line break, and its text is what follows the '#'.
+func checkComments(t *testing.T, c *parsed.Comments) {
+	t.Helper()
+	if c == nil {
+		return
+	}
+	if err := c.Check(); err != nil {
+		t.Fatal(err)
+	}
+	src := c.Src
+	for _, cm := range c.List {
+		s, e := cm.Span.Start.Offset, cm.Span.End.Offset
+		opens := s == 0 || s == 3 && bytes.HasPrefix(src, []byte("\uFEFF")) || strings.ContainsRune(" \t\r\n", rune(src[s-1]))
+		if src[s] != '#' || !opens || bytes.ContainsAny(src[s:e], "\r\n") || e < len(src) && !strings.ContainsRune("\r\n", rune(src[e])) {
+			t.Fatalf("comment %q at %d is not a YAML comment", src[s:e], s)
+		}
+		if cm.Text.Start.Offset != s+1 || cm.Text.End != cm.Span.End {
+			t.Fatalf("comment %+v: its text is not what follows the '#'", cm)
+		}
 	}
 }

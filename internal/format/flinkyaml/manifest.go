@@ -43,7 +43,8 @@ type Deployment struct {
 	// parsed.FlinkDeployment, the file's Path and Src, and Entry.Doc set.
 	// It is never nil. Config.Err is set when the configuration itself is
 	// unreadable (a duplicate key, a non-mapping value); the other
-	// deployments of the file are unaffected.
+	// deployments of the file are unaffected. Config.Comments is nil: the
+	// comments are the whole file's (ParseManifests).
 	Config *parsed.File
 	// ConfigSpan is the flinkConfiguration key, where an editor adds keys;
 	// zero when the spec has none.
@@ -61,37 +62,41 @@ type Deployment struct {
 }
 
 // ParseManifests reads a multi-document Kubernetes manifest and returns its
-// FlinkDeployment documents in file order. Other documents are skipped.
-// The error is set when the file is not valid YAML (or too large); the
-// deployments read before the bad document are still returned.
+// FlinkDeployment documents in file order, and the comments of the whole
+// file (the deployments' Config files have none of their own). Other
+// documents are skipped. The error is set when the file is not valid YAML
+// (or too large); the deployments read before the bad document are still
+// returned, and the comments are nil.
 //
 // Values in spec.flinkConfiguration are typed with the YAML 1.2 core
 // schema, as in config.yaml, and the config.yaml-only notices (null values,
 // yes/no strings, env.java.home) are not recorded: Kubernetes decodes
 // manifests itself before the operator sees them.
-func ParseManifests(path string, src []byte) ([]Deployment, *parsed.ParseError) {
+func ParseManifests(path string, src []byte) ([]Deployment, *parsed.Comments, *parsed.ParseError) {
 	if perr := checkSize(path, src); perr != nil {
-		return nil, perr
+		return nil, nil, perr
 	}
 	loc := newLocator(src)
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	var deps []Deployment
 	var claims []Claim
+	var docs []*yaml.Node
 	aliased := &aliasBudget{} // one budget for every document of the file
 	for doc := 0; ; doc++ {
-		var n yaml.Node
-		if err := decodeNext(dec, &n); err != nil {
+		n := &yaml.Node{}
+		if err := decodeNext(dec, n); err != nil {
 			for i := range deps {
 				deps[i].Claims = claims
 			}
 			if errors.Is(err, io.EOF) {
-				return deps, nil
+				return deps, loc.comments(path, docs), nil
 			}
-			return deps, yamlError(path, loc, err)
+			return deps, nil, yamlError(path, loc, err)
 		}
-		if d, ok := readDeployment(path, src, loc, docRoot(&n), doc, aliased); ok {
+		docs = append(docs, n)
+		if d, ok := readDeployment(path, src, loc, docRoot(n), doc, aliased); ok {
 			deps = append(deps, d)
-		} else if c, ok := readClaim(docRoot(&n)); ok {
+		} else if c, ok := readClaim(docRoot(n)); ok {
 			claims = append(claims, c)
 		}
 	}

@@ -180,7 +180,7 @@ func TestParseManifests(t *testing.T) {
 	for _, tc := range manifestCases {
 		t.Run(tc.name, func(t *testing.T) {
 			src := []byte(tc.src)
-			deps, err := ParseManifests("deploy.yaml", src)
+			deps, _, err := ParseManifests("deploy.yaml", src)
 			switch {
 			case tc.errLine == 0 && err != nil:
 				t.Fatalf("unexpected error: %v", err)
@@ -210,7 +210,7 @@ func TestParseManifestsNoConfigNotices(t *testing.T) {
 	// notice holds for both.
 	src := "apiVersion: flink.apache.org/v1beta1\nkind: FlinkDeployment\nspec:\n  flinkConfiguration:\n" +
 		"    a: yes\n    b:\n    env:\n      java:\n        home: /x\n    c.d: 1\n    c:\n      d: 2\n"
-	deps, err := ParseManifests("deploy.yaml", []byte(src))
+	deps, _, err := ParseManifests("deploy.yaml", []byte(src))
 	if err != nil || len(deps) != 1 {
 		t.Fatalf("deps %d, err %v", len(deps), err)
 	}
@@ -245,7 +245,7 @@ func TestIsManifest(t *testing.T) {
 
 func TestParseManifestsFieldKinds(t *testing.T) {
 	src := "apiVersion: flink.apache.org/v1beta1\nkind: FlinkDeployment\nspec:\n  job:\n    parallelism: '4'\n  taskManager:\n    replicas: 2\n"
-	deps, err := ParseManifests("d.yaml", []byte(src))
+	deps, _, err := ParseManifests("d.yaml", []byte(src))
 	if err != nil || len(deps) != 1 {
 		t.Fatalf("deps %d, err %v", len(deps), err)
 	}

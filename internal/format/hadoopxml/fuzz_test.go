@@ -1,6 +1,7 @@
 package hadoopxml
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -79,6 +80,10 @@ func FuzzParse(f *testing.F) {
 				check("notice "+n.Code, n.Span)
 			}
 		}
+		checkComments(t, d.Comments, d.Err != nil)
+		for _, c := range d.IncludeComments {
+			checkComments(t, c, true)
+		}
 		for _, p := range d.Properties {
 			check("property", p.Span)
 			check("delete", p.DeleteSpan)
@@ -127,4 +132,31 @@ func FuzzSubstitute(f *testing.F) {
 		}
 		Unknowns(s)
 	})
+}
+
+// checkComments holds c to parsed.Comments.Check and to XML's form: each
+// comment is "<!--" to "-->" and its text what lies between them; only the
+// last one of a file that did not parse may lack its "-->".
+func checkComments(t *testing.T, c *parsed.Comments, failed bool) {
+	t.Helper()
+	if c == nil {
+		return
+	}
+	if err := c.Check(); err != nil {
+		t.Fatal(err)
+	}
+	for i, cm := range c.List {
+		text := c.Src[cm.Span.Start.Offset:cm.Span.End.Offset]
+		closed := bytes.HasSuffix(text, []byte("-->")) && len(text) >= len("<!---->")
+		if !bytes.HasPrefix(text, []byte("<!--")) || !closed && !(failed && i == len(c.List)-1 && cm.Span.End.Offset == len(c.Src)) {
+			t.Fatalf("comment %q is not an XML comment", text)
+		}
+		textEnd := cm.Span.End.Offset
+		if closed {
+			textEnd -= len("-->")
+		}
+		if cm.Text.Start.Offset != cm.Span.Start.Offset+len("<!--") || cm.Text.End.Offset != textEnd {
+			t.Fatalf("comment %q: text %+v is not what lies between its markers", text, cm.Text)
+		}
+	}
 }

@@ -77,6 +77,9 @@ type fileParser struct {
 	cur   propState
 	elems []openElem
 	props []int // open <property> elements (indices into Doc.Properties)
+	// comments are this file's comments, <property> elements and body
+	// (comments.go).
+	comments *parsed.Comments
 }
 
 func (fp *fileParser) sp(start, end int) parsed.Span { return fp.lines.Span(start, end) }
@@ -236,6 +239,7 @@ func (fp *fileParser) onEnd(t tok) *parsed.ParseError {
 		}
 		fp.fallbackAllowed, fp.fallbackEntered = false, false
 	case "property":
+		fp.comments.Elements = append(fp.comments.Elements, fp.sp(e.start, t.end))
 		fp.endProperty(e, t)
 	}
 	if fp.top && len(fp.elems) == 0 {

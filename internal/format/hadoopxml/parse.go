@@ -30,6 +30,7 @@ func ParseDoc(path string, src []byte, opts Options) *Doc {
 	p.load()
 	p.substitute()
 	f.Includes = p.includes
+	f.IncludeComments = p.incComments
 	f.Notices = p.sortedNotices()
 	if perr != nil {
 		f.Err = perr
@@ -52,6 +53,8 @@ type parser struct {
 	includes []string
 	stack    []string // include chain, top-level file first
 	nprops   int      // <property> elements seen, includes too
+	// incComments are the comments of the includes read, each once.
+	incComments []*parsed.Comments
 }
 
 // parseFile scans one file (the top-level one or an include) and appends its
@@ -77,12 +80,15 @@ func (p *parser) parseFile(path string, src []byte, top bool) *parsed.ParseError
 	if in, xml11 := decoderText(src); xml11 {
 		sc.readFrom(in)
 	}
-	fp := &fileParser{p: p, path: path, src: src, lines: lines, top: top, sc: sc}
+	fp := &fileParser{p: p, path: path, src: src, lines: lines, top: top, sc: sc,
+		comments: &parsed.Comments{File: path, Src: src, Body: len(src)}}
+	defer p.keepComments(fp.comments, top)
 	defer fp.paramNotice()
 	defer fp.attDefaultNotices()
-	for {
+	for starts := 0; ; {
 		t, perr, eof := fp.sc.next()
 		if perr != nil {
+			fp.unterminatedComment()
 			return perr
 		}
 		if eof {
@@ -90,11 +96,18 @@ func (p *parser) parseFile(path string, src []byte, top bool) *parsed.ParseError
 		}
 		switch t.kind {
 		case tkStart:
+			if starts++; starts == 2 {
+				fp.comments.Body = t.start // the first element inside the root
+			}
 			perr = fp.onStart(t)
 		case tkEnd:
 			perr = fp.onEnd(t)
 		case tkText:
 			fp.onText(t)
+		case tkComment:
+			fp.comment(t.start, t.end, t.end-len("-->"))
+		case tkOther:
+			fp.directiveComments(t)
 		}
 		if perr != nil {
 			return perr

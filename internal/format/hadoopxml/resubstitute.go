@@ -77,7 +77,7 @@ func Resubstitute(f *parsed.File, lookup func(key string) (raw, unknown string, 
 		return f
 	}
 	g := &parsed.File{Path: f.Path, Format: f.Format, Err: f.Err, Includes: f.Includes, Nested: f.Nested, Src: f.Src,
-		Entries: slices.Clone(f.Entries)}
+		Comments: f.Comments, IncludeComments: f.IncludeComments, Entries: slices.Clone(f.Entries)}
 	for i := range g.Entries {
 		e := &g.Entries[i]
 		e.Placeholders = nil

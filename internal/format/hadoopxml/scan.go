@@ -17,10 +17,11 @@ import (
 type tokKind int
 
 const (
-	tkStart tokKind = iota // start tag (self-closing tags give tkStart then a zero-length tkEnd)
-	tkEnd                  // end tag
-	tkText                 // character data or a CDATA section
-	tkOther                // comment, processing instruction, DOCTYPE
+	tkStart   tokKind = iota // start tag (self-closing tags give tkStart then a zero-length tkEnd)
+	tkEnd                    // end tag
+	tkText                   // character data or a CDATA section
+	tkComment                // <!-- -->
+	tkOther                  // processing instruction, DOCTYPE
 )
 
 // tok is one XML token with its byte range [start, end) in the source.
@@ -56,6 +57,10 @@ type scanner struct {
 	ents    map[string]string // their expanded text, given to encoding/xml
 	dtdFrom int               // offsets of the DOCTYPE
 	dtdTo   int
+
+	// last is the offset of the token next read, or of the one that
+	// failed.
+	last int
 }
 
 func newScanner(file string, src []byte, lines *parsed.Lines) *scanner {
@@ -112,6 +117,7 @@ func (s *scanner) errAt(off int, format string, args ...any) *parsed.ParseError 
 func (s *scanner) next() (tok, *parsed.ParseError, bool) {
 	for {
 		start := int(s.dec.InputOffset())
+		s.last = start
 		t, err := s.dec.Token()
 		end := int(s.dec.InputOffset())
 		if errors.Is(err, io.EOF) {
@@ -158,7 +164,7 @@ func (s *scanner) next() (tok, *parsed.ParseError, bool) {
 			}
 			return tok{kind: tkOther, start: start, end: end}, nil, false
 		default: // comment
-			return tok{kind: tkOther, start: start, end: end}, nil, false
+			return tok{kind: tkComment, start: start, end: end}, nil, false
 		}
 	}
 }

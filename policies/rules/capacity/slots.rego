@@ -41,9 +41,11 @@ par := flink.parallelism
 
 jobs := flink.jobs
 
-# slots per TaskManager: declared for the cluster, else the Flink file's.
-slots := {"value": input.cluster.slots_per_taskmanager, "from": "slots_per_taskmanager in .ckptlint.hcl"} if {
-	input.cluster.slots_per_taskmanager
+# slots per TaskManager: declared for the set's Flink cluster in
+# .ckptlint.hcl (input.deployment: the deployment block's, else the cluster
+# block's, docs/input.md), else the Flink file's.
+slots := {"value": input.deployment.slots_per_taskmanager, "from": "slots_per_taskmanager in .ckptlint.hcl"} if {
+	input.deployment.slots_per_taskmanager
 } else := {
 	"value": s.value,
 	"from": sprintf("taskmanager.numberOfTaskSlots, %s", [capacity.from(s)]),
@@ -52,7 +54,7 @@ slots := {"value": input.cluster.slots_per_taskmanager, "from": "slots_per_taskm
 	is_number(s.value)
 }
 
-tms := input.cluster.taskmanagers
+tms := input.deployment.taskmanagers
 
 needed := jobs.value * par.value
 

@@ -12,8 +12,8 @@ base := {
 		},
 		"execution": {"target": {"set": false, "source": "unset", "value": null}},
 	},
-	"cluster": {"declared": true, "taskmanagers": 2},
-	"deployment": {"declared": false},
+	"cluster": {"declared": true},
+	"deployment": {"declared": false, "taskmanagers": 2, "taskmanagers_in": "cluster \"prod\""},
 }
 
 test_standalone_shortfall_is_an_error if {
@@ -29,7 +29,7 @@ test_standalone_shortfall_is_an_error if {
 test_jobs_multiply_the_need if {
 	inp := json.patch(base, [
 		{"op": "replace", "path": "/effective/parallelism/default/value", "value": 2},
-		{"op": "replace", "path": "/deployment", "value": {"declared": true, "jobs": 3}},
+		{"op": "replace", "path": "/deployment", "value": {"declared": true, "jobs": 3, "taskmanagers": 2, "taskmanagers_in": "deployment \"d\""}},
 	])
 	some f in slots.deny with input as inp
 	contains(f.detail, "parallelism 2 (parallelism.default, flink-conf.yaml:3) x 3 jobs (jobs in .ckptlint.hcl) needs at least 6 task slots")
@@ -37,17 +37,17 @@ test_jobs_multiply_the_need if {
 }
 
 test_declared_slots_win if {
-	inp := json.patch(base, [{"op": "add", "path": "/cluster/slots_per_taskmanager", "value": 4}])
+	inp := json.patch(base, [{"op": "add", "path": "/deployment/slots_per_taskmanager", "value": 4}])
 	count(slots.deny) == 0 with input as inp
 }
 
 test_enough_slots_are_silent if {
-	inp := json.patch(base, [{"op": "replace", "path": "/cluster/taskmanagers", "value": 4}])
+	inp := json.patch(base, [{"op": "replace", "path": "/deployment/taskmanagers", "value": 4}])
 	count(slots.deny) == 0 with input as inp
 }
 
 test_no_declared_taskmanagers_is_silent if {
-	inp := json.patch(base, [{"op": "replace", "path": "/cluster", "value": {"declared": false}}])
+	inp := json.patch(base, [{"op": "replace", "path": "/deployment", "value": {"declared": false}}])
 	count(slots.deny) == 0 with input as inp
 }
 

@@ -50,8 +50,8 @@ replicas := to_number(v) if {
 }
 
 # declared is the stated evidence of several hosts.
-declared contains sprintf("cluster %q in .ckptlint.hcl declares %d TaskManagers", [input.cluster.name, n]) if {
-	n := input.cluster.taskmanagers
+declared contains sprintf("%s in .ckptlint.hcl declares %d TaskManagers", [input.deployment.taskmanagers_in, n]) if {
+	n := input.deployment.taskmanagers
 	n > 1
 }
 

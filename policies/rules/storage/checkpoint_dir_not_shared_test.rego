@@ -14,14 +14,22 @@ base := {
 	"cluster": {"declared": false},
 }
 
-three_tms := json.patch(base, [{"op": "replace", "path": "/cluster", "value": {"declared": true, "name": "prod", "taskmanagers": 3}}])
+three_tms := json.patch(base, [{"op": "add", "path": "/deployment", "value": {"declared": true, "name": "etl", "taskmanagers": 3, "taskmanagers_in": "deployment \"etl\""}}])
 
 test_declared_taskmanagers_is_an_error if {
 	some f in checkpoint_dir_not_shared.deny with input as three_tms
 	not f.severity
 	contains(f.detail, "file:///data/checkpoints (state.checkpoints.dir at flink-conf.yaml:2)")
-	contains(f.detail, "cluster \"prod\" in .ckptlint.hcl declares 3 TaskManagers")
+	contains(f.detail, "deployment \"etl\" in .ckptlint.hcl declares 3 TaskManagers")
 	f.loc.line == 2
+}
+
+# The old place, the cluster block, as model.Input resolves it into
+# input.deployment for a set of that cluster.
+test_cluster_taskmanagers_is_an_error if {
+	inp := json.patch(base, [{"op": "add", "path": "/deployment", "value": {"declared": false, "taskmanagers": 3, "taskmanagers_in": "cluster \"prod\""}}])
+	some f in checkpoint_dir_not_shared.deny with input as inp
+	contains(f.detail, "cluster \"prod\" in .ckptlint.hcl declares 3 TaskManagers")
 }
 
 test_manifest_replicas_is_an_error if {
