@@ -120,7 +120,7 @@ func Run(ctx context.Context, eng *engine.Engine, opts Options) (*Result, error)
 		for _, s := range r.Sets {
 			byName[s.Name] = s
 		}
-		written := map[string]string{} // file+key → value set this round
+		written := map[string]wrote{} // file+key → what a fix wrote there this round
 		for _, f := range r.Findings {
 			if len(f.Fix) == 0 || !selected(f.RuleID) {
 				continue
@@ -154,8 +154,11 @@ func Run(ctx context.Context, eng *engine.Engine, opts Options) (*Result, error)
 			}
 		}
 	}
-	p.res.Skipped = dedupeSkipped(p.res.Skipped)
-	p.res.Held = dedupeSkipped(p.res.Held)
+	// Reported is what the final lint still asks for: an operation a round
+	// skipped (a conflict) or held back and a later round applied, or made
+	// unnecessary, is not reported as not applied.
+	p.res.Skipped = stillWanted(dedupeSkipped(p.res.Skipped), last.Findings)
+	p.res.Held = stillWanted(dedupeSkipped(p.res.Held), last.Findings)
 	for _, f := range p.sortedFiles() {
 		if string(f.cur) == string(f.orig) && !f.created {
 			continue
@@ -249,33 +252,49 @@ type target struct {
 	manifest string // FlinkDeployment name for manifest files
 }
 
-// apply performs one operation; it reports whether a file changed.
-func (p *planner) apply(s *model.Set, fd finding.Finding, op finding.Op, written map[string]string) (bool, error) {
-	if s == nil {
-		return false, fmt.Errorf("config set %q not found", fd.ConfigSet)
-	}
+// versionHold holds back an edit that is right only for some releases
+// while the set's Flink or Hadoop version does not say it is (a *heldBack),
+// and returns nil when the edit may be made.
+func versionHold(s *model.Set, op finding.Op) error {
 	if versions.NeedsVersion(op) && !s.FlinkVersion.Covered() {
 		if c := s.FlinkVersion.Coverage("Flink"); c != "" {
-			return false, &heldBack{reason: "the edit is right only for some Flink releases and " + c, outside: true}
+			return &heldBack{reason: "the edit is right only for some Flink releases and " + c, outside: true}
 		}
-		return false, &heldBack{reason: "the edit is right only for some Flink releases and the Flink version is not known"}
+		return &heldBack{reason: "the edit is right only for some Flink releases and the Flink version is not known"}
 	}
 	if versions.NeedsHadoopVersion(op) && !versions.HadoopRenamesRead(s) {
 		if s.HadoopVersion.Known() {
-			return false, &heldBack{reason: s.HadoopVersion.Text("Hadoop") + " reads only the old name; the new one came with Hadoop 0.23/2.0"}
+			return &heldBack{reason: s.HadoopVersion.Text("Hadoop") + " reads only the old name; the new one came with Hadoop 0.23/2.0"}
 		}
-		return false, &heldBack{reason: "Hadoop reads the new name only from 0.23/2.0 on (1.x reads only the old one) and the Hadoop version is not known"}
+		return &heldBack{reason: "Hadoop reads the new name only from 0.23/2.0 on (1.x reads only the old one) and the Hadoop version is not known"}
+	}
+	return nil
+}
+
+// apply performs one operation; it reports whether a file changed.
+func (p *planner) apply(s *model.Set, fd finding.Finding, op finding.Op, written map[string]wrote) (bool, error) {
+	if s == nil {
+		return false, fmt.Errorf("config set %q not found", fd.ConfigSet)
+	}
+	if err := versionHold(s, op); err != nil {
+		return false, err
 	}
 	t, err := p.resolve(s, op)
 	if err != nil {
 		return false, err
 	}
+	if err := consumerReads(s, t, op); err != nil {
+		return false, err
+	}
 	sig := t.f.abs + "\x00" + t.key
 	val := op.Op + "=" + op.Value + op.NewKey
-	if prev, ok := written[sig]; ok && prev != val {
-		return false, fmt.Errorf("conflicts with another fix of %s in %s this round (%s); run ckptlint fix again after reviewing", t.key, t.f.disp, prev)
+	if prev, ok := written[sig]; ok && prev.val != val {
+		// The next round lints again and retries; Run reports the skip
+		// only if this finding still asks for it at the end, when the
+		// two fixes keep wanting different things.
+		return false, fmt.Errorf("conflicts with the fix of %s (%s %s) in %s: both fixes edit that key and want different results; edit it by hand", prev.rule, prev.val, t.key, t.f.disp)
 	}
-	written[sig] = val
+	written[sig] = wrote{val: val, rule: fd.RuleID}
 	ed, err := editorFor(t, t.f.cur)
 	if err != nil {
 		return false, err
@@ -318,6 +337,39 @@ func (p *planner) apply(s *model.Set, fd finding.Finding, op finding.Op, written
 	p.res.Applied = append(p.res.Applied, Applied{Finding: fd, Op: op, File: t.f.disp, Key: t.key})
 	return true, nil
 }
+
+// consumerReads refuses a set whose value the file's consumer would not
+// read (docs/fix.md, "Values its consumer reads"): a Flink value the set's
+// Flink release does not parse as its key's type (Flink's TimeUtils,
+// MemorySize and ConfigurationUtils, as internal/units implements them),
+// a Hadoop value (in a Hadoop file, or as flink.hadoop.*) that Hadoop's
+// getter for the key does not read. The embedded rules write only values
+// their consumers read, which TestFixValidForConsumer holds them to; this
+// keeps a user policy's fix, or a rule's bug, from writing a file Flink or
+// Hadoop refuses. A key outside ckptlint's catalogue is not judged.
+func consumerReads(s *model.Set, t target, op finding.Op) error {
+	if op.Op != "set" {
+		return nil
+	}
+	if k, ok := strings.CutPrefix(t.key, "flink.hadoop."); ok || format.Of(t.f.format).Product == format.Hadoop {
+		if !ok {
+			k = t.key
+		}
+		if _, err := model.HadoopValueError(k, op.Value); err != nil {
+			return fmt.Errorf("Hadoop does not read %q as %s (%v): the value was not written", op.Value, k, err)
+		}
+		return nil
+	}
+	e := &parsed.Entry{Key: t.key, Value: op.Value, Kind: parsed.KindString}
+	if _, err := model.FlinkValueError(t.key, e, s.FlinkVersion.Version); err != nil {
+		return fmt.Errorf("%s does not read %q as %s (%v): the value was not written", s.FlinkVersion.Text("Flink"), op.Value, t.key, err)
+	}
+	return nil
+}
+
+// wrote is what one fix operation of a round wrote at a file's key: the
+// operation and value, and the rule whose finding it fixes.
+type wrote struct{ val, rule string }
 
 // editorFor parses content in its format and returns the editor.
 func editorFor(t target, src []byte) (parsed.Editor, error) {
@@ -466,6 +518,20 @@ func (p *planner) confDir(s *model.Set) (string, string) {
 		return "", ""
 	}
 	return abs, filepath.ToSlash(filepath.Dir(s.Flink.Path))
+}
+
+// stillWanted keeps the skipped operations that a finding of the final
+// lint (remaining) still carries: the same rule, config set and operation.
+func stillWanted(in []Skipped, remaining []finding.Finding) []Skipped {
+	var out []Skipped
+	for _, s := range in {
+		if slices.ContainsFunc(remaining, func(f finding.Finding) bool {
+			return f.RuleID == s.Finding.RuleID && f.ConfigSet == s.Finding.ConfigSet && slices.Contains(f.Fix, s.Op)
+		}) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func dedupeSkipped(in []Skipped) []Skipped {

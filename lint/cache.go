@@ -461,7 +461,8 @@ func (c *Cache) walkRoots(ctx context.Context, base cache.Key, prev *runEntry, r
 	opts.Note = func(string) { noted = true }
 	rec := inputfs.Record(inputfs.OS())
 	r := newRun(opts, c.Policies.Engine, roots)
-	r.fs, r.step, r.boundary = rec, c.step(base, prev), namedDirs(paths)
+	// The sets of the paths the run names, as the whole run keeps them.
+	r.fs, r.step, r.boundary, r.scope = rec, c.step(base, prev), namedDirs(paths), scopeOf(paths)
 	found := map[string]*setResult{}
 	dup := false
 	err := r.pipeline(ctx, func(sr *setResult) error {

@@ -67,6 +67,10 @@ type Options struct {
 	// MaxSets lowers the number of config sets the run lints (MaxSets
 	// when 0 or above it); tests use it.
 	MaxSets int
+	// Rules are the command line's rule selection (--enable-rule,
+	// --disable-rule, --only-rule), applied over the rule blocks of Config
+	// in the same report stage (RuleSetting).
+	Rules RuleFlags
 }
 
 // MaxSets bounds the config sets one run lints: each is a policy

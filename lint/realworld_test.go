@@ -19,7 +19,9 @@ import (
 // Ambari-generated hdfs-site.xml, a core-site.xml of an HA nameservice, a
 // docker-compose playground's flink-conf.yaml, a Flink 1.19+ config.yaml, an
 // operator FlinkDeployment with a podTemplate and the same one with nested
-// flinkConfiguration after a ServiceAccount, and the configuration files
+// flinkConfiguration after a ServiceAccount, one on HDFS with a short
+// timeout whose fix writes a number into flinkConfiguration (operator-hdfs),
+// and the configuration files
 // the Flink 1.4, 1.18 and 1.20 binary releases ship, dist-*) — from inside
 // its directory, as a user runs ckptlint: every file is recognised, none is
 // a parse error, a distribution default has no error, and the findings

@@ -7,6 +7,8 @@ import (
 	"iter"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/ckptlint/ckptlint/internal/assemble"
@@ -40,6 +42,12 @@ type run struct {
 	// is made of (nil: walk's); the cache's run after an edit walks a few
 	// directories within the boundary of the whole run.
 	walk, boundary []string
+	// scope are the paths the run was asked to lint, absolute (nil: none
+	// named, the whole tree): a set is linted only when one of its files
+	// lies under one of them (inScope). Deployment blocks are assembled
+	// whatever the paths, so this is what narrows `lint PATH` to the sets
+	// under PATH, each with its block applied (docs/config.md).
+	scope []string
 
 	tree *discover.Tree
 	// yielded counts the sets assembly handed on; those past the run's cap
@@ -77,7 +85,42 @@ func newRun(opts Options, eng func(context.Context) (*engine.Engine, error), pat
 	if opts.Now.IsZero() {
 		opts.Now = time.Now()
 	}
-	return &run{opts: opts, fs: inputfs.OS(), engine: eng, step: evaluateSet, walk: paths}
+	return &run{opts: opts, fs: inputfs.OS(), engine: eng, step: evaluateSet, walk: paths, scope: scopeOf(paths)}
+}
+
+// scopeOf is run.scope for the paths a run names.
+func scopeOf(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil // walk reports the working directory
+		}
+		out = append(out, abs)
+	}
+	return out
+}
+
+// inScope reports whether a file of p (by its path or its real path) lies
+// under one of the run's paths, or is one of them.
+func (r *run) inScope(p *assemble.Plan) bool {
+	if r.scope == nil {
+		return true
+	}
+	for _, f := range p.Files() {
+		for _, path := range []string{f.Path, f.Real} {
+			if path != "" && slices.ContainsFunc(r.scope, func(root string) bool { return under(path, root) }) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// under reports whether path is root or lies below it.
+func under(path, root string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // pipeline is the whole of a run, in the order of its steps:
@@ -133,6 +176,9 @@ func (r *run) plans() (iter.Seq[*assemble.Plan], *error) {
 		err := assemble.Each(r.tree, r.opts.Config, r.resolver(), func(p *assemble.Plan) error {
 			if testhook.Env("CKPTLINT_TEST_PANIC") == "assemble" { // test hook: lint/panic_test.go, internal_error.txtar
 				panic("test hook: panic while assembling " + p.Set.Name)
+			}
+			if !r.inScope(p) {
+				return nil // a deployment's set outside the paths named
 			}
 			if r.yielded >= r.maxSets() {
 				// Past the cap: assembled only to be counted and named.
@@ -331,7 +377,8 @@ func factsClock(opts Options, t *discover.Tree) model.FactsClock {
 }
 
 // reporter is the report stage: it takes each set's result in set order,
-// applies the rule blocks and the ignore comments, and hands the group on
+// applies the rule blocks and rule flags (ruleSettings) and the ignore
+// comments, and hands the group on
 // (grouper); last makes the run-level group.
 type reporter struct {
 	g     *grouper
@@ -348,7 +395,7 @@ type reporter struct {
 }
 
 func newReporter(policyRules []*engine.Rule, opts Options, out func(Group) error, read func(string) []byte) *reporter {
-	rules := evaluate.RuleSettings(opts.Config.RuleByID)
+	rules := ruleSettings(opts)
 	return &reporter{g: newGrouper(policyRules, rules, opts.NoInlineIgnores, out), rules: rules, mentions: map[string][]byte{},
 		read: read, keepSets: opts.Report == nil}
 }

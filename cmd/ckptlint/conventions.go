@@ -140,6 +140,14 @@ func completeRuleIDs(g *globals) cobra.CompletionFunc {
 	}
 }
 
+// completeRuleFlag offers the rule ids as values of a rule flag.
+func completeRuleFlag(g *globals) cobra.CompletionFunc {
+	ids := completeRuleIDs(g)
+	return func(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return ids(cmd, nil, toComplete)
+	}
+}
+
 // registerCompletions attaches the completions to the flags that exist:
 // each command's own flags, and root's persistent ones once.
 func registerCompletions(root *cobra.Command, g *globals) {
@@ -147,8 +155,12 @@ func registerCompletions(root *cobra.Command, g *globals) {
 		"format":         completeFormats,
 		"fail-level":     fixedCompletion(failLevels...),
 		"color":          fixedCompletion(colorModes...),
+		"show-level":     fixedCompletion(failLevels...),
 		"flink-version":  cobra.NoFileCompletions,
 		"hadoop-version": cobra.NoFileCompletions,
+		"enable-rule":    completeRuleFlag(g),
+		"disable-rule":   completeRuleFlag(g),
+		"only-rule":      completeRuleFlag(g),
 	}
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {

@@ -9,8 +9,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckptlint/ckptlint/fix"
+	"github.com/ckptlint/ckptlint/internal/engine"
 	"github.com/ckptlint/ckptlint/internal/finding"
 	"github.com/ckptlint/ckptlint/internal/model"
+	"github.com/ckptlint/ckptlint/internal/rule"
 	"github.com/ckptlint/ckptlint/internal/safetext"
 	"github.com/ckptlint/ckptlint/internal/versions"
 	"github.com/ckptlint/ckptlint/lint"
@@ -18,9 +20,11 @@ import (
 )
 
 type fixParams struct {
-	diff  bool
-	rules []string
-	quiet bool
+	diff      bool
+	rules     []string
+	quiet     bool
+	failLevel string
+	selected  ruleFlags
 }
 
 func newFixCmd(g *globals) *cobra.Command {
@@ -36,9 +40,12 @@ run that was killed. A file that changed on disk since it was read (or while it 
 a non-regular file, a file with other hard links and a symlink that leads out of the target's
 repository are refused. See docs/fix.md.
 
-With --diff it prints a unified diff of what it would write, writes nothing, and exits 1
-when anything would change.`,
+It exits 1 when findings at or above --fail-level remain after fixing (it names them), 0
+only when none do, so "ckptlint fix && deploy" deploys only a configuration ckptlint
+passes. With --diff it prints a unified diff of what it would write, writes nothing, and
+exits 1 when anything would change.`,
 		Example: `  ckptlint fix
+  ckptlint fix && kubectl apply -f deploy/
   ckptlint fix --diff
   ckptlint fix jobs/etl --rule CKPT101`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runFix(cmd, g, p, args) },
@@ -47,23 +54,26 @@ when anything would change.`,
 	f.BoolVar(&p.diff, "diff", false, "print a unified diff of the changes, write nothing, exit 1 if anything would change")
 	f.StringArrayVar(&p.rules, "rule", nil, "fix only this rule id (repeatable)")
 	f.BoolVarP(&p.quiet, "quiet", "q", false, "print nothing but errors")
+	f.StringVar(&p.failLevel, "fail-level", defaultFailLevel, failLevelHelp+", for the findings that remain after fixing (not with --diff)")
+	p.selected.register(f)
 	return cmd
 }
 
 func runFix(cmd *cobra.Command, g *globals, p *fixParams, args []string) error {
+	fail, err := finding.ParseSeverity(p.failLevel)
+	if err != nil {
+		return usageErr(fmt.Errorf("--fail-level: %w", err))
+	}
 	cfg, eng, err := g.setup(cmd.Context())
 	if err != nil {
 		return err
 	}
-	for i, id := range p.rules {
-		p.rules[i] = strings.ToUpper(id)
-		r := eng.Rule(p.rules[i])
-		if r == nil {
-			return usageErr(fmt.Errorf("--rule %s: no such rule; `ckptlint rules` lists them", id))
-		}
-		if !r.Fixable {
-			return usageErr(fmt.Errorf("--rule %s: %s is not auto-fixable", id, r.Name))
-		}
+	if err := fixableRules(eng, p.rules); err != nil {
+		return err
+	}
+	opts := g.options(cfg)
+	if opts.Rules, err = p.selected.selection(rule.With(eng.Rules())); err != nil {
+		return usageErr(err)
 	}
 	roots, err := fixRoots(args)
 	if err != nil {
@@ -85,27 +95,12 @@ func runFix(cmd *cobra.Command, g *globals, p *fixParams, args []string) error {
 		defer w.Close()
 		writeNotes(g, w)
 	}
-	res, err := fix.Run(cmd.Context(), eng, fix.Options{Paths: args, Lint: g.options(cfg), Rules: p.rules})
+	res, err := fix.Run(cmd.Context(), eng, fix.Options{Paths: args, Lint: opts, Rules: p.rules})
 	if err != nil {
 		return usageErr(err)
 	}
 	if p.diff {
-		// The patch is stdout; what it leaves out, and why, is stderr.
-		writeNotApplied(g.stderr, res)
-		for _, c := range res.Changes {
-			fmt.Fprint(g.stdout, fix.Diff(c, filepath.ToSlash(res.Display[c.Path])))
-		}
-		if res.Unlinted != nil {
-			return usageErr(fmt.Errorf("%w; the diff covers the linted ones", unlintedErr(res.Unlinted)))
-		}
-		if len(res.Unread) > 0 {
-			return usageErr(fmt.Errorf("%d path(s) could not be read: %s; the diff covers every other file", len(res.Unread), shownPaths(res.Unread)))
-		}
-		writeHeld(g.stderr, res) // stdout stays a patch
-		if len(res.Changes) > 0 {
-			return &exitError{code: exitFindings}
-		}
-		return nil
+		return printDiff(g, res)
 	}
 	if err := w.Write(res.Changes); err != nil {
 		return usageErr(err)
@@ -113,7 +108,7 @@ func runFix(cmd *cobra.Command, g *globals, p *fixParams, args []string) error {
 	w.Sweep(res.Files)
 	writeNotes(g, w)
 	if !p.quiet {
-		writeFixSummary(g, res)
+		writeFixSummary(g, res, fail)
 	}
 	if res.Unlinted != nil {
 		return usageErr(fmt.Errorf("%w; the linted ones were fixed", unlintedErr(res.Unlinted)))
@@ -121,7 +116,66 @@ func runFix(cmd *cobra.Command, g *globals, p *fixParams, args []string) error {
 	if len(res.Unread) > 0 {
 		return usageErr(fmt.Errorf("%d path(s) could not be read: %s; every other file was fixed", len(res.Unread), shownPaths(res.Unread)))
 	}
+	return remainingErr(g, res.Remaining, fail)
+}
+
+// fixableRules upper-cases the ids of --rule in place and checks each is a
+// fixable rule.
+func fixableRules(eng *engine.Engine, ids []string) error {
+	for i, id := range ids {
+		ids[i] = strings.ToUpper(id)
+		r := eng.Rule(ids[i])
+		if r == nil {
+			return usageErr(fmt.Errorf("--rule %s: no such rule; `ckptlint rules` lists them", id))
+		}
+		if !r.Fixable {
+			return usageErr(fmt.Errorf("--rule %s: %s is not auto-fixable", id, r.Name))
+		}
+	}
 	return nil
+}
+
+// printDiff is fix --diff's output and exit code: 1 when anything would
+// change.
+func printDiff(g *globals, res *fix.Result) error {
+	// The patch is stdout; what it leaves out, and why, is stderr.
+	writeNotApplied(g.stderr, res)
+	for _, c := range res.Changes {
+		fmt.Fprint(g.stdout, fix.Diff(c, filepath.ToSlash(res.Display[c.Path])))
+	}
+	if res.Unlinted != nil {
+		return usageErr(fmt.Errorf("%w; the diff covers the linted ones", unlintedErr(res.Unlinted)))
+	}
+	if len(res.Unread) > 0 {
+		return usageErr(fmt.Errorf("%d path(s) could not be read: %s; the diff covers every other file", len(res.Unread), shownPaths(res.Unread)))
+	}
+	writeHeld(g.stderr, res) // stdout stays a patch
+	if len(res.Changes) > 0 {
+		return &exitError{code: exitFindings}
+	}
+	return nil
+}
+
+// remainingErr is fix's exit code 1 when findings at or above the fail
+// level remain after fixing: it names them on standard error (the first
+// few: rule and place), whatever --quiet says, so that a script running
+// `ckptlint fix && deploy` tells in its log why it stopped.
+func remainingErr(g *globals, remaining []finding.Finding, fail finding.Severity) error {
+	var names []string
+	for _, f := range remaining {
+		if f.Severity >= fail {
+			names = append(names, fmt.Sprintf("%s at %s:%d", safetext.Text(f.RuleID), safetext.Path(f.Range.File), f.Range.Start.Line))
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	shown := names
+	if len(shown) > 5 {
+		shown = append(shown[:5:5], fmt.Sprintf("and %d more", len(names)-5))
+	}
+	fmt.Fprintf(g.stderr, "ckptlint fix: %d finding(s) at or above --fail-level %s remain after fixing: %s\n", len(names), fail, strings.Join(shown, ", "))
+	return &exitError{code: exitFindings}
 }
 
 // fixRoots are the write boundaries of the paths fix was given (the
@@ -200,7 +254,7 @@ func writeHeld(w io.Writer, res *fix.Result) {
 
 // writeFixSummary says which files changed, what was fixed, and which
 // findings remain and why they were not fixed.
-func writeFixSummary(g *globals, res *fix.Result) {
+func writeFixSummary(g *globals, res *fix.Result, fail finding.Severity) {
 	if len(res.Changes) == 0 {
 		fmt.Fprintln(g.stdout, "ckptlint fix: nothing to change")
 	} else {
@@ -232,16 +286,18 @@ func writeFixSummary(g *globals, res *fix.Result) {
 	for _, h := range res.Held {
 		skipped[h.Finding.RuleID+"\x00"+h.Finding.Range.File] = "held back: " + h.Reason
 	}
+	// Listed: what fails the run and every warning, whatever the level.
+	shown := min(fail, finding.Warning)
 	var rem []finding.Finding
 	for _, f := range res.Remaining {
-		if f.Severity >= finding.Warning {
+		if f.Severity >= shown {
 			rem = append(rem, f)
 		}
 	}
 	if len(rem) == 0 {
 		return
 	}
-	fmt.Fprintf(g.stdout, "remaining: %d finding(s) at warning or above\n", len(rem))
+	fmt.Fprintf(g.stdout, "remaining: %d finding(s) at or above %s\n", len(rem), shown)
 	for _, f := range rem {
 		why := "not auto-fixable: the right value depends on your jobs; see ckptlint explain " + f.RuleID
 		if len(f.Fix) > 0 {

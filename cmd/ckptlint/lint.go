@@ -12,7 +12,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/ckptlint/ckptlint/internal/buildinfo"
-	"github.com/ckptlint/ckptlint/internal/config"
 	"github.com/ckptlint/ckptlint/internal/finding"
 	"github.com/ckptlint/ckptlint/internal/report"
 	"github.com/ckptlint/ckptlint/internal/rule"
@@ -21,9 +20,16 @@ import (
 	"github.com/ckptlint/ckptlint/write"
 )
 
+// defaultFailLevel is --fail-level when not given, for lint and fix.
+const defaultFailLevel = "warning"
+
+const failLevelHelp = "lowest severity that makes the exit code 1: error, warning or info"
+
 type lintParams struct {
 	formats         []string
 	failLevel       string
+	showLevel       string
+	rules           ruleFlags
 	quiet           bool
 	compact         bool
 	color           string
@@ -45,7 +51,9 @@ func newLintCmd(g *globals) *cobra.Command {
 	f := cmd.Flags()
 	f.StringArrayVarP(&p.formats, "format", "f", nil, "output format, repeatable: NAME writes to standard output, NAME=PATH to a file (PATH - is standard output); "+
 		"NAME is one of "+strings.Join(report.Formats, ", ")+" (default text)")
-	f.StringVar(&p.failLevel, "fail-level", "error", "lowest severity that makes the exit code 1: error, warning or info")
+	f.StringVar(&p.failLevel, "fail-level", defaultFailLevel, failLevelHelp)
+	f.StringVar(&p.showLevel, "show-level", "", "lowest severity that text, github and markdown show: error, warning or info (default: warning for github, info otherwise; never above --fail-level; json, sarif, junit and codeclimate hold every finding)")
+	p.rules.register(f)
 	f.BoolVarP(&p.quiet, "quiet", "q", false, "print nothing in text format on standard output; only the exit code tells (report files are still written)")
 	f.BoolVar(&p.compact, "compact", false, "text format: one line per finding, its headline, without the detail lines")
 	f.StringVar(&p.color, "color", "auto", "colour and source snippets in text output on standard output: auto (on a terminal, unless NO_COLOR; FORCE_COLOR or CLICOLOR_FORCE force it), always or never")
@@ -130,10 +138,23 @@ func extension(name string) string {
 	return name
 }
 
+// levels parses --fail-level and --show-level (show 0 when not given).
+func (p *lintParams) levels() (fail, show finding.Severity, err error) {
+	if fail, err = finding.ParseSeverity(p.failLevel); err != nil {
+		return 0, 0, usageErr(fmt.Errorf("--fail-level: %w", err))
+	}
+	if p.showLevel != "" {
+		if show, err = finding.ParseSeverity(p.showLevel); err != nil {
+			return 0, 0, usageErr(fmt.Errorf("--show-level: %w", err))
+		}
+	}
+	return fail, show, nil
+}
+
 func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error {
-	fail, err := finding.ParseSeverity(p.failLevel)
+	fail, show, err := p.levels()
 	if err != nil {
-		return usageErr(fmt.Errorf("--fail-level: %w", err))
+		return err
 	}
 	tty, err := useColor(p.color, isTTY(g.stdout), os.Getenv)
 	if err != nil {
@@ -153,6 +174,9 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	}
 	opts := g.options(cfg)
 	opts.NoInlineIgnores = p.noInlineIgnores
+	if opts.Rules, err = p.rules.selection(rules); err != nil {
+		return usageErr(err)
+	}
 	if overlay != nil {
 		opts.Overlay = overlay
 	}
@@ -165,9 +189,9 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 			_ = c.Store.Trim() // only after a run that wrote; a failure leaves the cache larger
 		}
 	}()
-	head := report.Result{Version: buildinfo.Get().Version, Rules: rules, Disabled: disabledRules(rules, cfg),
+	head := report.Result{Version: buildinfo.Get().Version, Rules: rules, Disabled: disabledRules(rules, opts),
 		FailLevel: fail, RepoDir: repoDir()}
-	rep, err := newReports(g, outs, head, p.quiet, p.compact, tty)
+	rep, err := newReports(g, outs, head, p.quiet, p.compact, tty, func(format string) finding.Severity { return showLevel(format, show, fail) })
 	if err != nil {
 		return err
 	}
@@ -184,6 +208,7 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	if err := rep.finish(rr); err != nil {
 		return err
 	}
+	rep.noteHidden()
 	if err := incomplete(g, res); err != nil {
 		return err
 	}
@@ -242,6 +267,10 @@ type reports struct {
 	streams []*streamOut // by outs index; nil for a whole format or a dropped one
 	whole   bool         // some output renders the whole result
 	sources bool         // and reads the bytes of the files (report.ReadsSources)
+	// show is each output's display threshold (showLevel), hidden how
+	// many findings it left out for it.
+	show   []finding.Severity
+	hidden []int
 	// What the whole formats and the exit code need.
 	findings, suppressed []finding.Finding
 	bytes                map[string][]byte
@@ -258,9 +287,11 @@ type streamOut struct {
 // newReports makes a streamer for each output that streams. Text on
 // standard output is coloured with a snippet on a terminal; --quiet drops
 // it; --compact makes every text output one line per finding.
-func newReports(g *globals, outs []output, head report.Result, quiet, compact, tty bool) (*reports, error) {
-	r := &reports{g: g, outs: outs, tty: tty, streams: make([]*streamOut, len(outs)), counts: report.Counts(nil)}
+func newReports(g *globals, outs []output, head report.Result, quiet, compact, tty bool, show func(format string) finding.Severity) (*reports, error) {
+	r := &reports{g: g, outs: outs, tty: tty, streams: make([]*streamOut, len(outs)), counts: report.Counts(nil),
+		show: make([]finding.Severity, len(outs)), hidden: make([]int, len(outs))}
 	for i, o := range outs {
+		r.show[i] = show(o.name)
 		toStdout := o.path == ""
 		if toStdout && quiet && o.name == "text" {
 			continue
@@ -300,14 +331,30 @@ func (r *reports) group(g lint.Group) error {
 			maps.Copy(r.bytes, g.Sources)
 		}
 	}
-	for _, so := range r.streams {
+	for i, so := range r.streams {
 		if so != nil && so.err == nil {
 			// A report that cannot be written fails at finish; the run
 			// and the other reports go on.
-			so.err = so.st.Group(g)
+			sg := g
+			var n int
+			sg.Findings, n = shown(g.Findings, r.show[i])
+			sg.Suppressed, _ = shown(g.Suppressed, r.show[i])
+			r.hidden[i] += n
+			so.err = so.st.Group(sg)
 		}
 	}
 	return nil
+}
+
+// noteHidden says on standard error, for the output on standard output
+// if it left findings out below its display threshold, how many and how to
+// see them (a report written to a file says nothing: a script wrote it).
+func (r *reports) noteHidden() {
+	for i, o := range r.outs {
+		if n := r.hidden[i]; n > 0 && o.path == "" {
+			fmt.Fprintf(r.g.stderr, "ckptlint: %d finding(s) below %s not shown in the %s output (--show-level info shows them)\n", n, r.show[i], o.name)
+		}
+	}
 }
 
 // finish writes the outputs in two steps, so that a run that cannot
@@ -345,7 +392,12 @@ func (r *reports) finish(rr report.Result) error {
 		// in its spool already.
 		var whole []byte
 		if so == nil {
-			b, err := renderWhole(o, rr)
+			orr := rr
+			var n int
+			orr.Findings, n = shown(rr.Findings, r.show[i])
+			orr.Suppressed, _ = shown(rr.Suppressed, r.show[i])
+			r.hidden[i] = n
+			b, err := renderWhole(o, orr)
 			if err != nil {
 				return err
 			}
@@ -425,11 +477,12 @@ func (r *reports) abort() {
 	}
 }
 
-// disabledRules holds the ids of the rules .ckptlint.hcl turns off.
-func disabledRules(rules []*rule.Rule, cfg *config.Config) map[string]bool {
+// disabledRules holds the ids of the rules .ckptlint.hcl or the rule
+// flags turn off.
+func disabledRules(rules []*rule.Rule, opts lint.Options) map[string]bool {
 	out := map[string]bool{}
 	for _, r := range rules {
-		if rc := cfg.RuleByID(r.ID); rc != nil && rc.Enabled != nil && !*rc.Enabled {
+		if rc := opts.RuleSetting(r.ID); rc != nil && rc.Enabled != nil && !*rc.Enabled {
 			out[r.ID] = true
 		}
 	}

@@ -95,7 +95,8 @@ func TestActionHostileNames(t *testing.T) {
 	}
 	gitCommitAll(t, ws)
 	want := lintJSON(t, ws)
-	r, code := runAction(t, ws, map[string]string{"fix-diff": "true", "fail-level": "warning"})
+	// show-level info: every finding, infos included, is an annotation.
+	r, code := runAction(t, ws, map[string]string{"fix-diff": "true", "fail-level": "warning", "show-level": "info"})
 	if code != 1 {
 		t.Fatalf("exit code %d, want 1\n%s\n%s", code, r.stdout.String(), r.stderr.String())
 	}

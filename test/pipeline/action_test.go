@@ -160,6 +160,18 @@ func TestActionStoryB(t *testing.T) {
 	if n := strings.Count(out, "::error "); n < want["errors"] {
 		t.Errorf("%d ::error annotations, want at least %d:\n%s", n, want["errors"], out)
 	}
+	// An info is no annotation by default (show-level), and is one with
+	// show-level: info; the SARIF report above holds it either way.
+	if want["infos"] == 0 {
+		t.Fatalf("story b has no infos: %v", want)
+	}
+	if strings.Contains(out, "::notice ") {
+		t.Errorf("an info became an annotation at the default show-level:\n%s", out)
+	}
+	ri, _ := runAction(t, ws, map[string]string{"show-level": "info"})
+	if n := strings.Count(ri.stdout.String(), "::notice "); n != want["infos"] {
+		t.Errorf("show-level info: %d ::notice annotations, want %d (the infos):\n%s", n, want["infos"], ri.stdout.String())
+	}
 	added := checkSummary(t, r, "CKPT201")
 	if !tableRE.MatchString(added) {
 		t.Errorf("the job summary has no Markdown table:\n%s", added)
@@ -207,6 +219,7 @@ func TestActionCleanConfigNoSARIF(t *testing.T) {
 		"paths":      "flink\nhadoop/client  hadoop/cluster",
 		"sarif-file": "",
 		"fix-diff":   "true",
+		"fail-level": "error", // gate on errors only
 	})
 	if code != 0 {
 		t.Fatalf("exit code %d, want 0 (stories-fixed/b lints clean at error)\n%s\n%s", code, r.stdout.String(), r.stderr.String())
@@ -225,6 +238,27 @@ func TestActionCleanConfigNoSARIF(t *testing.T) {
 		t.Errorf("::error annotations on a clean configuration:\n%s", r.stdout.String())
 	}
 	checkSummary(t, r, "Nothing: no finding has an automatic fix.")
+}
+
+// TestActionDefaultGateFailsOnWarnings: the default fail-level is warning,
+// so stories-fixed/b with its state size declared, which keeps one warning
+// (CKPT105) and no error, fails the step.
+func TestActionDefaultGateFailsOnWarnings(t *testing.T) {
+	src := t.TempDir()
+	copyTree(t, story("stories-fixed", "b-directoryscanner"), src)
+	declareStateSize(t, src)
+	ws := newWorkspace(t, src, "")
+	want := lintJSON(t, ws)
+	if want["errors"] != 0 || want["warnings"] == 0 {
+		t.Fatalf("stories-fixed/b: %v, want warnings and no error", want)
+	}
+	r, code := runAction(t, ws, map[string]string{"sarif-file": ""})
+	if code != 1 {
+		t.Fatalf("exit code %d, want 1 (a warning at the default fail-level)\n%s\n%s", code, r.stdout.String(), r.stderr.String())
+	}
+	if !strings.Contains(r.stdout.String(), "::warning file=hadoop/client/hdfs-site.xml,") {
+		t.Errorf("no ::warning annotation for the CKPT105 warning:\n%s", r.stdout.String())
+	}
 }
 
 // TestActionNoConfiguration: paths that hold no Flink or Hadoop file pass
@@ -341,12 +375,12 @@ func TestActionMetadata(t *testing.T) {
 	if !setupGo {
 		t.Error("no actions/setup-go step")
 	}
-	for _, in := range []string{"paths", "config", "fail-level", "sarif-file", "fix-diff", "working-directory", "install-mode", "cache"} {
+	for _, in := range []string{"paths", "config", "fail-level", "show-level", "sarif-file", "fix-diff", "working-directory", "install-mode", "cache"} {
 		if _, ok := a.Inputs[in]; !ok {
 			t.Errorf("input %s missing", in)
 		}
 	}
-	if a.Inputs["fail-level"].Default != "error" || a.Inputs["sarif-file"].Default != "ckptlint.sarif" || a.Inputs["install-mode"].Default != "auto" {
+	if a.Inputs["fail-level"].Default != "warning" || a.Inputs["show-level"].Default != "" || a.Inputs["sarif-file"].Default != "ckptlint.sarif" || a.Inputs["install-mode"].Default != "auto" {
 		t.Errorf("defaults: fail-level %q, sarif-file %q, install-mode %q", a.Inputs["fail-level"].Default, a.Inputs["sarif-file"].Default,
 			a.Inputs["install-mode"].Default)
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -21,6 +22,8 @@ func TestDeployScript(t *testing.T) {
 		t.Errorf("%s is not executable", script)
 	}
 	pathEnv := "PATH=" + binDir + string(os.PathListSeparator) + os.Getenv("PATH")
+	// These cases gate on errors; the default gate (warning) has its own case.
+	errorsOnly := []string{"CKPTLINT_FAIL_LEVEL=error"}
 	tests := []struct {
 		name    string
 		story   []string
@@ -36,17 +39,24 @@ func TestDeployScript(t *testing.T) {
 	}{
 		{
 			name: "story b is fixed, then deployed", story: []string{"stories", "b-directoryscanner"},
-			code: 0, fixed: true, report: true, deploys: true,
+			env: errorsOnly, code: 0, fixed: true, report: true, deploys: true,
 			out: "+execution.checkpointing.timeout: 2 min",
 		},
 		{
 			name: "CKPTLINT_FIX=false shows the diff and blocks", story: []string{"stories", "b-directoryscanner"},
-			env: []string{"CKPTLINT_FIX=false"}, code: 1, report: true,
+			env: append([]string{"CKPTLINT_FIX=false"}, errorsOnly...), code: 1, report: true,
 			out: "ckptlint fix: not applied (CKPTLINT_FIX=false)", errOut: "CKPT201",
 		},
 		{
 			name: "a clean configuration has nothing to fix", story: []string{"stories-fixed", "b-directoryscanner"},
-			code: 0, report: true, deploys: true, out: "ckptlint fix: nothing to change",
+			env: errorsOnly, code: 0, report: true, deploys: true, out: "ckptlint fix: nothing to change",
+		},
+		{
+			// The default fail level is ckptlint's, warning: the CKPT105
+			// warning fix cannot fix stops the deploy.
+			name: "a remaining warning blocks at the default fail level", story: []string{"stories-fixed", "b-directoryscanner"},
+			edit: declareStateSize,
+			code: 1, report: true, errOut: "remain after fixing: CKPT105 at hadoop/client/hdfs-site.xml:4",
 		},
 		{
 			name: "an unfixable error blocks the deployment", story: []string{"stories", "b-directoryscanner"},
@@ -54,7 +64,7 @@ func TestDeployScript(t *testing.T) {
 				replaceIn(t, filepath.Join(dir, "flink", "flink-conf.yaml"),
 					"execution.checkpointing.interval: 1 min", "execution.checkpointing.interval: 1 fortnight")
 			},
-			code: 1, report: true, errOut: "not deploying",
+			code: 1, report: true, errOut: "remain after fixing: CKPT207 at flink/flink-conf.yaml:9",
 		},
 		{
 			name: "a broken .ckptlint.hcl is exit code 2", story: []string{"stories", "b-directoryscanner"},
@@ -105,11 +115,64 @@ func TestDeployScript(t *testing.T) {
 			if err := json.Unmarshal(b, &doc); err != nil {
 				t.Fatalf("%s: %v", report, err)
 			}
-			if blocked := doc.Summary["errors"] > 0; blocked != (tc.code == 1) {
+			blocked := doc.Summary["errors"] > 0
+			if !slices.Contains(tc.env, errorsOnly[0]) {
+				blocked = blocked || doc.Summary["warnings"] > 0
+			}
+			if blocked != (tc.code == 1) {
 				t.Errorf("report summary %v does not match exit code %d", doc.Summary, tc.code)
 			}
 		})
 	}
+}
+
+// TestFixAndDeploy runs the one-line gate of docs/fix.md and docs/ci.md,
+// `ckptlint fix && deploy`, in a real shell: fix exits 0 only when no
+// finding at or above --fail-level remains after fixing, so the deploy runs
+// after a fix that leaves nothing and never after one that leaves an error.
+func TestFixAndDeploy(t *testing.T) {
+	pathEnv := "PATH=" + binDir + string(os.PathListSeparator) + os.Getenv("PATH")
+	gate := "ckptlint fix --fail-level error && echo deployed"
+	for _, tc := range []struct {
+		name    string
+		edit    func(t *testing.T, dir string)
+		code    int
+		deploys bool
+	}{
+		{name: "story b, fixed", code: 0, deploys: true},
+		{name: "story b with an unfixable error", edit: func(t *testing.T, dir string) {
+			replaceIn(t, filepath.Join(dir, "flink", "flink-conf.yaml"),
+				"execution.checkpointing.interval: 1 min", "execution.checkpointing.interval: 1 fortnight")
+		}, code: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			copyTree(t, story("stories", "b-directoryscanner"), dir)
+			if tc.edit != nil {
+				tc.edit(t, dir)
+			}
+			res := run(t, dir, []string{pathEnv}, "sh", "-c", gate)
+			if res.code != tc.code || strings.Contains(res.stdout, "deployed\n") != tc.deploys {
+				t.Fatalf("sh -c %q: %v\nwant exit code %d, deployed %v", gate, res, tc.code, tc.deploys)
+			}
+			if tc.deploys && !strings.Contains(readFile(t, filepath.Join(dir, "flink", "flink-conf.yaml")), "execution.checkpointing.timeout: 2 min") {
+				t.Errorf("fix did not raise the timeout")
+			}
+			if !tc.deploys && !strings.Contains(res.stderr, "remain after fixing: CKPT207") {
+				t.Errorf("fix does not say which finding remains:\n%v", res)
+			}
+		})
+	}
+}
+
+// declareStateSize declares the largest subtask's state (12 GiB) in the
+// .ckptlint.hcl of a copy of stories-fixed/b: CKPT105 warns only with it
+// (otherwise it is an info asking for state_size), so the copy keeps one
+// warning that fix cannot fix and no error.
+func declareStateSize(t *testing.T, dir string) {
+	t.Helper()
+	replaceIn(t, filepath.Join(dir, ".ckptlint.hcl"), `  cluster           = "shared"`+"\n",
+		`  cluster           = "shared"`+"\n"+`  state_size        = "12g"`+"\n")
 }
 
 func replaceIn(t *testing.T, path, old, new string) {

@@ -194,6 +194,7 @@ func TestPreCommitHooks(t *testing.T) {
 		return dir
 	}
 	const conf = "flink/flink-conf.yaml"
+	var installedWith func(t *testing.T, config string, src ...string) string
 
 	t.Run("try-repo: a bad config fails with findings", func(t *testing.T) {
 		dir := userRepo(t, "stories", "b-directoryscanner")
@@ -206,12 +207,21 @@ func TestPreCommitHooks(t *testing.T) {
 
 	// The configuration a user writes, at the snapshot's commit: the fix
 	// hook first, so that the lint hook sees the fixed files.
+	// These hooks gate on errors (args, as docs/ci.md shows): the stories
+	// keep a warning after fixing, which the default --fail-level,
+	// warning, refuses (the last subtest).
 	rev := run(t, hooks, gitEnv, "git", "rev-parse", "HEAD")
-	config := fmt.Sprintf("repos:\n  - repo: %s\n    rev: %s\n    hooks:\n      - id: ckptlint-fix\n      - id: ckptlint\n",
+	config := fmt.Sprintf("repos:\n  - repo: %s\n    rev: %s\n    hooks:\n      - id: ckptlint-fix\n        args: [--fail-level, error]\n      - id: ckptlint\n        args: [--fail-level, error]\n",
+		hooks, strings.TrimSpace(rev.stdout))
+	defaults := fmt.Sprintf("repos:\n  - repo: %s\n    rev: %s\n    hooks:\n      - id: ckptlint-fix\n      - id: ckptlint\n",
 		hooks, strings.TrimSpace(rev.stdout))
 	// installed returns a repository holding a story, with the hooks
 	// installed as the pre-commit hook of git.
 	installed := func(t *testing.T, src ...string) string {
+		t.Helper()
+		return installedWith(t, config, src...)
+	}
+	installedWith = func(t *testing.T, config string, src ...string) string {
 		t.Helper()
 		dir := userRepo(t, src...)
 		if err := os.WriteFile(filepath.Join(dir, ".pre-commit-config.yaml"), []byte(config), 0o644); err != nil {
@@ -310,6 +320,22 @@ func TestPreCommitHooks(t *testing.T) {
 		v := run(t, dir, append(env, "PRE_COMMIT_COLOR=never"), pc, "run", "ckptlint", "--verbose", "--files", "app/src/main/resources/config.yaml")
 		if v.code != 0 || !strings.Contains(v.stdout+v.stderr, "ckptlint: note: app/src/main/resources/config.yaml: not a Flink or Hadoop configuration") {
 			t.Errorf("pre-commit run --verbose: %v\nwant exit 0 and the skipped line", v)
+		}
+	})
+
+	t.Run("at the default fail level a warning refuses the commit", func(t *testing.T) {
+		// stories-fixed/b with its state size declared holds a warning
+		// (CKPT105) and no error.
+		dir := installedWith(t, defaults, "stories-fixed", "b-directoryscanner")
+		declareStateSize(t, dir)
+		before := head(t, dir)
+		r := commit(t, dir, map[string]string{conf: "# reviewed\n"})
+		if r.code == 0 || !strings.Contains(r.stdout, ": warning: ") || !strings.Contains(r.stdout, "[CKPT105 ") ||
+			!strings.Contains(r.stdout, "remain after fixing: CKPT105") {
+			t.Fatalf("git commit of stories-fixed/b with the default hooks: %v\nwant it refused on the CKPT105 warning by both hooks", r)
+		}
+		if head(t, dir) != before {
+			t.Error("the commit was made")
 		}
 	})
 

@@ -40,7 +40,7 @@ func TestReviewdogSARIF(t *testing.T) {
 		}
 		t.Skipf("reviewdog could not be built (is the Go module proxy reachable?): %v", err)
 	}
-	pipe := `"$CKPTLINT" lint --format sarif | "$REVIEWDOG" -f=sarif -name=ckptlint -reporter=local -filter-mode=nofilter -fail-level=error`
+	pipe := `"$CKPTLINT" lint --fail-level error --format sarif | "$REVIEWDOG" -f=sarif -name=ckptlint -reporter=local -filter-mode=nofilter -fail-level=error`
 	env := []string{"CKPTLINT=" + ckptlint, "REVIEWDOG=" + rd}
 
 	ws := newWorkspace(t, story("stories", "b-directoryscanner"), "")

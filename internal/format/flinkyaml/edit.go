@@ -76,8 +76,10 @@ func NewConfigEditor(f *parsed.File) parsed.Editor {
 // inside that document's spec: a missing flinkConfiguration is added under
 // spec, indented like spec's other keys, after flinkVersion (or after
 // spec's last key); a null or empty one ("flinkConfiguration:", "~", "{}")
-// gets its first key on the next line, one indentation step deeper.
-// Otherwise it behaves as NewConfigEditor describes.
+// gets its first key on the next line, one indentation step deeper. Every
+// value it writes is a YAML string, numbers and booleans included ('3',
+// 'true'): the operator's CRD declares flinkConfiguration a map of strings
+// (renderValue). Otherwise it behaves as NewConfigEditor describes.
 func NewDeploymentEditor(d *Deployment, src []byte) parsed.Editor {
 	if d == nil || d.Config == nil {
 		return &yamlEditor{err: fmt.Errorf("edit: no FlinkDeployment given: %w", parsed.ErrCannotRepresent)}
@@ -170,7 +172,7 @@ func (ed *yamlEditor) Set(key, value string) ([]parsed.Edit, error) {
 		if p.vr.end > p.vr.start && (ed.src[p.vr.start] == '"' || ed.src[p.vr.start] == '\'') {
 			quote = ed.src[p.vr.start]
 		}
-		tok, k, err := renderValue(value, e, quote, p.owner.flow)
+		tok, k, err := renderValue(value, e, quote, p.owner.flow, ed.deployment)
 		if err != nil {
 			return nil, fmt.Errorf("set %q in %s: %w", key, ed.path, err)
 		}
@@ -181,7 +183,7 @@ func (ed *yamlEditor) Set(key, value string) ([]parsed.Edit, error) {
 			edits = []parsed.Edit{{Start: p.vr.start, End: p.vr.end, Text: tok}}
 		}
 	} else {
-		tok, k, err := renderValue(value, nil, 0, false)
+		tok, k, err := renderValue(value, nil, 0, false, ed.deployment)
 		if err != nil {
 			return nil, fmt.Errorf("set %q in %s: %w", key, ed.path, err)
 		}

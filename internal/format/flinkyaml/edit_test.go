@@ -159,7 +159,26 @@ var deploymentEditCases = []editCase{
 		want: manifest("  image: flink:1.20", "  flinkVersion: v1_20", "  flinkConfiguration:", "    execution.checkpointing.interval: 10 s", "  job:", "    parallelism: 2")},
 	{name: "deployment: add flinkConfiguration with the file's indentation", src: manifest("    image: flink:1.20", "    job:", "        parallelism: 2"),
 		op: "set", key: "a", arg: "1",
-		want: manifest("    image: flink:1.20", "    job:", "        parallelism: 2", "    flinkConfiguration:", "        a: 1")},
+		want: manifest("    image: flink:1.20", "    job:", "        parallelism: 2", "    flinkConfiguration:", "        a: '1'")},
+	// The operator's CRD types flinkConfiguration as a map of strings
+	// (flink-kubernetes-operator release-1.12.1,
+	// helm/flink-kubernetes-operator/crds/flinkdeployments.flink.apache.org-v1.yml;
+	// testdata/crds): a number or a bool written plain would make the API
+	// server refuse the manifest, so every value is a string.
+	{name: "deployment: a new int is a string", src: manifest("  flinkConfiguration:", "    state.backend.type: rocksdb"),
+		op: "set", key: "execution.checkpointing.tolerable-failed-checkpoints", arg: "3",
+		want: manifest("  flinkConfiguration:", "    state.backend.type: rocksdb", "    execution.checkpointing.tolerable-failed-checkpoints: '3'")},
+	{name: "deployment: a new bool is a string", src: manifest("  flinkConfiguration:", "    state.backend.type: rocksdb"),
+		op: "set", key: "state.backend.incremental", arg: "true",
+		want: manifest("  flinkConfiguration:", "    state.backend.type: rocksdb", "    state.backend.incremental: 'true'")},
+	{name: "deployment: an int replacing a plain int is a string", src: manifest("  flinkConfiguration:", "    a: 2"),
+		op: "set", key: "a", arg: "3", want: manifest("  flinkConfiguration:", "    a: '3'")},
+	{name: "deployment: a bool replacing a plain bool is a string", src: manifest("  flinkConfiguration:", "    b: false # off"),
+		op: "set", key: "b", arg: "true", want: manifest("  flinkConfiguration:", "    b: 'true' # off")},
+	{name: "deployment: a double-quoted value stays double-quoted", src: manifest("  flinkConfiguration:", "    a: \"2\""),
+		op: "set", key: "a", arg: "3", want: manifest("  flinkConfiguration:", "    a: \"3\"")},
+	{name: "deployment: fill a null value with a string", src: manifest("  flinkConfiguration:", "    a:", "    b: x"),
+		op: "set", key: "a", arg: "5", want: manifest("  flinkConfiguration:", "    a: '5'", "    b: x")},
 	{name: "deployment: fill a null flinkConfiguration", src: manifest("  flinkConfiguration:", "  job:", "    parallelism: 2"),
 		op: "set", key: "a", arg: "x", want: manifest("  flinkConfiguration:", "    a: x", "  job:", "    parallelism: 2")},
 	{name: "deployment: fill an empty flinkConfiguration", src: manifest("  flinkConfiguration: {} # none yet", "  job:", "    parallelism: 2"),
@@ -213,13 +232,26 @@ func yamlFormat(dep int, whole bool) edittest.Format[target, map[string]typed] {
 		},
 		Editor:   func(tg target) parsed.Editor { return tg.ed },
 		View:     func(tg target) map[string]typed { return effectiveTyped(tg.cfg) },
-		Expected: expectedYAML,
+		Expected: expectedOf(dep),
 	}
 }
 
-// wantKind is the type Set must give a value: a canonical int or a bool
-// keeps that type when the key is new, null or of that type.
-func wantKind(prev typed, had bool, value string) parsed.Kind {
+// expectedOf is expectedYAML for a config.yaml (dep < 0), else
+// expectedManifest.
+func expectedOf(dep int) func(map[string]typed, string, string, string) map[string]typed {
+	if dep < 0 {
+		return expectedYAML
+	}
+	return expectedManifest
+}
+
+// wantKind is the type Set must give a value: in a config.yaml a
+// canonical int or a bool keeps that type when the key is new, null or of
+// that type; in a FlinkDeployment (strings) every value is a string.
+func wantKind(prev typed, had bool, value string, allStrings bool) parsed.Kind {
+	if allStrings {
+		return parsed.KindString
+	}
 	free := !had || prev.Kind == parsed.KindNull
 	switch {
 	case canonicalInt().MatchString(value) && (free || prev.Kind == parsed.KindInt):
@@ -230,9 +262,18 @@ func wantKind(prev typed, had bool, value string) parsed.Kind {
 	return parsed.KindString
 }
 
-// expectedYAML returns what Flink must read after op on a configuration
-// that reads as before.
+// expectedYAML returns what Flink must read after op on a config.yaml
+// (expectedManifest: a FlinkDeployment's flinkConfiguration) that reads as
+// before.
 func expectedYAML(before map[string]typed, op, key, arg string) map[string]typed {
+	return expected(before, op, key, arg, false)
+}
+
+func expectedManifest(before map[string]typed, op, key, arg string) map[string]typed {
+	return expected(before, op, key, arg, true)
+}
+
+func expected(before map[string]typed, op, key, arg string, allStrings bool) map[string]typed {
 	want := maps.Clone(before)
 	switch op {
 	case "set":
@@ -240,7 +281,7 @@ func expectedYAML(before map[string]typed, op, key, arg string) map[string]typed
 		if had && prev.Kind != parsed.KindNull && prev.Value == arg {
 			break // no edit
 		}
-		want[key] = typed{arg, wantKind(prev, had, arg)}
+		want[key] = typed{arg, wantKind(prev, had, arg, allStrings)}
 	case "delete":
 		delete(want, key)
 	case "rename":

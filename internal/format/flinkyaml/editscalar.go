@@ -35,14 +35,23 @@ var yaml11Timestamp = sync.OnceValue(func() *regexp.Regexp { return regexp.MustC
 // renderValue returns the YAML token Set writes for value and the kind
 // Flink reads it as. A canonical decimal integer, or true or false, is
 // written plain (typed) when the key is new, null, or already holds a value
-// of that kind; any other value is written as a string: plain when that is
-// safe, else single-quoted, else double-quoted with escapes. quote is the
-// quote character of the token the value replaces, or 0: a string keeps
-// that quote style when it can. flow is set inside a flow collection
-// ({...} or [...]).
-func renderValue(value string, prev *parsed.Entry, quote byte, flow bool) (string, parsed.Kind, error) {
+// of that kind, unless onlyStrings; any other value is written as a
+// string: plain when that is safe, else single-quoted, else double-quoted
+// with escapes. quote is the quote character of the token the value
+// replaces, or 0: a string keeps that quote style when it can. flow is set
+// inside a flow collection ({...} or [...]).
+//
+// onlyStrings is set for a FlinkDeployment's spec.flinkConfiguration: the
+// Flink Kubernetes Operator's CRD declares it a map of strings
+// (`additionalProperties: {type: string}` up to release-1.12.1,
+// helm/flink-kubernetes-operator/crds/flinkdeployments.flink.apache.org-v1.yml;
+// testdata/crds holds the released files), so the API server refuses a
+// plain 3 or true there. A string is valid under every released CRD, the
+// later ones (x-kubernetes-preserve-unknown-fields, release-1.13.0 on)
+// included, and the operator hands Flink the same text either way.
+func renderValue(value string, prev *parsed.Entry, quote byte, flow, onlyStrings bool) (string, parsed.Kind, error) {
 	typed := func(k parsed.Kind) bool {
-		return prev == nil || prev.Kind == parsed.KindNull || prev.Kind == k
+		return !onlyStrings && (prev == nil || prev.Kind == parsed.KindNull || prev.Kind == k)
 	}
 	switch {
 	case canonicalInt().MatchString(value) && typed(parsed.KindInt):
