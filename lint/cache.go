@@ -694,13 +694,14 @@ func fingerprint(base cache.Key, p *assemble.Plan) (string, bool) {
 // --- the entry ---
 
 // entryFormat is the layout of a run entry; an entry of another layout is
-// ignored.
-const entryFormat = 6
+// ignored. 7: a finding's message is its headline and its evidence is in
+// Detail (issue 24), so an entry of 6 holds findings without either split.
+const entryFormat = 7
 
 // entryMagic starts an entry's payload (internal/cache frames and checks it);
 // two gob values follow: the entry's head (what the replay needs) and its
 // sets.
-var entryMagic = []byte("ckptlint run entry 6\n")
+var entryMagic = []byte("ckptlint run entry 7\n")
 
 // maxRunEntry bounds a run entry's payload, written or read (about
 // 23,000 config sets). A variable for tests (TestCacheOverCap).
@@ -929,7 +930,7 @@ func (e *runEntry) leastSize() int {
 	for _, st := range e.Sets {
 		n += len(st.Name) + len(st.Fingerprint) + len(st.Root)
 		for _, f := range st.Pending {
-			n += len(f.RuleID) + len(f.RuleName) + len(f.Message) + len(f.Range.File)
+			n += len(f.RuleID) + len(f.RuleName) + len(f.Message) + len(f.Detail) + len(f.Range.File)
 		}
 	}
 	return n

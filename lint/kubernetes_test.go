@@ -41,14 +41,14 @@ func TestKubernetesVolumes(t *testing.T) {
 	for file, volume := range map[string]string{"emptydir.yaml": "volume scratch (emptyDir)", "hostpath.yaml": "volume node-disk (hostPath, node path /mnt/flink)"} {
 		for _, rule := range []string{"CKPT502", "CKPT508"} {
 			fs := local(file, rule)
-			if len(fs) != 1 || !strings.Contains(fs[0].Message, volume) {
+			if len(fs) != 1 || !strings.Contains(fs[0].Message+" "+fs[0].Detail, volume) {
 				t.Errorf("%s %s: %v; want one finding naming %s", file, rule, fs, volume)
 			}
 		}
 	}
 	if fs := local("jobmanager-only.yaml", "CKPT502"); len(fs) != 1 ||
-		!strings.Contains(fs[0].Message, "in the JobManager pods, volume data (persistentVolumeClaim, claim jm-data)") ||
-		!strings.Contains(fs[0].Message, "in the TaskManager pods, volume data (emptyDir)") {
+		!strings.Contains((fs[0].Message+" "+fs[0].Detail), "in the JobManager pods, volume data (persistentVolumeClaim, claim jm-data)") ||
+		!strings.Contains((fs[0].Message+" "+fs[0].Detail), "in the TaskManager pods, volume data (emptyDir)") {
 		t.Errorf("jobmanager-only.yaml CKPT502: %v; want one finding naming the claim of the JobManager and the emptyDir of the TaskManagers", fs)
 	}
 	if fs := local("jobmanager-only.yaml", "CKPT508"); len(fs) != 0 {

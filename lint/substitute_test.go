@@ -115,7 +115,7 @@ func TestSubstitutionAcrossFiles(t *testing.T) {
 	res := linttest.Streamed(t, linttest.Engine(t), dir, lint.Options{})
 	var b strings.Builder
 	for _, f := range res.Findings {
-		b.WriteString(f.RuleID + " " + f.Range.File + ": " + f.Message + "\n")
+		b.WriteString(f.RuleID + " " + f.Range.File + ": " + f.Message + " " + f.Detail + "\n")
 	}
 	out := b.String()
 	if strings.Contains(out, "CKPT000") || strings.Contains(out, "For input string") {

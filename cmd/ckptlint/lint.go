@@ -31,6 +31,7 @@ type lintParams struct {
 	showLevel       string
 	rules           ruleFlags
 	quiet           bool
+	compact         bool
 	color           string
 	noInlineIgnores bool
 	stdinFilename   string
@@ -54,6 +55,7 @@ func newLintCmd(g *globals) *cobra.Command {
 	f.StringVar(&p.showLevel, "show-level", "", "lowest severity that text, github and markdown show: error, warning or info (default: warning for github, info otherwise; never above --fail-level; json, sarif, junit and codeclimate hold every finding)")
 	p.rules.register(f)
 	f.BoolVarP(&p.quiet, "quiet", "q", false, "print nothing in text format on standard output; only the exit code tells (report files are still written)")
+	f.BoolVar(&p.compact, "compact", false, "text format: one line per finding, its headline, without the detail lines")
 	f.StringVar(&p.color, "color", "auto", "colour and source snippets in text output on standard output: auto (on a terminal, unless NO_COLOR; FORCE_COLOR or CLICOLOR_FORCE force it), always or never")
 	f.StringVar(&p.stdinFilename, "stdin-filename", "", "with the path - : lint standard input as if it were this file, with the files beside it on disk")
 	f.BoolVar(&p.noInlineIgnores, "no-inline-ignores", false, "report findings that ckptlint:ignore comments silence")
@@ -189,7 +191,7 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	}()
 	head := report.Result{Version: buildinfo.Get().Version, Rules: rules, Disabled: disabledRules(rules, opts),
 		FailLevel: fail, RepoDir: repoDir()}
-	rep, err := newReports(g, outs, head, p.quiet, tty, func(format string) finding.Severity { return showLevel(format, show, fail) })
+	rep, err := newReports(g, outs, head, p.quiet, p.compact, tty, func(format string) finding.Severity { return showLevel(format, show, fail) })
 	if err != nil {
 		return err
 	}
@@ -284,8 +286,8 @@ type streamOut struct {
 
 // newReports makes a streamer for each output that streams. Text on
 // standard output is coloured with a snippet on a terminal; --quiet drops
-// it.
-func newReports(g *globals, outs []output, head report.Result, quiet, tty bool, show func(format string) finding.Severity) (*reports, error) {
+// it; --compact makes every text output one line per finding.
+func newReports(g *globals, outs []output, head report.Result, quiet, compact, tty bool, show func(format string) finding.Severity) (*reports, error) {
 	r := &reports{g: g, outs: outs, tty: tty, streams: make([]*streamOut, len(outs)), counts: report.Counts(nil),
 		show: make([]finding.Severity, len(outs)), hidden: make([]int, len(outs))}
 	for i, o := range outs {
@@ -299,9 +301,9 @@ func newReports(g *globals, outs []output, head report.Result, quiet, tty bool, 
 			r.sources = r.sources || report.ReadsSources(o.name)
 			continue
 		}
-		opts := report.Options{}
+		opts := report.Options{Compact: compact}
 		if toStdout {
-			opts = report.Options{Color: tty, Snippet: tty}
+			opts = report.Options{Color: tty, Snippet: tty && !compact, Compact: compact}
 		}
 		st, err := report.NewStreamer(o.name, head, opts)
 		if err != nil {

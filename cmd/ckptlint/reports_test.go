@@ -40,7 +40,7 @@ func TestReportsWriteNothingUntilDone(t *testing.T) {
 		}
 		outs := []output{{name: "github", path: filepath.Join(dir, "gh.txt")}, {name: "text"},
 			{name: "junit", path: filepath.Join(dir, "sub", "out.xml")}, {name: "json", path: filepath.Join(dir, "r.json")}}
-		r, err := newReports(g, outs, report.Result{Rules: rule.Builtins(), FailLevel: finding.Warning}, false, false, func(string) finding.Severity { return finding.Info })
+		r, err := newReports(g, outs, report.Result{Rules: rule.Builtins(), FailLevel: finding.Warning}, false, false, false, func(string) finding.Severity { return finding.Info })
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -447,8 +447,11 @@ func (e *Engine) Modules() []*ast.Module { return e.modules }
 
 // Raw is one finding as a rule emitted it, before locations are resolved.
 type Raw struct {
-	Rule     *Rule
-	Message  string
+	Rule    *Rule
+	Message string // the headline
+	// Detail is the evidence behind the headline (result.msg), "" when the
+	// rule gave one string.
+	Detail   string
 	Severity finding.Severity // 0: the rule's default
 	Loc      map[string]any   // the `loc` object of the input value the rule pointed at, or nil
 	Fix      []finding.Op
@@ -595,6 +598,7 @@ func decode(rule *Rule, v any) (Raw, error) {
 	if raw.Message == "" {
 		return Raw{}, fmt.Errorf("%s:%d: rule %s: finding has no message", rule.File, rule.Line, rule.ID)
 	}
+	raw.Detail, _ = obj["detail"].(string)
 	if s, ok := obj["severity"].(string); ok {
 		sev, err := finding.ParseSeverity(s)
 		if err != nil {

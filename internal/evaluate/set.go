@@ -101,12 +101,12 @@ func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set) ([]Pending, 
 			cp = r.Severity // a rule may lower its own severity (info when a fact is missing), never raise it
 		}
 		f := finding.Finding{
-			RuleID: r.Rule.ID, RuleName: r.Rule.Name, Severity: r.Rule.Severity, Message: r.Message,
+			RuleID: r.Rule.ID, RuleName: r.Rule.Name, Severity: r.Rule.Severity, Message: r.Message, Detail: r.Detail,
 			Fix: r.Fix, ConfigSet: s.Name, DocURL: r.Rule.HelpURI(), VersionDependent: r.VersionDependent,
 		}
 		if f.VersionDependent && !s.FlinkVersion.Covered() {
 			cp = lowest(cp, finding.Info)
-			f.Message += versionNote(f, s.FlinkVersion)
+			f.Detail = appendDetail(f.Detail, versionNote(f, s.FlinkVersion))
 		}
 		if loc := model.LocFromInput(r.Loc); loc != nil && loc.File != "" {
 			f.Range = finding.Range{File: loc.File, Span: loc.Span}
@@ -126,6 +126,15 @@ func evalSet(ctx context.Context, eng *engine.Engine, s *model.Set) ([]Pending, 
 		ps = append(ps, Pending{Finding: f, Cap: cp})
 	}
 	return append(ps, notes...), nil
+}
+
+// appendDetail adds a note (a sentence or a parenthesis that starts with a
+// space) to a finding's detail.
+func appendDetail(detail, note string) string {
+	if detail == "" {
+		return strings.TrimSpace(note)
+	}
+	return detail + note
 }
 
 // lowest is the lower of two caps, 0 being no cap.
@@ -182,7 +191,9 @@ func versionConflicts(s *model.Set) []finding.Finding {
 			lower := strings.ToLower(pv.product)
 			out = append(out, finding.Finding{
 				RuleID: rule.VersionConflict, RuleName: rule.VersionConflictName, Severity: finding.Info,
-				Message: fmt.Sprintf("%s versions disagree: ckptlint goes by %s, but %s pins %s %s. If %s %s is what runs with this configuration, declare it with --%s-version or %s_version in .ckptlint.hcl",
+				Message: fmt.Sprintf("%s versions disagree: ckptlint goes by %s %s, but %s pins %s %s.",
+					pv.product, pv.product, pv.r.Version, c.Place(), pv.product, c.Version),
+				Detail: fmt.Sprintf("%s versions disagree: ckptlint goes by %s, but %s pins %s %s. If %s %s is what runs with this configuration, declare it with --%s-version or %s_version in .ckptlint.hcl",
 					pv.product, pv.r.Text(pv.product), c.Place(), pv.product, c.Version, pv.product, c.Version, lower, lower),
 				Range:     finding.Range{File: defaultFile(s), Span: parsed.At(parsed.Top())},
 				ConfigSet: s.Name,

@@ -110,10 +110,10 @@ next:
 		}
 		c := false
 		for _, t := range ts {
-			if mentions(f.Message, t.key) {
+			if mentions(f.Message, t.key) || mentions(f.Detail, t.key) {
 				c = true
 				f.Fix = nil
-				f.Message += fmt.Sprintf(" (not judged: %s at %s is an unrendered template placeholder, so its value is unknown)", t.key, t.loc)
+				f.Detail = appendDetail(f.Detail, fmt.Sprintf(" (not judged: %s at %s is an unrendered template placeholder, so its value is unknown)", t.key, t.loc))
 				break
 			}
 		}
@@ -134,14 +134,16 @@ func templateNotes(s *model.Set) []finding.Finding {
 			continue
 		}
 		c := template.Count(t.Count)
-		var msg string
+		var msg, headline string
 		if t.Skipped {
+			headline = "This file is a template, so it is not linted; lint the rendered output instead."
 			msg = fmt.Sprintf("not linted: the file is a template, %s", t.Reason)
 			if c.Total() > 0 {
 				msg += fmt.Sprintf("; it holds %d placeholder(s) (%s)", c.Total(), c)
 			}
 			msg += ". Lint the rendered output (with --placeholders=literal), or list the file under ignore in .ckptlint.hcl"
 		} else {
+			headline = fmt.Sprintf("This file is read as a template: the values of its %d placeholder(s) are neither judged nor fixed.", c.Total())
 			msg = fmt.Sprintf("read as a template: %d placeholder(s) (%s) stand for values known only once the file is rendered; "+
 				"ckptlint reports nothing about those values and fixes none of their lines. Lint the rendered output with --placeholders=literal to judge them",
 				c.Total(), c)
@@ -151,7 +153,7 @@ func templateNotes(s *model.Set) []finding.Finding {
 			pos = parsed.Top()
 		}
 		out = append(out, finding.Finding{
-			RuleID: rule.Template, RuleName: rule.TemplateName, Severity: finding.Info, Message: msg,
+			RuleID: rule.Template, RuleName: rule.TemplateName, Severity: finding.Info, Message: headline, Detail: msg,
 			Range: finding.Range{File: f.Path, Span: parsed.At(pos)}, ConfigSet: s.Name,
 			DocURL: "https://github.com/ckptlint/ckptlint/blob/main/docs/templates.md",
 		})

@@ -94,12 +94,12 @@ func clipRun(s string) string {
 	return s[:cut] + fmt.Sprintf("…[%d bytes cut]", len(s)-cut)
 }
 
-// Bounded returns fs with every message and suppression reason clipped
-// (Clip). The slice is copied only when something changes.
+// Bounded returns fs with every message, detail and suppression reason
+// clipped (Clip). The slice is copied only when something changes.
 func Bounded(fs []Finding) []Finding {
 	var out []Finding
 	for i, f := range fs {
-		msg := Clip(f.Message)
+		msg, detail := Clip(f.Message), Clip(f.Detail)
 		var sup *Suppression
 		if f.Suppression != nil {
 			if r := Clip(f.Suppression.Reason); r != f.Suppression.Reason {
@@ -108,7 +108,7 @@ func Bounded(fs []Finding) []Finding {
 				sup = &s
 			}
 		}
-		if msg == f.Message && sup == nil {
+		if msg == f.Message && detail == f.Detail && sup == nil {
 			if out != nil {
 				out = append(out, f)
 			}
@@ -117,7 +117,7 @@ func Bounded(fs []Finding) []Finding {
 		if out == nil {
 			out = append(make([]Finding, 0, len(fs)), fs[:i]...)
 		}
-		f.Message = msg
+		f.Message, f.Detail = msg, detail
 		if sup != nil {
 			f.Suppression = sup
 		}

@@ -86,8 +86,15 @@ type Finding struct {
 	RuleID   string   `json:"rule_id"`
 	RuleName string   `json:"rule_name"`
 	Severity Severity `json:"severity"`
-	Message  string   `json:"message"`
-	Range    Range    `json:"range"`
+	// Message is the headline: one sentence of at most MaxHeadline
+	// characters saying the fact and its consequence, the line an
+	// annotation or a compact report shows.
+	Message string `json:"message"`
+	// Detail is the evidence behind the headline: the values and where
+	// they came from, the arithmetic, the error seen in production and the
+	// value that fixes it. Empty when the headline says everything.
+	Detail string `json:"detail,omitempty"`
+	Range  Range  `json:"range"`
 	// Key is the configuration key the finding is about, if any.
 	Key    string `json:"key,omitempty"`
 	DocURL string `json:"doc_url,omitempty"`
@@ -121,6 +128,11 @@ type Suppression struct {
 	File   string `json:"file"`
 	Line   int    `json:"line"` // the line of the ignore comment
 }
+
+// MaxHeadline is the most characters (runes) of a rule's headline
+// (Finding.Message): an annotation's first line, a compact report's line.
+// TestHeadlines in lint holds every embedded rule's fixtures to it.
+const MaxHeadline = 160
 
 // String renders path:line:col: severity: message [id name], with
 // ", fixable" inside the brackets when the finding carries a fix: the line
@@ -158,6 +170,7 @@ func Compare(a, b Finding) int {
 		cmp.Compare(a.Range.Start.Col, b.Range.Start.Col),
 		cmp.Compare(a.RuleID, b.RuleID),
 		cmp.Compare(a.Message, b.Message),
+		cmp.Compare(a.Detail, b.Detail),
 		cmp.Compare(a.ConfigSet, b.ConfigSet),
 	)
 }
@@ -167,7 +180,7 @@ func Compare(a, b Finding) int {
 func Sort(fs []Finding) []Finding {
 	slices.SortFunc(fs, Compare)
 	return slices.CompactFunc(fs, func(a, b Finding) bool {
-		return a.Range == b.Range && a.RuleID == b.RuleID && a.Message == b.Message
+		return a.Range == b.Range && a.RuleID == b.RuleID && a.Message == b.Message && a.Detail == b.Detail
 	})
 }
 
@@ -177,13 +190,13 @@ func Sort(fs []Finding) []Finding {
 type Seen struct{ m map[seenKey]bool }
 
 type seenKey struct {
-	Range         Range
-	rule, message string
+	Range                 Range
+	rule, message, detail string
 }
 
 // Again reports whether f equals a finding seen before, and notes it.
 func (s *Seen) Again(f Finding) bool {
-	k := seenKey{f.Range, f.RuleID, f.Message}
+	k := seenKey{f.Range, f.RuleID, f.Message, f.Detail}
 	if s.m[k] {
 		return true
 	}

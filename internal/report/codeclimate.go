@@ -26,6 +26,12 @@ type codeClimateIssue struct {
 	Severity    string              `json:"severity"`
 	Fingerprint string              `json:"fingerprint"`
 	Location    codeClimateLocation `json:"location"`
+	// Content is the finding's detail (the spec's "content.body", Markdown).
+	Content *codeClimateContent `json:"content,omitempty"`
+}
+
+type codeClimateContent struct {
+	Body string `json:"body"`
 }
 
 type codeClimateLocation struct {
@@ -85,12 +91,16 @@ func CodeClimate(w io.Writer, r Result) error {
 		if len(f.Fix) > 0 {
 			desc += " (fixable with ckptlint fix: " + fixWords(f.Fix) + ")"
 		}
-		issues = append(issues, codeClimateIssue{
+		issue := codeClimateIssue{
 			Type: "issue", CheckName: f.RuleID + " " + f.RuleName, Description: desc,
 			Categories: []string{"Bug Risk"}, Severity: codeClimateSeverity(f),
 			Fingerprint: hex.EncodeToString(sum[:16]),
 			Location:    codeClimateLocation{Path: path, Lines: codeClimateLines{Begin: begin, End: end}},
-		})
+		}
+		if f.Detail != "" {
+			issue.Content = &codeClimateContent{Body: mdEscape(f.Detail)}
+		}
+		issues = append(issues, issue)
 	}
 	return encodeJSON(w, issues, true)
 }

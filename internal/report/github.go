@@ -15,8 +15,9 @@ import (
 //	::error file=F,line=L,col=C,endLine=L2,endColumn=C2,title=ID name::message
 //
 // (::warning for warnings, ::notice for infos). Paths are relative to the
-// repository root and columns count Unicode code points. The message is
-// followed by the fix in words, when there is one, and the rule's
+// repository root and columns count Unicode code points. The message's
+// first line is the finding's headline; the detail follows after a blank
+// line, then the fix in words, when there is one, and the rule's
 // documentation link. Suppressed findings are not annotated.
 func GitHub(w io.Writer, r Result) error { return streamed("github", Options{})(w, r) }
 
@@ -36,6 +37,9 @@ func githubGroup(head Result) func(b *bytes.Buffer, g Group) {
 			// the file property keeps the name as it is, for GitHub to
 			// find the file.
 			msg := safetext.Text(f.Message)
+			if f.Detail != "" {
+				msg += "\n\n" + safetext.Text(f.Detail)
+			}
 			if len(f.Fix) > 0 {
 				msg += "\nFixable with ckptlint fix: " + safetext.Text(fixWords(f.Fix)) + "."
 			}

@@ -249,4 +249,9 @@ func junitFailureOf(fs []finding.Finding) *junitFailure {
 // textLine is the text reporter's line for f with its data as it is: the
 // XML encoder escapes it, and a JUnit consumer reads data, not a terminal
 // (finding.Finding.Raw).
-func textLine(f finding.Finding) string { return f.Raw() }
+func textLine(f finding.Finding) string {
+	if f.Detail == "" {
+		return f.Raw()
+	}
+	return f.Raw() + "\n" + detailIndent + finding.Clip(f.Detail)
+}

@@ -53,6 +53,9 @@ type Reporter func(w io.Writer, r Result) error
 type Options struct {
 	Color   bool // ANSI colours (only on a TTY)
 	Snippet bool // source line with a caret under the span (only on a TTY)
+	// Compact writes one line per finding, the headline, without its
+	// detail (--compact).
+	Compact bool
 }
 
 // reporters are the output formats, in the order help lists them: adding

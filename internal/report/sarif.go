@@ -181,7 +181,7 @@ func SARIF(w io.Writer, r Result) error {
 		f := it.f
 		res := sarifResult{
 			RuleID: f.RuleID, RuleIndex: idx[f.RuleID], Level: sarifLevel(f.Severity),
-			Message:   sarifText{Text: f.Message},
+			Message:   sarifMessage(f),
 			Locations: []sarifLocation{r.sarifLocation(cols, f.Range.File, f.Range.Span)},
 		}
 		if f.ConfigSet != "" || len(f.Fix) > 0 {
@@ -284,6 +284,18 @@ func capitalize(s string) string {
 // an edit above a value does not make its finding look new.
 var lineRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\.(?:ya?ml|xml|hcl)):\d+(?::\d+)?`) })
 
+// sarifMessage is a result's message: the headline as text (what GitHub
+// code scanning shows as the alert's title) and, when the finding has a
+// detail, the headline and the detail as Markdown (SARIF 2.1.0 §3.11.5:
+// a viewer that renders Markdown shows it instead of the text).
+func sarifMessage(f finding.Finding) sarifText {
+	m := sarifText{Text: f.Message}
+	if f.Detail != "" {
+		m.Markdown = mdEscape(f.Message) + "\n\n" + mdEscape(f.Detail)
+	}
+	return m
+}
+
 // fingerprint is the stable identity of a finding: its rule, its file
 // (repository-relative), its config set and what it is about (the key, else
 // the keys its fix changes, else its message without line references).
@@ -301,7 +313,7 @@ func fingerprint(f finding.Finding, uri string, full bool) string {
 		what = lineRef().ReplaceAllString(oneLine(f.Message), "$1")
 	}
 	if full {
-		what += "\x00" + f.Message
+		what += "\x00" + f.Message + "\x00" + f.Detail
 	}
 	h := sha256.Sum256([]byte(strings.Join([]string{f.RuleID, uri, f.ConfigSet, what}, "\x00")))
 	return hex.EncodeToString(h[:16])

@@ -53,13 +53,16 @@ func syntheticResult() report.Result {
 			Range:   finding.Range{File: flink, Span: parsed.Span{Start: pos(3, 6, 62), End: pos(3, 13, 69)}},
 			DocURL:  docURL("CKPT205"), ConfigSet: "jobs",
 			Fix: []finding.Op{{Op: "set", Target: "flink", Key: "execution.checkpointing.tolerable-failed-checkpoints", Value: "3"}}},
-		{RuleID: "CKPT201", RuleName: "checkpoint-timeout-below-write-stall", Severity: finding.Error, Message: long,
-			Range:  finding.Range{File: flink, Span: parsed.Span{Start: pos(4, 1, 70), End: pos(4, 38, 107)}},
-			DocURL: docURL("CKPT201"), ConfigSet: "jobs",
+		{RuleID: "CKPT201", RuleName: "checkpoint-timeout-below-write-stall", Severity: finding.Error,
+			Message: "execution.checkpointing.timeout 10 s is not longer than the 38 s HDFS write stall: checkpoints that meet it expire.",
+			Detail:  long + "\n::error::not a command | pipe <b>x</b> \x1b[31mred",
+			Range:   finding.Range{File: flink, Span: parsed.Span{Start: pos(4, 1, 70), End: pos(4, 38, 107)}},
+			DocURL:  docURL("CKPT201"), ConfigSet: "jobs",
 			Fix: []finding.Op{{Op: "set", Target: "flink", Key: "execution.checkpointing.timeout", Value: "2 min"},
 				{Op: "rename", Target: "hdfs-client", Key: "dfs.old", NewKey: "dfs.new"}}},
 		{RuleID: "ACME001", RuleName: "replication-one", Severity: finding.Warning,
-			Message: "dfs.replication 1 loses checkpoints with a single DataNode",
+			// A user policy's message is one string, taken whole as the headline.
+			Message: "dfs.replication 1 loses checkpoints with a single DataNode: " + long,
 			Range:   finding.Range{File: hdfs, Span: parsed.Span{Start: pos(3, 5, 32), End: pos(4, 21, 86)}},
 			DocURL:  "https://wiki.example.com/acme001"},
 	}
@@ -249,7 +252,7 @@ func TestMarkdown(t *testing.T) {
 		}
 	}
 	for _, line := range strings.Split(md, "\n") {
-		if strings.HasPrefix(line, "| `conf/flink-conf.yaml:4`") && len([]rune(line)) > 400 {
+		if strings.HasPrefix(line, "| `hadoop/hdfs-site.xml:3`") && len([]rune(line)) > 400 {
 			t.Errorf("long message not shortened: %s", line)
 		}
 	}

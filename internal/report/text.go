@@ -20,9 +20,11 @@ const (
 	ansiGray   = "\x1b[90m"
 )
 
-// Text writes one line per finding, path:line:col: severity: message [id
-// name] (with ", fixable" in the brackets when the finding has a fix), and
-// with opts.Snippet the source line with a caret under the span. It
+// Text writes each finding as its headline line, path:line:col: severity:
+// message [id name] (with ", fixable" in the brackets when the finding has
+// a fix), then its detail on the next line indented by four spaces, and
+// with opts.Snippet the source line with a caret under the span. With
+// opts.Compact it writes the headline line only: one line per finding. It
 // streams (NewStreamer): r's groups in order.
 func Text(w io.Writer, r Result, opts Options) error { return streamed("text", opts)(w, r) }
 
@@ -40,12 +42,18 @@ func textGroup(opts Options) func(b *bytes.Buffer, g Group) {
 			} else {
 				fmt.Fprintln(b, f.String())
 			}
+			if f.Detail != "" && !opts.Compact {
+				fmt.Fprintf(b, "%s%s\n", detailIndent, safetext.Text(finding.Clip(f.Detail)))
+			}
 			if opts.Snippet {
 				writeSnippet(b, g.Sources[f.Range.File], f)
 			}
 		}
 	}
 }
+
+// detailIndent starts the line of a finding's detail in the text report.
+const detailIndent = "    "
 
 // writeSnippet writes the finding's first line and a caret line under its
 // span: under the whole span on that line, to the end of the line when the

@@ -149,3 +149,12 @@ emit(at, msg, ops, lvl) := f if {
 	count(ops) > 0
 	f := object.union(result.fix(at, msg, ops), {"severity": lvl})
 } else := object.union(result.finding(at, msg), {"severity": lvl})
+
+# release names the Flink release the files are read as, briefly, for a
+# headline ("Flink 1.18"); version says how ckptlint knows it.
+release := sprintf("Flink %s", [input.versions.flink.value]) if {
+	is_string(input.versions.flink.value)
+} else := sprintf("Flink %d.%d", [input.versions.flink.major, input.versions.flink.minor]) if {
+	is_number(input.versions.flink.major)
+	is_number(input.versions.flink.minor)
+} else := "this Flink release"

@@ -57,9 +57,12 @@ deny contains f if {
 	not minimum.error
 	client.value < minimum.value
 	minimum.varies
-	f := result.info(at, sprintf(
-		"dfs.blocksize %s (from %s) is below %s, dfs.namenode.fs-limits.min-block-size from %s%s: if the NameNode enforces it, it refuses to create every file this HDFS client writes (\"Specified block size %d is less than configured minimum value dfs.namenode.fs-limits.min-block-size=%d\")",
-		[client.display, bs.source(client), minimum.display, bs.source(minimum), default_note, client.value, minimum.value],
+	f := result.info(at, result.msg(
+		sprintf("dfs.blocksize %s is below the %s dfs.namenode.fs-limits.min-block-size: a NameNode that enforces it refuses every checkpoint file.", [client.display, minimum.display]),
+		sprintf(
+			"dfs.blocksize %s (from %s) is below %s, dfs.namenode.fs-limits.min-block-size from %s%s: if the NameNode enforces it, it refuses to create every file this HDFS client writes (\"Specified block size %d is less than configured minimum value dfs.namenode.fs-limits.min-block-size=%d\")",
+			[client.display, bs.source(client), minimum.display, bs.source(minimum), default_note, client.value, minimum.value],
+		),
 	))
 }
 
@@ -69,12 +72,15 @@ deny contains f if {
 	client.value < minimum.value
 	not minimum.varies
 	f := result.fix(
-		at, sprintf(
-			"dfs.blocksize %s (from %s) is below the NameNode's dfs.namenode.fs-limits.min-block-size %s (from %s%s): the NameNode refuses to create every file this HDFS client writes, so each checkpoint and savepoint file fails with \"Specified block size %d is less than configured minimum value dfs.namenode.fs-limits.min-block-size=%d\" and no checkpoint completes. Set dfs.blocksize to %s (the smallest size the NameNode accepts) where Flink's HDFS client reads it",
-			[
-				client.display, bs.source(client), minimum.display, bs.source(minimum), default_note,
-				client.value, minimum.value, bs.hadoop_size(target),
-			],
+		at, result.msg(
+			sprintf("dfs.blocksize %s is below the NameNode's %s dfs.namenode.fs-limits.min-block-size, so it refuses every checkpoint file.", [client.display, minimum.display]),
+			sprintf(
+				"dfs.blocksize %s (from %s) is below the NameNode's dfs.namenode.fs-limits.min-block-size %s (from %s%s): the NameNode refuses to create every file this HDFS client writes, so each checkpoint and savepoint file fails with \"Specified block size %d is less than configured minimum value dfs.namenode.fs-limits.min-block-size=%d\" and no checkpoint completes. Set dfs.blocksize to %s (the smallest size the NameNode accepts) where Flink's HDFS client reads it",
+				[
+					client.display, bs.source(client), minimum.display, bs.source(minimum), default_note,
+					client.value, minimum.value, bs.hadoop_size(target),
+				],
+			),
 		),
 		[bs.client_op(bs.hadoop_size(target))],
 	)

@@ -18,9 +18,9 @@ base := {
 
 test_below_default_minimum_fires_with_fix if {
 	some f in rule.deny with input as base
-	contains(f.message, "dfs.blocksize 512 KiB (from hdfs-site.xml:4) is below the NameNode's dfs.namenode.fs-limits.min-block-size 1 MiB (from the Hadoop default; declare min_block_size")
-	contains(f.message, "\"Specified block size 524288 is less than configured minimum value dfs.namenode.fs-limits.min-block-size=1048576\"")
-	contains(f.message, "Set dfs.blocksize to 1m")
+	contains(f.detail, "dfs.blocksize 512 KiB (from hdfs-site.xml:4) is below the NameNode's dfs.namenode.fs-limits.min-block-size 1 MiB (from the Hadoop default; declare min_block_size")
+	contains(f.detail, "\"Specified block size 524288 is less than configured minimum value dfs.namenode.fs-limits.min-block-size=1048576\"")
+	contains(f.detail, "Set dfs.blocksize to 1m")
 	f.fix == [{"op": "set", "target": "hdfs-client", "key": "dfs.blocksize", "value": "1m"}]
 	f.loc.line == 4
 }
@@ -37,8 +37,8 @@ test_raised_cluster_minimum_fires_on_default_client if {
 	])
 	some f in rule.deny with input as inp
 	f.loc.file == "cluster/hdfs-site.xml"
-	contains(f.message, "(from cluster/hdfs-site.xml:9)")
-	not contains(f.message, "declare min_block_size")
+	contains(f.detail, "(from cluster/hdfs-site.xml:9)")
+	not contains(f.detail, "declare min_block_size")
 	f.fix[0].value == "256m"
 }
 
@@ -48,7 +48,7 @@ test_passthrough_value_is_fixed_in_the_flink_file if {
 		{"op": "replace", "path": "/flink/hadoop_passthrough", "value": {"dfs.blocksize": {"key": "flink.hadoop.dfs.blocksize", "value": "512k", "loc": {"file": "flink-conf.yaml", "line": 7}}}},
 	])
 	some f in rule.deny with input as inp
-	contains(f.message, "(from flink.hadoop.dfs.blocksize at hdfs-site.xml:4)")
+	contains(f.detail, "(from flink.hadoop.dfs.blocksize at hdfs-site.xml:4)")
 	f.fix == [{"op": "set", "target": "flink", "key": "flink.hadoop.dfs.blocksize", "value": "1m"}]
 }
 
@@ -73,5 +73,5 @@ test_hadoop_outside_the_table_is_info if {
 	some f in rule.deny with input as inp
 	f.severity == "info"
 	not f.fix
-	contains(f.message, "if the NameNode enforces it")
+	contains(f.detail, "if the NameNode enforces it")
 }

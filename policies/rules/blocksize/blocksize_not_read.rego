@@ -41,12 +41,15 @@ deny contains f if {
 	j < last
 	earlier.file != winner.loc.file
 	not bs.same_size(e.value, winner.value)
-	f := result.finding(e, sprintf(
-		"dfs.blocksize %q here (%s, %s) does not reach Flink's HDFS client: %s (%s) is loaded after it and sets %s, and Flink's Hadoop configuration keeps the value of the later resource (fs.hdfs.hadoopconf first, then HADOOP_CONF_DIR, then flink.hadoop.*). Flink's checkpoint files are created with %s blocks. Set dfs.blocksize in one place: the intended value in %s",
-		[
-			e.value, bs.where(e.loc), bs.via_text(earlier.via), bs.where(winner.loc),
-			bs.via_text(input.hadoop.client[last].via), winner.display, winner.display, winner.loc.file,
-		],
+	f := result.finding(e, result.msg(
+		sprintf("dfs.blocksize %q here does not reach Flink's HDFS client: a later file sets %s, so checkpoint files get %s blocks.", [result.short(e.value), winner.display, winner.display]),
+		sprintf(
+			"dfs.blocksize %q here (%s, %s) does not reach Flink's HDFS client: %s (%s) is loaded after it and sets %s, and Flink's Hadoop configuration keeps the value of the later resource (fs.hdfs.hadoopconf first, then HADOOP_CONF_DIR, then flink.hadoop.*). Flink's checkpoint files are created with %s blocks. Set dfs.blocksize in one place: the intended value in %s",
+			[
+				e.value, bs.where(e.loc), bs.via_text(earlier.via), bs.where(winner.loc),
+				bs.via_text(input.hadoop.client[last].via), winner.display, winner.display, winner.loc.file,
+			],
+		),
 	))
 }
 
@@ -63,12 +66,15 @@ deny contains f if {
 	not cluster.error
 	not winner.error
 	cluster.value < winner.value
-	f := result.finding(cluster, sprintf(
-		"dfs.blocksize %s in the cluster's hdfs-site.xml (%s) is not read by Flink's HDFS client: the block size of a new file is chosen by the client that creates it, and Flink's client uses %s (from %s), so Flink's checkpoint files get %s blocks. Set dfs.blocksize to %s where Flink's HDFS client reads it (an hdfs-site.xml in HADOOP_CONF_DIR, or flink.hadoop.dfs.blocksize on Flink 1.13 or later)",
-		[
-			cluster.display, bs.where(cluster.loc), winner.display, bs.source(winner),
-			winner.display, bs.hadoop_size(cluster.value),
-		],
+	f := result.finding(cluster, result.msg(
+		sprintf("dfs.blocksize %s in the cluster's hdfs-site.xml is not read by Flink's HDFS client, so checkpoint files get %s blocks.", [cluster.display, winner.display]),
+		sprintf(
+			"dfs.blocksize %s in the cluster's hdfs-site.xml (%s) is not read by Flink's HDFS client: the block size of a new file is chosen by the client that creates it, and Flink's client uses %s (from %s), so Flink's checkpoint files get %s blocks. Set dfs.blocksize to %s where Flink's HDFS client reads it (an hdfs-site.xml in HADOOP_CONF_DIR, or flink.hadoop.dfs.blocksize on Flink 1.13 or later)",
+			[
+				cluster.display, bs.where(cluster.loc), winner.display, bs.source(winner),
+				winner.display, bs.hadoop_size(cluster.value),
+			],
+		),
 	))
 }
 

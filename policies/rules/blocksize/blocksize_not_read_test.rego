@@ -24,7 +24,7 @@ base := {
 test_overridden_file_value_warns if {
 	some f in rule.deny with input as base
 	f.loc.file == "old/hdfs-site.xml"
-	contains(f.message, "dfs.blocksize \"1m\" here (old/hdfs-site.xml:4, the fs.hdfs.hadoopconf directory) does not reach Flink's HDFS client: conf/hdfs-site.xml:6 (HADOOP_CONF_DIR, set by env.hadoop.conf.dir) is loaded after it and sets 128 MiB")
+	contains(f.detail, "dfs.blocksize \"1m\" here (old/hdfs-site.xml:4, the fs.hdfs.hadoopconf directory) does not reach Flink's HDFS client: conf/hdfs-site.xml:6 (HADOOP_CONF_DIR, set by env.hadoop.conf.dir) is loaded after it and sets 128 MiB")
 }
 
 test_same_size_other_spelling_is_silent if {
@@ -50,9 +50,9 @@ cluster_only := json.patch(base, [
 test_cluster_only_block_size_warns if {
 	some f in rule.deny with input as cluster_only
 	f.loc.file == "cluster/hdfs-site.xml"
-	contains(f.message, "dfs.blocksize 1 MiB in the cluster's hdfs-site.xml (cluster/hdfs-site.xml:8) is not read by Flink's HDFS client")
-	contains(f.message, "Flink's client uses 128 MiB (from the Hadoop default)")
-	contains(f.message, "Set dfs.blocksize to 1m where Flink's HDFS client reads it")
+	contains(f.detail, "dfs.blocksize 1 MiB in the cluster's hdfs-site.xml (cluster/hdfs-site.xml:8) is not read by Flink's HDFS client")
+	contains(f.detail, "Flink's client uses 128 MiB (from the Hadoop default)")
+	contains(f.detail, "Set dfs.blocksize to 1m where Flink's HDFS client reads it")
 }
 
 test_cluster_larger_than_client_is_silent if {

@@ -59,9 +59,12 @@ deny contains f if {
 	applies
 	not checksum.set
 	f := result.fix(
-		at, sprintf(
-			"%s. Set dfs.blocksize to %s (the next multiple of %d%s) where Flink's HDFS client reads it",
-			[failure, bs.hadoop_size(target), checksum.value, minimum_note],
+		at, result.msg(
+			sprintf("dfs.blocksize %s is not a multiple of dfs.bytes-per-checksum %d, so HDFS refuses to create every checkpoint file.", [client.display, checksum.value]),
+			sprintf(
+				"%s. Set dfs.blocksize to %s (the next multiple of %d%s) where Flink's HDFS client reads it",
+				[failure, bs.hadoop_size(target), checksum.value, minimum_note],
+			),
 		),
 		[bs.client_op(bs.hadoop_size(target))],
 	)
@@ -71,9 +74,12 @@ deny contains f if {
 deny contains f if {
 	applies
 	checksum.set
-	f := result.finding(at, sprintf(
-		"%s. Correct whichever of the two is mistyped: dfs.bytes-per-checksum is normally 512, and the next block size that is a multiple of %d is %s",
-		[failure, checksum.value, bs.hadoop_size(target)],
+	f := result.finding(at, result.msg(
+		sprintf("dfs.blocksize %s is not a multiple of dfs.bytes-per-checksum %d, so HDFS refuses to create every checkpoint file.", [client.display, checksum.value]),
+		sprintf(
+			"%s. Correct whichever of the two is mistyped: dfs.bytes-per-checksum is normally 512, and the next block size that is a multiple of %d is %s",
+			[failure, checksum.value, bs.hadoop_size(target)],
+		),
 	))
 }
 

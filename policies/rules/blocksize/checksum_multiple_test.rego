@@ -17,8 +17,8 @@ base := {
 
 test_bytes_not_multiple_of_512_fires_with_round_up if {
 	some f in rule.deny with input as base
-	contains(f.message, "dfs.blocksize 2000000 (1.9 MiB, from hdfs-site.xml:4) is not a multiple of dfs.bytes-per-checksum 512 (from the Hadoop default)")
-	contains(f.message, "\"Invalid values: dfs.bytes-per-checksum (=512) must divide block size (=2000000).\"")
+	contains(f.detail, "dfs.blocksize 2000000 (1.9 MiB, from hdfs-site.xml:4) is not a multiple of dfs.bytes-per-checksum 512 (from the Hadoop default)")
+	contains(f.detail, "\"Invalid values: dfs.bytes-per-checksum (=512) must divide block size (=2000000).\"")
 
 	# 2000000 = 3906 x 512 + 128 -> 3907 x 512 = 2000384 = 1953.5 KiB: written in bytes.
 	f.fix == [{"op": "set", "target": "hdfs-client", "key": "dfs.blocksize", "value": "2000384"}]
@@ -28,7 +28,7 @@ test_round_up_respects_the_minimum if {
 	inp := json.patch(base, [{"op": "replace", "path": "/effective/hdfs_client/blocksize/value", "value": 1000000}])
 	some f in rule.deny with input as inp
 	f.fix[0].value == "1m"
-	contains(f.message, "not below the NameNode's minimum 1 MiB")
+	contains(f.detail, "not below the NameNode's minimum 1 MiB")
 }
 
 test_multiple_passes if {
@@ -44,6 +44,6 @@ test_changed_checksum_has_no_fix if {
 	some f in rule.deny with input as inp
 	not f.fix
 	f.loc.line == 8
-	contains(f.message, "must divide block size (=134217728)")
-	contains(f.message, "is normally 512")
+	contains(f.detail, "must divide block size (=134217728)")
+	contains(f.detail, "is normally 512")
 }

@@ -39,12 +39,15 @@ deny contains f if {
 	j > first
 	e.loc != winner.loc
 	not bs.same_size(e.value, winner.value)
-	f := result.finding(e, sprintf(
-		"dfs.blocksize %q here (%s, %s) is ignored: %s, loaded earlier from %s, sets dfs.blocksize %s with <final>true</final>, and Hadoop keeps a final value against every resource loaded after it (it only logs WARN \"%s:an attempt to override final parameter: dfs.blocksize;  Ignoring.\"). Flink's HDFS client creates checkpoint files with %s blocks. Remove <final>true</final> from %s or set the intended value there",
-		[
-			e.value, bs.where(e.loc), bs.via_text(later.via), bs.where(winner.loc),
-			bs.via_text(input.hadoop.client[first].via), winner.display, later.file,
-			winner.display, winner.loc.file,
-		],
+	f := result.finding(e, result.msg(
+		sprintf("dfs.blocksize %q here is ignored: a final value %s loaded earlier wins, so checkpoint files get %s blocks.", [result.short(e.value), winner.display, winner.display]),
+		sprintf(
+			"dfs.blocksize %q here (%s, %s) is ignored: %s, loaded earlier from %s, sets dfs.blocksize %s with <final>true</final>, and Hadoop keeps a final value against every resource loaded after it (it only logs WARN \"%s:an attempt to override final parameter: dfs.blocksize;  Ignoring.\"). Flink's HDFS client creates checkpoint files with %s blocks. Remove <final>true</final> from %s or set the intended value there",
+			[
+				e.value, bs.where(e.loc), bs.via_text(later.via), bs.where(winner.loc),
+				bs.via_text(input.hadoop.client[first].via), winner.display, later.file,
+				winner.display, winner.loc.file,
+			],
+		),
 	))
 }

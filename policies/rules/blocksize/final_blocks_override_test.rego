@@ -19,8 +19,8 @@ base := {
 test_later_value_locked_by_final_fires if {
 	some f in rule.deny with input as base
 	f.loc.file == "conf/hdfs-site.xml"
-	contains(f.message, "dfs.blocksize \"1m\" here (conf/hdfs-site.xml:6, HADOOP_CONF_DIR, set by env.hadoop.conf.dir) is ignored: old/hdfs-site.xml:4, loaded earlier from the fs.hdfs.hadoopconf directory, sets dfs.blocksize 128 MiB with <final>true</final>")
-	contains(f.message, "WARN \"conf/hdfs-site.xml:an attempt to override final parameter: dfs.blocksize;  Ignoring.\"")
+	contains(f.detail, "dfs.blocksize \"1m\" here (conf/hdfs-site.xml:6, HADOOP_CONF_DIR, set by env.hadoop.conf.dir) is ignored: old/hdfs-site.xml:4, loaded earlier from the fs.hdfs.hadoopconf directory, sets dfs.blocksize 128 MiB with <final>true</final>")
+	contains(f.detail, "WARN \"conf/hdfs-site.xml:an attempt to override final parameter: dfs.blocksize;  Ignoring.\"")
 }
 
 test_same_value_is_silent if {

@@ -69,9 +69,12 @@ deny contains f if {
 	read_by_flink(ref)
 	tilde(ref)
 	ref.key != "fs.hdfs.hadoopconf"
-	f := result.info(ref, sprintf(
-		"%s: %s names the Hadoop configuration directory with ~, which nothing expands: bin/config.sh exports it as HADOOP_CONF_DIR as written and Flink checks it with java.io.File (new File(\"%s\").exists() in HadoopUtils.getHadoopConfiguration), which looks for a directory named \"~\" under the working directory, so Flink loads no core-site.xml or hdfs-site.xml from it; dfs.blocksize %s (from %s) and the other HDFS client values are checked without them%s. Write the absolute path of the directory on the Flink hosts",
-		[ref.key, trim_space(ref.value), trim_space(ref.value), bs.client.display, bs.source(bs.client), instead],
+	f := result.info(ref, result.msg(
+		sprintf("%s starts with ~, which nothing expands, so Flink loads no Hadoop configuration from it.", [ref.key]),
+		sprintf(
+			"%s: %s names the Hadoop configuration directory with ~, which nothing expands: bin/config.sh exports it as HADOOP_CONF_DIR as written and Flink checks it with java.io.File (new File(\"%s\").exists() in HadoopUtils.getHadoopConfiguration), which looks for a directory named \"~\" under the working directory, so Flink loads no core-site.xml or hdfs-site.xml from it; dfs.blocksize %s (from %s) and the other HDFS client values are checked without them%s. Write the absolute path of the directory on the Flink hosts",
+			[ref.key, trim_space(ref.value), trim_space(ref.value), bs.client.display, bs.source(bs.client), instead],
+		),
 	))
 }
 
@@ -82,8 +85,11 @@ deny contains f if {
 	ref.resolved == ""
 	read_by_flink(ref)
 	not tilde(ref)
-	f := result.info(ref, sprintf(
-		"%s: %s names the Hadoop configuration directory of Flink's HDFS client, but it is not in the repository (%s): ckptlint cannot read the core-site.xml and hdfs-site.xml Flink loads from it, so dfs.blocksize %s (from %s) and the other HDFS client values are checked without them%s. Copy those files into the repository and map the path in .ckptlint.hcl, e.g. path_mappings = { %q = \"hadoop/conf\" }",
-		[ref.key, trim_space(ref.value), ref.reason, bs.client.display, bs.source(bs.client), instead, trim_space(ref.value)],
+	f := result.info(ref, result.msg(
+		sprintf("%s names a Hadoop configuration directory that is not in the repository, so ckptlint checks HDFS client values without it.", [ref.key]),
+		sprintf(
+			"%s: %s names the Hadoop configuration directory of Flink's HDFS client, but it is not in the repository (%s): ckptlint cannot read the core-site.xml and hdfs-site.xml Flink loads from it, so dfs.blocksize %s (from %s) and the other HDFS client values are checked without them%s. Copy those files into the repository and map the path in .ckptlint.hcl, e.g. path_mappings = { %q = \"hadoop/conf\" }",
+			[ref.key, trim_space(ref.value), ref.reason, bs.client.display, bs.source(bs.client), instead, trim_space(ref.value)],
+		),
 	))
 }

@@ -26,15 +26,15 @@ test_unresolved_conf_dir_is_info if {
 	some f in rule.deny with input as base
 	f.severity == "info"
 	f.loc.line == 5
-	contains(f.message, "env.hadoop.conf.dir: /etc/hadoop/conf names the Hadoop configuration directory of Flink's HDFS client, but it is not in the repository (an absolute path outside the repository;")
-	contains(f.message, "dfs.blocksize 128 MiB (from the Hadoop default)")
-	contains(f.message, "path_mappings = { \"/etc/hadoop/conf\" = \"hadoop/conf\" }")
+	contains(f.detail, "env.hadoop.conf.dir: /etc/hadoop/conf names the Hadoop configuration directory of Flink's HDFS client, but it is not in the repository (an absolute path outside the repository;")
+	contains(f.detail, "dfs.blocksize 128 MiB (from the Hadoop default)")
+	contains(f.detail, "path_mappings = { \"/etc/hadoop/conf\" = \"hadoop/conf\" }")
 }
 
 test_same_dir_fallback_is_named if {
 	inp := json.patch(base, [{"op": "replace", "path": "/hadoop/client", "value": [{"file": "hdfs-site.xml", "via": "same-dir", "keys": {}}]}])
 	some f in rule.deny with input as inp
-	contains(f.message, "beside the Flink configuration are used in their place")
+	contains(f.detail, "beside the Flink configuration are used in their place")
 }
 
 test_resolved_conf_dir_is_silent if {
@@ -60,8 +60,8 @@ test_not_on_hdfs_is_silent if {
 test_tilde_is_never_loaded if {
 	inp := json.patch(base, [{"op": "replace", "path": "/hadoop/conf_refs/0/value", "value": "~/hadoop/conf"}])
 	some f in rule.deny with input as inp
-	contains(f.message, "Flink loads no core-site.xml or hdfs-site.xml from it")
-	not contains(f.message, "path_mappings")
+	contains(f.detail, "Flink loads no core-site.xml or hdfs-site.xml from it")
+	not contains(f.detail, "path_mappings")
 }
 
 # fs.hdfs.hadoopconf with ~ is CKPT605's.

@@ -74,9 +74,12 @@ deny contains f if {
 	threshold.value > maximum
 	refused
 	f := result.fix(
-		threshold, sprintf(
-			"%s %s (from %s:%d) is above the 1 MiB Flink accepts: the filesystem state backend of %s refuses it when it is created (IllegalArgumentException \"The threshold for file state size cannot be larger than 1048576\"), so jobs with checkpointing fail to start. Set %s to 1048576 (the largest value Flink accepts), or remove it to keep the default",
-			[threshold.key, threshold.display, threshold.loc.file, threshold.loc.line, input.versions.flink.text, threshold.key],
+		threshold, result.msg(
+			sprintf("%s %s is above the 1 MiB Flink accepts, so jobs with checkpointing fail to start.", [threshold.key, threshold.display]),
+			sprintf(
+				"%s %s (from %s:%d) is above the 1 MiB Flink accepts: the filesystem state backend of %s refuses it when it is created (IllegalArgumentException \"The threshold for file state size cannot be larger than 1048576\"), so jobs with checkpointing fail to start. Set %s to 1048576 (the largest value Flink accepts), or remove it to keep the default",
+				[threshold.key, threshold.display, threshold.loc.file, threshold.loc.line, input.versions.flink.text, threshold.key],
+			),
 		),
 		[result.set("flink", threshold.key, "1048576")],
 	)
@@ -88,12 +91,15 @@ deny contains f if {
 	threshold.value > maximum
 	not refused
 	f := result.fix(
-		threshold, sprintf(
-			"%s %s (from %s:%d) is above the 1 MiB Flink accepts: Flink ignores it, logs WARN \"Ignoring invalid file size threshold value (%s): %d - using default value ... instead\" and inlines only state chunks up to its default (%s) into _metadata, so every larger chunk becomes a checkpoint file of its own. Set %s to %s (the largest value Flink accepts), or remove it to keep the default on purpose",
-			[
-				threshold.key, threshold.display, threshold.loc.file, threshold.loc.line,
-				current_key, threshold.value, fallback, threshold.key, one_mib,
-			],
+		threshold, result.msg(
+			sprintf("%s %s is above the 1 MiB Flink accepts: Flink ignores it and writes every chunk over %s as a file.", [threshold.key, threshold.display, fallback]),
+			sprintf(
+				"%s %s (from %s:%d) is above the 1 MiB Flink accepts: Flink ignores it, logs WARN \"Ignoring invalid file size threshold value (%s): %d - using default value ... instead\" and inlines only state chunks up to its default (%s) into _metadata, so every larger chunk becomes a checkpoint file of its own. Set %s to %s (the largest value Flink accepts), or remove it to keep the default on purpose",
+				[
+					threshold.key, threshold.display, threshold.loc.file, threshold.loc.line,
+					current_key, threshold.value, fallback, threshold.key, one_mib,
+				],
+			),
 		),
 		[result.set("flink", threshold.key, one_mib)],
 	)

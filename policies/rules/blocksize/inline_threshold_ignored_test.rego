@@ -13,9 +13,9 @@ base := {
 
 test_above_one_mib_fires_with_fix if {
 	some f in rule.deny with input as base
-	contains(f.message, "execution.checkpointing.data-inline-threshold 2 MiB (from config.yaml:5) is above the 1 MiB Flink accepts")
-	contains(f.message, "\"Ignoring invalid file size threshold value (execution.checkpointing.data-inline-threshold): 2097152 - using default value ... instead\"")
-	contains(f.message, "its default (20 KiB)")
+	contains(f.detail, "execution.checkpointing.data-inline-threshold 2 MiB (from config.yaml:5) is above the 1 MiB Flink accepts")
+	contains(f.detail, "\"Ignoring invalid file size threshold value (execution.checkpointing.data-inline-threshold): 2097152 - using default value ... instead\"")
+	contains(f.detail, "its default (20 KiB)")
 	f.fix == [{"op": "set", "target": "flink", "key": "execution.checkpointing.data-inline-threshold", "value": "1mb"}]
 	f.loc.line == 5
 }
@@ -26,8 +26,8 @@ test_old_key_on_old_version_names_the_old_current_key if {
 		{"op": "replace", "path": "/effective/checkpointing/data_inline_threshold/key", "value": "state.backend.fs.memory-threshold"},
 	])
 	some f in rule.deny with input as inp
-	contains(f.message, "value (state.backend.fs.memory-threshold)")
-	contains(f.message, "its default (1 KiB)")
+	contains(f.detail, "value (state.backend.fs.memory-threshold)")
+	contains(f.detail, "its default (1 KiB)")
 	f.fix == [{"op": "set", "target": "flink", "key": "state.backend.fs.memory-threshold", "value": "1048576"}]
 }
 
@@ -41,20 +41,20 @@ old_release(minor) := json.patch(base, [
 
 test_default_changed_in_1_11 if {
 	some f in rule.deny with input as old_release(11)
-	contains(f.message, "its default (20 KiB)")
+	contains(f.detail, "its default (20 KiB)")
 	f.fix[0].value == "1mb"
 }
 
 test_oldest_release_with_the_warn if {
 	some f in rule.deny with input as old_release(5)
-	contains(f.message, "Ignoring invalid file size threshold value")
-	contains(f.message, "its default (1 KiB)")
+	contains(f.detail, "Ignoring invalid file size threshold value")
+	contains(f.detail, "its default (1 KiB)")
 }
 
 test_before_1_5_refused if {
 	some f in rule.deny with input as old_release(4)
-	contains(f.message, "The threshold for file state size cannot be larger than 1048576")
-	not contains(f.message, "Ignoring invalid file size threshold value")
+	contains(f.detail, "The threshold for file state size cannot be larger than 1048576")
+	not contains(f.detail, "Ignoring invalid file size threshold value")
 	f.fix[0].value == "1048576"
 }
 

@@ -52,9 +52,12 @@ deny contains f if {
 	v.error
 	hint := bs.hadoop_hint(v)
 	f := result.fix(
-		v, sprintf(
-			"%s (at %s) is not a Hadoop size: Hadoop's getLongBytes fails %s. %s. Write %q (the same size in Hadoop syntax: a whole number with at most one of the suffixes k, m, g, t, p, e)",
-			[written(v), bs.where(v.loc), upstream(v), client_effect, hint],
+		v, result.msg(
+			sprintf("%s %q is not a Hadoop size, so Hadoop fails to read it.", [v.key, result.short(trim_space(v.raw))]),
+			sprintf(
+				"%s (at %s) is not a Hadoop size: Hadoop's getLongBytes fails %s. %s. Write %q (the same size in Hadoop syntax: a whole number with at most one of the suffixes k, m, g, t, p, e)",
+				[written(v), bs.where(v.loc), upstream(v), client_effect, hint],
+			),
 		),
 		[bs.client_op(hint)],
 	)
@@ -64,9 +67,12 @@ deny contains f if {
 	v := bs.client
 	v.error
 	not bs.hadoop_hint(v)
-	f := result.finding(v, sprintf(
-		"%s (at %s) is not a Hadoop size: Hadoop's getLongBytes fails %s. %s. Write the size as a whole number of bytes or with one of the suffixes k, m, g, t, p, e (e.g. 1m)",
-		[written(v), bs.where(v.loc), upstream(v), client_effect],
+	f := result.finding(v, result.msg(
+		sprintf("%s %q is not a Hadoop size, so Hadoop fails to read it.", [v.key, result.short(trim_space(v.raw))]),
+		sprintf(
+			"%s (at %s) is not a Hadoop size: Hadoop's getLongBytes fails %s. %s. Write the size as a whole number of bytes or with one of the suffixes k, m, g, t, p, e (e.g. 1m)",
+			[written(v), bs.where(v.loc), upstream(v), client_effect],
+		),
 	))
 }
 
@@ -88,9 +94,12 @@ deny contains f if {
 	f := result.warning(v, minimum_message(v, "If the NameNode loads this file, it reads the value with getLongBytes when it starts (FSNamesystem) and fails to start with that exception; Flink's HDFS client itself does not read this key"))
 }
 
-minimum_message(v, effect) := sprintf(
-	"%s (at %s) is not a Hadoop size: Hadoop's getLongBytes fails %s. %s. %s",
-	[written(v), bs.where(v.loc), upstream(v), effect, minimum_advice(v)],
+minimum_message(v, effect) := result.msg(
+	sprintf("%s %q is not a Hadoop size, so a NameNode that loads it fails to start.", [v.key, result.short(trim_space(v.raw))]),
+	sprintf(
+		"%s (at %s) is not a Hadoop size: Hadoop's getLongBytes fails %s. %s. %s",
+		[written(v), bs.where(v.loc), upstream(v), effect, minimum_advice(v)],
+	),
 )
 
 minimum_advice(v) := sprintf("Write %q (the same size in Hadoop syntax)", [hint]) if {

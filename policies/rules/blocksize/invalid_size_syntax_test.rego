@@ -20,9 +20,9 @@ base := {
 
 test_flink_style_size_fires_with_the_hadoop_spelling if {
 	some f in rule.deny with input as base
-	contains(f.message, "dfs.blocksize \"1mb\" (at hdfs-site.xml:4) is not a Hadoop size: Hadoop's getLongBytes fails with \"Invalid size prefix 'b' in '1mb'. Allowed prefixes are k, m, g, t, p, e(case insensitive)\"")
-	contains(f.message, "Write \"1m\"")
-	not contains(f.message, "Hadoop takes a single letter")
+	contains(f.detail, "dfs.blocksize \"1mb\" (at hdfs-site.xml:4) is not a Hadoop size: Hadoop's getLongBytes fails with \"Invalid size prefix 'b' in '1mb'. Allowed prefixes are k, m, g, t, p, e(case insensitive)\"")
+	contains(f.detail, "Write \"1m\"")
+	not contains(f.detail, "Hadoop takes a single letter")
 	f.fix == [{"op": "set", "target": "hdfs-client", "key": "dfs.blocksize", "value": "1m"}]
 }
 
@@ -33,7 +33,7 @@ test_unclear_size_has_no_fix if {
 	])
 	some f in rule.deny with input as inp
 	not f.fix
-	contains(f.message, "fails with For input string: \"1.3\". Flink's HDFS client")
+	contains(f.detail, "fails with For input string: \"1.3\". Flink's HDFS client")
 }
 
 test_decimal_comma_has_no_fix if {
@@ -52,7 +52,7 @@ test_passthrough_is_fixed_in_the_flink_file if {
 		{"op": "replace", "path": "/flink/hadoop_passthrough", "value": {"dfs.blocksize": {"key": "flink.hadoop.dfs.blocksize", "value": "1mb", "loc": {"file": "flink-conf.yaml", "line": 9}}}},
 	])
 	some f in rule.deny with input as inp
-	contains(f.message, "flink.hadoop.dfs.blocksize: 1mb (at flink-conf.yaml:9)")
+	contains(f.detail, "flink.hadoop.dfs.blocksize: 1mb (at flink-conf.yaml:9)")
 	f.fix == [{"op": "set", "target": "flink", "key": "flink.hadoop.dfs.blocksize", "value": "1m"}]
 }
 
@@ -73,7 +73,7 @@ minimum_bad := json.patch(base, [
 test_namenode_minimum_in_the_cluster_file_is_an_error if {
 	some f in rule.deny with input as minimum_bad
 	not f.severity
-	contains(f.message, "fails to start")
+	contains(f.detail, "fails to start")
 	f.fix == [{"op": "set", "target": "hdfs-cluster", "key": "dfs.namenode.fs-limits.min-block-size", "value": "1m"}]
 }
 
@@ -81,6 +81,6 @@ test_namenode_minimum_in_a_client_file_is_a_warning if {
 	inp := json.patch(minimum_bad, [{"op": "replace", "path": "/effective/hdfs_cluster/min_block_size/loc/file", "value": "hdfs-site.xml"}])
 	some f in rule.deny with input as inp
 	f.severity == "warning"
-	contains(f.message, "If the NameNode loads this file")
+	contains(f.detail, "If the NameNode loads this file")
 	not f.fix
 }

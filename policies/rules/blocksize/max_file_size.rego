@@ -120,7 +120,7 @@ deny contains f if {
 	max_blocks.value > 0
 	cap < limit
 	not state_below
-	f := with_severity(concat("", [
+	f := with_severity(result.msg(headline, concat("", [
 		sprintf(
 			"dfs.blocksize %s (from %s) x dfs.namenode.fs-limits.max-blocks-per-file %d (from %s) caps every HDFS file at %s%s: the NameNode refuses the next block with \"File has reached the limit on maximum number of blocks (dfs.namenode.fs-limits.max-blocks-per-file): %d >= %d\". A savepoint or full checkpoint writes each subtask's keyed state as one file%s, so a subtask with more than %s of state cannot complete one. ",
 			[
@@ -130,8 +130,13 @@ deny contains f if {
 		),
 		evidence_note,
 		advice,
-	]))
+	])))
 }
+
+headline := sprintf(
+	"dfs.blocksize %s x max-blocks-per-file %d caps every HDFS file at %s: a savepoint of a subtask with more state cannot complete.",
+	[client.display, max_blocks.value, units.bytes(cap)],
+)
 
 # state is the declared or observed checkpointed state of the largest
 # subtask (state_size; `ckptlint facts` reads the REST API's per-subtask

@@ -31,12 +31,12 @@ base := {
 # decides it (issue 23).
 test_one_mib_blocks_without_state_sizes_are_info_with_both_options if {
 	some f in rule.deny with input as base
-	contains(f.message, "dfs.blocksize 1 MiB (from hdfs-site.xml:4) x dfs.namenode.fs-limits.max-blocks-per-file 10000 (from the Hadoop default) caps every HDFS file at 9.8 GiB")
-	contains(f.message, "\"File has reached the limit on maximum number of blocks (dfs.namenode.fs-limits.max-blocks-per-file): 10000 >= 10000\"")
-	contains(f.message, "RocksDB state is bounded by local disk")
-	contains(f.message, "Set dfs.blocksize to 2m (19.5 GiB per file) if the DataNodes' scheduled-space headroom allows it")
-	contains(f.message, "raise dfs.namenode.fs-limits.max-blocks-per-file to at least 16384")
-	contains(f.message, "declare state_size, the checkpointed state of the job's largest subtask")
+	contains(f.detail, "dfs.blocksize 1 MiB (from hdfs-site.xml:4) x dfs.namenode.fs-limits.max-blocks-per-file 10000 (from the Hadoop default) caps every HDFS file at 9.8 GiB")
+	contains(f.detail, "\"File has reached the limit on maximum number of blocks (dfs.namenode.fs-limits.max-blocks-per-file): 10000 >= 10000\"")
+	contains(f.detail, "RocksDB state is bounded by local disk")
+	contains(f.detail, "Set dfs.blocksize to 2m (19.5 GiB per file) if the DataNodes' scheduled-space headroom allows it")
+	contains(f.detail, "raise dfs.namenode.fs-limits.max-blocks-per-file to at least 16384")
+	contains(f.detail, "declare state_size, the checkpointed state of the job's largest subtask")
 	f.loc.line == 4
 	f.severity == "info"
 }
@@ -45,7 +45,7 @@ test_heap_backend_is_info if {
 	inp := json.patch(base, [{"op": "replace", "path": "/effective/state_backend/type", "value": {"value": null, "set": false}}])
 	some f in rule.deny with input as inp
 	f.severity == "info"
-	contains(f.message, "(the default (hashmap) state backend keeps that state on the TaskManager heap, where it rarely grows this large)")
+	contains(f.detail, "(the default (hashmap) state backend keeps that state on the TaskManager heap, where it rarely grows this large)")
 }
 
 test_declared_cluster_checks_the_headroom_of_the_suggestion if {
@@ -54,7 +54,7 @@ test_declared_cluster_checks_the_headroom_of_the_suggestion if {
 
 	# 8 files x 3 replicas over 3 DataNodes = 8 per DataNode; at 128 MiB 43 GiB
 	# still holds 344 blocks, more than 10x: CKPT101's choice, and 1.2 TiB per file.
-	contains(f.message, "Set dfs.blocksize to 128m (1.2 TiB per file), the size CKPT101 recommends: each DataNode can still schedule 344 blocks at once for the about 8 checkpoint files in flight per DataNode")
+	contains(f.detail, "Set dfs.blocksize to 128m (1.2 TiB per file), the size CKPT101 recommends: each DataNode can still schedule 344 blocks at once for the about 8 checkpoint files in flight per DataNode")
 }
 
 test_tight_cluster_advises_raising_the_limit if {
@@ -65,8 +65,8 @@ test_tight_cluster_advises_raising_the_limit if {
 	some f in rule.deny with input as inp
 
 	# 10 x 8 x 10 = 800 files x 3 / 3 = 800 per DataNode; 2 GiB / 2 MiB = 1024 blocks < 2 x 800.
-	contains(f.message, "A larger dfs.blocksize would leave too little scheduled space")
-	contains(f.message, "raise dfs.namenode.fs-limits.max-blocks-per-file to at least 16384 on the NameNode instead")
+	contains(f.detail, "A larger dfs.blocksize would leave too little scheduled space")
+	contains(f.detail, "raise dfs.namenode.fs-limits.max-blocks-per-file to at least 16384 on the NameNode instead")
 }
 
 test_two_mib_blocks_pass if {
@@ -100,7 +100,7 @@ test_hadoop_only_set_is_silent if {
 test_datanodes_without_free_space_use_the_generic_advice if {
 	inp := json.patch(base, [{"op": "replace", "path": "/cluster", "value": {"declared": true, "datanodes": 3}}])
 	some f in rule.deny with input as inp
-	contains(f.message, "if the DataNodes' scheduled-space headroom allows it")
+	contains(f.detail, "if the DataNodes' scheduled-space headroom allows it")
 }
 
 with_state(size) := json.patch(base, [{"op": "replace", "path": "/deployment", "value": {
@@ -112,7 +112,7 @@ with_state(size) := json.patch(base, [{"op": "replace", "path": "/deployment", "
 test_state_above_the_cap_warns if {
 	some f in rule.deny with input as with_state(12884901888)
 	not f.severity
-	contains(f.message, "The largest subtask holds 12 GiB of state (state_size in .ckptlint.hcl, facts from jobmanager http://jm:8081/jobs/a1b2/checkpoints/details/412/subtasks/0a44, 2026-12-01), at or above the cap")
+	contains(f.detail, "The largest subtask holds 12 GiB of state (state_size in .ckptlint.hcl, facts from jobmanager http://jm:8081/jobs/a1b2/checkpoints/details/412/subtasks/0a44, 2026-12-01), at or above the cap")
 }
 
 # Whatever the backend: the heap snapshot writes one file too.
@@ -125,8 +125,8 @@ test_state_above_the_cap_warns_on_a_heap_backend if {
 test_state_near_the_cap_warns if {
 	some f in rule.deny with input as with_state(6442450944)
 	not f.severity
-	contains(f.message, "The largest subtask holds 6 GiB of state")
-	contains(f.message, "more than half the cap")
+	contains(f.detail, "The largest subtask holds 6 GiB of state")
+	contains(f.detail, "more than half the cap")
 }
 
 # Far below the cap: the evidence says there is nothing to report.
@@ -148,14 +148,14 @@ observed(size, ops) := json.patch(base, [
 test_observed_size_above_the_cap_warns if {
 	some f in rule.deny with input as observed(214748364800, 2)
 	not f.severity
-	contains(f.message, "The observed p99 checkpointed size 200 GiB (checkpoint_size in .ckptlint.hcl, facts from jobmanager http://jm:8081/jobs/a1b2/checkpoints, 2026-12-01) over parallelism 8 x 2 stateful operator(s) is about 12.5 GiB per subtask, already at or above the cap")
+	contains(f.detail, "The observed p99 checkpointed size 200 GiB (checkpoint_size in .ckptlint.hcl, facts from jobmanager http://jm:8081/jobs/a1b2/checkpoints, 2026-12-01) over parallelism 8 x 2 stateful operator(s) is about 12.5 GiB per subtask, already at or above the cap")
 }
 
 test_observed_size_below_the_cap_is_info if {
 	some f in rule.deny with input as observed(1073741824, 2)
 	f.severity == "info"
-	contains(f.message, "is about 64 MiB per subtask over parallelism 8 x 2 stateful operator(s), below the cap, but an average")
-	contains(f.message, "declare state_size")
+	contains(f.detail, "is about 64 MiB per subtask over parallelism 8 x 2 stateful operator(s), below the cap, but an average")
+	contains(f.detail, "declare state_size")
 }
 
 # Without the stateful operators declared the job's total over the
@@ -165,7 +165,7 @@ test_observed_size_without_operators_is_no_evidence if {
 	inp := json.patch(observed(214748364800, 2), [{"op": "remove", "path": "/deployment/stateful_operators"}])
 	some f in rule.deny with input as inp
 	f.severity == "info"
-	contains(f.message, "declare state_size")
+	contains(f.detail, "declare state_size")
 }
 
 # Issue 23: the default limit is 10000 only from Hadoop 3.0 (HDFS-5517);
@@ -175,5 +175,5 @@ test_default_limit_of_unknown_hadoop_is_info if {
 	inp := json.patch(with_state(12884901888), [{"op": "add", "path": "/effective/hdfs_cluster/max_blocks_per_file/varies", "value": "10000 from Hadoop 3.0; 1048576 in 2.1 to 2.x (HDFS-4305, HDFS-5517)"}])
 	some f in rule.deny with input as inp
 	f.severity == "info"
-	contains(f.message, "caps every HDFS file at 9.8 GiB on Hadoop 3.0 or later (the default is 10000 from Hadoop 3.0; 1048576 in 2.1 to 2.x (HDFS-4305, HDFS-5517); declare hadoop_version to decide which applies)")
+	contains(f.detail, "caps every HDFS file at 9.8 GiB on Hadoop 3.0 or later (the default is 10000 from Hadoop 3.0; 1048576 in 2.1 to 2.x (HDFS-4305, HDFS-5517); declare hadoop_version to decide which applies)")
 }

@@ -34,9 +34,12 @@ before_1_13 if {
 	version.minor < 13
 }
 
-message(p) := sprintf(
-	"%s: %s (at %s) is ignored: Flink %s (%s) does not copy flink.hadoop.* options into its Hadoop configuration (the pass-through exists from Flink 1.13, FLINK-16005), so Flink's HDFS client creates checkpoint files with dfs.blocksize %s (from %s). Set dfs.blocksize in an hdfs-site.xml of the Hadoop configuration directory Flink reads (fs.hdfs.hadoopconf or HADOOP_CONF_DIR) and remove %s",
-	[p.key, p.value, bs.where(p.loc), version.value, version.why, bs.client.display, bs.source(bs.client), p.key],
+message(p) := result.msg(
+	sprintf("%s is ignored: Flink %s does not pass flink.hadoop.* options on, so checkpoint files get %s blocks.", [p.key, version.value, bs.client.display]),
+	sprintf(
+		"%s: %s (at %s) is ignored: Flink %s (%s) does not copy flink.hadoop.* options into its Hadoop configuration (the pass-through exists from Flink 1.13, FLINK-16005), so Flink's HDFS client creates checkpoint files with dfs.blocksize %s (from %s). Set dfs.blocksize in an hdfs-site.xml of the Hadoop configuration directory Flink reads (fs.hdfs.hadoopconf or HADOOP_CONF_DIR) and remove %s",
+		[p.key, p.value, bs.where(p.loc), version.value, version.why, bs.client.display, bs.source(bs.client), p.key],
+	),
 )
 
 plain_size(s) if regex.match(`^[0-9]+[kmgtpeKMGTPE]?$`, trim_space(s))

@@ -10,8 +10,8 @@ base := {
 
 test_passthrough_before_1_13_fires_and_moves_the_value if {
 	some f in rule.deny with input as base
-	contains(f.message, "flink.hadoop.dfs.blocksize: 1m (at flink-conf.yaml:9) is ignored: Flink 1.12 (flink_version in .ckptlint.hcl) does not copy flink.hadoop.* options")
-	contains(f.message, "dfs.blocksize 128 MiB (from the Hadoop default)")
+	contains(f.detail, "flink.hadoop.dfs.blocksize: 1m (at flink-conf.yaml:9) is ignored: Flink 1.12 (flink_version in .ckptlint.hcl) does not copy flink.hadoop.* options")
+	contains(f.detail, "dfs.blocksize 128 MiB (from the Hadoop default)")
 	f.fix == [
 		{"op": "set", "target": "hdfs-client", "key": "dfs.blocksize", "value": "1m"},
 		{"op": "delete", "target": "flink", "key": "flink.hadoop.dfs.blocksize"},

@@ -126,7 +126,19 @@ else := ""
 # facts_used names the observed cluster facts the message relies on.
 facts_used := facts.observed_note(input.cluster, ["datanodes", "datanode_free_bytes", "datanode_blocks_scheduled", "other_writers"])
 
-message(level) := sprintf(
+message(level, headline) := result.msg(headline, detail(level))
+
+headline_full := sprintf(
+	"dfs.blocksize %s lets each DataNode schedule only %d blocks for about %d checkpoint files in flight, so HDFS rejects every DataNode.",
+	[blocksize.display, capacity(blocksize.value), per_dn],
+)
+
+headline_tight := sprintf(
+	"dfs.blocksize %s lets each DataNode schedule %d blocks, less than 2x the about %d checkpoint files in flight, so writes can fail.",
+	[blocksize.display, capacity(blocksize.value), per_dn],
+)
+
+detail(level) := sprintf(
 	"dfs.blocksize %s (from %s) lets each DataNode schedule only %d blocks at once (%s free / %s - %d); checkpoints keep about %d files in flight per DataNode (%s)%s%s: %s. Set dfs.blocksize to %s where Flink's HDFS client reads it: each DataNode can then schedule %s",
 	[
 		blocksize.display, source, capacity(blocksize.value), units.bytes(input.cluster.datanode_free_bytes),
@@ -156,7 +168,7 @@ deny contains f if {
 	per_dn >= capacity(blocksize.value)
 	blocksize.value > proposed
 	count(guessed) == 0
-	f := result.fix(at, message(failure), fix)
+	f := result.fix(at, message(failure, headline_full), fix)
 }
 
 # The block size is a guess when no file ckptlint read sets it and Flink names
@@ -175,7 +187,7 @@ deny contains f if {
 	count(guessed) > 0
 	dirs := concat(" and ", sort([sprintf("%s: %s", [ref.key, trim_space(ref.value)]) | some ref in guessed]))
 	f := object.union(
-		result.fix(at, sprintf("%s (assumed: %s is not in the repository, so ckptlint cannot see whether it sets dfs.blocksize)", [message(failure), dirs]), fix),
+		result.fix(at, result.msg(headline_full, sprintf("%s (assumed: %s is not in the repository, so ckptlint cannot see whether it sets dfs.blocksize)", [detail(failure), dirs])), fix),
 		{"severity": "warning"},
 	)
 }
@@ -204,7 +216,7 @@ deny contains f if {
 	per_dn * 2 >= capacity(blocksize.value)
 	blocksize.value > proposed
 	f := object.union(
-		result.fix(at, message("less than 2x headroom, and blocksScheduled only rolls over every 10 minutes (leaked counts stay up to 20 minutes, HDFS-15086)"), fix),
+		result.fix(at, message("less than 2x headroom, and blocksScheduled only rolls over every 10 minutes (leaked counts stay up to 20 minutes, HDFS-15086)", headline_tight), fix),
 		{"severity": "warning"},
 	)
 }
@@ -216,8 +228,14 @@ deny contains f if {
 	not blocksize.error
 	missing := [k | some k in ["datanodes", "datanode_free_bytes"]; not input.cluster[k]]
 	count(missing) > 0
-	f := result.info(at, sprintf(
-		"checkpoints go to HDFS with dfs.blocksize %s (from %s), and every checkpoint file reserves a whole block on a DataNode; declare %s in a cluster block of .ckptlint.hcl so ckptlint can check that the DataNodes can schedule the concurrent checkpoint files",
-		[blocksize.display, source, concat(" and ", missing)],
+	f := result.info(at, result.msg(
+		sprintf(
+			"Every checkpoint file reserves a whole %s block on a DataNode; declare %s so ckptlint can check the DataNodes have room.",
+			[blocksize.display, concat(" and ", missing)],
+		),
+		sprintf(
+			"checkpoints go to HDFS with dfs.blocksize %s (from %s), and every checkpoint file reserves a whole block on a DataNode; declare %s in a cluster block of .ckptlint.hcl so ckptlint can check that the DataNodes can schedule the concurrent checkpoint files",
+			[blocksize.display, source, concat(" and ", missing)],
+		),
 	))
 }

@@ -30,11 +30,11 @@ story_a := {
 
 test_story_a_fires_with_the_arithmetic if {
 	some f in scheduled_space.deny with input as story_a
-	contains(f.message, "schedule only 344 blocks")
-	contains(f.message, "1200 files")
-	contains(f.message, "400 per DataNode")
-	contains(f.message, "could only be written to 0 of the 1 minReplication nodes. There are 3 datanode(s) running")
-	contains(f.message, "can then schedule 5504 blocks, 13x the about 400 files in flight: 8m is the largest of 128m, 64m, 32m, 16m, 8m, 4m, 2m and 1m that leaves at least 10x")
+	contains(f.detail, "schedule only 344 blocks")
+	contains(f.detail, "1200 files")
+	contains(f.detail, "400 per DataNode")
+	contains(f.detail, "could only be written to 0 of the 1 minReplication nodes. There are 3 datanode(s) running")
+	contains(f.detail, "can then schedule 5504 blocks, 13x the about 400 files in flight: 8m is the largest of 128m, 64m, 32m, 16m, 8m, 4m, 2m and 1m that leaves at least 10x")
 	f.fix == [{"op": "set", "target": "hdfs-client", "key": "dfs.blocksize", "value": "8m"}]
 	f.loc.line == 3
 }
@@ -60,7 +60,7 @@ test_missing_cluster_facts_is_info if {
 	inp := json.patch(story_a, [{"op": "replace", "path": "/cluster", "value": {"declared": false}}])
 	some f in scheduled_space.deny with input as inp
 	f.severity == "info"
-	contains(f.message, "declare datanodes and datanode_free_bytes")
+	contains(f.detail, "declare datanodes and datanode_free_bytes")
 }
 
 test_not_on_hdfs_is_silent if {
@@ -77,7 +77,7 @@ test_unreadable_hadoop_conf_dir_makes_it_a_warning if {
 	inp := object.union(story_a, {"hadoop": {"conf_refs": [{"key": "env.hadoop.conf.dir", "value": "/etc/hadoop/conf", "resolved": "", "reason": "outside"}]}})
 	some f in scheduled_space.deny with input as inp
 	f.severity == "warning"
-	contains(f.message, "(assumed: env.hadoop.conf.dir: /etc/hadoop/conf is not in the repository")
+	contains(f.detail, "(assumed: env.hadoop.conf.dir: /etc/hadoop/conf is not in the repository")
 	not error_in(scheduled_space.deny) with input as inp
 }
 
@@ -99,8 +99,8 @@ test_no_round_size_with_10x_takes_the_largest_above_2x if {
 		{"op": "add", "path": "/effective/hdfs_cluster/max_blocks_per_file", "value": {"value": 10000}},
 	])
 	some f in scheduled_space.deny with input as inp
-	contains(f.message, "no round size leaves 10x, and 1m is the largest that leaves more than 2x")
-	contains(f.message, "it caps one file at 9.8 GiB")
+	contains(f.detail, "no round size leaves 10x, and 1m is the largest that leaves more than 2x")
+	contains(f.detail, "it caps one file at 9.8 GiB")
 }
 
 test_namenode_minimum_off_the_ladder_is_a_candidate if {
@@ -125,7 +125,7 @@ test_scheduled_blocks_count_and_are_cited if {
 	])
 	some f in scheduled_space.deny with input as inp
 	not f.severity
-	contains(f.message, "= 346 per DataNode (including 312 blocks already scheduled on the busiest DataNode, datanode_blocks_scheduled)) (observed: datanodes, datanode_free_bytes, datanode_blocks_scheduled: facts from namenode http://nn:9870/jmx, 2026-12-01)")
+	contains(f.detail, "= 346 per DataNode (including 312 blocks already scheduled on the busiest DataNode, datanode_blocks_scheduled)) (observed: datanodes, datanode_free_bytes, datanode_blocks_scheduled: facts from namenode http://nn:9870/jmx, 2026-12-01)")
 }
 
 test_without_scheduled_blocks_the_same_load_passes if {

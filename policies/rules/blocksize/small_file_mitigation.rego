@@ -72,12 +72,18 @@ deny contains f if {
 	flink.on_hdfs
 	files >= many
 	count(options) > 0
-	f := result.finding(at, sprintf(
-		"each checkpoint writes about %d files to HDFS (%d job(s) x parallelism %d (%s) x %d stateful operator(s) x %d concurrent checkpoint(s)%s), and every small file is a NameNode create plus a whole block of scheduled DataNode space while it is written (dfs.blocksize %s, from %s). If much of that state is small, fewer files help: %s",
-		[
-			files, flink.jobs.value, flink.parallelism.value, flink.parallelism.from, flink.operators.value,
-			input.effective.checkpointing.max_concurrent.value, assumed, bs.client.display, bs.source(bs.client),
-			concat("; or ", sort(options)),
-		],
+	f := result.finding(at, result.msg(
+		sprintf(
+			"Each checkpoint writes about %d files to HDFS, each a NameNode create and a whole %s block while written; fewer, larger files would help.",
+			[files, bs.client.display],
+		),
+		sprintf(
+			"each checkpoint writes about %d files to HDFS (%d job(s) x parallelism %d (%s) x %d stateful operator(s) x %d concurrent checkpoint(s)%s), and every small file is a NameNode create plus a whole block of scheduled DataNode space while it is written (dfs.blocksize %s, from %s). If much of that state is small, fewer files help: %s",
+			[
+				files, flink.jobs.value, flink.parallelism.value, flink.parallelism.from, flink.operators.value,
+				input.effective.checkpointing.max_concurrent.value, assumed, bs.client.display, bs.source(bs.client),
+				concat("; or ", sort(options)),
+			],
+		),
 	))
 }

@@ -25,9 +25,9 @@ base := {
 
 test_story_a_gets_the_inline_threshold_hint if {
 	some f in rule.deny with input as base
-	contains(f.message, "each checkpoint writes about 1152 files to HDFS (6 job(s) x parallelism 24 (parallelism.default) x 8 stateful operator(s) x 1 concurrent checkpoint(s))")
-	contains(f.message, "raise state.storage.fs.memory-threshold (now the default 20 KiB) towards its maximum 1mb")
-	not contains(f.message, "file-merging")
+	contains(f.detail, "each checkpoint writes about 1152 files to HDFS (6 job(s) x parallelism 24 (parallelism.default) x 8 stateful operator(s) x 1 concurrent checkpoint(s))")
+	contains(f.detail, "raise state.storage.fs.memory-threshold (now the default 20 KiB) towards its maximum 1mb")
+	not contains(f.detail, "file-merging")
 	f.loc.line == 15
 }
 
@@ -47,7 +47,7 @@ test_1_20_without_file_merging_gets_that_hint if {
 		{"op": "replace", "path": "/effective/checkpointing/data_inline_threshold", "value": {"value": 1048576, "display": "1 MiB", "set": true, "key": "execution.checkpointing.data-inline-threshold", "loc": {"file": "flink-conf.yaml", "line": 20}}},
 	])
 	some f in rule.deny with input as inp
-	contains(f.message, "enable execution.checkpointing.file-merging.enabled")
+	contains(f.detail, "enable execution.checkpointing.file-merging.enabled")
 	f.loc.line == 20
 }
 

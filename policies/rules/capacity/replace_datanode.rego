@@ -90,16 +90,19 @@ deny contains f if {
 	best_effort.value == false
 	replaces
 	f := result.fix(
-		at, sprintf(
-			"the declared cluster %q has %d DataNode(s), and Flink's HDFS client runs with %s, %s, %s and %s: %s, and %s. When the replacement finds no DataNode, a checkpoint write fails with \"Failed to replace a bad datanode on the existing pipeline due to no more good datanodes being available to try.\" (hdfs-default.xml: on clusters of 3 nodes or less users \"may experience an unusually high rate of pipeline failures\"). Set dfs.client.block.write.replace-datanode-on-failure.best-effort to true where Flink's HDFS client reads it: the client still replaces a failed DataNode when one is available and otherwise continues with the remaining ones (fewer replicas until the NameNode re-replicates, which hdfs-default.xml calls a higher chance of data loss; the policy NEVER would accept that on every failure without trying)",
-			[
-				input.cluster.name, dn,
-				value_text("dfs.client.block.write.replace-datanode-on-failure.enable", enable),
-				value_text("policy", policy),
-				value_text("best-effort", best_effort),
-				value_text("dfs.replication", repl),
-				condition, spare_text,
-			],
+		at, result.msg(
+			sprintf("With %d DataNode(s) and replace-datanode-on-failure without best-effort, one DataNode failure fails checkpoint writes.", [dn]),
+			sprintf(
+				"the declared cluster %q has %d DataNode(s), and Flink's HDFS client runs with %s, %s, %s and %s: %s, and %s. When the replacement finds no DataNode, a checkpoint write fails with \"Failed to replace a bad datanode on the existing pipeline due to no more good datanodes being available to try.\" (hdfs-default.xml: on clusters of 3 nodes or less users \"may experience an unusually high rate of pipeline failures\"). Set dfs.client.block.write.replace-datanode-on-failure.best-effort to true where Flink's HDFS client reads it: the client still replaces a failed DataNode when one is available and otherwise continues with the remaining ones (fewer replicas until the NameNode re-replicates, which hdfs-default.xml calls a higher chance of data loss; the policy NEVER would accept that on every failure without trying)",
+				[
+					input.cluster.name, dn,
+					value_text("dfs.client.block.write.replace-datanode-on-failure.enable", enable),
+					value_text("policy", policy),
+					value_text("best-effort", best_effort),
+					value_text("dfs.replication", repl),
+					condition, spare_text,
+				],
+			),
 		),
 		[result.set("hdfs-client", "dfs.client.block.write.replace-datanode-on-failure.best-effort", "true")],
 	)

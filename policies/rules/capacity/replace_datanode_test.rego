@@ -20,11 +20,11 @@ base := {
 
 test_defaults_on_three_datanodes_warn_with_the_fix if {
 	some f in replace_datanode.deny with input as base
-	contains(f.message, "cluster \"small\" has 3 DataNode(s)")
-	contains(f.message, "policy DEFAULT (default)")
-	contains(f.message, "leaves at most 1 node(s) (replication 3 / 2)")
-	contains(f.message, "a pipeline spans 3 of the 3 DataNode(s), leaving none outside it to add")
-	contains(f.message, "Failed to replace a bad datanode on the existing pipeline due to no more good datanodes being available to try.")
+	contains(f.detail, "cluster \"small\" has 3 DataNode(s)")
+	contains(f.detail, "policy DEFAULT (default)")
+	contains(f.detail, "leaves at most 1 node(s) (replication 3 / 2)")
+	contains(f.detail, "a pipeline spans 3 of the 3 DataNode(s), leaving none outside it to add")
+	contains(f.detail, "Failed to replace a bad datanode on the existing pipeline due to no more good datanodes being available to try.")
 	f.fix == [{"op": "set", "target": "hdfs-client", "key": "dfs.client.block.write.replace-datanode-on-failure.best-effort", "value": "true"}]
 }
 
@@ -34,7 +34,7 @@ test_always_with_two_replicas_warns if {
 		{"op": "replace", "path": "/effective/hdfs_client/replication/value", "value": 2},
 	])
 	some f in replace_datanode.deny with input as inp
-	contains(f.message, "a pipeline spans 2 of the 3 DataNode(s), leaving only 1 to add")
+	contains(f.detail, "a pipeline spans 2 of the 3 DataNode(s), leaving only 1 to add")
 }
 
 test_default_with_two_replicas_is_silent if {
@@ -59,5 +59,5 @@ test_points_at_the_written_policy if {
 	}}])
 	some f in replace_datanode.deny with input as inp
 	f.loc.line == 6
-	contains(f.message, "policy ALWAYS (hdfs-site.xml:6)")
+	contains(f.detail, "policy ALWAYS (hdfs-site.xml:6)")
 }

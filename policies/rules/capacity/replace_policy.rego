@@ -41,9 +41,12 @@ legal := {"ALWAYS", "NEVER", "DEFAULT"}
 
 illegal if not upper(written) in legal
 
-message := sprintf(
-	"%s %q (%s) is not a policy: with replace-datanode-on-failure enabled (%s) the HDFS client accepts only ALWAYS, NEVER or DEFAULT, compared case-insensitively with the value as written%s, and throws HadoopIllegalArgumentException \"Illegal configuration value for %s: %s\" when it is created, so Flink cannot open the HDFS file system and no checkpoint is written. %s",
-	[key, written, capacity.from(policy), capacity.from(enable), reason, key, written, advice],
+message := result.msg(
+	sprintf("%s %q is not a policy, so Flink cannot open HDFS files for checkpoints.", [key, result.short(written)]),
+	sprintf(
+		"%s %q (%s) is not a policy: with replace-datanode-on-failure enabled (%s) the HDFS client accepts only ALWAYS, NEVER or DEFAULT, compared case-insensitively with the value as written%s, and throws HadoopIllegalArgumentException \"Illegal configuration value for %s: %s\" when it is created, so Flink cannot open the HDFS file system and no checkpoint is written. %s",
+		[key, written, capacity.from(policy), capacity.from(enable), reason, key, written, advice],
+	),
 )
 
 reason := " (surrounding whitespace included)" if {

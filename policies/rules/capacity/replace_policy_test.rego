@@ -16,8 +16,8 @@ with_policy(raw) := {
 test_disable_is_an_error_fixed_to_never if {
 	some f in replace_policy.deny with input as with_policy("DISABLE")
 	not "severity" in object.keys(f)
-	contains(f.message, "Illegal configuration value for dfs.client.block.write.replace-datanode-on-failure.policy: DISABLE")
-	contains(f.message, "DISABLE is only the internal state of enable=false")
+	contains(f.detail, "Illegal configuration value for dfs.client.block.write.replace-datanode-on-failure.policy: DISABLE")
+	contains(f.detail, "DISABLE is only the internal state of enable=false")
 	f.fix == [{"op": "set", "target": "hdfs-client", "key": "dfs.client.block.write.replace-datanode-on-failure.policy", "value": "NEVER"}]
 	f.loc.line == 5
 	count(replace_policy.deny) == 1 with input as with_policy("DISABLE")
@@ -25,14 +25,14 @@ test_disable_is_an_error_fixed_to_never if {
 
 test_whitespace_is_an_error_fixed_by_trimming if {
 	some f in replace_policy.deny with input as with_policy(" never\n")
-	contains(f.message, "surrounding whitespace included")
+	contains(f.detail, "surrounding whitespace included")
 	f.fix[0].value == "NEVER"
 }
 
 test_typo_is_an_error_without_a_fix if {
 	some f in replace_policy.deny with input as with_policy("DEFUALT")
 	not f.fix
-	contains(f.message, "Write ALWAYS, NEVER or DEFAULT")
+	contains(f.detail, "Write ALWAYS, NEVER or DEFAULT")
 }
 
 test_legal_values_any_case_are_silent if {

@@ -52,9 +52,12 @@ deny contains f if {
 	applies
 	readable(rmax)
 	repl.value > rmax.value
-	f := result.finding(at, sprintf(
-		"%s exceeds the NameNode's dfs.replication.max %d (%s): the NameNode refuses every file Flink creates with \"Requested replication factor of %d exceeds maximum of %d for <path>\", so no checkpoint file can be written. Set dfs.replication to at most %d where Flink's HDFS client reads it (3 is the Hadoop default)",
-		[repl_text, rmax.value, capacity.from(rmax), repl.value, rmax.value, rmax.value],
+	f := result.finding(at, result.msg(
+		sprintf("dfs.replication %d exceeds the NameNode's dfs.replication.max %d, so it refuses every checkpoint file.", [repl.value, rmax.value]),
+		sprintf(
+			"%s exceeds the NameNode's dfs.replication.max %d (%s): the NameNode refuses every file Flink creates with \"Requested replication factor of %d exceeds maximum of %d for <path>\", so no checkpoint file can be written. Set dfs.replication to at most %d where Flink's HDFS client reads it (3 is the Hadoop default)",
+			[repl_text, rmax.value, capacity.from(rmax), repl.value, rmax.value, rmax.value],
+		),
 	))
 }
 
@@ -62,9 +65,12 @@ deny contains f if {
 	applies
 	readable(rmin)
 	repl.value < rmin.value
-	f := result.finding(at, sprintf(
-		"%s is below the NameNode's dfs.namenode.replication.min %d (%s): the NameNode refuses every file Flink creates with \"Requested replication factor of %d is less than the required minimum of %d for <path>\", so no checkpoint file can be written. Set dfs.replication to at least %d where Flink's HDFS client reads it",
-		[repl_text, rmin.value, capacity.from(rmin), repl.value, rmin.value, rmin.value],
+	f := result.finding(at, result.msg(
+		sprintf("dfs.replication %d is below the NameNode's dfs.namenode.replication.min %d, so it refuses every checkpoint file.", [repl.value, rmin.value]),
+		sprintf(
+			"%s is below the NameNode's dfs.namenode.replication.min %d (%s): the NameNode refuses every file Flink creates with \"Requested replication factor of %d is less than the required minimum of %d for <path>\", so no checkpoint file can be written. Set dfs.replication to at least %d where Flink's HDFS client reads it",
+			[repl_text, rmin.value, capacity.from(rmin), repl.value, rmin.value, rmin.value],
+		),
 	))
 }
 
@@ -76,9 +82,12 @@ deny contains f if {
 	not too_high
 	f := object.union(
 		result.fix(
-			at, sprintf(
-				"%s is above the %d DataNode(s) declared for cluster %q: the NameNode can place only %d replica(s) of each block, so writes succeed (a write fails only below dfs.namenode.replication.min %d) but every checkpoint block stays under-replicated; a write pipeline that loses a DataNode has no spare node to recover onto (see CKPT403). Set dfs.replication to %d where Flink's HDFS client reads it: the same number of replicas, without the permanent under-replication",
-				[repl_text, dn, input.cluster.name, dn, min_or_default, dn],
+			at, result.msg(
+				sprintf("dfs.replication %d is above the %d DataNode(s) of cluster %q, so every checkpoint block stays under-replicated.", [repl.value, dn, result.short(input.cluster.name)]),
+				sprintf(
+					"%s is above the %d DataNode(s) declared for cluster %q: the NameNode can place only %d replica(s) of each block, so writes succeed (a write fails only below dfs.namenode.replication.min %d) but every checkpoint block stays under-replicated; a write pipeline that loses a DataNode has no spare node to recover onto (see CKPT403). Set dfs.replication to %d where Flink's HDFS client reads it: the same number of replicas, without the permanent under-replication",
+					[repl_text, dn, input.cluster.name, dn, min_or_default, dn],
+				),
 			),
 			[result.set("hdfs-client", "dfs.replication", sprintf("%d", [dn]))],
 		),

@@ -25,7 +25,7 @@ set_repl(inp, n) := json.patch(inp, [{"op": "replace", "path": "/effective/hdfs_
 test_more_replicas_than_datanodes_warns_with_a_fix if {
 	some f in replication.deny with input as base
 	f.severity == "warning"
-	contains(f.message, "dfs.replication 3 (default) is above the 2 DataNode(s) declared for cluster \"small\"")
+	contains(f.detail, "dfs.replication 3 (default) is above the 2 DataNode(s) declared for cluster \"small\"")
 	f.fix == [{"op": "set", "target": "hdfs-client", "key": "dfs.replication", "value": "2"}]
 }
 
@@ -35,8 +35,8 @@ test_above_max_is_an_error if {
 	}}])
 	some f in replication.deny with input as inp
 	not f.severity
-	contains(f.message, "Requested replication factor of 20 exceeds maximum of 10")
-	contains(f.message, "(cluster/hdfs-site.xml:8)")
+	contains(f.detail, "Requested replication factor of 20 exceeds maximum of 10")
+	contains(f.detail, "(cluster/hdfs-site.xml:8)")
 	f.loc.line == 4
 
 	# the DataNode warning is not repeated on top of the error
@@ -47,7 +47,7 @@ test_below_min_is_an_error if {
 	inp := json.patch(set_repl(base, 1), [{"op": "replace", "path": "/effective/hdfs_cluster/replication_min/value", "value": 2}])
 	some f in replication.deny with input as inp
 	not f.severity
-	contains(f.message, "Requested replication factor of 1 is less than the required minimum of 2")
+	contains(f.detail, "Requested replication factor of 1 is less than the required minimum of 2")
 }
 
 test_replication_within_datanodes_is_silent if {

@@ -140,7 +140,10 @@ deny contains f if {
 	needed > offered
 	not active
 	not adaptive
-	f := result.finding(at, sprintf("%s: %s. %s", [shortfall, consequence, first_upper(advice)]))
+	f := result.finding(at, result.msg(
+		sprintf("The job needs %d task slots but %d TaskManager(s) x %d slot(s) offer %d, so it never runs and never checkpoints.", [needed, tms, slots.value, offered]),
+		sprintf("%s: %s. %s", [shortfall, consequence, first_upper(advice)]),
+	))
 }
 
 # YARN / native Kubernetes: more TaskManagers may be started.
@@ -151,9 +154,12 @@ deny contains f if {
 	needed > offered
 	active
 	not adaptive
-	f := result.warning(at, sprintf(
-		"%s; execution.target %s starts TaskManagers on demand, so this only holds if the cluster cannot grow beyond the declared TaskManagers: then %s. %s",
-		[shortfall, input.effective.execution.target.value, consequence, first_upper(advice)],
+	f := result.warning(at, result.msg(
+		sprintf("The job needs %d task slots but the declared %d TaskManager(s) x %d slot(s) offer %d: it runs only if the cluster grows.", [needed, tms, slots.value, offered]),
+		sprintf(
+			"%s; execution.target %s starts TaskManagers on demand, so this only holds if the cluster cannot grow beyond the declared TaskManagers: then %s. %s",
+			[shortfall, input.effective.execution.target.value, consequence, first_upper(advice)],
+		),
 	))
 }
 
@@ -164,9 +170,12 @@ deny contains f if {
 	tms
 	needed > offered
 	adaptive
-	f := result.warning(at, sprintf(
-		"%s; the adaptive scheduler runs the job with the slots it gets, so it runs below the written parallelism (and rescales when slots appear). %s",
-		[shortfall, first_upper(advice)],
+	f := result.warning(at, result.msg(
+		sprintf("The job needs %d task slots but %d TaskManager(s) x %d slot(s) offer %d, so the adaptive scheduler runs it below its parallelism.", [needed, tms, slots.value, offered]),
+		sprintf(
+			"%s; the adaptive scheduler runs the job with the slots it gets, so it runs below the written parallelism (and rescales when slots appear). %s",
+			[shortfall, first_upper(advice)],
+		),
 	))
 }
 
@@ -193,9 +202,12 @@ deny contains f if {
 	job_par != replicas * s
 	jp := input.flink.manifest.job_parallelism
 	rp := input.flink.manifest.taskmanager_replicas
-	f := result.warning(jp, sprintf(
-		"spec.job.parallelism %d (%s) is ignored: spec.taskManager.replicas %d (%s) is set, and the Flink Kubernetes operator then runs the job with replicas x taskmanager.numberOfTaskSlots = %d x %d = %d (it logs WARN \"Job parallelism setting is ignored as TaskManager replicas are set\"), %s. Remove spec.job.parallelism, or size spec.taskManager.replicas x taskmanager.numberOfTaskSlots to %d",
-		[job_par, capacity.from(jp), replicas, capacity.from(rp), replicas, s, replicas * s, direction(job_par, replicas * s), job_par],
+	f := result.warning(jp, result.msg(
+		sprintf("spec.job.parallelism %d is ignored: with spec.taskManager.replicas %d the operator runs the job at parallelism %d.", [job_par, replicas, replicas * s]),
+		sprintf(
+			"spec.job.parallelism %d (%s) is ignored: spec.taskManager.replicas %d (%s) is set, and the Flink Kubernetes operator then runs the job with replicas x taskmanager.numberOfTaskSlots = %d x %d = %d (it logs WARN \"Job parallelism setting is ignored as TaskManager replicas are set\"), %s. Remove spec.job.parallelism, or size spec.taskManager.replicas x taskmanager.numberOfTaskSlots to %d",
+			[job_par, capacity.from(jp), replicas, capacity.from(rp), replicas, s, replicas * s, direction(job_par, replicas * s), job_par],
+		),
 	))
 }
 

@@ -19,10 +19,10 @@ base := {
 test_standalone_shortfall_is_an_error if {
 	some f in slots.deny with input as base
 	not f.severity
-	contains(f.message, "parallelism 8 (parallelism.default, flink-conf.yaml:3) needs at least 8 task slots")
-	contains(f.message, "2 TaskManager(s) (taskmanagers in .ckptlint.hcl) x 2 slot(s) (taskmanager.numberOfTaskSlots, flink-conf.yaml:2) offer 4")
-	contains(f.message, "NoResourceAvailableException: Could not acquire the minimum required resources.")
-	contains(f.message, "Lower the parallelism to at most 4 per job, or run at least 4 TaskManagers, or set taskmanager.numberOfTaskSlots to at least 4")
+	contains(f.detail, "parallelism 8 (parallelism.default, flink-conf.yaml:3) needs at least 8 task slots")
+	contains(f.detail, "2 TaskManager(s) (taskmanagers in .ckptlint.hcl) x 2 slot(s) (taskmanager.numberOfTaskSlots, flink-conf.yaml:2) offer 4")
+	contains(f.detail, "NoResourceAvailableException: Could not acquire the minimum required resources.")
+	contains(f.detail, "Lower the parallelism to at most 4 per job, or run at least 4 TaskManagers, or set taskmanager.numberOfTaskSlots to at least 4")
 	f.loc.line == 3
 }
 
@@ -32,8 +32,8 @@ test_jobs_multiply_the_need if {
 		{"op": "replace", "path": "/deployment", "value": {"declared": true, "jobs": 3, "taskmanagers": 2, "taskmanagers_in": "deployment \"d\""}},
 	])
 	some f in slots.deny with input as inp
-	contains(f.message, "parallelism 2 (parallelism.default, flink-conf.yaml:3) x 3 jobs (jobs in .ckptlint.hcl) needs at least 6 task slots")
-	contains(f.message, "at most 1 per job")
+	contains(f.detail, "parallelism 2 (parallelism.default, flink-conf.yaml:3) x 3 jobs (jobs in .ckptlint.hcl) needs at least 6 task slots")
+	contains(f.detail, "at most 1 per job")
 }
 
 test_declared_slots_win if {
@@ -55,14 +55,14 @@ test_active_resource_manager_warns if {
 	inp := json.patch(base, [{"op": "replace", "path": "/effective/execution/target", "value": {"value": "yarn-application", "set": true}}])
 	some f in slots.deny with input as inp
 	f.severity == "warning"
-	contains(f.message, "starts TaskManagers on demand")
+	contains(f.detail, "starts TaskManagers on demand")
 }
 
 test_adaptive_scheduler_warns if {
 	inp := json.patch(base, [{"op": "replace", "path": "/flink/keys", "value": {"jobmanager.scheduler": {"value": "Adaptive"}}}])
 	some f in slots.deny with input as inp
 	f.severity == "warning"
-	contains(f.message, "adaptive scheduler")
+	contains(f.detail, "adaptive scheduler")
 }
 
 deployment := {
@@ -84,9 +84,9 @@ deployment := {
 test_replicas_override_job_parallelism if {
 	some f in slots.deny with input as deployment
 	f.severity == "warning"
-	contains(f.message, "spec.job.parallelism 8 (flinkdeployment.yaml:30) is ignored")
-	contains(f.message, "= 2 x 2 = 4")
-	contains(f.message, "fewer parallel subtasks than written")
+	contains(f.detail, "spec.job.parallelism 8 (flinkdeployment.yaml:30) is ignored")
+	contains(f.detail, "= 2 x 2 = 4")
+	contains(f.detail, "fewer parallel subtasks than written")
 	f.loc.line == 30
 }
 
@@ -106,12 +106,12 @@ test_deployment_without_replicas_is_silent if {
 test_error_text_per_release if {
 	old := json.patch(base, [{"op": "add", "path": "/versions", "value": {"flink": {"major": 0, "minor": 9, "declared": true}}}])
 	some f in slots.deny with input as old
-	contains(f.message, "Not enough free slots available to run the job.")
-	not contains(f.message, "Could not acquire the minimum required resources.")
+	contains(f.detail, "Not enough free slots available to run the job.")
+	not contains(f.detail, "Could not acquire the minimum required resources.")
 	v112 := json.patch(base, [{"op": "add", "path": "/versions", "value": {"flink": {"major": 1, "minor": 12, "declared": true}}}])
 	some g in slots.deny with input as v112
-	not contains(g.message, "Could not acquire the minimum required resources.")
+	not contains(g.detail, "Could not acquire the minimum required resources.")
 	new := json.patch(base, [{"op": "add", "path": "/versions", "value": {"flink": {"major": 2, "minor": 3, "declared": true}}}])
 	some h in slots.deny with input as new
-	contains(h.message, "NoResourceAvailableException: Could not acquire the minimum required resources.")
+	contains(h.detail, "NoResourceAvailableException: Could not acquire the minimum required resources.")
 }

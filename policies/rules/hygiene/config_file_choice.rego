@@ -46,9 +46,12 @@ other_choice := "; on Flink 2.x it would be the other way round (config.yaml rea
 deny contains f if {
 	ignored.format == "flink-config-yaml"
 	hygiene.at_least(1, 19)
-	msg := sprintf(
-		"%s reads %s whenever it exists (with the legacy line parser) and ignores this %s, so none of its settings take effect%s. Move the settings you need into %s and delete this file, or delete %s to switch to %s",
-		[hygiene.version, read_file, base(ignored.file), other_choice, read_file, read_file, base(ignored.file)],
+	msg := result.msg(
+		sprintf("%s reads %s whenever it exists and ignores this %s, so none of its settings take effect.", [hygiene.release, base(read_file), base(ignored.file)]),
+		sprintf(
+			"%s reads %s whenever it exists (with the legacy line parser) and ignores this %s, so none of its settings take effect%s. Move the settings you need into %s and delete this file, or delete %s to switch to %s",
+			[hygiene.version, read_file, base(ignored.file), other_choice, read_file, read_file, base(ignored.file)],
+		),
 	)
 	f := result.warning(ignored, msg)
 }
@@ -69,9 +72,12 @@ every_yaml := "reads every .yaml file of its conf directory with its line parser
 deny contains f if {
 	ignored.format == "flink-config-yaml"
 	reads_every_yaml
-	msg := sprintf(
-		"%s %s: a key set in both this %s and %s takes the value of the file read last, which depends on the directory listing, and this file is read as \"key: value\" lines, not as YAML (nested keys are lost). Move the settings you need into %s and delete this file",
-		[hygiene.version, every_yaml, base(ignored.file), base(read_file), read_file],
+	msg := result.msg(
+		sprintf("%s reads every YAML file of the directory, so a key set in this %s and in %s takes an arbitrary value.", [hygiene.release, base(ignored.file), base(read_file)]),
+		sprintf(
+			"%s %s: a key set in both this %s and %s takes the value of the file read last, which depends on the directory listing, and this file is read as \"key: value\" lines, not as YAML (nested keys are lost). Move the settings you need into %s and delete this file",
+			[hygiene.version, every_yaml, base(ignored.file), base(read_file), read_file],
+		),
 	)
 	f := result.warning(ignored, msg)
 }
@@ -81,9 +87,12 @@ deny contains f if {
 	ignored.format == "flink-config-yaml"
 	not hygiene.at_least(1, 19)
 	not reads_every_yaml
-	msg := sprintf(
-		"%s reads only %s; config.yaml is read from Flink 1.19, so none of the settings in this %s take effect%s. Move the settings you need into %s and delete this file",
-		[hygiene.version, read_file, base(ignored.file), other_choice, read_file],
+	msg := result.msg(
+		sprintf("%s reads only %s, so none of the settings in this %s take effect.", [hygiene.release, base(read_file), base(ignored.file)]),
+		sprintf(
+			"%s reads only %s; config.yaml is read from Flink 1.19, so none of the settings in this %s take effect%s. Move the settings you need into %s and delete this file",
+			[hygiene.version, read_file, base(ignored.file), other_choice, read_file],
+		),
 	)
 	f := result.warning(ignored, msg)
 }
@@ -91,9 +100,12 @@ deny contains f if {
 # Both files: 2.x reads only config.yaml.
 deny contains f if {
 	ignored.format == "flink-conf"
-	msg := sprintf(
-		"%s reads only %s and ignores this %s (flink-conf.yaml is no longer read from Flink 2.0), so none of its settings take effect. Move the settings you need into %s (bin/migrate-config-file.sh converts a flink-conf.yaml) and delete this file",
-		[hygiene.version, read_file, base(ignored.file), read_file],
+	msg := result.msg(
+		sprintf("%s reads only %s and ignores this %s, so none of its settings take effect.", [hygiene.release, base(read_file), base(ignored.file)]),
+		sprintf(
+			"%s reads only %s and ignores this %s (flink-conf.yaml is no longer read from Flink 2.0), so none of its settings take effect. Move the settings you need into %s (bin/migrate-config-file.sh converts a flink-conf.yaml) and delete this file",
+			[hygiene.version, read_file, base(ignored.file), read_file],
+		),
 	)
 	f := result.warning(ignored, msg)
 }
@@ -104,9 +116,12 @@ deny contains f if {
 	not ignored
 	input.versions.flink.declared
 	hygiene.at_least(2, 0)
-	msg := sprintf(
-		"%s reads only config.yaml and does not read %s: without a config.yaml in the conf directory it fails to start with IllegalConfigurationException \"The Flink config file '.../conf/config.yaml' (...) does not exist.\". Convert this file with bin/migrate-config-file.sh (shipped with Flink 2.x) and deploy the config.yaml it writes",
-		[hygiene.version, read_file],
+	msg := result.msg(
+		sprintf("%s reads only config.yaml, so without one it fails to start.", [hygiene.release]),
+		sprintf(
+			"%s reads only config.yaml and does not read %s: without a config.yaml in the conf directory it fails to start with IllegalConfigurationException \"The Flink config file '.../conf/config.yaml' (...) does not exist.\". Convert this file with bin/migrate-config-file.sh (shipped with Flink 2.x) and deploy the config.yaml it writes",
+			[hygiene.version, read_file],
+		),
 	)
 	f := result.finding(null, msg)
 }
@@ -116,9 +131,12 @@ deny contains f if {
 	input.flink.format == "flink-config-yaml"
 	not ignored
 	reads_every_yaml
-	msg := sprintf(
-		"%s %s, so this %s is read as \"key: value\" lines with the flink-conf.yaml parser, not as YAML: nested keys and YAML quoting are not understood (config.yaml as YAML is read from Flink 1.19). Write the settings as flat \"key: value\" lines into flink-conf.yaml",
-		[hygiene.version, every_yaml, base(read_file)],
+	msg := result.msg(
+		sprintf("%s reads this %s as \"key: value\" lines, not as YAML, so nested keys and YAML quoting are lost.", [hygiene.release, base(read_file)]),
+		sprintf(
+			"%s %s, so this %s is read as \"key: value\" lines with the flink-conf.yaml parser, not as YAML: nested keys and YAML quoting are not understood (config.yaml as YAML is read from Flink 1.19). Write the settings as flat \"key: value\" lines into flink-conf.yaml",
+			[hygiene.version, every_yaml, base(read_file)],
+		),
 	)
 	f := result.warning(null, msg)
 }
@@ -130,9 +148,12 @@ deny contains f if {
 	input.versions.flink.declared
 	not hygiene.at_least(1, 19)
 	not reads_every_yaml
-	msg := sprintf(
-		"%s reads only flink-conf.yaml and does not read %s (config.yaml is read from Flink 1.19): without a flink-conf.yaml in the conf directory it fails to start with IllegalConfigurationException \"The Flink config file '.../conf/flink-conf.yaml' (...) does not exist.\". Write the settings as flat \"key: value\" lines into flink-conf.yaml, or run Flink 1.19 or later",
-		[hygiene.version, read_file],
+	msg := result.msg(
+		sprintf("%s reads only flink-conf.yaml, so without one it fails to start.", [hygiene.release]),
+		sprintf(
+			"%s reads only flink-conf.yaml and does not read %s (config.yaml is read from Flink 1.19): without a flink-conf.yaml in the conf directory it fails to start with IllegalConfigurationException \"The Flink config file '.../conf/flink-conf.yaml' (...) does not exist.\". Write the settings as flat \"key: value\" lines into flink-conf.yaml, or run Flink 1.19 or later",
+			[hygiene.version, read_file],
+		),
 	)
 	f := result.finding(null, msg)
 }

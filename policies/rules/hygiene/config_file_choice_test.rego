@@ -24,20 +24,20 @@ test_config_yaml_ignored_on_1_20 if {
 	some f in config_file_choice.deny with input as both("1.20", 1, 20, true, "conf/flink-conf.yaml", "flink-config-yaml")
 	f.severity == "warning"
 	f.loc.file == "conf/config.yaml"
-	contains(f.message, "Flink 1.20 reads conf/flink-conf.yaml whenever it exists")
+	contains(f.detail, "Flink 1.20 reads conf/flink-conf.yaml whenever it exists")
 }
 
 test_assumed_version_says_so if {
 	some f in config_file_choice.deny with input as both("1.18", 1, 18, false, "conf/flink-conf.yaml", "flink-config-yaml")
 	f.severity == "warning"
-	contains(f.message, "assumed")
-	contains(f.message, "on Flink 2.x it would be the other way round")
+	contains(f.detail, "assumed")
+	contains(f.detail, "on Flink 2.x it would be the other way round")
 }
 
 test_flink_conf_ignored_on_2_0 if {
 	some f in config_file_choice.deny with input as both("2.0", 2, 0, true, "conf/config.yaml", "flink-conf")
 	f.loc.file == "conf/flink-conf.yaml"
-	contains(f.message, "migrate-config-file.sh")
+	contains(f.detail, "migrate-config-file.sh")
 }
 
 only(format, v, major, minor, declared) := {
@@ -48,12 +48,12 @@ only(format, v, major, minor, declared) := {
 test_flink_conf_alone_on_declared_2_0_is_an_error if {
 	some f in config_file_choice.deny with input as only("flink-conf", "2.0", 2, 0, true)
 	not f.severity
-	contains(f.message, "The Flink config file '.../conf/config.yaml' (...) does not exist.")
+	contains(f.detail, "The Flink config file '.../conf/config.yaml' (...) does not exist.")
 }
 
 test_config_yaml_alone_on_declared_1_17_is_an_error if {
 	some f in config_file_choice.deny with input as only("flink-config-yaml", "1.17", 1, 17, true)
-	contains(f.message, "The Flink config file '.../conf/flink-conf.yaml' (...) does not exist.")
+	contains(f.detail, "The Flink config file '.../conf/flink-conf.yaml' (...) does not exist.")
 }
 
 test_single_file_read_by_its_version_is_silent if {
@@ -74,8 +74,8 @@ lone_config_yaml(minor) := {
 test_oldest_releases_read_every_yaml if {
 	some f in config_file_choice.deny with input as lone_config_yaml(1)
 	f.severity == "warning"
-	contains(f.message, "reads every .yaml file of its conf directory")
-	not contains(f.message, "does not exist")
+	contains(f.detail, "reads every .yaml file of its conf directory")
+	not contains(f.detail, "does not exist")
 	some g in config_file_choice.deny with input as lone_config_yaml(2)
-	contains(g.message, "does not exist")
+	contains(g.detail, "does not exist")
 }

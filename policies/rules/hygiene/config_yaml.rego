@@ -92,9 +92,12 @@ deny contains f if {
 	not input.flink.unread[n.key] # a key the release does not read is never parsed (CKPT604)
 	w := word(n)
 	b := hygiene.bool_word[lower(w)]
-	msg := sprintf(
-		"%s is %s, which YAML 1.2 (the syntax of Flink's config.yaml) reads as a string, not a boolean; %s is a boolean option and Flink accepts only true or false, so it fails with %s when it reads the option. Write %s: %s",
-		[n.key, w, n.key, refusal(w), n.key, b],
+	msg := result.msg(
+		sprintf("%s is %s, which config.yaml reads as a string, so Flink fails to read this boolean option.", [n.key, w]),
+		sprintf(
+			"%s is %s, which YAML 1.2 (the syntax of Flink's config.yaml) reads as a string, not a boolean; %s is a boolean option and Flink accepts only true or false, so it fails with %s when it reads the option. Write %s: %s",
+			[n.key, w, n.key, refusal(w), n.key, b],
+		),
 	)
 	f := result.fix(n, msg, [result.set("flink", n.key, b)])
 }
@@ -104,9 +107,12 @@ deny contains f if {
 	n.code == "yaml-bool-like-string"
 	not known_boolean(n.key)
 	w := word(n)
-	msg := sprintf(
-		"%s is %s, which YAML 1.2 (the syntax of Flink's config.yaml) reads as a string, not a boolean: if %s is a boolean option, Flink fails with %s when it reads it, so write true or false; if it is a text option, quote the value ('%s') to say so",
-		[n.key, w, n.key, refusal(w), w],
+	msg := result.msg(
+		sprintf("%s is %s, which config.yaml reads as a string, not a boolean, so a boolean option fails to read it.", [n.key, w]),
+		sprintf(
+			"%s is %s, which YAML 1.2 (the syntax of Flink's config.yaml) reads as a string, not a boolean: if %s is a boolean option, Flink fails with %s when it reads it, so write true or false; if it is a text option, quote the value ('%s') to say so",
+			[n.key, w, n.key, refusal(w), w],
+		),
 	)
 	f := result.warning(n, msg)
 }
@@ -114,9 +120,12 @@ deny contains f if {
 deny contains f if {
 	some n in notices
 	n.code == "yaml-null-value"
-	msg := sprintf(
-		"%s has no value (YAML null): Flink's config.yaml loader passes every flattened value to Configuration.setValueInternal, which throws NullPointerException \"Value must not be null.\", so Flink fails to start with \"Error parsing YAML configuration.\"; delete the key or give it a value",
-		[n.key],
+	msg := result.msg(
+		sprintf("%s has no value (YAML null), so Flink fails to start.", [n.key]),
+		sprintf(
+			"%s has no value (YAML null): Flink's config.yaml loader passes every flattened value to Configuration.setValueInternal, which throws NullPointerException \"Value must not be null.\", so Flink fails to start with \"Error parsing YAML configuration.\"; delete the key or give it a value",
+			[n.key],
+		),
 	)
 	f := result.fix(n, msg, [result.delete("flink", n.key)])
 }
@@ -124,9 +133,12 @@ deny contains f if {
 deny contains f if {
 	some n in notices
 	n.code == "yaml-flat-nested-overlap"
-	msg := sprintf(
-		"%s (%s); the earlier one silently does nothing, because a flat key and a nested path that name the same option are not a YAML duplicate and raise no error. Keep one of them",
-		[n.message, current(n.key)],
+	msg := result.msg(
+		sprintf("%s is set both as a flat key and as a nested path, so the earlier one silently does nothing.", [n.key]),
+		sprintf(
+			"%s (%s); the earlier one silently does nothing, because a flat key and a nested path that name the same option are not a YAML duplicate and raise no error. Keep one of them",
+			[n.message, current(n.key)],
+		),
 	)
 	f := result.warning(n, msg)
 }
@@ -138,9 +150,12 @@ current(key) := sprintf("%s", [input.flink.keys[key].value]) if {
 deny contains f if {
 	some n in notices
 	n.code == "yaml-env-java-home-nested"
-	msg := sprintf(
-		"%s; written nested, it is not found and the scripts use JAVA_HOME or the java on the PATH instead",
-		[n.message],
+	msg := result.msg(
+		"env.java.home written nested is not found, so the scripts use another Java.",
+		sprintf(
+			"%s; written nested, it is not found and the scripts use JAVA_HOME or the java on the PATH instead",
+			[n.message],
+		),
 	)
 	f := result.warning(n, msg)
 }

@@ -21,7 +21,7 @@ bool_like(key, word) := json.patch(base, [
 test_yes_on_a_boolean_option_is_an_error_with_fix if {
 	some f in config_yaml.deny with input as bool_like("execution.checkpointing.incremental", "yes")
 	not f.severity
-	contains(f.message, "Unrecognized option for boolean: yes. Expected either true or false(case insensitive)")
+	contains(f.detail, "Unrecognized option for boolean: yes. Expected either true or false(case insensitive)")
 	f.fix == [{"op": "set", "target": "flink", "key": "execution.checkpointing.incremental", "value": "true"}]
 }
 
@@ -42,7 +42,7 @@ test_null_value_is_an_error_and_deleted if {
 		"message": "key \"state.checkpoints.num-retained\" has a null value",
 	}]}])
 	some f in config_yaml.deny with input as inp
-	contains(f.message, "Value must not be null.")
+	contains(f.detail, "Value must not be null.")
 	f.fix == [{"op": "delete", "target": "flink", "key": "state.checkpoints.num-retained"}]
 }
 
@@ -56,7 +56,7 @@ test_flat_nested_overlap_is_a_warning if {
 	])
 	some f in config_yaml.deny with input as inp
 	f.severity == "warning"
-	contains(f.message, "(2 min)")
+	contains(f.detail, "(2 min)")
 }
 
 test_clean_file_is_silent if {

@@ -79,9 +79,12 @@ deny contains f if {
 	not e.error
 	comparable(e, r)
 	e.value != r
-	f := result.warning(at_value(e), sprintf(
-		"the deployed job does not run what the repository says: the repository gives %s, but the running job%s uses %s (%s): %s",
-		[repo(e, fd), job, render(fd.kind, r), observed, consequence],
+	f := result.warning(at_value(e), result.msg(
+		sprintf("The running job uses %s %s, not what the repository gives, so findings on the repository miss what runs.", [e.key, result.short(render(fd.kind, r))]),
+		sprintf(
+			"the deployed job does not run what the repository says: the repository gives %s, but the running job%s uses %s (%s): %s",
+			[repo(e, fd), job, render(fd.kind, r), observed, consequence],
+		),
 	))
 }
 
@@ -94,9 +97,12 @@ deny contains f if {
 	not e.template
 	not e.error
 	not is_number(e.value)
-	f := result.warning(at_value(e), sprintf(
-		"the deployed job does not run what the repository says: the repository does not enable checkpointing (%s unset), but the running job%s checkpoints every %s (%s): %s",
-		[e.key, job, units.duration(r), observed, consequence],
+	f := result.warning(at_value(e), result.msg(
+		sprintf("The running job checkpoints every %s though the repository does not enable checkpointing, so the repository is not what runs.", [units.duration(r)]),
+		sprintf(
+			"the deployed job does not run what the repository says: the repository does not enable checkpointing (%s unset), but the running job%s checkpoints every %s (%s): %s",
+			[e.key, job, units.duration(r), observed, consequence],
+		),
 	))
 }
 

@@ -30,16 +30,16 @@ test_interval_and_timeout_differ if {
 	some f in fs
 	f.severity == "warning"
 	f.loc.line == 1
-	f.message == "the deployed job does not run what the repository says: the repository gives execution.checkpointing.interval 1 min (conf/flink-conf.yaml:1), but the running job a1b2 uses 3 min (running_checkpointing at .ckptlint.hcl:12, facts from jobmanager http://jm:8081/jobs/a1b2/checkpoints/config, 2026-12-01): the job's code (StreamExecutionEnvironment.enableCheckpointing, CheckpointConfig setters) or its submission (-D) overrides the file, or the job was deployed from another revision, so findings about this setting describe a configuration that is not running. Make the repository say what runs, or redeploy from it, then read the facts again (`ckptlint facts --jobmanager`)"
+	f.detail == "the deployed job does not run what the repository says: the repository gives execution.checkpointing.interval 1 min (conf/flink-conf.yaml:1), but the running job a1b2 uses 3 min (running_checkpointing at .ckptlint.hcl:12, facts from jobmanager http://jm:8081/jobs/a1b2/checkpoints/config, 2026-12-01): the job's code (StreamExecutionEnvironment.enableCheckpointing, CheckpointConfig setters) or its submission (-D) overrides the file, or the job was deployed from another revision, so findings about this setting describe a configuration that is not running. Make the repository say what runs, or redeploy from it, then read the facts again (`ckptlint facts --jobmanager`)"
 	some g in fs
-	contains(g.message, "execution.checkpointing.timeout 10 min (Flink's default, the file does not set it), but the running job a1b2 uses 20 min")
+	contains(g.detail, "execution.checkpointing.timeout 10 min (Flink's default, the file does not set it), but the running job a1b2 uses 20 min")
 }
 
 test_unaligned_differs if {
 	fs := deployed_checkpointing.deny with input as doc(one_min, object.union(same, {"unaligned": true}))
 	count(fs) == 1
 	some f in fs
-	contains(f.message, "execution.checkpointing.unaligned.enabled false (Flink's default, the file does not set it), but the running job a1b2 uses true")
+	contains(f.detail, "execution.checkpointing.unaligned.enabled false (Flink's default, the file does not set it), but the running job a1b2 uses true")
 }
 
 test_checkpointing_off_in_repo if {
@@ -47,7 +47,7 @@ test_checkpointing_off_in_repo if {
 	fs := deployed_checkpointing.deny with input as doc(unset, same)
 	count(fs) == 1
 	some f in fs
-	contains(f.message, "the repository does not enable checkpointing (execution.checkpointing.interval unset), but the running job a1b2 checkpoints every 1 min")
+	contains(f.detail, "the repository does not enable checkpointing (execution.checkpointing.interval unset), but the running job a1b2 checkpoints every 1 min")
 }
 
 test_same_is_quiet if {

@@ -69,9 +69,12 @@ deny contains f if {
 	some note in notes
 	[n, _, file] := note
 	n.code == "xml-final-override"
-	msg := sprintf(
-		"%s is final in an earlier definition, so Hadoop ignores this one (it logs \"%s\") and %s keeps %s; remove <final>true</final> from the earlier definition or delete this one",
-		[n.key, trim_space(n.message), n.key, kept(file, n.key)],
+	msg := result.msg(
+		sprintf("%s is final in an earlier definition, so Hadoop ignores this one.", [result.short(n.key)]),
+		sprintf(
+			"%s is final in an earlier definition, so Hadoop ignores this one (it logs \"%s\") and %s keeps %s; remove <final>true</final> from the earlier definition or delete this one",
+			[n.key, trim_space(n.message), n.key, kept(file, n.key)],
+		),
 	)
 	f := hygiene.emit(n, msg, [], level(n.key, true))
 }
@@ -83,9 +86,12 @@ deny contains f if {
 	some note in notes
 	n := note[0]
 	n.code == "xml-final-empty-override"
-	msg := sprintf(
-		"%s (Configuration.loadProperty locks a final key even without a value; only flink.hadoop.%s, which Flink applies with Configuration.set(), still changes it); give the final definition a value or remove its <final>, or delete this one",
-		[n.message, n.key],
+	msg := result.msg(
+		sprintf("%s is final without a value in an earlier definition, so Hadoop ignores this one.", [result.short(n.key)]),
+		sprintf(
+			"%s (Configuration.loadProperty locks a final key even without a value; only flink.hadoop.%s, which Flink applies with Configuration.set(), still changes it); give the final definition a value or remove its <final>, or delete this one",
+			[n.message, n.key],
+		),
 	)
 	f := hygiene.emit(n, msg, [], level(n.key, true))
 }
@@ -102,9 +108,12 @@ deny contains f if {
 	n := note[0]
 	n.code == "xml-final-override-resource"
 	n.key != "dfs.blocksize"
-	msg := sprintf(
-		"%s is final in a resource Flink's HDFS client loads earlier, so Hadoop ignores this definition (it logs \"%s\"); remove <final>true</final> there or delete this one",
-		[n.key, trim_space(n.message)],
+	msg := result.msg(
+		sprintf("%s is final in a resource loaded earlier, so Hadoop ignores this definition.", [result.short(n.key)]),
+		sprintf(
+			"%s is final in a resource Flink's HDFS client loads earlier, so Hadoop ignores this definition (it logs \"%s\"); remove <final>true</final> there or delete this one",
+			[n.key, trim_space(n.message)],
+		),
 	)
 	f := hygiene.emit(n, msg, [], level(n.key, true))
 }
@@ -115,9 +124,12 @@ deny contains f if {
 	some note in notes
 	n := note[0]
 	n.code == "xml-final-empty-resource"
-	msg := sprintf(
-		"%s: Configuration.loadProperty locks a final key even without a value, so this value never applies (only flink.hadoop.%s, which Flink applies with Configuration.set(), still changes it); give the final definition a value or remove its <final>",
-		[n.message, n.key],
+	msg := result.msg(
+		sprintf("%s is final without a value in a resource loaded earlier, so this value never applies.", [result.short(n.key)]),
+		sprintf(
+			"%s: Configuration.loadProperty locks a final key even without a value, so this value never applies (only flink.hadoop.%s, which Flink applies with Configuration.set(), still changes it); give the final definition a value or remove its <final>",
+			[n.message, n.key],
+		),
 	)
 	f := hygiene.emit(n, msg, [], level(n.key, true))
 }
@@ -127,9 +139,12 @@ deny contains f if {
 	some note in notes
 	n := note[0]
 	n.code == "xml-final-not-true"
-	msg := sprintf(
-		"%s is not locked: Hadoop makes a key final only when <final> is exactly the text true (%s), so a file loaded later can still change it; write <final>true</final> to lock it against later files",
-		[n.key, final_text(n)],
+	msg := result.msg(
+		sprintf("%s is not locked: Hadoop makes a key final only when <final> is exactly true.", [result.short(n.key)]),
+		sprintf(
+			"%s is not locked: Hadoop makes a key final only when <final> is exactly the text true (%s), so a file loaded later can still change it; write <final>true</final> to lock it against later files",
+			[n.key, final_text(n)],
+		),
 	)
 	f := hygiene.emit(n, msg, [], "warning")
 }
@@ -148,7 +163,10 @@ deny contains f if {
 	n.code == "xml-duplicate-key"
 	hygiene.hadoop_relevant(n.key)
 	not same_value(n)
-	msg := sprintf("%s and ignores this definition; delete the one you do not mean", [n.message])
+	msg := result.msg(
+		sprintf("%s is defined more than once in this file, and Hadoop ignores this definition.", [result.short(n.key)]),
+		sprintf("%s and ignores this definition; delete the one you do not mean", [n.message]),
+	)
 	f := hygiene.emit(n, msg, [], "warning")
 }
 
@@ -158,7 +176,10 @@ deny contains f if {
 	n.code == "xml-duplicate-key"
 	hygiene.hadoop_relevant(n.key)
 	same_value(n)
-	msg := sprintf("%s, so this definition changes nothing; delete one of the two", [n.message])
+	msg := result.msg(
+		sprintf("%s is defined twice with the same value, so this definition changes nothing.", [result.short(n.key)]),
+		sprintf("%s, so this definition changes nothing; delete one of the two", [n.message]),
+	)
 	f := hygiene.emit(n, msg, [], "info")
 }
 
@@ -170,9 +191,12 @@ deny contains f if {
 	some note in notes
 	n := note[0]
 	n.code == "xml-cdata-ignored"
-	msg := sprintf(
-		"%s: its Configuration.Parser appends only character events, never a CDATA section (HADOOP-16749, fixed in 2.10.1, 3.1.4, 3.2.2 and 3.3.0), so %s keeps its earlier or default value on %s. Write the text without CDATA (escape < and & as &lt; and &amp;) or upgrade",
-		[n.message, n.key, hadoop_text],
+	msg := result.msg(
+		sprintf("This Hadoop release ignores the CDATA value of %s, so it keeps its earlier or default value.", [result.short(n.key)]),
+		sprintf(
+			"%s: its Configuration.Parser appends only character events, never a CDATA section (HADOOP-16749, fixed in 2.10.1, 3.1.4, 3.2.2 and 3.3.0), so %s keeps its earlier or default value on %s. Write the text without CDATA (escape < and & as &lt; and &amp;) or upgrade",
+			[n.message, n.key, hadoop_text],
+		),
 	)
 	f := hygiene.emit(n, msg, [], level(n.key, true))
 }
@@ -189,9 +213,12 @@ deny contains f if {
 	n := note[0]
 	n.code == "xml-cdata"
 	cdata_uncertain
-	msg := sprintf(
-		"%s. ckptlint reads the value as current releases do; %s",
-		[n.message, cdata_declare],
+	msg := result.msg(
+		sprintf("The value of %s is in CDATA, which Hadoop releases without HADOOP-16749 ignore.", [result.short(n.key)]),
+		sprintf(
+			"%s. ckptlint reads the value as current releases do; %s",
+			[n.message, cdata_declare],
+		),
 	)
 	f := hygiene.emit(n, msg, [], "info")
 }
@@ -223,9 +250,12 @@ deny contains f if {
 	some note in notes
 	n := note[0]
 	n.code == "xml-external-entity"
-	msg := sprintf(
-		"%s; rules that need %s use its default instead. Write the value into the file (an internal <!ENTITY name \"value\"> is read)",
-		[n.message, n.key],
+	msg := result.msg(
+		sprintf("The value of %s comes from an external entity ckptlint does not read, so rules use its default.", [result.short(n.key)]),
+		sprintf(
+			"%s; rules that need %s use its default instead. Write the value into the file (an internal <!ENTITY name \"value\"> is read)",
+			[n.message, n.key],
+		),
 	)
 	f := hygiene.emit(n, msg, [], external_level(n.key))
 }
@@ -235,7 +265,10 @@ deny contains f if {
 	some note in notes
 	n := note[0]
 	n.code == "xml-parameter-entity"
-	msg := sprintf("%s. Hadoop's parser would expand them; write the declarations into the DOCTYPE or the values into the file", [n.message])
+	msg := result.msg(
+		"This file declares parameter entities ckptlint does not expand, so the values they define are unknown to it.",
+		sprintf("%s. Hadoop's parser would expand them; write the declarations into the DOCTYPE or the values into the file", [n.message]),
+	)
 	f := hygiene.emit(n, msg, [], "info")
 }
 
@@ -249,9 +282,12 @@ deny contains f if {
 	n := note[0]
 	n.code == "xml-empty-value"
 	contains(n.message, "is final with no value")
-	msg := sprintf(
-		"%s is final with no value: Hadoop leaves it without a value (its default applies) and ignores every later definition of it in the files loaded after this one (only a flink.hadoop.%s in the Flink configuration, which Flink applies with Configuration.set(), still changes it); give it a value or remove <final>",
-		[n.key, n.key],
+	msg := result.msg(
+		sprintf("%s is final with no value, so its default applies and later files cannot change it.", [result.short(n.key)]),
+		sprintf(
+			"%s is final with no value: Hadoop leaves it without a value (its default applies) and ignores every later definition of it in the files loaded after this one (only a flink.hadoop.%s in the Flink configuration, which Flink applies with Configuration.set(), still changes it); give it a value or remove <final>",
+			[n.key, n.key],
+		),
 	)
 	f := hygiene.emit(n, msg, [], level(n.key, true))
 }
@@ -261,9 +297,12 @@ deny contains f if {
 	some note in notes
 	n := note[0]
 	n.code == "xml-substitution-depth"
-	msg := sprintf(
-		"%s: Hadoop expands at most 20 levels of ${...} and throws IllegalStateException \"Variable substitution depth too large: 20 ...\" on every read of %s; remove the reference cycle",
-		[n.message, n.key],
+	msg := result.msg(
+		sprintf("%s nests ${...} references over 20 levels deep, so Hadoop throws on every read of it.", [result.short(n.key)]),
+		sprintf(
+			"%s: Hadoop expands at most 20 levels of ${...} and throws IllegalStateException \"Variable substitution depth too large: 20 ...\" on every read of %s; remove the reference cycle",
+			[n.message, n.key],
+		),
 	)
 	f := hygiene.emit(n, msg, [], level(n.key, true))
 }
@@ -274,7 +313,10 @@ deny contains f if {
 	some note in notes
 	n := note[0]
 	n.code == "xml-dtd-attribute-default"
-	msg := sprintf("%s, so what the file says per property is not all Hadoop reads; write the attribute on the elements that need it and drop the default", [n.message])
+	msg := result.msg(
+		"The DTD gives attributes defaults, so Hadoop reads more per property than the file shows.",
+		sprintf("%s, so what the file says per property is not all Hadoop reads; write the attribute on the elements that need it and drop the default", [n.message]),
+	)
 	f := hygiene.emit(n, msg, [], "info")
 }
 
@@ -284,7 +326,10 @@ deny contains f if {
 	some note in notes
 	n := note[0]
 	n.code == "xml-root-element"
-	msg := sprintf("%s; rename the root element to <configuration>, the name every Hadoop tool and editor expects", [n.message])
+	msg := result.msg(
+		"The root element of this file is not <configuration>, the name every Hadoop tool and editor expects.",
+		sprintf("%s; rename the root element to <configuration>, the name every Hadoop tool and editor expects", [n.message]),
+	)
 	f := hygiene.emit(n, msg, [], "info")
 }
 
@@ -293,7 +338,7 @@ deny contains f if {
 	some note in notes
 	n := note[0]
 	n.code == "xml-property-no-name"
-	f := hygiene.emit(n, sprintf("%s, so whatever it was meant to set is not set", [n.message]), [], "warning")
+	f := hygiene.emit(n, result.msg("A <property> without a <name> sets nothing.", sprintf("%s, so whatever it was meant to set is not set", [n.message])), [], "warning")
 }
 
 # An xi:include ckptlint did not read (a URL, a file outside the
@@ -303,7 +348,10 @@ deny contains f if {
 	some note in notes
 	n := note[0]
 	n.code == "xml-include-not-followed"
-	msg := sprintf("%s; the values Hadoop reads from it are unknown to ckptlint, so no rule judges them", [n.message])
+	msg := result.msg(
+		"An xi:include here is not followed, so no rule judges the values Hadoop reads from it.",
+		sprintf("%s; the values Hadoop reads from it are unknown to ckptlint, so no rule judges them", [n.message]),
+	)
 	f := hygiene.emit(n, msg, [], "warning")
 }
 
@@ -315,9 +363,12 @@ deny contains f if {
 	hygiene.hadoop_relevant(n.key)
 	old := split(n.message, " is deprecated. Instead, use ")[0]
 	old != n.message
-	msg := sprintf(
-		"%s is a deprecated key: Hadoop stores its value under %s and logs \"%s\"; %s",
-		[old, n.key, n.message, rename_advice(file, n.key)],
+	msg := result.msg(
+		sprintf("%s is deprecated: Hadoop stores its value under %s.", [result.short(old), n.key]),
+		sprintf(
+			"%s is a deprecated key: Hadoop stores its value under %s and logs \"%s\"; %s",
+			[old, n.key, n.message, rename_advice(file, n.key)],
+		),
 	)
 	f := hygiene.emit(n, msg, rename_ops(file, target, old, n.key), "info")
 }

@@ -91,9 +91,12 @@ deny contains f if {
 	deprecated
 	not conf_dir
 	not tilde(e.value)
-	msg := sprintf(
-		"%s names %s%s for Flink's HDFS client on %s; it is deprecated since Flink 1.5 (\"Use environment variable HADOOP_CONF_DIR instead\") and Flink 2.0 ignores it, so after an upgrade the client silently runs without those files (dfs.blocksize, replication, fs.defaultFS and HA nameservices set there no longer apply). %s",
-		[key, what(key), resolved(key), hygiene.version, advice(key, e.value)],
+	msg := result.msg(
+		sprintf("%s is deprecated and Flink 2.0 ignores it, so after an upgrade Flink's HDFS client runs without its Hadoop files.", [key]),
+		sprintf(
+			"%s names %s%s for Flink's HDFS client on %s; it is deprecated since Flink 1.5 (\"Use environment variable HADOOP_CONF_DIR instead\") and Flink 2.0 ignores it, so after an upgrade the client silently runs without those files (dfs.blocksize, replication, fs.defaultFS and HA nameservices set there no longer apply). %s",
+			[key, what(key), resolved(key), hygiene.version, advice(key, e.value)],
+		),
 	)
 	f := result.versioned(hygiene.emit(e, msg, rename_ops(key), "warning"))
 }
@@ -104,9 +107,12 @@ deny contains f if {
 	e := written("fs.hdfs.hadoopconf")
 	tilde(e.value)
 	not declared_2x
-	msg := sprintf(
-		"fs.hdfs.hadoopconf: %s names the Hadoop configuration directory with ~, which nothing expands: Flink checks it with java.io.File (new File(\"%s\").exists() in HadoopUtils.getHadoopConfiguration), which looks for a directory named \"~\" under the JobManager's and TaskManagers' working directory, so Flink silently loads no core-site.xml or hdfs-site.xml from it and its HDFS client runs without those settings (dfs.blocksize, replication, fs.defaultFS, HA nameservices) unless HADOOP_CONF_DIR supplies them. Write the absolute path of the directory on the Flink hosts",
-		[trim_space(e.value), trim_space(e.value)],
+	msg := result.msg(
+		"fs.hdfs.hadoopconf starts with ~, which nothing expands, so Flink loads no Hadoop configuration from it.",
+		sprintf(
+			"fs.hdfs.hadoopconf: %s names the Hadoop configuration directory with ~, which nothing expands: Flink checks it with java.io.File (new File(\"%s\").exists() in HadoopUtils.getHadoopConfiguration), which looks for a directory named \"~\" under the JobManager's and TaskManagers' working directory, so Flink silently loads no core-site.xml or hdfs-site.xml from it and its HDFS client runs without those settings (dfs.blocksize, replication, fs.defaultFS, HA nameservices) unless HADOOP_CONF_DIR supplies them. Write the absolute path of the directory on the Flink hosts",
+			[trim_space(e.value), trim_space(e.value)],
+		),
 	)
 	f := hygiene.emit(e, msg, [], "error")
 }
@@ -142,9 +148,12 @@ deny contains f if {
 	env_conf_dir_read
 	conf_dir
 	not tilde(e.value)
-	msg := sprintf(
-		"%s names %s%s, and env.hadoop.conf.dir is also set (%s: %s): Flink loads the fs.hdfs.* files first and the HADOOP_CONF_DIR ones (which env.hadoop.conf.dir sets when the environment does not) after them, so every key set in both comes from %s; fs.hdfs.* is deprecated since Flink 1.5 and ignored from 2.0. %s",
-		[key, what(key), resolved(key), hygiene.where(conf_dir.loc), conf_dir.value, conf_dir.value, both_advice(key, e.value)],
+	msg := result.msg(
+		sprintf("%s and env.hadoop.conf.dir are both set, so keys set in both come from the env.hadoop.conf.dir files.", [key]),
+		sprintf(
+			"%s names %s%s, and env.hadoop.conf.dir is also set (%s: %s): Flink loads the fs.hdfs.* files first and the HADOOP_CONF_DIR ones (which env.hadoop.conf.dir sets when the environment does not) after them, so every key set in both comes from %s; fs.hdfs.* is deprecated since Flink 1.5 and ignored from 2.0. %s",
+			[key, what(key), resolved(key), hygiene.where(conf_dir.loc), conf_dir.value, conf_dir.value, both_advice(key, e.value)],
+		),
 	)
 	f := result.versioned(hygiene.emit(e, msg, both_ops(key, e.value), "warning"))
 }
@@ -176,9 +185,12 @@ deny contains f if {
 	hygiene.at_least(2, 0)
 	input.versions.flink.declared
 	not loaded_anyway(key, e.value)
-	msg := sprintf(
-		"%s does not read %s (removed in Flink 2.0, FLINK-34085; Flink ignores unknown keys without an error): %s not loaded, so Flink's HDFS client runs without the settings there (dfs.blocksize, replication, fs.defaultFS, HA nameservices). %s",
-		[hygiene.version, key, what_2x(key, e.value), v2_advice(key, e.value)],
+	msg := result.msg(
+		sprintf("%s does not read %s, so Flink's HDFS client runs without the Hadoop files it names.", [hygiene.release, key]),
+		sprintf(
+			"%s does not read %s (removed in Flink 2.0, FLINK-34085; Flink ignores unknown keys without an error): %s not loaded, so Flink's HDFS client runs without the settings there (dfs.blocksize, replication, fs.defaultFS, HA nameservices). %s",
+			[hygiene.version, key, what_2x(key, e.value), v2_advice(key, e.value)],
+		),
 	)
 	f := result.versioned(hygiene.emit(e, msg, v2_ops(key), "error"))
 }
@@ -216,9 +228,12 @@ deny contains f if {
 	hygiene.at_least(2, 0)
 	input.versions.flink.declared
 	loaded_anyway("fs.hdfs.hadoopconf", e.value)
-	msg := sprintf(
-		"%s does not read fs.hdfs.hadoopconf (removed in Flink 2.0, FLINK-34085); the files in %s are loaded anyway through env.hadoop.conf.dir (%s), so the key only misleads: delete it",
-		[hygiene.version, e.value, hygiene.where(conf_dir.loc)],
+	msg := result.msg(
+		sprintf("%s does not read fs.hdfs.hadoopconf; its files load through env.hadoop.conf.dir anyway, so the key only misleads.", [hygiene.release]),
+		sprintf(
+			"%s does not read fs.hdfs.hadoopconf (removed in Flink 2.0, FLINK-34085); the files in %s are loaded anyway through env.hadoop.conf.dir (%s), so the key only misleads: delete it",
+			[hygiene.version, e.value, hygiene.where(conf_dir.loc)],
+		),
 	)
 	f := result.versioned(hygiene.emit(e, msg, [result.needs_version(result.delete("flink", "fs.hdfs.hadoopconf"))], "warning"))
 }

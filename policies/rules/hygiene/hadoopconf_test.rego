@@ -15,8 +15,8 @@ hconf_key := {"fs.hdfs.hadoopconf": {"value": "/opt/flink/conf", "loc": loc(19)}
 test_deprecated_on_1_13_is_a_warning_with_rename if {
 	some f in hadoopconf.deny with input as inp("1.13", 1, 13, hconf_key)
 	f.severity == "warning"
-	contains(f.message, "flink/conf in this repository")
-	contains(f.message, "env.hadoop.conf.dir: /opt/flink/conf")
+	contains(f.detail, "flink/conf in this repository")
+	contains(f.detail, "env.hadoop.conf.dir: /opt/flink/conf")
 	f.fix == [{"op": "rename", "target": "flink", "key": "fs.hdfs.hadoopconf", "new_key": "env.hadoop.conf.dir"}]
 }
 
@@ -26,7 +26,7 @@ test_with_env_hadoop_conf_dir_the_latter_wins if {
 	count(findings) == 1
 	some f in findings
 	f.severity == "warning"
-	contains(f.message, "every key set in both comes from /etc/hadoop/conf")
+	contains(f.detail, "every key set in both comes from /etc/hadoop/conf")
 	not f.fix
 }
 
@@ -39,8 +39,8 @@ test_same_directory_twice_deletes_the_deprecated_key if {
 test_declared_2_0_is_an_error if {
 	some f in hadoopconf.deny with input as inp("2.0", 2, 0, hconf_key)
 	f.severity == "error"
-	contains(f.message, "FLINK-34085")
-	contains(f.message, "are not loaded")
+	contains(f.detail, "FLINK-34085")
+	contains(f.detail, "are not loaded")
 }
 
 test_without_the_key_silent if {
@@ -53,8 +53,8 @@ test_before_1_6_no_rename if {
 	some f in hadoopconf.deny with input as inp("1.5", 1, 5, hconf_key)
 	f.severity == "warning"
 	not f.fix
-	contains(f.message, "Export HADOOP_CONF_DIR=/opt/flink/conf instead")
-	contains(f.message, "only from Flink 1.6")
+	contains(f.detail, "Export HADOOP_CONF_DIR=/opt/flink/conf instead")
+	contains(f.detail, "only from Flink 1.6")
 }
 
 # Issue 23: before 1.5 the key is not deprecated (ConfigConstants.PATH_HADOOP_CONFIG
@@ -87,7 +87,7 @@ test_both_before_1_6_no_override_claim if {
 	keys := object.union(hconf_key, {"env.hadoop.conf.dir": {"value": "/etc/hadoop/conf", "loc": loc(20)}})
 	findings := hadoopconf.deny with input as inp("1.5", 1, 5, keys)
 	every f in findings {
-		not contains(f.message, "every key set in both")
+		not contains(f.detail, "every key set in both")
 	}
 }
 
@@ -98,21 +98,21 @@ tilde_key := {"fs.hdfs.hadoopconf": {"value": "~/hadoop/conf", "loc": loc(19)}}
 test_tilde_loads_nothing if {
 	some f in hadoopconf.deny with input as inp("1.0.1", 1, 0, tilde_key)
 	f.severity == "error"
-	contains(f.message, "silently loads no core-site.xml or hdfs-site.xml from it")
-	not contains(f.message, "HADOOP_CONF_DIR=~")
+	contains(f.detail, "silently loads no core-site.xml or hdfs-site.xml from it")
+	not contains(f.detail, "HADOOP_CONF_DIR=~")
 	not f.fix
 	findings := hadoopconf.deny with input as inp("1.20", 1, 20, tilde_key)
 	count(findings) == 1
 	every g in findings {
 		g.severity == "error"
-		not contains(g.message, "env.hadoop.conf.dir: ~")
+		not contains(g.detail, "env.hadoop.conf.dir: ~")
 	}
 }
 
 test_tilde_on_2_0_no_rename if {
 	some f in hadoopconf.deny with input as inp("2.0", 2, 0, tilde_key)
 	f.severity == "error"
-	contains(f.message, "absolute path")
-	not contains(f.message, "env.hadoop.conf.dir: ~")
+	contains(f.detail, "absolute path")
+	not contains(f.detail, "env.hadoop.conf.dir: ~")
 	not f.fix
 }

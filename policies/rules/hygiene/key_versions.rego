@@ -69,9 +69,12 @@ deny contains f if {
 	some u in uses
 	u.problem == "deprecated"
 	u.use != ""
-	msg := sprintf(
-		"%s is deprecated on %s: Flink still reads it%s, and deprecated keys are dropped in later releases (several were in Flink 2.0). Rename it to %s, with the same value (a release older than %s does not read that name)",
-		[u.key, hygiene.version, deprecation_log(u), u.use, since(u.use)],
+	msg := result.msg(
+		sprintf("%s is deprecated: %s still reads it, but later releases drop such keys; rename it to %s.", [u.key, hygiene.release, u.use]),
+		sprintf(
+			"%s is deprecated on %s: Flink still reads it%s, and deprecated keys are dropped in later releases (several were in Flink 2.0). Rename it to %s, with the same value (a release older than %s does not read that name)",
+			[u.key, hygiene.version, deprecation_log(u), u.use, since(u.use)],
+		),
 	)
 	f := result.versioned(hygiene.emit(u, msg, rename_ops(u), "info"))
 }
@@ -98,9 +101,12 @@ rename_ops(u) := [] if {
 deny contains f if {
 	some u in uses
 	u.problem == "shadowed"
-	msg := sprintf(
-		"%s (%s) is ignored: %s is also set (%s) and Flink reads that spelling first, so this line never applies on %s. Delete it (or move its value to %s)",
-		[u.key, value_text(u.key), u.use, place(u.use), hygiene.version, u.use],
+	msg := result.msg(
+		sprintf("%s is ignored: %s is also set and %s reads that spelling first.", [u.key, u.use, hygiene.release]),
+		sprintf(
+			"%s (%s) is ignored: %s is also set (%s) and Flink reads that spelling first, so this line never applies on %s. Delete it (or move its value to %s)",
+			[u.key, value_text(u.key), u.use, place(u.use), hygiene.version, u.use],
+		),
 	)
 	f := result.versioned(hygiene.emit(u, msg, [result.needs_version(result.delete("flink", u.key))], "warning"))
 }
@@ -113,9 +119,12 @@ deny contains f if {
 	some u in uses
 	u.problem == "unread"
 	input.versions.flink.declared
-	msg := sprintf(
-		"%s, so this setting silently does nothing (Flink does not reject unknown keys)%s",
-		[with_source(u.message), instead(u)],
+	msg := result.msg(
+		sprintf("%s is not read by %s, so this setting silently does nothing.", [u.key, hygiene.release]),
+		sprintf(
+			"%s, so this setting silently does nothing (Flink does not reject unknown keys)%s",
+			[with_source(u.message), instead(u)],
+		),
 	)
 	f := result.versioned(hygiene.emit(u, msg, unread_ops(u), "error"))
 }
@@ -125,9 +134,12 @@ deny contains f if {
 	some u in uses
 	u.problem == "unread"
 	not input.versions.flink.declared
-	msg := sprintf(
-		"%s does not read %s; if that is the version you run, the setting does nothing%s",
-		[hygiene.version, u.key, instead(u)],
+	msg := result.msg(
+		sprintf("%s is not read by %s, the release the files are read as; if that is what runs, the setting does nothing.", [u.key, hygiene.release]),
+		sprintf(
+			"%s does not read %s; if that is the version you run, the setting does nothing%s",
+			[hygiene.version, u.key, instead(u)],
+		),
 	)
 	f := result.info(u, msg)
 }

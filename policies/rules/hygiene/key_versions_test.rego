@@ -17,8 +17,8 @@ test_deprecated_is_info_with_rename if {
 	some f in key_versions.deny with input as doc
 	f.severity == "info"
 	f.version_dependent
-	contains(f.message, "Config uses deprecated configuration key 'state.backend' instead of proper key 'state.backend.type'")
-	contains(f.message, "(a release older than Flink 1.17 does not read that name)")
+	contains(f.detail, "Config uses deprecated configuration key 'state.backend' instead of proper key 'state.backend.type'")
+	contains(f.detail, "(a release older than Flink 1.17 does not read that name)")
 	f.fix == [{"op": "rename", "target": "flink", "key": "state.backend", "new_key": "state.backend.type", "needs_version": true}]
 }
 
@@ -28,7 +28,7 @@ test_shadowed_is_a_warning_with_delete if {
 	some f in key_versions.deny with input as inp(true, [u], keys)
 	f.severity == "warning"
 	f.version_dependent
-	contains(f.message, "state.backend.type is also set (flink-conf.yaml:3, \"hashmap\")")
+	contains(f.detail, "state.backend.type is also set (flink-conf.yaml:3, \"hashmap\")")
 	f.fix == [{"op": "delete", "target": "flink", "key": "state.backend", "needs_version": true}]
 }
 
@@ -37,7 +37,7 @@ unread := {"key": "execution.checkpointing.dir", "problem": "unread", "use": "st
 test_unread_on_a_declared_version_is_an_error_with_rename if {
 	some f in key_versions.deny with input as inp(true, [unread], {"execution.checkpointing.dir": {"value": "hdfs:///c", "loc": loc(4)}})
 	f.severity == "error"
-	contains(f.message, "silently does nothing")
+	contains(f.detail, "silently does nothing")
 	f.fix == [{"op": "rename", "target": "flink", "key": "execution.checkpointing.dir", "new_key": "state.checkpoints.dir"}]
 }
 
@@ -75,8 +75,8 @@ test_deprecated_on_1_2_quotes_no_warn if {
 		{"op": "replace", "path": "/versions/flink/minor", "value": 2},
 	])
 	some f in key_versions.deny with input as doc
-	not contains(f.message, "Config uses deprecated configuration key")
-	contains(f.message, "without a log line")
+	not contains(f.detail, "Config uses deprecated configuration key")
+	contains(f.detail, "without a log line")
 }
 
 test_deprecated_on_2_3_quotes_the_warn if {
@@ -85,5 +85,5 @@ test_deprecated_on_2_3_quotes_the_warn if {
 		{"op": "replace", "path": "/versions/flink/minor", "value": 3},
 	])
 	some f in key_versions.deny with input as doc
-	contains(f.message, "logs WARN \"Config uses deprecated configuration key 'state.backend' instead of proper key 'state.backend.type'\"")
+	contains(f.detail, "logs WARN \"Config uses deprecated configuration key 'state.backend' instead of proper key 'state.backend.type'\"")
 }

@@ -45,6 +45,12 @@ declared_2x if {
 
 # unread_note says that the release does not read a key at all (the key
 # catalogue, input.flink.unread; CKPT604 reports the key itself).
+# lost_headline is the headline of a line the parser skips: why, or that
+# the release does not read the key anyway.
+lost_headline(key, why) := sprintf("%q is not set by this line, but this release does not read that key anyway.", [result.short(key)]) if {
+	input.flink.unread[key]
+} else := sprintf("%q is not set: %s.", [result.short(key), why])
+
 unread_note(key) := sprintf(" (%s, so writing it does nothing on this release)", [input.flink.unread[key]]) if {
 	input.flink.unread[key]
 } else := ""
@@ -192,9 +198,12 @@ else := fix_written(n)
 deny contains f if {
 	some n in notices
 	n.code == "legacy-missing-space"
-	msg := sprintf(
-		"%q is not set: Flink's legacy flink-conf.yaml parser splits a line at the first \": \" (colon and space), finds none here and skips the line with only WARN %s; %s%s",
-		[n.key, split_warn, consequence(n.key), set_hint(n)],
+	msg := result.msg(
+		lost_headline(n.key, "Flink's legacy parser skips a line with no \": \" after the key"),
+		sprintf(
+			"%q is not set: Flink's legacy flink-conf.yaml parser splits a line at the first \": \" (colon and space), finds none here and skips the line with only WARN %s; %s%s",
+			[n.key, split_warn, consequence(n.key), set_hint(n)],
+		),
 	)
 	f := hygiene.emit(n, msg, lost_fix(n), lost_level(n.key))
 }
@@ -203,9 +212,12 @@ deny contains f if {
 deny contains f if {
 	some n in children
 	not in_block(n)
-	msg := sprintf(
-		"%q is not set: Flink's legacy flink-conf.yaml parser does not read nested YAML, skips the lines of its parent keys above (they have no \": \") and reads this line as the top-level key %s; %s%s",
-		[n.key, top_level(n), consequence(n.key), set_hint(n)],
+	msg := result.msg(
+		lost_headline(n.key, "Flink's legacy flink-conf.yaml parser does not read nested YAML"),
+		sprintf(
+			"%q is not set: Flink's legacy flink-conf.yaml parser does not read nested YAML, skips the lines of its parent keys above (they have no \": \") and reads this line as the top-level key %s; %s%s",
+			[n.key, top_level(n), consequence(n.key), set_hint(n)],
+		),
 	)
 	f := hygiene.emit(n, msg, lost_fix(n), lost_level(n.key))
 }
@@ -219,9 +231,12 @@ top_level(n) := sprintf("%q", [m[0][1]]) if {
 deny contains f if {
 	some h in headers
 	not covered(h)
-	msg := sprintf(
-		"%q is not set: Flink's legacy flink-conf.yaml parser does not read nested YAML; it skips this line (no \": \" on it) and every indented line below it that has no \": \", such as the items of a block list; %s. Write the key in full on one line, a list as a;b;c",
-		[h.key, consequence(h.key)],
+	msg := result.msg(
+		lost_headline(h.key, "Flink's legacy parser skips this line and the indented lines below it"),
+		sprintf(
+			"%q is not set: Flink's legacy flink-conf.yaml parser does not read nested YAML; it skips this line (no \": \" on it) and every indented line below it that has no \": \", such as the items of a block list; %s. Write the key in full on one line, a list as a;b;c",
+			[h.key, consequence(h.key)],
+		),
 	)
 	f := hygiene.emit(h, msg, [], level(h.key))
 }
@@ -233,9 +248,12 @@ deny contains f if {
 	e := input.flink.keys[n.key]
 	e.loc.line == n.loc.line
 	not script_unquoted(n.key, e.value)
-	msg := sprintf(
-		"Flink's legacy flink-conf.yaml parser keeps quotes: %q is set to %s, quote characters included%s; remove the quotes%s",
-		[n.key, e.value, rejected(n.loc), unread_note(n.key)],
+	msg := result.msg(
+		sprintf("Flink's legacy parser keeps quotes, so %s is set with its quote characters.", [result.short(n.key)]),
+		sprintf(
+			"Flink's legacy flink-conf.yaml parser keeps quotes: %q is set to %s, quote characters included%s; remove the quotes%s",
+			[n.key, e.value, rejected(n.loc), unread_note(n.key)],
+		),
 	)
 	f := hygiene.emit(n, msg, unquote_fix(n.key, e.value), read_level(n.key))
 }
@@ -268,7 +286,10 @@ deny contains f if {
 	some n in notices
 	n.code == "legacy-quoted-key"
 	k := key_name(n.key)
-	msg := sprintf("%s; Flink does not set %s%s", [n.message, k, unread_note(k)])
+	msg := result.msg(
+		sprintf("Flink's legacy parser keeps the quotes of the key, so Flink does not set %s.", [result.short(k)]),
+		sprintf("%s; Flink does not set %s%s", [n.message, k, unread_note(k)]),
+	)
 	f := hygiene.emit(n, msg, fix_quoted_key(n.key, k), read_level(k))
 }
 
@@ -288,9 +309,12 @@ fix_quoted_key(written, key) := [result.set("flink", key, input.flink.keys[writt
 deny contains f if {
 	some n in notices
 	n.code == "legacy-comment-cut"
-	msg := sprintf(
-		"%s; flink-conf.yaml cannot hold a \"#\" in a value: choose a value without \"#\", or move to config.yaml (read from Flink 1.19), where \"#\" starts a comment only after a space",
-		[n.message],
+	msg := result.msg(
+		"Flink's legacy parser cuts the line at its first \"#\", so the rest of this value is dropped.",
+		sprintf(
+			"%s; flink-conf.yaml cannot hold a \"#\" in a value: choose a value without \"#\", or move to config.yaml (read from Flink 1.19), where \"#\" starts a comment only after a space",
+			[n.message],
+		),
 	)
 	f := hygiene.emit(n, msg, [], cut_level(n))
 }
@@ -304,7 +328,7 @@ cut_level(n) := "error" if {
 deny contains f if {
 	some n in notices
 	n.code == "legacy-yaml-list"
-	f := hygiene.emit(n, n.message, [], level(n.key))
+	f := hygiene.emit(n, result.msg(sprintf("Flink's legacy parser reads the value of %s literally, not as a YAML list or map.", [result.short(n.key)]), n.message), [], level(n.key))
 }
 
 # Lines skipped with only a WARN in the log.
@@ -312,9 +336,12 @@ deny contains f if {
 	some n in notices
 	n.code == "legacy-empty-value"
 	not in_block(n)
-	msg := sprintf(
-		"%q has no value: Flink's legacy parser finds no \": \" on the line and skips it with only WARN %s; %s. Give it a value or delete the line",
-		[n.key, split_warn, consequence(n.key)],
+	msg := result.msg(
+		lost_headline(n.key, "it has no value, so Flink's legacy parser skips the line"),
+		sprintf(
+			"%q has no value: Flink's legacy parser finds no \": \" on the line and skips it with only WARN %s; %s. Give it a value or delete the line",
+			[n.key, split_warn, consequence(n.key)],
+		),
 	)
 	f := hygiene.emit(n, msg, [], "warning")
 }
@@ -323,7 +350,10 @@ deny contains f if {
 	some n in notices
 	n.code == "legacy-no-separator"
 	not in_block(n)
-	msg := sprintf("%s (WARN %s), so whatever it was meant to set is not set; write \"key: value\" or comment it out with \"#\"", [n.message, split_warn])
+	msg := result.msg(
+		"This line has no \": \", so Flink's legacy parser skips it and sets nothing.",
+		sprintf("%s (WARN %s), so whatever it was meant to set is not set; write \"key: value\" or comment it out with \"#\"", [n.message, split_warn]),
+	)
 	f := hygiene.emit(n, msg, [], "warning")
 }
 
@@ -331,7 +361,10 @@ deny contains f if {
 	some n in notices
 	n.code == "legacy-empty-key"
 	not in_block(n)
-	msg := sprintf("%s (WARN %s); write \"key: value\" or delete the line", [n.message, empty_warn])
+	msg := result.msg(
+		"This line has an empty key, so Flink's legacy parser skips it.",
+		sprintf("%s (WARN %s); write \"key: value\" or delete the line", [n.message, empty_warn]),
+	)
 	f := hygiene.emit(n, msg, [], "warning")
 }
 
@@ -339,7 +372,10 @@ deny contains f if {
 deny contains f if {
 	some n in notices
 	n.code == "legacy-duplicate-key"
-	msg := sprintf("%s; delete the line that does nothing", [n.message])
+	msg := result.msg(
+		sprintf("%s is set again later in the file, so Flink ignores this line.", [result.short(n.key)]),
+		sprintf("%s; delete the line that does nothing", [n.message]),
+	)
 	f := hygiene.emit(n, msg, [], "warning")
 }
 
@@ -348,7 +384,10 @@ deny contains f if {
 	some n in notices
 	n.code == "legacy-bom"
 	k := trim_prefix(n.key, "\ufeff")
-	msg := sprintf("%s, which matches no option; save the file as UTF-8 without a byte order mark", [n.message])
+	msg := result.msg(
+		"A byte order mark starts the file and becomes part of the first key, so that key matches no option.",
+		sprintf("%s, which matches no option; save the file as UTF-8 without a byte order mark", [n.message]),
+	)
 	f := hygiene.emit(n, msg, [], bom_level(k))
 }
 
@@ -360,7 +399,7 @@ bom_level(k) := "error" if {
 deny contains f if {
 	some n in notices
 	n.code == "legacy-invalid-utf8"
-	f := hygiene.emit(n, n.message, [], "warning")
+	f := hygiene.emit(n, result.msg("This line holds bytes that are not UTF-8, and Flink reads each of them as U+FFFD.", n.message), [], "warning")
 }
 
 # The JVM options in double quotes: Flink's start scripts, not the Java
@@ -386,9 +425,12 @@ deny contains f if {
 	e := input.flink.keys[n.key]
 	e.loc.line == n.loc.line
 	script_unquoted(n.key, e.value)
-	msg := sprintf(
-		"%s is set to %s in double quotes on %s. %s. Remove the quotes: the value then means the same on every release",
-		[n.key, e.value, hygiene.version, java_opts_why],
+	msg := result.msg(
+		sprintf("%s is in double quotes, which only some releases' start scripts strip, so the JVM options differ by release.", [n.key]),
+		sprintf(
+			"%s is set to %s in double quotes on %s. %s. Remove the quotes: the value then means the same on every release",
+			[n.key, e.value, hygiene.version, java_opts_why],
+		),
 	)
 	f := result.versioned(hygiene.emit(n, msg, [result.needs_version(op) | some op in fix_unquote(n.key, e.value)], java_opts_level))
 }

@@ -26,8 +26,8 @@ test_nested_interval_is_an_error_with_the_flat_key_as_fix if {
 	some f in findings
 	f.severity == "error"
 	f.loc.line == 3
-	contains(f.message, "checkpointing stays off")
-	contains(f.message, "top-level key \"interval\"")
+	contains(f.detail, "checkpointing stays off")
+	contains(f.detail, "top-level key \"interval\"")
 	f.fix == [{"op": "set", "target": "flink", "key": "execution.checkpointing.interval", "value": "10 s"}]
 }
 
@@ -37,7 +37,7 @@ test_nested_timeout_names_the_default if {
 		"message": "Flink reads this as the top-level key \"timeout\", not \"execution.checkpointing.timeout\": the legacy flink-conf.yaml parser does not read nested YAML; write \"execution.checkpointing.timeout: 5 min\"",
 	}}])
 	some f in legacy_parser.deny with input as inp
-	contains(f.message, "Flink uses the default 10 min instead")
+	contains(f.detail, "Flink uses the default 10 min instead")
 }
 
 # env.java.opts:\n  - -Xmx1g\n  - -Xms1g
@@ -54,7 +54,7 @@ test_block_list_is_one_warning_at_its_header_and_later_lines_still_count if {
 	some f in findings
 	f.loc.line == 1
 	f.severity == "warning"
-	contains(f.message, "\"env.java.opts\" is not set")
+	contains(f.detail, "\"env.java.opts\" is not set")
 	some g in findings
 	g.loc.line == 5
 }
@@ -67,7 +67,7 @@ missing_space(key, value) := json.patch(base, [{"op": "replace", "path": "/flink
 test_missing_space_on_a_state_key_is_an_error_with_fix if {
 	some f in legacy_parser.deny with input as missing_space("state.backend", "rocksdb")
 	f.severity == "error"
-	contains(f.message, "missing space after ':'?")
+	contains(f.detail, "missing space after ':'?")
 	f.fix == [{"op": "set", "target": "flink", "key": "state.backend", "value": "rocksdb"}]
 }
 
@@ -104,7 +104,7 @@ test_lost_line_of_a_key_set_elsewhere_is_a_warning_without_fix if {
 	}}])
 	some f in legacy_parser.deny with input as inp
 	f.severity == "warning"
-	contains(f.message, "Flink uses 1 min from flink-conf.yaml:9 instead")
+	contains(f.detail, "Flink uses 1 min from flink-conf.yaml:9 instead")
 	not f.fix
 }
 
@@ -124,8 +124,8 @@ test_java_opts_quotes_up_to_1_18_are_stripped_by_the_scripts if {
 	some f in fs
 	f.severity == "info"
 	f.version_dependent
-	contains(f.message, "bin/config.sh of Flink 1.18 and older removes one pair of surrounding double quotes")
-	not contains(f.message, "keeps quotes")
+	contains(f.detail, "bin/config.sh of Flink 1.18 and older removes one pair of surrounding double quotes")
+	not contains(f.detail, "keeps quotes")
 	f.fix == [{"op": "set", "target": "flink", "key": "env.java.opts", "value": "-XX:+UseG1GC -Dx=1", "needs_version": true}]
 }
 
@@ -133,7 +133,7 @@ test_java_opts_quotes_up_to_1_18_are_stripped_by_the_scripts if {
 test_java_opts_quotes_from_1_19_reach_the_jvm if {
 	some f in legacy_parser.deny with input as java_opts(1, 19)
 	f.severity == "warning"
-	contains(f.message, "FLINK-33221")
+	contains(f.detail, "FLINK-33221")
 }
 
 # Issue 23: what the rule claims per release. 0.9, the oldest release the key
@@ -151,19 +151,19 @@ test_oldest_release_unread_key_no_fix if {
 	inp := on_release(0, 9, {"execution.checkpointing.interval": "Flink 0.9 does not read execution.checkpointing.interval (it exists from Flink 1.10)"})
 	some f in legacy_parser.deny with input as inp
 	f.severity == "warning"
-	contains(f.message, "that changes nothing on this release, though: Flink 0.9 does not read execution.checkpointing.interval")
-	not contains(f.message, "To set it")
+	contains(f.detail, "that changes nothing on this release, though: Flink 0.9 does not read execution.checkpointing.interval")
+	not contains(f.detail, "To set it")
 	not f.fix
 }
 
 test_warn_text_per_release if {
 	old := json.patch(no_space, [{"op": "replace", "path": "/versions/flink", "value": {"major": 1, "minor": 16, "declared": true, "source": "config"}}])
 	some f in legacy_parser.deny with input as old
-	not contains(f.message, "Line is not a key-value pair")
-	contains(f.message, "Error while trying to split key and value in configuration file")
+	not contains(f.detail, "Line is not a key-value pair")
+	contains(f.detail, "Error while trying to split key and value in configuration file")
 	new := json.patch(no_space, [{"op": "replace", "path": "/versions/flink", "value": {"major": 1, "minor": 20, "declared": true, "source": "config"}}])
 	some g in legacy_parser.deny with input as new
-	contains(g.message, "Line is not a key-value pair (missing space after ':'?)")
+	contains(g.detail, "Line is not a key-value pair (missing space after ':'?)")
 }
 
 # The newest release that reads flink-conf.yaml is 1.20; a declared 2.x

@@ -25,9 +25,12 @@ import data.ckptlint.lib.result
 
 deny contains f if {
 	some [owner, b] in facts.stale_blocks
-	f := result.info(null, sprintf(
-		"the facts %q block of %s %q%s (%s) was observed at %s, %s before this run %s, more than facts_max_age %s: findings that use them judge the %s as it was then. Run `ckptlint facts` again to refresh them, or update observed_at after checking the values; facts_max_age in .ckptlint.hcl sets the age",
-		[b.kind, owner, input[owner].name, where(b), listed(b), b.observed_at, b.age, now, input.facts.max_age, owner],
+	f := result.info(null, result.msg(
+		sprintf("The facts %q block of %s %q is %s old, older than facts_max_age %s: findings judge the %s as it was then.", [b.kind, owner, result.short(input[owner].name), b.age, input.facts.max_age, owner]),
+		sprintf(
+			"the facts %q block of %s %q%s (%s) was observed at %s, %s before this run %s, more than facts_max_age %s: findings that use them judge the %s as it was then. Run `ckptlint facts` again to refresh them, or update observed_at after checking the values; facts_max_age in .ckptlint.hcl sets the age",
+			[b.kind, owner, input[owner].name, where(b), listed(b), b.observed_at, b.age, now, input.facts.max_age, owner],
+		),
 	))
 }
 

@@ -18,7 +18,7 @@ test_stale_block_is_info if {
 	count(fs) == 1
 	some f in fs
 	f.severity == "info"
-	contains(f.message, `the facts "namenode" block of cluster "prod" at .ckptlint.hcl:7 (datanodes, datanode_free_bytes from http://nn:9870/jmx) was observed at 2026-10-01T08:00:00Z, 61 days before this run on 2026-12-01, more than facts_max_age 30 days`)
+	contains(f.detail, `the facts "namenode" block of cluster "prod" at .ckptlint.hcl:7 (datanodes, datanode_free_bytes from http://nn:9870/jmx) was observed at 2026-10-01T08:00:00Z, 61 days before this run on 2026-12-01, more than facts_max_age 30 days`)
 }
 
 test_fresh_block_is_quiet if {

@@ -76,9 +76,12 @@ deny contains f if {
 	some u in input.flink.unknown_keys
 	u.exact
 	not elsewhere(u.key)
-	f := result.warning(u, sprintf(
-		"%s (%s) is not an option of %s: %s (option list generated from Flink's sources, internal/model/flinkoptions*_gen.go). %s.%s",
-		[u.key, hygiene.where(u.loc), version_text, known_text(u), ignored, suggestion(u)],
+	f := result.warning(u, result.msg(
+		sprintf("%s is not an option of %s, so Flink ignores it.", [u.key, hygiene.release]),
+		sprintf(
+			"%s (%s) is not an option of %s: %s (option list generated from Flink's sources, internal/model/flinkoptions*_gen.go). %s.%s",
+			[u.key, hygiene.where(u.loc), version_text, known_text(u), ignored, suggestion(u)],
+		),
 	))
 }
 
@@ -87,8 +90,11 @@ deny contains f if {
 	not u.exact
 	count(u.known_in) == 0
 	not elsewhere(u.key)
-	f := result.info(u, sprintf(
-		"%s (%s) is not an option of any Flink release from %s (option list generated from Flink's sources, internal/model/flinkoptions*_gen.go). %s.%s %s",
-		[u.key, hygiene.where(u.loc), trim_prefix(u.table, "Flink "), ignored, suggestion(u), inexact_note],
+	f := result.info(u, result.msg(
+		sprintf("%s is not an option of any Flink release from %s, so Flink ignores it.", [u.key, trim_prefix(u.table, "Flink ")]),
+		sprintf(
+			"%s (%s) is not an option of any Flink release from %s (option list generated from Flink's sources, internal/model/flinkoptions*_gen.go). %s.%s %s",
+			[u.key, hygiene.where(u.loc), trim_prefix(u.table, "Flink "), ignored, suggestion(u), inexact_note],
+		),
 	))
 }

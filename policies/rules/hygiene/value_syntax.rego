@@ -57,9 +57,12 @@ deny contains f if {
 	not v.lenient
 	v.loc
 	not owned(v)
-	msg := sprintf(
-		"%s is %q, which Flink cannot parse: when it reads the option it throws IllegalArgumentException \"Could not parse value '%s' for key '%s'.\" Caused by: %s. The cluster or job using it fails to start (ckptlint goes on with %s)%s",
-		[v.key, v.raw, v.raw, v.key, trim_suffix(v.error, "."), fallback(v), suggestion(v)],
+	msg := result.msg(
+		sprintf("%s %q is a value Flink cannot parse, so the cluster or job using it fails to start.", [v.key, result.short(trim_space(v.raw))]),
+		sprintf(
+			"%s is %q, which Flink cannot parse: when it reads the option it throws IllegalArgumentException \"Could not parse value '%s' for key '%s'.\" Caused by: %s. The cluster or job using it fails to start (ckptlint goes on with %s)%s",
+			[v.key, v.raw, v.raw, v.key, trim_suffix(v.error, "."), fallback(v), suggestion(v)],
+		),
 	)
 	f := hygiene.emit(v, msg, fix_ops(v), "error")
 }
@@ -77,9 +80,12 @@ deny contains f if {
 	v.lenient
 	v.loc
 	not owned(v)
-	msg := sprintf(
-		"%s is %q, which %s does not parse as written: it reads the value leniently, %s, so it runs with %s and no error%s",
-		[v.key, v.raw, hygiene.version, v.error, lenient_value(v), suggestion(v)],
+	msg := result.msg(
+		sprintf("%s %q is read leniently by %s, so it runs with %s and no error.", [v.key, result.short(trim_space(v.raw)), hygiene.release, result.short(lenient_value(v))]),
+		sprintf(
+			"%s is %q, which %s does not parse as written: it reads the value leniently, %s, so it runs with %s and no error%s",
+			[v.key, v.raw, hygiene.version, v.error, lenient_value(v), suggestion(v)],
+		),
 	)
 	f := hygiene.emit(v, msg, fix_ops(v), "error")
 }

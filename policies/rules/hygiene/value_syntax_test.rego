@@ -17,8 +17,8 @@ bad_int := {"checkpointing": {"max_concurrent": {
 
 test_int_with_underscores_is_an_error_with_fix if {
 	some f in value_syntax.deny with input as inp(bad_int, [])
-	contains(f.message, "Could not parse value '1_000' for key 'execution.checkpointing.max-concurrent-checkpoints'.")
-	contains(f.message, "the default 1")
+	contains(f.detail, "Could not parse value '1_000' for key 'execution.checkpointing.max-concurrent-checkpoints'.")
+	contains(f.detail, "the default 1")
 	f.fix == [{"op": "set", "target": "flink", "key": "execution.checkpointing.max-concurrent-checkpoints", "value": "1000"}]
 }
 
@@ -75,7 +75,7 @@ test_lenient_release_no_refusal if {
 	}
 	some f in value_syntax.deny with input as doc
 	f.severity == "error"
-	not contains(f.message, "Could not parse value")
-	contains(f.message, "Boolean.parseBoolean reads \"yes\" as false, so it runs with false and no error")
+	not contains(f.detail, "Could not parse value")
+	contains(f.detail, "Boolean.parseBoolean reads \"yes\" as false, so it runs with false and no error")
 	f.fix == [{"op": "set", "target": "flink", "key": "state.backend.incremental", "value": "true"}]
 }

@@ -44,9 +44,12 @@ written if interval.source == "file"
 deny contains f if {
 	written
 	interval.error
-	f := result.finding(interval, sprintf(
-		"%s %q (%s) is not a Hadoop time duration: %s. The DataNode reads it with Configuration.getTimeDuration (trimmed and lower-cased, an integer followed by at most one of ns, us, ms, s, m, h, d; no suffix means seconds), which throws NumberFormatException for this value (derived from code); DataNode.initDirectoryScanner does not catch it, so the DataNode fails when it starts the DirectoryScanner. Write an integer with one suffix, e.g. 21600 or 6h (the default, 6 hours)",
-		[key, interval.raw, where, interval.error],
+	f := result.finding(interval, result.msg(
+		sprintf("%s %q is not a Hadoop time duration, so the DataNode fails when it starts the DirectoryScanner.", [key, result.short(trim_space(interval.raw))]),
+		sprintf(
+			"%s %q (%s) is not a Hadoop time duration: %s. The DataNode reads it with Configuration.getTimeDuration (trimmed and lower-cased, an integer followed by at most one of ns, us, ms, s, m, h, d; no suffix means seconds), which throws NumberFormatException for this value (derived from code); DataNode.initDirectoryScanner does not catch it, so the DataNode fails when it starts the DirectoryScanner. Write an integer with one suffix, e.g. 21600 or 6h (the default, 6 hours)",
+			[key, interval.raw, where, interval.error],
+		),
 	))
 }
 
@@ -55,9 +58,12 @@ deny contains f if {
 	written
 	not interval.error
 	interval.value == 0
-	f := result.warning(interval, sprintf(
-		"%s %q (%s) is read as 0 seconds%s: only a negative interval disables the scanner (DataNode.initDirectoryScanner), so the DataNode creates it, and DirectoryScanner.start draws the first scan's offset with ThreadLocalRandom.nextLong(0), which throws IllegalArgumentException (derived from code; no test or report confirms it). Set a positive interval such as 21600 (6 hours, the default), or -1 to disable the scanner",
-		[key, interval.raw, where, truncated],
+	f := result.warning(interval, result.msg(
+		sprintf("%s %q is read as 0 seconds, which makes the DirectoryScanner throw when the DataNode starts it.", [key, result.short(trim_space(interval.raw))]),
+		sprintf(
+			"%s %q (%s) is read as 0 seconds%s: only a negative interval disables the scanner (DataNode.initDirectoryScanner), so the DataNode creates it, and DirectoryScanner.start draws the first scan's offset with ThreadLocalRandom.nextLong(0), which throws IllegalArgumentException (derived from code; no test or report confirms it). Set a positive interval such as 21600 (6 hours, the default), or -1 to disable the scanner",
+			[key, interval.raw, where, truncated],
+		),
 	))
 }
 
@@ -70,8 +76,11 @@ deny contains f if {
 	written
 	not interval.error
 	interval.value < 0
-	f := result.info(interval, sprintf(
-		"%s %q (%s) disables the DataNode DirectoryScanner (the DataNode logs \"Periodic Directory Tree Verification scan is disabled because verification is turned off by configuration\"): this removes the scanner's periodic dataset-lock stall, but the DataNode no longer compares its block and metadata files on disk with its in-memory replica map, so the differences that scan finds and fixes stay unnoticed. A large positive interval (e.g. 7d) keeps the check and makes the stall rare",
-		[key, interval.raw, where],
+	f := result.info(interval, result.msg(
+		sprintf("%s %q turns the DirectoryScanner off: no lock stalls, but block differences on disk stay unfixed.", [key, result.short(trim_space(interval.raw))]),
+		sprintf(
+			"%s %q (%s) disables the DataNode DirectoryScanner (the DataNode logs \"Periodic Directory Tree Verification scan is disabled because verification is turned off by configuration\"): this removes the scanner's periodic dataset-lock stall, but the DataNode no longer compares its block and metadata files on disk with its in-memory replica map, so the differences that scan finds and fixes stay unnoticed. A large positive interval (e.g. 7d) keeps the check and makes the stall rare",
+			[key, interval.raw, where],
+		),
 	))
 }

@@ -12,9 +12,9 @@ unreadable(raw, err) := json.patch(written(raw, 21600000), [{"op": "add", "path"
 test_inner_space_is_an_error if {
 	some f in interval.deny with input as unreadable("6 h", "For input string: \"6 \"; Hadoop does not allow a space before the unit suffix: write \"6h\"")
 	not f.severity
-	contains(f.message, "\"6 h\" (hdfs-site.xml:4) is not a Hadoop time duration")
-	contains(f.message, "write \"6h\"")
-	contains(f.message, "NumberFormatException")
+	contains(f.detail, "\"6 h\" (hdfs-site.xml:4) is not a Hadoop time duration")
+	contains(f.detail, "write \"6h\"")
+	contains(f.detail, "NumberFormatException")
 	f.loc.line == 4
 }
 
@@ -28,20 +28,20 @@ test_min_suffix_and_decimals_are_errors if {
 test_zero_warns if {
 	some f in interval.deny with input as written("0", 0)
 	f.severity == "warning"
-	contains(f.message, "ThreadLocalRandom.nextLong(0)")
-	not contains(f.message, "truncates")
+	contains(f.detail, "ThreadLocalRandom.nextLong(0)")
+	not contains(f.detail, "truncates")
 }
 
 test_sub_second_warns_as_truncated if {
 	some f in interval.deny with input as written("500ms", 0)
 	f.severity == "warning"
-	contains(f.message, "truncates it to whole seconds")
+	contains(f.detail, "truncates it to whole seconds")
 }
 
 test_negative_is_info if {
 	some f in interval.deny with input as written("-1", -1000)
 	f.severity == "info"
-	contains(f.message, "disables the DataNode DirectoryScanner")
+	contains(f.detail, "disables the DataNode DirectoryScanner")
 }
 
 test_valid_intervals_are_silent if {

@@ -108,11 +108,17 @@ advice := sprintf(
 	[proposal, tolerable_advice],
 )
 
-stall_reaches_timeout := sprintf("%s; %s is at least %s, %s. %s", [scan_text, stall_text, timeout_text, expiry, advice])
+stall_reaches_timeout := result.msg(
+	sprintf("The %s DirectoryScanner stall on DataNodes with %d replicas reaches the %s checkpoint timeout, so checkpoints during a scan expire.", [units.duration(stall), blocks, units.duration(timeout.value)]),
+	sprintf("%s; %s is at least %s, %s. %s", [scan_text, stall_text, timeout_text, expiry, advice]),
+)
 
-little_headroom := sprintf(
-	"%s; %s leaves less than 2x headroom below %s: a scan over more replicas or on slower disks outlasts the timeout, %s. %s",
-	[scan_text, stall_text, timeout_text, expiry, advice],
+little_headroom := result.msg(
+	sprintf("The %s DirectoryScanner stall leaves less than 2x headroom below the %s checkpoint timeout, so a longer scan expires checkpoints.", [units.duration(stall), units.duration(timeout.value)]),
+	sprintf(
+		"%s; %s leaves less than 2x headroom below %s: a scan over more replicas or on slower disks outlasts the timeout, %s. %s",
+		[scan_text, stall_text, timeout_text, expiry, advice],
+	),
 )
 
 measure := "Measure the longest checkpoint write while a scan runs (the DataNode logs \"BlockPool <id> Total blocks: ...\" after each scan) and declare it as write_stall in the cluster block of .ckptlint.hcl so ckptlint can compare it with the timeout"
@@ -157,9 +163,12 @@ deny contains f if {
 	many
 	not stall
 	timeout.value < scanner.measured_stall_ms
-	f := result.info(at, sprintf(
-		"%s; no write stall is declared, and %s is below the %s write stall measured on an unpatched release (%s), %s. %s. %s",
-		[scan_text, timeout_text, scanner.measured_stall_text, scanner.measured_source, expiry, estimate_advice, measure],
+	f := result.info(at, result.msg(
+		sprintf("No write stall is declared, and the %s checkpoint timeout is below the %s DirectoryScanner stall measured on unpatched releases.", [units.duration(timeout.value), scanner.measured_stall_text]),
+		sprintf(
+			"%s; no write stall is declared, and %s is below the %s write stall measured on an unpatched release (%s), %s. %s. %s",
+			[scan_text, timeout_text, scanner.measured_stall_text, scanner.measured_source, expiry, estimate_advice, measure],
+		),
 	))
 }
 
@@ -175,7 +184,10 @@ deny contains f if {
 	many
 	not stall
 	not stall_estimated
-	f := result.info(at, sprintf("%s; no write stall is declared to compare with %s. %s", [scan_text, timeout_text, measure]))
+	f := result.info(at, result.msg(
+		sprintf("DataNodes with %d replicas stall writes during DirectoryScanner runs; declare write_stall to compare it with the %s checkpoint timeout.", [blocks, units.duration(timeout.value)]),
+		sprintf("%s; no write stall is declared to compare with %s. %s", [scan_text, timeout_text, measure]),
+	))
 }
 
 stall_estimated if {
@@ -188,9 +200,12 @@ deny contains f if {
 	applies
 	not scanner.known
 	many
-	f := result.info(at, sprintf(
-		"%d block replicas per DataNode are declared (datanode_blocks in .ckptlint.hcl) but no Hadoop version: on releases without HDFS-14476 (before 2.10.1, every 3.0.x and 3.1.x, 3.2.0 and 3.2.1) the DataNode DirectoryScanner compares all of them with the in-memory replica map under the dataset lock every %s, and block writes wait; declare the DataNodes' version (datanode_hadoop_version, or hadoop_version) in .ckptlint.hcl so ckptlint can check this against %s",
-		[blocks, scanner.interval_text, timeout_text],
+	f := result.info(at, result.msg(
+		sprintf("%d block replicas per DataNode are declared but no Hadoop version, so ckptlint cannot tell whether DirectoryScanner runs stall writes.", [blocks]),
+		sprintf(
+			"%d block replicas per DataNode are declared (datanode_blocks in .ckptlint.hcl) but no Hadoop version: on releases without HDFS-14476 (before 2.10.1, every 3.0.x and 3.1.x, 3.2.0 and 3.2.1) the DataNode DirectoryScanner compares all of them with the in-memory replica map under the dataset lock every %s, and block writes wait; declare the DataNodes' version (datanode_hadoop_version, or hadoop_version) in .ckptlint.hcl so ckptlint can check this against %s",
+			[blocks, scanner.interval_text, timeout_text],
+		),
 	))
 }
 
@@ -200,9 +215,12 @@ deny contains f if {
 	affected
 	not blocks
 	stall * 2 > timeout.value
-	f := result.info(at, sprintf(
-		"%s %s, and %s is close to or above %s; declare datanode_blocks (block replicas per DataNode, the \"Total blocks\" figure the DataNode logs after each DirectoryScanner run) in the cluster block of .ckptlint.hcl so ckptlint can tell whether the scanner explains the stall",
-		[scanner.version, scanner.fixes, stall_text, timeout_text],
+	f := result.info(at, result.msg(
+		sprintf("The %s write stall is close to the %s checkpoint timeout; declare datanode_blocks to tell whether the DirectoryScanner explains it.", [units.duration(stall), units.duration(timeout.value)]),
+		sprintf(
+			"%s %s, and %s is close to or above %s; declare datanode_blocks (block replicas per DataNode, the \"Total blocks\" figure the DataNode logs after each DirectoryScanner run) in the cluster block of .ckptlint.hcl so ckptlint can tell whether the scanner explains the stall",
+			[scanner.version, scanner.fixes, stall_text, timeout_text],
+		),
 	))
 }
 
@@ -212,8 +230,11 @@ deny contains f if {
 	affected
 	not blocks
 	not stall
-	f := result.info(at, sprintf(
-		"%s %s; whether a scan stalls checkpoint writes for longer than %s depends on how many block replicas each DataNode holds: declare datanode_blocks (the \"Total blocks\" figure the DataNode logs after each DirectoryScanner run) and, if you measured it, write_stall in the cluster block of .ckptlint.hcl",
-		[scanner.version, scanner.fixes, timeout_text],
+	f := result.info(at, result.msg(
+		"This HDFS release's DirectoryScanner can stall checkpoint writes; declare datanode_blocks (and write_stall) so ckptlint can judge it.",
+		sprintf(
+			"%s %s; whether a scan stalls checkpoint writes for longer than %s depends on how many block replicas each DataNode holds: declare datanode_blocks (the \"Total blocks\" figure the DataNode logs after each DirectoryScanner run) and, if you measured it, write_stall in the cluster block of .ckptlint.hcl",
+			[scanner.version, scanner.fixes, timeout_text],
+		),
 	))
 }

@@ -39,16 +39,16 @@ with_version(major, minor, patch) := json.patch(story_b, [{"op": "replace", "pat
 test_story_b_is_an_error_with_the_figures if {
 	some f in scan_lock_stall.deny with input as story_b
 	not f.severity
-	contains(f.message, "Hadoop 3.1 (hadoop_version in .ckptlint.hcl) has neither DirectoryScanner lock fix")
-	contains(f.message, "in no 3.0.x or 3.1.x release")
-	contains(f.message, "Every 6 h (dfs.datanode.directoryscan.interval, hadoop/cluster/hdfs-site.xml:9)")
-	contains(f.message, "100000000 block replicas")
-	contains(f.message, "a scan starts on one of them about every 18 min")
-	contains(f.message, "write stall of 38 s")
-	contains(f.message, "execution.checkpointing.timeout 10 s (flink/flink-conf.yaml:10)")
-	contains(f.message, "expired before completing.")
-	contains(f.message, "Exceeded checkpoint tolerable failure threshold.")
-	contains(f.message, "to at least 3x the stall (2 min)")
+	contains(f.detail, "Hadoop 3.1 (hadoop_version in .ckptlint.hcl) has neither DirectoryScanner lock fix")
+	contains(f.detail, "in no 3.0.x or 3.1.x release")
+	contains(f.detail, "Every 6 h (dfs.datanode.directoryscan.interval, hadoop/cluster/hdfs-site.xml:9)")
+	contains(f.detail, "100000000 block replicas")
+	contains(f.detail, "a scan starts on one of them about every 18 min")
+	contains(f.detail, "write stall of 38 s")
+	contains(f.detail, "execution.checkpointing.timeout 10 s (flink/flink-conf.yaml:10)")
+	contains(f.detail, "expired before completing.")
+	contains(f.detail, "Exceeded checkpoint tolerable failure threshold.")
+	contains(f.detail, "to at least 3x the stall (2 min)")
 	f.loc.line == 10
 }
 
@@ -61,7 +61,7 @@ test_fixed_releases_are_silent if {
 test_releases_with_only_hdfs_14476_warn if {
 	some f in scan_lock_stall.deny with input as with_version(3, 3, 0)
 	f.severity == "warning"
-	contains(f.message, "has HDFS-14476")
+	contains(f.detail, "has HDFS-14476")
 	some g in scan_lock_stall.deny with input as with_version(2, 10, 1)
 	g.severity == "warning"
 }
@@ -77,14 +77,14 @@ test_unstated_patch_release_only_warns if {
 	# "3.2" reads as 3.2.0, but the cluster may run 3.2.2.
 	some f in scan_lock_stall.deny with input as with_version(3, 2, 0)
 	f.severity == "warning"
-	contains(f.message, "Hadoop 3.2 (hadoop_version in .ckptlint.hcl; read as 3.2.0, declare the patch release if it is later)")
+	contains(f.detail, "Hadoop 3.2 (hadoop_version in .ckptlint.hcl; read as 3.2.0, declare the patch release if it is later)")
 }
 
 test_little_headroom_warns if {
 	inp := json.patch(story_b, [{"op": "replace", "path": "/effective/checkpointing/timeout/value", "value": 60000}])
 	some f in scan_lock_stall.deny with input as inp
 	f.severity == "warning"
-	contains(f.message, "less than 2x headroom")
+	contains(f.detail, "less than 2x headroom")
 }
 
 test_ample_timeout_is_silent if {
@@ -99,21 +99,21 @@ test_no_stall_asks_to_measure if {
 	])
 	some f in scan_lock_stall.deny with input as inp
 	f.severity == "info"
-	contains(f.message, "declare it as write_stall")
+	contains(f.detail, "declare it as write_stall")
 }
 
 test_unknown_version_asks_for_it if {
 	inp := json.patch(story_b, [{"op": "replace", "path": "/versions/hadoop", "value": {"source": "unknown", "declared": false}}])
 	some f in scan_lock_stall.deny with input as inp
 	f.severity == "info"
-	contains(f.message, "declare the DataNodes' version (datanode_hadoop_version, or hadoop_version)")
+	contains(f.detail, "declare the DataNodes' version (datanode_hadoop_version, or hadoop_version)")
 }
 
 test_unknown_block_count_asks_for_it if {
 	inp := json.patch(story_b, [{"op": "remove", "path": "/cluster/datanode_blocks"}])
 	some f in scan_lock_stall.deny with input as inp
 	f.severity == "info"
-	contains(f.message, "declare datanode_blocks")
+	contains(f.detail, "declare datanode_blocks")
 }
 
 test_few_blocks_are_silent if {
@@ -134,8 +134,8 @@ test_checkpoints_off_hdfs_are_silent if {
 test_tolerable_failures_are_named if {
 	inp := json.patch(story_b, [{"op": "replace", "path": "/effective/checkpointing/tolerable_failed/value", "value": 3}])
 	some f in scan_lock_stall.deny with input as inp
-	contains(f.message, "tolerable-failed-checkpoints 3 lets the job survive 3 consecutive")
-	not contains(f.message, "to at least 1")
+	contains(f.detail, "tolerable-failed-checkpoints 3 lets the job survive 3 consecutive")
+	not contains(f.detail, "to at least 1")
 }
 
 # Issue 23: the stall is the number that decides it; without it the
@@ -146,10 +146,10 @@ test_no_stall_unpatched_short_timeout_is_info_with_the_estimate if {
 	count(fs) == 1
 	some f in fs
 	f.severity == "info"
-	contains(f.message, "no write stall is declared, and execution.checkpointing.timeout 10 s (flink/flink-conf.yaml:10) is below the 37.8 s write stall measured on an unpatched release")
-	contains(f.message, "37 829 ms")
-	contains(f.message, "Hadoop 3.1.0")
-	contains(f.message, "declare it as write_stall")
+	contains(f.detail, "no write stall is declared, and execution.checkpointing.timeout 10 s (flink/flink-conf.yaml:10) is below the 37.8 s write stall measured on an unpatched release")
+	contains(f.detail, "37 829 ms")
+	contains(f.detail, "Hadoop 3.1.0")
+	contains(f.detail, "declare it as write_stall")
 }
 
 test_no_stall_unpatched_long_timeout_stays_info if {
@@ -186,7 +186,7 @@ test_version_alone_is_info if {
 	count(fs) == 1
 	some f in fs
 	f.severity == "info"
-	contains(f.message, "declare datanode_blocks")
+	contains(f.detail, "declare datanode_blocks")
 }
 
 # The DataNodes' own version decides, not the client's hadoop_version: a
@@ -201,12 +201,12 @@ test_datanode_version_overrides_the_client_version if {
 test_datanode_version_is_named_with_its_facts if {
 	some f in scan_lock_stall.deny with input as with_datanodes("3.1.2")
 	not f.severity
-	contains(f.message, "Hadoop 3.1.2 (the DataNodes' version, datanode_hadoop_version in .ckptlint.hcl, facts from namenode http://nn:9870/jmx, 2026-12-01) has neither DirectoryScanner lock fix")
+	contains(f.detail, "Hadoop 3.1.2 (the DataNodes' version, datanode_hadoop_version in .ckptlint.hcl, facts from namenode http://nn:9870/jmx, 2026-12-01) has neither DirectoryScanner lock fix")
 }
 
 test_datanode_version_without_a_declared_client_version if {
 	inp := json.patch(with_datanodes("3.2"), [{"op": "replace", "path": "/versions/hadoop", "value": {"source": "unknown", "declared": false}}])
 	some f in scan_lock_stall.deny with input as inp
 	f.severity == "warning"
-	contains(f.message, "Hadoop 3.2 (the DataNodes' version, datanode_hadoop_version in .ckptlint.hcl, facts from namenode http://nn:9870/jmx, 2026-12-01; read as 3.2.0, declare the patch release if it is later)")
+	contains(f.detail, "Hadoop 3.2 (the DataNodes' version, datanode_hadoop_version in .ckptlint.hcl, facts from namenode http://nn:9870/jmx, 2026-12-01; read as 3.2.0, declare the patch release if it is later)")
 }

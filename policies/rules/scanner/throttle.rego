@@ -79,9 +79,12 @@ deny contains f if {
 	read
 	throttle.error
 	f := object.union(
-		result.finding(throttle, sprintf(
-			"%s %q (%s) cannot be read: %s. The DataNode reads it as an integer when it creates the DirectoryScanner, which throws NumberFormatException for this value (derived from code); DataNode.initDirectoryScanner does not catch it, so the DataNode fails when it starts the DirectoryScanner. Write a plain number of milliseconds between 1 and 999, or 1000 for no throttling",
-			[key, throttle.raw, where, throttle.error],
+		result.finding(throttle, result.msg(
+			sprintf("%s %q cannot be read, so the DataNode fails when it starts the DirectoryScanner.", [key, result.short(trim_space(throttle.raw))]),
+			sprintf(
+				"%s %q (%s) cannot be read: %s. The DataNode reads it as an integer when it creates the DirectoryScanner, which throws NumberFormatException for this value (derived from code); DataNode.initDirectoryScanner does not catch it, so the DataNode fails when it starts the DirectoryScanner. Write a plain number of milliseconds between 1 and 999, or 1000 for no throttling",
+				[key, throttle.raw, where, throttle.error],
+			),
 		)),
 		{"severity": "error"},
 	)
@@ -92,7 +95,10 @@ deny contains f if {
 	read
 	not throttle.error
 	v > 1000
-	f := result.finding(throttle, sprintf("%s %d (%s) does not throttle the DirectoryScanner: %s; %s; %s. %s", [key, v, where, meaning, behaviour, full_speed, advice]))
+	f := result.finding(throttle, result.msg(
+		sprintf("%s %d does not throttle the DirectoryScanner, so its scans run at full speed.", [key, v]),
+		sprintf("%s %d (%s) does not throttle the DirectoryScanner: %s; %s; %s. %s", [key, v, where, meaning, behaviour, full_speed, advice]),
+	))
 }
 
 # At most 0: invalid before Hadoop 3.4.1, the code's own "off" from 3.4.1.
@@ -101,7 +107,10 @@ deny contains f if {
 	not throttle.error
 	v <= 0
 	not new_release
-	f := result.finding(throttle, sprintf("%s %d (%s) does not throttle the DirectoryScanner: %s; %s; %s. %s", [key, v, where, meaning, behaviour, full_speed, advice]))
+	f := result.finding(throttle, result.msg(
+		sprintf("%s %d does not throttle the DirectoryScanner, so its scans run at full speed.", [key, v]),
+		sprintf("%s %d (%s) does not throttle the DirectoryScanner: %s; %s; %s. %s", [key, v, where, meaning, behaviour, full_speed, advice]),
+	))
 }
 
 # An explicit "off" on DataNodes declared to hold many block replicas.
@@ -110,9 +119,12 @@ deny contains f if {
 	not throttle.error
 	off
 	scanner.at_risk
-	f := result.info(throttle, sprintf(
-		"%s %d (%s) turns DirectoryScanner throttling off on DataNodes with %d block replicas each (datanode_blocks in .ckptlint.hcl): %s. %s if the scan's disk load matters; %s",
-		[key, v, where, input.cluster.datanode_blocks, full_speed, limit, not_the_lock],
+	f := result.info(throttle, result.msg(
+		sprintf("%s %d turns DirectoryScanner throttling off, so scans of %d replicas a DataNode run at full speed.", [key, v, input.cluster.datanode_blocks]),
+		sprintf(
+			"%s %d (%s) turns DirectoryScanner throttling off on DataNodes with %d block replicas each (datanode_blocks in .ckptlint.hcl): %s. %s if the scan's disk load matters; %s",
+			[key, v, where, input.cluster.datanode_blocks, full_speed, limit, not_the_lock],
+		),
 	))
 }
 

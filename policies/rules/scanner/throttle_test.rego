@@ -30,20 +30,20 @@ on_hadoop(inp, major, minor, patch) := json.patch(inp, [{"op": "replace", "path"
 test_above_1000_warns_with_the_version_behaviour if {
 	some f in throttle.deny with input as base
 	not f.severity
-	contains(f.message, "5000 (hdfs-site.xml:7) does not throttle")
-	contains(f.message, "Hadoop 3.1 logs an ERROR")
+	contains(f.detail, "5000 (hdfs-site.xml:7) does not throttle")
+	contains(f.detail, "Hadoop 3.1 logs an ERROR")
 	f.loc.line == 7
 }
 
 test_above_1000_on_3_4_1_names_the_replacement if {
 	some f in throttle.deny with input as on_hadoop(base, 3, 4, 1)
-	contains(f.message, "replaces a value of 1000 or more with -1")
+	contains(f.detail, "replaces a value of 1000 or more with -1")
 }
 
 test_unknown_version_quotes_hdfs_default if {
 	inp := json.patch(base, [{"op": "replace", "path": "/versions/hadoop", "value": {"source": "unknown", "declared": false}}])
 	some f in throttle.deny with input as inp
-	contains(f.message, "hdfs-default.xml says only 1 to 1000 are valid")
+	contains(f.detail, "hdfs-default.xml says only 1 to 1000 are valid")
 }
 
 test_zero_warns_before_3_4_1 if {
@@ -72,13 +72,13 @@ test_unreadable_value_is_an_error if {
 	inp := json.patch(with_throttle("500ms", 1000), [{"op": "add", "path": "/effective/hdfs_cluster/directoryscan_throttle/error", "value": "For input string: \"500ms\""}])
 	some f in throttle.deny with input as inp
 	f.severity == "error"
-	contains(f.message, "cannot be read")
+	contains(f.detail, "cannot be read")
 }
 
 test_explicit_off_with_many_blocks_is_info if {
 	inp := json.patch(with_throttle("1000", 1000), [{"op": "replace", "path": "/cluster", "value": {"declared": true, "datanode_blocks": 100000000}}])
 	some f in throttle.deny with input as inp
 	f.severity == "info"
-	contains(f.message, "turns DirectoryScanner throttling off on DataNodes with 100000000 block replicas")
+	contains(f.detail, "turns DirectoryScanner throttling off on DataNodes with 100000000 block replicas")
 	count(throttle.deny) == 0 with input as on_hadoop(inp, 3, 3, 1)
 }

@@ -61,9 +61,12 @@ deny contains f if {
 	common
 	storage.at_least(1, 11)
 	not storage.at_least(1, 16)
-	f := result.finding(target, sprintf(
-		"application mode (%s) with high availability (%s): on Flink 1.11 to 1.15 (this set: %s) every application gets job ID 00000000000000000000000000000000, so all applications started with this configuration write, delete and restore checkpoints in the same %s/00000000000000000000000000000000/ directory and can recover another application's state. %s (from Flink 1.16 the ID derives from high-availability.cluster-id instead)",
-		[target_text, ha_text, storage.version_text, storage.dir.value, remedy],
+	f := result.finding(target, result.msg(
+		"Application mode with high availability on Flink 1.11 to 1.15 gives every application one job ID, so they delete each other's checkpoints.",
+		sprintf(
+			"application mode (%s) with high availability (%s): on Flink 1.11 to 1.15 (this set: %s) every application gets job ID 00000000000000000000000000000000, so all applications started with this configuration write, delete and restore checkpoints in the same %s/00000000000000000000000000000000/ directory and can recover another application's state. %s (from Flink 1.16 the ID derives from high-availability.cluster-id instead)",
+			[target_text, ha_text, storage.version_text, storage.dir.value, remedy],
+		),
 	))
 }
 
@@ -72,8 +75,11 @@ deny contains f if {
 	storage.at_least(1, 16)
 	target_name == "yarn-application"
 	cluster_id.set
-	f := result.finding(cluster_id, sprintf(
-		"application mode (%s) with high availability (%s) and a fixed %s %s (at %s): on %s the job ID is derived from the HA cluster-id, which YARN takes from this setting instead of the application ID, so every application started with this configuration gets the same job ID and writes, deletes and restores checkpoints in the same directory under %s. Leave %s unset so that each YARN application uses its own ID, or give each application its own checkpoint directory",
-		[target_text, ha_text, cluster_id.key, cluster_id.value, storage.origin(cluster_id), storage.version_text, storage.dir.value, cluster_id.key],
+	f := result.finding(cluster_id, result.msg(
+		sprintf("A fixed %s with application mode and high availability gives every application the same job ID and checkpoint directory.", [cluster_id.key]),
+		sprintf(
+			"application mode (%s) with high availability (%s) and a fixed %s %s (at %s): on %s the job ID is derived from the HA cluster-id, which YARN takes from this setting instead of the application ID, so every application started with this configuration gets the same job ID and writes, deletes and restores checkpoints in the same directory under %s. Leave %s unset so that each YARN application uses its own ID, or give each application its own checkpoint directory",
+			[target_text, ha_text, cluster_id.key, cluster_id.value, storage.origin(cluster_id), storage.version_text, storage.dir.value, cluster_id.key],
+		),
 	))
 }

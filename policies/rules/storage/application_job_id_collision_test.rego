@@ -25,9 +25,9 @@ fixed_cluster_id(inp) := json.patch(inp, [{"op": "replace", "path": "/effective/
 
 test_zero_job_id_before_1_16 if {
 	some f in application_job_id_collision.deny with input as base
-	contains(f.message, "execution.target: yarn-application at flink-conf.yaml:1")
-	contains(f.message, "on Flink 1.11 to 1.15 (this set: Flink 1.14 (flink_version in .ckptlint.hcl)) every application gets job ID 00000000000000000000000000000000")
-	contains(f.message, "hdfs:///flink/checkpoints/00000000000000000000000000000000/")
+	contains(f.detail, "execution.target: yarn-application at flink-conf.yaml:1")
+	contains(f.detail, "on Flink 1.11 to 1.15 (this set: Flink 1.14 (flink_version in .ckptlint.hcl)) every application gets job ID 00000000000000000000000000000000")
+	contains(f.detail, "hdfs:///flink/checkpoints/00000000000000000000000000000000/")
 	f.loc.line == 1
 	object.get(f, "fix", null) == null
 }
@@ -43,7 +43,7 @@ test_1_16_with_derived_cluster_id_is_silent if {
 
 test_1_16_yarn_with_fixed_cluster_id_warns if {
 	some f in application_job_id_collision.deny with input as fixed_cluster_id(at(declared(1, 18)))
-	contains(f.message, "fixed high-availability.cluster-id /etl (at flink-conf.yaml:4)")
+	contains(f.detail, "fixed high-availability.cluster-id /etl (at flink-conf.yaml:4)")
 	f.loc.line == 4
 }
 

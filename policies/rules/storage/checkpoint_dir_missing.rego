@@ -87,9 +87,12 @@ deny contains f if {
 	jm_storage
 	not legacy_fs_error
 	not storage_fs_error
-	f := result.finding(interval, sprintf(
-		"checkpointing is on (%s) but no checkpoint directory is set, so Flink keeps checkpoints with JobManagerCheckpointStorage%s: their state is held in the JobManager's heap, not in a durable file system, and is lost with the JobManager process; each state may be at most 5 MiB (a larger one fails the checkpoint with \"Size of the state is larger than the maximum permitted memory-backed state\") and all of it must fit in the JobManager's memory. Set %s to a directory on a file system every JobManager and TaskManager reaches, e.g. hdfs://<namenode>:8020/flink/checkpoints",
-		[interval_text, how, dir_key],
+	f := result.finding(interval, result.msg(
+		"Checkpointing is on but no checkpoint directory is set, so checkpoints live in the JobManager heap and are lost with it.",
+		sprintf(
+			"checkpointing is on (%s) but no checkpoint directory is set, so Flink keeps checkpoints with JobManagerCheckpointStorage%s: their state is held in the JobManager's heap, not in a durable file system, and is lost with the JobManager process; each state may be at most 5 MiB (a larger one fails the checkpoint with \"Size of the state is larger than the maximum permitted memory-backed state\") and all of it must fit in the JobManager's memory. Set %s to a directory on a file system every JobManager and TaskManager reaches, e.g. hdfs://<namenode>:8020/flink/checkpoints",
+			[interval_text, how, dir_key],
+		),
 	))
 }
 
@@ -99,9 +102,12 @@ deny contains f if {
 	storage_fs_error
 	not legacy_fs_error
 	f := object.union(
-		result.finding(storage_v, sprintf(
-			"%s is \"filesystem\" (at %s) but no checkpoint directory is set while checkpointing is on (%s): FileSystemCheckpointStorage cannot be created without one, so every job fails when it is submitted with \"Cannot create the file system state backend: The configuration does not specify the checkpoint directory '%s'\". Set %s to a directory on a file system every JobManager and TaskManager reaches, e.g. hdfs://<namenode>:8020/flink/checkpoints",
-			[storage_v.key, storage.origin(storage_v), interval_text, dir_key, dir_key],
+		result.finding(storage_v, result.msg(
+			sprintf("%s is \"filesystem\" but no checkpoint directory is set, so every job fails when it is submitted.", [storage_v.key]),
+			sprintf(
+				"%s is \"filesystem\" (at %s) but no checkpoint directory is set while checkpointing is on (%s): FileSystemCheckpointStorage cannot be created without one, so every job fails when it is submitted with \"Cannot create the file system state backend: The configuration does not specify the checkpoint directory '%s'\". Set %s to a directory on a file system every JobManager and TaskManager reaches, e.g. hdfs://<namenode>:8020/flink/checkpoints",
+				[storage_v.key, storage.origin(storage_v), interval_text, dir_key, dir_key],
+			),
 		)),
 		{"severity": "error"},
 	)
@@ -112,9 +118,12 @@ deny contains f if {
 	no_dir
 	legacy_fs_error
 	f := object.union(
-		result.finding(backend, sprintf(
-			"state backend \"filesystem\" (%s at %s) is FsStateBackend on %s, which needs a checkpoint directory, and none is set while checkpointing is on (%s): every job fails when it is submitted with \"Cannot create the file system state backend: The configuration does not specify the checkpoint directory '%s'\". Set %s to a directory on a file system every JobManager and TaskManager reaches, e.g. hdfs://<namenode>:8020/flink/checkpoints",
-			[backend.key, storage.origin(backend), storage.version_text, interval_text, dir_key, dir_key],
+		result.finding(backend, result.msg(
+			sprintf("State backend \"filesystem\" needs a checkpoint directory and none is set, so every job fails when it is submitted.", []),
+			sprintf(
+				"state backend \"filesystem\" (%s at %s) is FsStateBackend on %s, which needs a checkpoint directory, and none is set while checkpointing is on (%s): every job fails when it is submitted with \"Cannot create the file system state backend: The configuration does not specify the checkpoint directory '%s'\". Set %s to a directory on a file system every JobManager and TaskManager reaches, e.g. hdfs://<namenode>:8020/flink/checkpoints",
+				[backend.key, storage.origin(backend), storage.version_text, interval_text, dir_key, dir_key],
+			),
 		)),
 		{"severity": "error"},
 	)

@@ -22,10 +22,10 @@ with_storage(s) := json.patch(base, [{"op": "replace", "path": "/effective/check
 test_no_dir_warns_jobmanager_storage if {
 	some f in checkpoint_dir_missing.deny with input as base
 	not f.severity
-	contains(f.message, "JobManagerCheckpointStorage")
-	contains(f.message, "execution.checkpointing.interval 1 min at flink-conf.yaml:1")
-	contains(f.message, "at most 5 MiB")
-	contains(f.message, "Set execution.checkpointing.dir")
+	contains(f.detail, "JobManagerCheckpointStorage")
+	contains(f.detail, "execution.checkpointing.interval 1 min at flink-conf.yaml:1")
+	contains(f.detail, "at most 5 MiB")
+	contains(f.detail, "Set execution.checkpointing.dir")
 	f.loc.line == 1
 	object.get(f, "fix", null) == null
 }
@@ -33,7 +33,7 @@ test_no_dir_warns_jobmanager_storage if {
 test_explicit_jobmanager_storage_warns if {
 	some f in checkpoint_dir_missing.deny with input as with_storage("jobmanager")
 	not f.severity
-	contains(f.message, "execution.checkpointing.storage is \"jobmanager\" at flink-conf.yaml:2")
+	contains(f.detail, "execution.checkpointing.storage is \"jobmanager\" at flink-conf.yaml:2")
 }
 
 test_filesystem_storage_without_dir_is_an_error if {
@@ -41,7 +41,7 @@ test_filesystem_storage_without_dir_is_an_error if {
 	count(fs) == 1
 	some f in fs
 	f.severity == "error"
-	contains(f.message, "Cannot create the file system state backend: The configuration does not specify the checkpoint directory 'execution.checkpointing.dir'")
+	contains(f.detail, "Cannot create the file system state backend: The configuration does not specify the checkpoint directory 'execution.checkpointing.dir'")
 	f.loc.line == 2
 }
 
@@ -53,7 +53,7 @@ test_legacy_memory_backend_wins_over_filesystem_storage if {
 	count(fs) == 1
 	some f in fs
 	not f.severity
-	contains(f.message, "legacy MemoryStateBackend")
+	contains(f.detail, "legacy MemoryStateBackend")
 }
 
 test_filesystem_backend_before_1_13_is_an_error if {
@@ -66,8 +66,8 @@ test_filesystem_backend_before_1_13_is_an_error if {
 	count(fs) == 1
 	some f in fs
 	f.severity == "error"
-	contains(f.message, "FsStateBackend on Flink 1.12")
-	contains(f.message, "'state.checkpoints.dir'")
+	contains(f.detail, "FsStateBackend on Flink 1.12")
+	contains(f.detail, "'state.checkpoints.dir'")
 }
 
 test_dir_set_is_silent if {

@@ -98,21 +98,30 @@ evidence(set) := concat("; ", sort([s | some s in set]))
 deny contains f if {
 	local
 	count(declared) > 0
-	f := result.finding(dir, sprintf("%s, but %s: %s. %s", [subject, evidence(declared | implied), consequence, remedy]))
+	f := result.finding(dir, result.msg(
+		sprintf("Checkpoint directory %s is on each process's local disk, so no process sees a complete checkpoint to restore.", [result.short(dir.value)]),
+		sprintf("%s, but %s: %s. %s", [subject, evidence(declared | implied), consequence, remedy]),
+	))
 }
 
 deny contains f if {
 	local
 	count(declared) == 0
 	count(implied) > 0
-	f := result.warning(dir, sprintf("%s, but %s: unless that path is one shared mount, %s. %s", [subject, evidence(implied), consequence, remedy]))
+	f := result.warning(dir, result.msg(
+		sprintf("Checkpoint directory %s is a local path: unless it is one shared mount, no process sees a complete checkpoint.", [result.short(dir.value)]),
+		sprintf("%s, but %s: unless that path is one shared mount, %s. %s", [subject, evidence(implied), consequence, remedy]),
+	))
 }
 
 deny contains f if {
 	local
 	count(declared) == 0
 	count(implied) == 0
-	f := result.info(dir, sprintf("%s: this works only when the JobManager and every TaskManager run on one machine or see the same mount at that path. Declare taskmanagers in a cluster block of .ckptlint.hcl so ckptlint can tell, or use a shared file system URI such as hdfs://<namenode>:8020/flink/checkpoints", [subject]))
+	f := result.info(dir, result.msg(
+		sprintf("Checkpoint directory %s is a local path, which works only if every Flink process sees the same mount there.", [result.short(dir.value)]),
+		sprintf("%s: this works only when the JobManager and every TaskManager run on one machine or see the same mount at that path. Declare taskmanagers in a cluster block of .ckptlint.hcl so ckptlint can tell, or use a shared file system URI such as hdfs://<namenode>:8020/flink/checkpoints", [subject]),
+	))
 }
 
 # A claim every pod mounts is shared storage, but one declared in the same
@@ -123,9 +132,12 @@ deny contains f if {
 	storage.local(dir.value)
 	volumes.shared(dir.value, components)
 	some m in volumes.single_node_claims(dir.value, components)
-	f := result.info(dir, sprintf(
-		"checkpoint directory %s (%s at %s) is on volume %s (%s) mounted at %s (%s), a claim every pod mounts; its PersistentVolumeClaim in this file allows only %s, so Kubernetes attaches it to one node at a time (ReadWriteOncePod: one pod) and JobManager and TaskManager pods scheduled on other nodes stay Pending. Use a ReadWriteMany claim (NFS, CephFS, EFS, Filestore...) unless the cluster has one node",
-		[dir.value, dir.key, storage.origin(dir), m.volume, volumes.source(m), m.mount_path, volumes.origin(m), concat(", ", m.access_modes)],
+	f := result.info(dir, result.msg(
+		sprintf("Checkpoint directory %s is on a volume Kubernetes attaches to one node at a time, so pods on other nodes cannot start.", [result.short(dir.value)]),
+		sprintf(
+			"checkpoint directory %s (%s at %s) is on volume %s (%s) mounted at %s (%s), a claim every pod mounts; its PersistentVolumeClaim in this file allows only %s, so Kubernetes attaches it to one node at a time (ReadWriteOncePod: one pod) and JobManager and TaskManager pods scheduled on other nodes stay Pending. Use a ReadWriteMany claim (NFS, CephFS, EFS, Filestore...) unless the cluster has one node",
+			[dir.value, dir.key, storage.origin(dir), m.volume, volumes.source(m), m.mount_path, volumes.origin(m), concat(", ", m.access_modes)],
+		),
 	))
 }
 
@@ -193,7 +205,10 @@ deny contains f if {
 	storage.local(dir.value)
 	processes > 1
 	count(apart) > 0
-	f := result.finding(dir, sprintf("%s, and %s: %s: %s. %s", [deploy_subject, several_text, concat("; ", sort(apart)), consequence, deploy_remedy]))
+	f := result.finding(dir, result.msg(
+		sprintf("Checkpoint directory %s is not one shared volume for the %d Flink processes, so no process sees a complete checkpoint.", [result.short(dir.value), processes]),
+		sprintf("%s, and %s: %s: %s. %s", [deploy_subject, several_text, concat("; ", sort(apart)), consequence, deploy_remedy]),
+	))
 }
 
 deny contains f if {
@@ -203,5 +218,8 @@ deny contains f if {
 	count(apart) == 0
 	some p in input.deployed.peers
 	cover(p).sharing == "unknown"
-	f := result.info(dir, sprintf("%s, and %s; every one mounts %s at %s, but whether it is one file system for all of them is unknown: %s. If it is not, %s. %s", [deploy_subject, several_text, cover(p).volume, cover(p).path, cover(p).why, consequence, remedy]))
+	f := result.info(dir, result.msg(
+		sprintf("Checkpoint directory %s is on %s, and whether all Flink processes share it is unknown.", [result.short(dir.value), result.short(cover(p).volume)]),
+		sprintf("%s, and %s; every one mounts %s at %s, but whether it is one file system for all of them is unknown: %s. If it is not, %s. %s", [deploy_subject, several_text, cover(p).volume, cover(p).path, cover(p).why, consequence, remedy]),
+	))
 }

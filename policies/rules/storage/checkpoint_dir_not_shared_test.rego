@@ -19,8 +19,8 @@ three_tms := json.patch(base, [{"op": "add", "path": "/deployment", "value": {"d
 test_declared_taskmanagers_is_an_error if {
 	some f in checkpoint_dir_not_shared.deny with input as three_tms
 	not f.severity
-	contains(f.message, "file:///data/checkpoints (state.checkpoints.dir at flink-conf.yaml:2)")
-	contains(f.message, "deployment \"etl\" in .ckptlint.hcl declares 3 TaskManagers")
+	contains(f.detail, "file:///data/checkpoints (state.checkpoints.dir at flink-conf.yaml:2)")
+	contains(f.detail, "deployment \"etl\" in .ckptlint.hcl declares 3 TaskManagers")
 	f.loc.line == 2
 }
 
@@ -29,7 +29,7 @@ test_declared_taskmanagers_is_an_error if {
 test_cluster_taskmanagers_is_an_error if {
 	inp := json.patch(base, [{"op": "add", "path": "/deployment", "value": {"declared": false, "taskmanagers": 3, "taskmanagers_in": "cluster \"prod\""}}])
 	some f in checkpoint_dir_not_shared.deny with input as inp
-	contains(f.message, "cluster \"prod\" in .ckptlint.hcl declares 3 TaskManagers")
+	contains(f.detail, "cluster \"prod\" in .ckptlint.hcl declares 3 TaskManagers")
 }
 
 test_manifest_replicas_is_an_error if {
@@ -39,32 +39,32 @@ test_manifest_replicas_is_an_error if {
 	])
 	some f in checkpoint_dir_not_shared.deny with input as inp
 	not f.severity
-	contains(f.message, "4 TaskManager replicas (spec.taskManager.replicas at deploy.yaml:30)")
+	contains(f.detail, "4 TaskManager replicas (spec.taskManager.replicas at deploy.yaml:30)")
 }
 
 test_ha_implies_warning if {
 	inp := json.patch(base, [{"op": "replace", "path": "/effective/ha/type", "value": {"value": "zookeeper", "set": true, "key": "high-availability.type", "loc": loc(5)}}])
 	some f in checkpoint_dir_not_shared.deny with input as inp
 	f.severity == "warning"
-	contains(f.message, "high availability is on (high-availability.type: zookeeper at flink-conf.yaml:5)")
+	contains(f.detail, "high availability is on (high-availability.type: zookeeper at flink-conf.yaml:5)")
 }
 
 test_flink_deployment_implies_warning if {
 	inp := json.patch(base, [{"op": "replace", "path": "/flink/format", "value": "flink-deployment"}])
 	some f in checkpoint_dir_not_shared.deny with input as inp
 	f.severity == "warning"
-	contains(f.message, "separate pod")
+	contains(f.detail, "separate pod")
 }
 
 test_unknown_hosts_is_info if {
 	some f in checkpoint_dir_not_shared.deny with input as base
 	f.severity == "info"
-	contains(f.message, "Declare taskmanagers")
+	contains(f.detail, "Declare taskmanagers")
 }
 
 test_schemeless_path_is_local_without_default_scheme if {
 	some f in checkpoint_dir_not_shared.deny with input as json.patch(three_tms, [{"op": "replace", "path": "/effective/checkpointing/dir/value", "value": "/data/checkpoints"}])
-	contains(f.message, "fs.default-scheme is not set")
+	contains(f.detail, "fs.default-scheme is not set")
 }
 
 test_schemeless_path_with_hdfs_default_scheme_is_silent if {
@@ -112,33 +112,33 @@ test_emptydir_stays_local_and_is_named if {
 	m := mnt("emptyDir", "local", "")
 	some f in checkpoint_dir_not_shared.deny with input as k8s({"jobmanager": [m], "taskmanager": [m]})
 	f.severity == "warning"
-	contains(f.message, "in the JobManager and TaskManager pods, volume flink-volume (emptyDir) mounted at /data (spec.podTemplate at deploy.yaml:40): an emptyDir lives and dies with its pod")
+	contains(f.detail, "in the JobManager and TaskManager pods, volume flink-volume (emptyDir) mounted at /data (spec.podTemplate at deploy.yaml:40): an emptyDir lives and dies with its pod")
 }
 
 test_hostpath_stays_local_and_is_named if {
 	m := mnt("hostPath", "local", "node path /mnt/flink")
 	some f in checkpoint_dir_not_shared.deny with input as k8s({"jobmanager": [m], "taskmanager": [m]})
-	contains(f.message, "volume flink-volume (hostPath, node path /mnt/flink)")
+	contains(f.detail, "volume flink-volume (hostPath, node path /mnt/flink)")
 }
 
 test_shared_in_one_pod_only_is_local if {
 	m := mnt("persistentVolumeClaim", "shared", "claim jm")
 	some f in checkpoint_dir_not_shared.deny with input as k8s({"jobmanager": [m], "taskmanager": []})
-	contains(f.message, "in the JobManager pods, volume flink-volume (persistentVolumeClaim, claim jm)")
-	contains(f.message, "in the TaskManager pods, no volume is mounted there")
+	contains(f.detail, "in the JobManager pods, volume flink-volume (persistentVolumeClaim, claim jm)")
+	contains(f.detail, "in the TaskManager pods, no volume is mounted there")
 }
 
 test_mount_must_hold_the_path if {
 	m := json.patch(mnt("persistentVolumeClaim", "shared", "claim x"), [{"op": "replace", "path": "/mount_path", "value": "/dat"}])
 	some f in checkpoint_dir_not_shared.deny with input as k8s({"jobmanager": [m], "taskmanager": [m]})
-	contains(f.message, "no volume is mounted there")
+	contains(f.detail, "no volume is mounted there")
 }
 
 test_longest_mount_wins if {
 	outer := json.patch(mnt("persistentVolumeClaim", "shared", "claim x"), [{"op": "replace", "path": "/mount_path", "value": "/"}])
 	inner := mnt("emptyDir", "local", "")
 	some f in checkpoint_dir_not_shared.deny with input as k8s({"jobmanager": [outer, inner], "taskmanager": [outer, inner]})
-	contains(f.message, "(emptyDir)")
+	contains(f.detail, "(emptyDir)")
 }
 
 test_read_write_once_claim_is_info if {
@@ -147,8 +147,8 @@ test_read_write_once_claim_is_info if {
 	count(fs) == 1
 	some f in fs
 	f.severity == "info"
-	contains(f.message, "allows only ReadWriteOnce")
-	contains(f.message, "volume flink-volume (persistentVolumeClaim, claim flink-data) mounted at /data (spec.podTemplate at deploy.yaml:40)")
+	contains(f.detail, "allows only ReadWriteOnce")
+	contains(f.detail, "volume flink-volume (persistentVolumeClaim, claim flink-data) mounted at /data (spec.podTemplate at deploy.yaml:40)")
 }
 
 test_read_write_many_claim_is_silent if {
@@ -172,8 +172,8 @@ test_deployed_unmounted_process_is_an_error if {
 	inp := deployed_with([compose_proc("jobmanager", 3, [named_mount(5)], 1), compose_proc("taskmanager", 8, [], 2)])
 	some f in checkpoint_dir_not_shared.deny with input as inp
 	not f.severity
-	contains(f.message, "3 Flink processes run")
-	contains(f.message, "the taskmanager service (docker-compose.yml:8) mounts nothing at /data/checkpoints")
+	contains(f.detail, "3 Flink processes run")
+	contains(f.detail, "the taskmanager service (docker-compose.yml:8) mounts nothing at /data/checkpoints")
 }
 
 test_deployed_local_volume_is_an_error if {
@@ -181,7 +181,7 @@ test_deployed_local_volume_is_an_error if {
 	inp := deployed_with([{"name": "Deployment/flink-taskmanager", "source": "kubernetes", "role": "taskmanager", "replicas": 2, "loc": {"file": "tm.yaml", "line": 2}, "mounts": [empty]}])
 	some f in checkpoint_dir_not_shared.deny with input as inp
 	not f.severity
-	contains(f.message, "Deployment/flink-taskmanager (tm.yaml:2) mounts emptyDir scratch at /data (tm.yaml:30)")
+	contains(f.detail, "Deployment/flink-taskmanager (tm.yaml:2) mounts emptyDir scratch at /data (tm.yaml:30)")
 }
 
 test_deployed_unknown_claim_is_info if {
@@ -189,7 +189,7 @@ test_deployed_unknown_claim_is_info if {
 	inp := deployed_with([compose_proc("jobmanager", 3, [claim], 1), compose_proc("taskmanager", 8, [claim], 1)])
 	some f in checkpoint_dir_not_shared.deny with input as inp
 	f.severity == "info"
-	contains(f.message, "whether it is one file system for all of them is unknown")
+	contains(f.detail, "whether it is one file system for all of them is unknown")
 }
 
 test_deployed_single_process_passes if {
@@ -202,5 +202,5 @@ test_deployed_different_volumes_is_an_error if {
 	inp := deployed_with([compose_proc("jobmanager", 3, [named_mount(5)], 1), compose_proc("taskmanager", 8, [other], 1)])
 	some f in checkpoint_dir_not_shared.deny with input as inp
 	not f.severity
-	contains(f.message, "the processes mount different volumes there")
+	contains(f.detail, "the processes mount different volumes there")
 }

@@ -32,8 +32,11 @@ deny contains f if {
 	cs.value == false
 	d := storage.dir
 	not input.deployment.jobs == 1
-	f := result.finding(cs, sprintf(
-		"%s: false (at %s) makes every job write its checkpoints directly into %s (chk-<n>, shared/, taskowned/) instead of %s/<job-id>/, and %s: two jobs running at the same time both number their checkpoints from 1 and write into the same chk-<n> directories, and when one job aborts a checkpoint it deletes that chk-<n> recursively, the other job's files included (the option's description: \"If this value is set to false, pay attention not to run several jobs with the same directory simultaneously\"). Keep %s true (the default) or give each job its own checkpoint directory",
-		[cs.key, storage.origin(cs), d.value, d.value, storage.jobs_text, cs.key],
+	f := result.finding(cs, result.msg(
+		sprintf("%s: false makes every job write checkpoints into the same directory, so concurrent jobs overwrite and delete each other's.", [cs.key]),
+		sprintf(
+			"%s: false (at %s) makes every job write its checkpoints directly into %s (chk-<n>, shared/, taskowned/) instead of %s/<job-id>/, and %s: two jobs running at the same time both number their checkpoints from 1 and write into the same chk-<n> directories, and when one job aborts a checkpoint it deletes that chk-<n> recursively, the other job's files included (the option's description: \"If this value is set to false, pay attention not to run several jobs with the same directory simultaneously\"). Keep %s true (the default) or give each job its own checkpoint directory",
+			[cs.key, storage.origin(cs), d.value, d.value, storage.jobs_text, cs.key],
+		),
 	))
 }

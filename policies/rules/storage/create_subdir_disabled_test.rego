@@ -16,9 +16,9 @@ base := {
 
 test_disabled_subdir_warns if {
 	some f in create_subdir_disabled.deny with input as base
-	contains(f.message, "execution.checkpointing.create-subdir: false (at config.yaml:3)")
-	contains(f.message, "directly into hdfs:///flink/checkpoints")
-	contains(f.message, "jobs is not declared")
+	contains(f.detail, "execution.checkpointing.create-subdir: false (at config.yaml:3)")
+	contains(f.detail, "directly into hdfs:///flink/checkpoints")
+	contains(f.detail, "jobs is not declared")
 	f.loc.line == 3
 	object.get(f, "fix", null) == null
 }
@@ -26,7 +26,7 @@ test_disabled_subdir_warns if {
 test_declared_jobs_are_named if {
 	inp := json.patch(base, [{"op": "replace", "path": "/deployment", "value": {"declared": true, "jobs": 5}}])
 	some f in create_subdir_disabled.deny with input as inp
-	contains(f.message, "declares 5 jobs")
+	contains(f.detail, "declares 5 jobs")
 }
 
 test_single_declared_job_is_silent if {

@@ -69,9 +69,12 @@ refusal := "\"IllegalConfigurationException: Missing recovery path. Specify via 
 deny contains f if {
 	storage.ha_needs_storage
 	not has_dir
-	f := result.finding(ha, sprintf(
-		"high availability is on (%s) but %s is not set: it is where the JobManager stores all metadata needed to recover from a JobManager failure (the persisted job graphs among them), and the JobManager does not start without it (%s). Set %s to a durable shared directory, e.g. hdfs://<namenode>:8020/flink/ha",
-		[ha_text, dir_key, refusal, dir_key],
+	f := result.finding(ha, result.msg(
+		sprintf("High availability is on but %s is not set, so the JobManager does not start.", [dir_key]),
+		sprintf(
+			"high availability is on (%s) but %s is not set: it is where the JobManager stores all metadata needed to recover from a JobManager failure (the persisted job graphs among them), and the JobManager does not start without it (%s). Set %s to a durable shared directory, e.g. hdfs://<namenode>:8020/flink/ha",
+			[ha_text, dir_key, refusal, dir_key],
+		),
 	))
 }
 
@@ -84,8 +87,11 @@ deny contains f if {
 	has_dir
 	storage.local(sd.value)
 	not volumes.shared(sd.value, ["jobmanager"])
-	f := result.warning(sd, sprintf(
-		"high-availability.storageDir %s (%s at %s) is on the local file system%s%s while high availability is on (%s): %s, so a failover cannot recover the jobs and their checkpoints. Use a durable shared file system, e.g. hdfs://<namenode>:8020/flink/ha",
-		[sd.value, sd.key, storage.origin(sd), storage.scheme_note(sd.value), volumes.note(sd.value, ["jobmanager"]), ha_text, takeover],
+	f := result.warning(sd, result.msg(
+		sprintf("high-availability.storageDir %s is on the local file system, so a failover cannot recover the jobs.", [result.short(sd.value)]),
+		sprintf(
+			"high-availability.storageDir %s (%s at %s) is on the local file system%s%s while high availability is on (%s): %s, so a failover cannot recover the jobs and their checkpoints. Use a durable shared file system, e.g. hdfs://<namenode>:8020/flink/ha",
+			[sd.value, sd.key, storage.origin(sd), storage.scheme_note(sd.value), volumes.note(sd.value, ["jobmanager"]), ha_text, takeover],
+		),
 	))
 }

@@ -18,8 +18,8 @@ with_dir(d) := json.patch(base, [{"op": "replace", "path": "/effective/ha/storag
 test_missing_storage_dir_is_an_error if {
 	some f in ha_storage_dir.deny with input as base
 	not f.severity
-	contains(f.message, "high availability is on (high-availability.type: zookeeper at flink-conf.yaml:1)")
-	contains(f.message, "Configuration is missing the mandatory parameter")
+	contains(f.detail, "high availability is on (high-availability.type: zookeeper at flink-conf.yaml:1)")
+	contains(f.detail, "Configuration is missing the mandatory parameter")
 	f.loc.line == 1
 	object.get(f, "fix", null) == null
 }
@@ -33,8 +33,8 @@ test_kubernetes_and_factory_need_storage if {
 test_local_storage_dir_warns if {
 	some f in ha_storage_dir.deny with input as with_dir("file:///var/flink/ha")
 	f.severity == "warning"
-	contains(f.message, "file:///var/flink/ha (high-availability.storageDir at flink-conf.yaml:2)")
-	contains(f.message, "another host")
+	contains(f.detail, "file:///var/flink/ha (high-availability.storageDir at flink-conf.yaml:2)")
+	contains(f.detail, "another host")
 	f.loc.line == 2
 }
 
@@ -42,8 +42,8 @@ test_local_storage_dir_in_a_pod if {
 	inp := json.patch(with_dir("/flink-data/ha"), [{"op": "replace", "path": "/flink/format", "value": "flink-deployment"}])
 	some f in ha_storage_dir.deny with input as inp
 	f.severity == "warning"
-	contains(f.message, "must mount the same volume")
-	contains(f.message, "fs.default-scheme is not set")
+	contains(f.detail, "must mount the same volume")
+	contains(f.detail, "fs.default-scheme is not set")
 }
 
 test_shared_storage_dir_is_silent if {
@@ -80,7 +80,7 @@ test_pvc_mounted_in_the_jobmanager_is_silent if {
 test_emptydir_in_the_jobmanager_warns_and_names_it if {
 	some f in ha_storage_dir.deny with input as in_pod({"jobmanager": [jm_mount("emptyDir", "local")], "taskmanager": []})
 	f.severity == "warning"
-	contains(f.message, "in the JobManager pods, volume ha (emptyDir) mounted at /flink-data (spec.jobManager.podTemplate at deploy.yaml:30)")
+	contains(f.detail, "in the JobManager pods, volume ha (emptyDir) mounted at /flink-data (spec.jobManager.podTemplate at deploy.yaml:30)")
 }
 
 # Issue 23: the oldest release with JobManager HA, 0.10 (FLINK-2291), reads
@@ -92,16 +92,16 @@ test_oldest_release_names_its_key_and_error if {
 		{"op": "replace", "path": "/effective/ha/storage_dir/key", "value": "recovery.zookeeper.storageDir"},
 	])
 	some f in ha_storage_dir.deny with input as doc
-	contains(f.message, "but recovery.zookeeper.storageDir is not set")
-	contains(f.message, "Missing recovery path. Specify via configuration key 'recovery.zookeeper.storageDir'.")
-	contains(f.message, "Set recovery.zookeeper.storageDir to")
-	not contains(f.message, "high-availability.storageDir")
+	contains(f.detail, "but recovery.zookeeper.storageDir is not set")
+	contains(f.detail, "Missing recovery path. Specify via configuration key 'recovery.zookeeper.storageDir'.")
+	contains(f.detail, "Set recovery.zookeeper.storageDir to")
+	not contains(f.detail, "high-availability.storageDir")
 }
 
 test_1_2_error_text if {
 	doc := json.patch(base, [{"op": "replace", "path": "/versions/flink", "value": {"value": "1.2.1", "major": 1, "minor": 2, "declared": true, "source": "config"}}])
 	some f in ha_storage_dir.deny with input as doc
-	contains(f.message, "Missing high-availability storage path for metadata.")
+	contains(f.detail, "Missing high-availability storage path for metadata.")
 }
 
 # The newest release: the mandatory-parameter check of
@@ -109,5 +109,5 @@ test_1_2_error_text if {
 test_newest_release_error_text if {
 	doc := json.patch(base, [{"op": "replace", "path": "/versions/flink", "value": {"value": "2.3", "major": 2, "minor": 3, "declared": true, "source": "config"}}])
 	some f in ha_storage_dir.deny with input as doc
-	contains(f.message, "Configuration is missing the mandatory parameter: Key: 'high-availability.storageDir'")
+	contains(f.detail, "Configuration is missing the mandatory parameter: Key: 'high-availability.storageDir'")
 }

@@ -42,9 +42,13 @@ path(v) := regex.replace(trim_space(v), `^(?i)hdfs:/*`, "/")
 deny contains f if {
 	some p in paths
 	f := result.fix(
-		p, sprintf(
-			"%s %s (%s) writes the NameNode into the path: with no authority, HDFS reads %s as a path whose first directory contains ':', which it refuses (\"Pathname %s ... is not a valid DFS filename.\"), so every checkpoint fails. Write the NameNode as the authority, with two slashes: hdfs://%s",
-			[p.key, p.value, storage.origin(p), path(p.value), path(p.value), trim_prefix(path(p.value), "/")],
+		p,
+		result.msg(
+			sprintf("%s %s puts the NameNode after three slashes, which HDFS refuses, so every checkpoint fails.", [p.key, result.short(p.value)]),
+			sprintf(
+				"%s %s (%s) writes the NameNode into the path: with no authority, HDFS reads %s as a path whose first directory contains ':', which it refuses (\"Pathname %s ... is not a valid DFS filename.\"), so every checkpoint fails. Write the NameNode as the authority, with two slashes: hdfs://%s",
+				[p.key, p.value, storage.origin(p), path(p.value), path(p.value), trim_prefix(path(p.value), "/")],
+			),
 		),
 		[result.set("flink", p.key, sprintf("hdfs://%s", [trim_prefix(path(p.value), "/")]))],
 	)

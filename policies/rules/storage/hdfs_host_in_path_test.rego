@@ -10,8 +10,8 @@ dir(v) := {"effective": {
 
 test_three_slashes_and_a_port if {
 	some f in hdfs_host_in_path.deny with input as dir("hdfs:///namenode:8020/flink/checkpoints")
-	contains(f.message, "HDFS reads /namenode:8020/flink/checkpoints as a path")
-	contains(f.message, "hdfs://namenode:8020/flink/checkpoints")
+	contains(f.detail, "HDFS reads /namenode:8020/flink/checkpoints as a path")
+	contains(f.detail, "hdfs://namenode:8020/flink/checkpoints")
 	f.fix == [{"op": "set", "target": "flink", "key": "execution.checkpointing.dir", "value": "hdfs://namenode:8020/flink/checkpoints"}]
 }
 

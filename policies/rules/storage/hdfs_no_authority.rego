@@ -72,8 +72,11 @@ deny contains f if {
 	input.flink
 	some p in paths
 	not default_fs.set
-	f := result.info(p, sprintf(
-		"%s %s (%s) names no NameNode, so Flink takes the authority from fs.defaultFS of the Hadoop configuration it loads (HadoopUtils.getHadoopConfiguration): core-site.xml on the classpath, $HADOOP_HOME/conf and $HADOOP_HOME/etc/hadoop, the fs.hdfs.hadoopconf directory (Flink 1.x), $HADOOP_CONF_DIR (env.hadoop.conf.dir sets it from Flink 1.6) and flink.hadoop.fs.defaultFS (Flink 1.13 or later). Here %s%s, so the NameNode comes from files on the Flink hosts that ckptlint cannot see; where none sets it, Hadoop's default file:/// applies and Flink fails with \"%s ... contains no valid authority component\". Write the NameNode or HA nameservice into the path (hdfs://<namenode>:8020/...), or keep the core-site.xml Flink reads in the repository",
-		[p.key, p.value, storage.origin(p), found, refs_text, authority_error(p.value)],
+	f := result.info(p, result.msg(
+		sprintf("%s %s names no NameNode, so Flink takes it from fs.defaultFS of the Hadoop configuration it loads.", [p.key, result.short(p.value)]),
+		sprintf(
+			"%s %s (%s) names no NameNode, so Flink takes the authority from fs.defaultFS of the Hadoop configuration it loads (HadoopUtils.getHadoopConfiguration): core-site.xml on the classpath, $HADOOP_HOME/conf and $HADOOP_HOME/etc/hadoop, the fs.hdfs.hadoopconf directory (Flink 1.x), $HADOOP_CONF_DIR (env.hadoop.conf.dir sets it from Flink 1.6) and flink.hadoop.fs.defaultFS (Flink 1.13 or later). Here %s%s, so the NameNode comes from files on the Flink hosts that ckptlint cannot see; where none sets it, Hadoop's default file:/// applies and Flink fails with \"%s ... contains no valid authority component\". Write the NameNode or HA nameservice into the path (hdfs://<namenode>:8020/...), or keep the core-site.xml Flink reads in the repository",
+			[p.key, p.value, storage.origin(p), found, refs_text, authority_error(p.value)],
+		),
 	))
 }

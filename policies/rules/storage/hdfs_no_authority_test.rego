@@ -18,10 +18,10 @@ base := {
 test_no_core_site_is_info if {
 	some f in hdfs_no_authority.deny with input as base
 	f.severity == "info"
-	contains(f.message, "state.checkpoints.dir hdfs:///flink/checkpoints (flink-conf.yaml:3) names no NameNode")
-	contains(f.message, "holds no core-site.xml")
-	contains(f.message, "$HADOOP_CONF_DIR (env.hadoop.conf.dir sets it from Flink 1.6)")
-	contains(f.message, "contains no valid authority component")
+	contains(f.detail, "state.checkpoints.dir hdfs:///flink/checkpoints (flink-conf.yaml:3) names no NameNode")
+	contains(f.detail, "holds no core-site.xml")
+	contains(f.detail, "$HADOOP_CONF_DIR (env.hadoop.conf.dir sets it from Flink 1.6)")
+	contains(f.detail, "contains no valid authority component")
 	f.loc.line == 3
 }
 
@@ -31,7 +31,7 @@ test_core_site_without_default_fs_is_named if {
 		{"op": "add", "path": "/hadoop/conf_refs/-", "value": {"key": "env.hadoop.conf.dir", "value": "/etc/hadoop/conf", "resolved": ""}},
 	])
 	some f in hdfs_no_authority.deny with input as inp
-	contains(f.message, "core-site.xml (core-site.xml) does not set fs.defaultFS (env.hadoop.conf.dir: /etc/hadoop/conf names a directory")
+	contains(f.detail, "core-site.xml (core-site.xml) does not set fs.defaultFS (env.hadoop.conf.dir: /etc/hadoop/conf names a directory")
 }
 
 test_default_fs_set_is_silent if {
@@ -54,10 +54,10 @@ test_ha_storage_dir_is_checked if {
 test_error_text_per_release if {
 	old := json.patch(base, [{"op": "add", "path": "/versions", "value": {"flink": {"major": 0, "minor": 9, "declared": true}}}])
 	some f in hdfs_no_authority.deny with input as old
-	contains(f.message, "did not describe the HDFS NameNode.")
+	contains(f.detail, "did not describe the HDFS NameNode.")
 	new := json.patch(base, [{"op": "add", "path": "/versions", "value": {"flink": {"major": 2, "minor": 3, "declared": true}}}])
 	some g in hdfs_no_authority.deny with input as new
-	contains(g.message, "did not describe the authority")
+	contains(g.detail, "did not describe the authority")
 }
 
 test_deployed_names_the_processes if {
@@ -72,5 +72,5 @@ test_deployed_names_the_processes if {
 		"deployed": {"hadoop_missing": "the jobmanager service loads no Hadoop files from the repository: no HADOOP_CONF_DIR is set and no Hadoop configuration directory is mounted or copied in; Hadoop's defaults apply"},
 	}
 	some f in hdfs_no_authority.deny with input as inp
-	contains(f.message, "Here the jobmanager service loads no Hadoop files from the repository")
+	contains(f.detail, "Here the jobmanager service loads no Hadoop files from the repository")
 }

@@ -48,8 +48,11 @@ deny contains f if {
 	cp.known
 	cp.value == false
 	some p in paths
-	f := result.finding(p, sprintf(
-		"%s %s (%s) is on HDFS, but Hadoop's file system is not on the classpath of %s: %s (%s:%d). Flink then fails to create the checkpoint storage with \"Could not find a file system implementation for scheme 'hdfs'. The scheme is not directly supported by Flink and no Hadoop file system to support this scheme could be loaded\". Set HADOOP_CLASSPATH to the Hadoop jars of the image (export HADOOP_CLASSPATH=`hadoop classpath`) or build the image with a Hadoop client in Flink's lib/",
-		[p.key, p.value, storage.origin(p), input.deployed.subject, cp.why, cp.loc.file, cp.loc.line],
+	f := result.finding(p, result.msg(
+		sprintf("%s %s needs HDFS, but Flink has no Hadoop file system on its classpath, so checkpoints fail.", [p.key, result.short(p.value)]),
+		sprintf(
+			"%s %s (%s) is on HDFS, but Hadoop's file system is not on the classpath of %s: %s (%s:%d). Flink then fails to create the checkpoint storage with \"Could not find a file system implementation for scheme 'hdfs'. The scheme is not directly supported by Flink and no Hadoop file system to support this scheme could be loaded\". Set HADOOP_CLASSPATH to the Hadoop jars of the image (export HADOOP_CLASSPATH=`hadoop classpath`) or build the image with a Hadoop client in Flink's lib/",
+			[p.key, p.value, storage.origin(p), input.deployed.subject, cp.why, cp.loc.file, cp.loc.line],
+		),
 	))
 }

@@ -14,8 +14,8 @@ official := {"known": true, "value": false, "why": "the official Flink image fli
 
 test_official_image_is_an_error if {
 	some f in hdfs_not_on_classpath.deny with input as inp("hdfs://namenode:8020/ckpt", official)
-	contains(f.message, "not on the classpath of the jobmanager and taskmanager services: the official Flink image flink:1.20.1 ships no Hadoop, and HADOOP_CLASSPATH is not set (docker-compose.yml:4)")
-	contains(f.message, "Could not find a file system implementation for scheme 'hdfs'")
+	contains(f.detail, "not on the classpath of the jobmanager and taskmanager services: the official Flink image flink:1.20.1 ships no Hadoop, and HADOOP_CLASSPATH is not set (docker-compose.yml:4)")
+	contains(f.detail, "Could not find a file system implementation for scheme 'hdfs'")
 }
 
 test_classpath_set_passes if {

@@ -47,9 +47,12 @@ deny contains f if {
 	inc.value == true
 	backend.set
 	heap_backend
-	f := result.finding(inc, sprintf(
-		"%s: true (at %s) has no effect: the state backend is %q (%s at %s), the heap backend, which does not support incremental checkpoints and ignores the option, so every checkpoint writes the full state. Switch %s to rocksdb for incremental checkpoints, or remove %s",
-		[inc.key, storage.origin(inc), backend.value, backend.key, storage.origin(backend), backend.key, inc.key],
+	f := result.finding(inc, result.msg(
+		sprintf("%s: true has no effect with the heap state backend, so every checkpoint writes the full state.", [inc.key]),
+		sprintf(
+			"%s: true (at %s) has no effect: the state backend is %q (%s at %s), the heap backend, which does not support incremental checkpoints and ignores the option, so every checkpoint writes the full state. Switch %s to rocksdb for incremental checkpoints, or remove %s",
+			[inc.key, storage.origin(inc), backend.value, backend.key, storage.origin(backend), backend.key, inc.key],
+		),
 	))
 }
 
@@ -62,8 +65,11 @@ deny contains f if {
 	inc.set
 	inc.value == true
 	not backend.set
-	f := result.info(inc, sprintf(
-		"%s: true (at %s) takes effect only with a backend that supports incremental checkpoints (rocksdb), but %s here %s, which ignores the option and writes full checkpoints; unless the job selects RocksDB itself, set %s: rocksdb",
-		[inc.key, storage.origin(inc), backend.key, default_text, backend.key],
+	f := result.info(inc, result.msg(
+		sprintf("%s: true has no effect unless the state backend is rocksdb, which this configuration does not set.", [inc.key]),
+		sprintf(
+			"%s: true (at %s) takes effect only with a backend that supports incremental checkpoints (rocksdb), but %s here %s, which ignores the option and writes full checkpoints; unless the job selects RocksDB itself, set %s: rocksdb",
+			[inc.key, storage.origin(inc), backend.key, default_text, backend.key],
+		),
 	))
 }

@@ -20,8 +20,8 @@ with_backend(name) := json.patch(base, [{"op": "replace", "path": "/effective/st
 test_hashmap_ignores_incremental if {
 	some f in incremental_ignored.deny with input as base
 	not f.severity
-	contains(f.message, "state.backend.incremental: true (at flink-conf.yaml:4) has no effect")
-	contains(f.message, "\"hashmap\" (state.backend.type at flink-conf.yaml:3)")
+	contains(f.detail, "state.backend.incremental: true (at flink-conf.yaml:4) has no effect")
+	contains(f.detail, "\"hashmap\" (state.backend.type at flink-conf.yaml:3)")
 	f.loc.line == 4
 	object.get(f, "fix", null) == null
 }
@@ -47,7 +47,7 @@ test_unset_backend_is_info if {
 	inp := json.patch(base, [{"op": "replace", "path": "/effective/state_backend/type", "value": {"value": null, "set": false, "source": "unset", "key": "state.backend.type"}}])
 	some f in incremental_ignored.deny with input as inp
 	f.severity == "info"
-	contains(f.message, "is not set, so Flink uses its default heap backend")
+	contains(f.detail, "is not set, so Flink uses its default heap backend")
 }
 
 test_default_hashmap_is_info if {
@@ -57,7 +57,7 @@ test_default_hashmap_is_info if {
 	])
 	some f in incremental_ignored.deny with input as inp
 	f.severity == "info"
-	contains(f.message, "defaults to \"hashmap\"")
+	contains(f.detail, "defaults to \"hashmap\"")
 }
 
 test_incremental_off_is_silent if {

@@ -76,9 +76,12 @@ deny contains f if {
 	v.declared
 	read_by_2
 	f := result.fix(
-		backend, sprintf(
-			"%s is not a state backend on %s: Flink 2.x dropped the 1.x alias, so %s. Set %s",
-			[subject, storage.version_text, failure, replacement],
+		backend, result.msg(
+			sprintf("%s %s is not a state backend on Flink 2.x, so every job fails to start.", [backend.key, result.short(backend.value)]),
+			sprintf(
+				"%s is not a state backend on %s: Flink 2.x dropped the 1.x alias, so %s. Set %s",
+				[subject, storage.version_text, failure, replacement],
+			),
 		),
 		fix,
 	)
@@ -91,9 +94,12 @@ deny contains f if {
 	read_by_2
 	f := result.versioned(object.union(
 		result.fix(
-			backend, sprintf(
-				"%s is not a state backend on %s: Flink 2.x dropped the 1.x alias, so %s. Set %s",
-				[subject, storage.version_text, failure, replacement],
+			backend, result.msg(
+				sprintf("%s %s is not a state backend on Flink 2.x, so every job fails to start.", [backend.key, result.short(backend.value)]),
+				sprintf(
+					"%s is not a state backend on %s: Flink 2.x dropped the 1.x alias, so %s. Set %s",
+					[subject, storage.version_text, failure, replacement],
+				),
 			),
 			fix,
 		),
@@ -108,9 +114,12 @@ deny contains f if {
 	could_be_2
 	f := result.versioned(object.union(
 		result.fix(
-			backend, sprintf(
-				"%s is a deprecated alias on Flink 1.13 to 1.20, and the version is not known (%s): on Flink 2.x %s. Set %s, which means the same from Flink 1.13 on",
-				[subject, storage.version_text, failure, replacement],
+			backend, result.msg(
+				sprintf("%s %s is a 1.x alias that Flink 2.x no longer knows, so jobs fail to start there.", [backend.key, result.short(backend.value)]),
+				sprintf(
+					"%s is a deprecated alias on Flink 1.13 to 1.20, and the version is not known (%s): on Flink 2.x %s. Set %s, which means the same from Flink 1.13 on",
+					[subject, storage.version_text, failure, replacement],
+				),
 			),
 			fix,
 		),
@@ -125,9 +134,12 @@ deny contains f if {
 	not could_be_2
 	f := result.versioned(object.union(
 		result.fix(
-			backend, sprintf(
-				"%s is a deprecated alias on %s; Flink logs a deprecation warning for it, and on Flink 2.x %s. Set %s, which means the same from Flink 1.13 on",
-				[subject, storage.version_text, failure, replacement],
+			backend, result.msg(
+				sprintf("%s %s is a deprecated alias, and on Flink 2.x every job fails to start with it.", [backend.key, result.short(backend.value)]),
+				sprintf(
+					"%s is a deprecated alias on %s; Flink logs a deprecation warning for it, and on Flink 2.x %s. Set %s, which means the same from Flink 1.13 on",
+					[subject, storage.version_text, failure, replacement],
+				),
 			),
 			fix,
 		),

@@ -25,8 +25,8 @@ test_filesystem_on_2x_is_an_error_with_fix if {
 	count(fs) == 1
 	some f in fs
 	not f.severity
-	contains(f.message, "state.backend.type: filesystem (at config.yaml:3) is not a state backend on Flink 2.0")
-	contains(f.message, "Cannot find configured state backend factory class: filesystem")
+	contains(f.detail, "state.backend.type: filesystem (at config.yaml:3) is not a state backend on Flink 2.0")
+	contains(f.detail, "Cannot find configured state backend factory class: filesystem")
 	f.fix == [{"op": "set", "target": "flink", "key": "state.backend.type", "value": "hashmap", "needs_version": true}]
 	f.loc.line == 3
 }
@@ -43,7 +43,7 @@ test_jobmanager_on_2x_keeps_jobmanager_storage if {
 test_1x_declared_is_info if {
 	some f in legacy_backend_name.deny with input as set_backend(declared(1, 17), "FileSystem")
 	f.severity == "info"
-	contains(f.message, "deprecated alias on Flink 1.17")
+	contains(f.detail, "deprecated alias on Flink 1.17")
 	f.fix == [{"op": "set", "target": "flink", "key": "state.backend.type", "value": "hashmap", "needs_version": true}]
 }
 
@@ -51,7 +51,7 @@ test_undeclared_config_yaml_is_warning if {
 	v := {"value": "1.19", "major": 1, "minor": 19, "declared": false, "source": "evidence", "why": "config.yaml is read from Flink 1.19 (a lower bound; declare flink_version in .ckptlint.hcl)"}
 	some f in legacy_backend_name.deny with input as set_backend(v, "filesystem")
 	f.severity == "warning"
-	contains(f.message, "Flink 1.19 or later (config.yaml is read from Flink 1.19; declare flink_version in .ckptlint.hcl)")
+	contains(f.detail, "Flink 1.19 or later (config.yaml is read from Flink 1.19; declare flink_version in .ckptlint.hcl)")
 	count(f.fix) == 1
 }
 
@@ -60,7 +60,7 @@ test_undeclared_flink_conf_is_info if {
 	inp := json.patch(set_backend(v, "filesystem"), [{"op": "replace", "path": "/flink/format", "value": "flink-conf"}])
 	some f in legacy_backend_name.deny with input as inp
 	f.severity == "info"
-	contains(f.message, "Flink 1.18, assumed")
+	contains(f.detail, "Flink 1.18, assumed")
 }
 
 test_before_1_13_is_silent if {

@@ -70,9 +70,12 @@ deny contains f if {
 	flink.checkpointing
 	dir.set
 	via
-	f := result.finding(at, sprintf(
-		"%s sends every snapshot to the JobManager and keeps it on the JobManager heap, each individual state limited to %s; a larger state fails the checkpoint with %s. The checkpoint directory %s (%s) then receives only the checkpoint metadata, not the state, so it makes neither durable nor bounded. Use the file system checkpoint storage for that directory instead: %s",
-		[via, limit, failure, dir.value, storage.origin(dir), advice],
+	f := result.finding(at, result.msg(
+		"The JobManager state backend keeps every snapshot on the JobManager heap, so a state over 5 MiB fails its checkpoint.",
+		sprintf(
+			"%s sends every snapshot to the JobManager and keeps it on the JobManager heap, each individual state limited to %s; a larger state fails the checkpoint with %s. The checkpoint directory %s (%s) then receives only the checkpoint metadata, not the state, so it makes neither durable nor bounded. Use the file system checkpoint storage for that directory instead: %s",
+			[via, limit, failure, dir.value, storage.origin(dir), advice],
+		),
 	))
 }
 

@@ -18,11 +18,11 @@ base := {
 test_jobmanager_backend_with_durable_dir_warns if {
 	some f in memory_backend.deny with input as base
 	not object.get(f, "severity", false)
-	contains(f.message, "state.backend jobmanager (flink-conf.yaml:2, the MemoryStateBackend; on Flink 1.13 to 1.20 a deprecated alias")
-	contains(f.message, "5 MiB (DEFAULT_MAX_STATE_SIZE")
-	contains(f.message, "maxSize=5242880")
-	contains(f.message, "hdfs://nn:8020/ckpt (flink-conf.yaml:3) then receives only the checkpoint metadata")
-	contains(f.message, "state.checkpoint-storage: filesystem")
+	contains(f.detail, "state.backend jobmanager (flink-conf.yaml:2, the MemoryStateBackend; on Flink 1.13 to 1.20 a deprecated alias")
+	contains(f.detail, "5 MiB (DEFAULT_MAX_STATE_SIZE")
+	contains(f.detail, "maxSize=5242880")
+	contains(f.detail, "hdfs://nn:8020/ckpt (flink-conf.yaml:3) then receives only the checkpoint metadata")
+	contains(f.detail, "state.checkpoint-storage: filesystem")
 	f.loc.line == 2
 }
 
@@ -32,13 +32,13 @@ test_jobmanager_storage_warns if {
 		{"op": "replace", "path": "/effective/checkpointing/storage", "value": {"value": "jobmanager", "set": true, "key": "state.checkpoint-storage", "loc": {"file": "flink-conf.yaml", "line": 4}}},
 	])
 	some f in memory_backend.deny with input as inp
-	contains(f.message, "state.checkpoint-storage: jobmanager (flink-conf.yaml:4, JobManagerCheckpointStorage)")
+	contains(f.detail, "state.checkpoint-storage: jobmanager (flink-conf.yaml:4, JobManagerCheckpointStorage)")
 }
 
 test_old_flink_advises_filesystem_backend if {
 	inp := json.patch(base, [{"op": "replace", "path": "/versions/flink", "value": {"value": "1.10", "major": 1, "minor": 10, "source": "config", "declared": true, "why": "x"}}])
 	some f in memory_backend.deny with input as inp
-	contains(f.message, "state.backend: filesystem, which writes the state to the checkpoint directory")
+	contains(f.detail, "state.backend: filesystem, which writes the state to the checkpoint directory")
 }
 
 test_without_dir_is_silent if {

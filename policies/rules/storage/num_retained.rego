@@ -48,9 +48,12 @@ else := nr.value
 deny contains f if {
 	invalid
 	f := result.fix(
-		nr, sprintf(
-			"%s: %d (at %s) is not a valid number of retained checkpoints: the JobManager logs \"The setting for '%s : %d' is invalid. Using default value of 1\" and keeps one checkpoint. Set %s: 1",
-			[nr.key, nr.value, storage.origin(nr), current_key, nr.value, nr.key],
+		nr, result.msg(
+			sprintf("%s: %d is not a valid number of retained checkpoints, so Flink keeps only one.", [nr.key, nr.value]),
+			sprintf(
+				"%s: %d (at %s) is not a valid number of retained checkpoints: the JobManager logs \"The setting for '%s : %d' is invalid. Using default value of 1\" and keeps one checkpoint. Set %s: 1",
+				[nr.key, nr.value, storage.origin(nr), current_key, nr.value, nr.key],
+			),
 		),
 		[result.set("flink", nr.key, "1")],
 	)
@@ -67,8 +70,11 @@ deny contains f if {
 	claim.value == "CLAIM"
 	is_number(effective)
 	effective <= 1
-	f := result.finding(claim, sprintf(
-		"%s: CLAIM (at %s) hands the checkpoint or savepoint every job restores from to Flink, which deletes it once it is no longer among the retained checkpoints; with 1 retained checkpoint (%s) that happens when the first checkpoint after the restore completes, so the snapshot you restored from is gone and cannot be used again to roll back or to start another job. Use NO_CLAIM (the default), or restore in CLAIM mode only from a copy",
-		[claim.key, storage.origin(claim), retained_text],
+	f := result.finding(claim, result.msg(
+		sprintf("%s: CLAIM with 1 retained checkpoint deletes the snapshot a job restored from after its first checkpoint.", [claim.key]),
+		sprintf(
+			"%s: CLAIM (at %s) hands the checkpoint or savepoint every job restores from to Flink, which deletes it once it is no longer among the retained checkpoints; with 1 retained checkpoint (%s) that happens when the first checkpoint after the restore completes, so the snapshot you restored from is gone and cannot be used again to roll back or to start another job. Use NO_CLAIM (the default), or restore in CLAIM mode only from a copy",
+			[claim.key, storage.origin(claim), retained_text],
+		),
 	))
 }

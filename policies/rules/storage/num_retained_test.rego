@@ -19,7 +19,7 @@ test_zero_is_replaced_by_one if {
 	fs := num_retained.deny with input as base
 	count(fs) == 1
 	some f in fs
-	contains(f.message, "The setting for 'state.checkpoints.num-retained : 0' is invalid. Using default value of 1")
+	contains(f.detail, "The setting for 'state.checkpoints.num-retained : 0' is invalid. Using default value of 1")
 	f.fix == [{"op": "set", "target": "flink", "key": "state.checkpoints.num-retained", "value": "1"}]
 	f.loc.line == 2
 }
@@ -30,7 +30,7 @@ test_log_names_the_current_key if {
 		{"op": "replace", "path": "/effective/checkpointing/num_retained/value", "value": -3},
 	])
 	some f in num_retained.deny with input as inp
-	contains(f.message, "'execution.checkpointing.num-retained : -3'")
+	contains(f.detail, "'execution.checkpointing.num-retained : -3'")
 }
 
 test_positive_is_silent if {
@@ -43,8 +43,8 @@ test_claim_with_one_retained_warns if {
 	fs := num_retained.deny with input as inp
 	count(fs) == 1
 	some f in fs
-	contains(f.message, "execution.savepoint-restore-mode: CLAIM (at flink-conf.yaml:3)")
-	contains(f.message, "state.checkpoints.num-retained 1 by default")
+	contains(f.detail, "execution.savepoint-restore-mode: CLAIM (at flink-conf.yaml:3)")
+	contains(f.detail, "state.checkpoints.num-retained 1 by default")
 	object.get(f, "fix", null) == null
 	f.loc.line == 3
 }
@@ -53,7 +53,7 @@ test_claim_with_invalid_retained_gives_both if {
 	fs := num_retained.deny with input as claim
 	count(fs) == 2
 	some f in fs
-	contains(f.message, "state.checkpoints.num-retained 0 at flink-conf.yaml:2, used as 1")
+	contains(f.detail, "state.checkpoints.num-retained 0 at flink-conf.yaml:2, used as 1")
 }
 
 test_claim_with_more_retained_is_silent if {

@@ -47,8 +47,11 @@ deny contains f if {
 	inc.value == false
 	d := storage.dir
 	storage.hdfs(d.value)
-	f := result.finding(backend, sprintf(
-		"state backend rocksdb (%s at %s) with incremental checkpoints off (%s): every checkpoint, every %s (%s at %s), uploads the complete RocksDB state of every stateful task to %s, so the bytes written to HDFS and the checkpoint duration grow with the whole state instead of with what changed. Flink's tuning guide calls incremental checkpoints one of the first considerations for large state: set %s: true",
-		[backend.key, storage.origin(backend), inc_text, interval.display, interval.key, storage.origin(interval), d.value, inc.key],
+	f := result.finding(backend, result.msg(
+		sprintf("RocksDB with incremental checkpoints off uploads the whole state every %s, so checkpoint time grows with the state.", [interval.display]),
+		sprintf(
+			"state backend rocksdb (%s at %s) with incremental checkpoints off (%s): every checkpoint, every %s (%s at %s), uploads the complete RocksDB state of every stateful task to %s, so the bytes written to HDFS and the checkpoint duration grow with the whole state instead of with what changed. Flink's tuning guide calls incremental checkpoints one of the first considerations for large state: set %s: true",
+			[backend.key, storage.origin(backend), inc_text, interval.display, interval.key, storage.origin(interval), d.value, inc.key],
+		),
 	))
 }

@@ -19,10 +19,10 @@ base := {
 
 test_full_rocksdb_checkpoints_to_hdfs_hint if {
 	some f in rocksdb_full_checkpoints.deny with input as base
-	contains(f.message, "state backend rocksdb (state.backend at flink-conf.yaml:5)")
-	contains(f.message, "state.backend.incremental unset, default false")
-	contains(f.message, "every 5 s (execution.checkpointing.interval at flink-conf.yaml:8)")
-	contains(f.message, "set state.backend.incremental: true")
+	contains(f.detail, "state backend rocksdb (state.backend at flink-conf.yaml:5)")
+	contains(f.detail, "state.backend.incremental unset, default false")
+	contains(f.detail, "every 5 s (execution.checkpointing.interval at flink-conf.yaml:8)")
+	contains(f.detail, "set state.backend.incremental: true")
 	f.loc.line == 5
 	object.get(f, "fix", null) == null
 }
@@ -30,7 +30,7 @@ test_full_rocksdb_checkpoints_to_hdfs_hint if {
 test_explicit_false_is_named if {
 	inp := json.patch(base, [{"op": "replace", "path": "/effective/checkpointing/incremental", "value": {"value": false, "set": true, "key": "state.backend.incremental", "loc": loc(7)}}])
 	some f in rocksdb_full_checkpoints.deny with input as inp
-	contains(f.message, "state.backend.incremental is false at flink-conf.yaml:7")
+	contains(f.detail, "state.backend.incremental is false at flink-conf.yaml:7")
 }
 
 test_incremental_on_is_silent if {

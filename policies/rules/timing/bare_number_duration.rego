@@ -45,11 +45,17 @@ deny contains f if {
 	regex.match(`^\s*[0-9]+\s*$`, v.raw)
 	v.value > 0
 	v.value < c.below
-	f := result.finding(v, sprintf(
-		"%s: %s (%s) has no unit, and Flink reads a number without a unit as milliseconds, so this is %s: %s. Did you mean %s? Write the unit: \"%d s\" for seconds, or \"%d ms\" to keep %s",
-		[
-			v.key, v.raw, timing.origin(v), units.duration(v.value), sprintf(c.effect, [units.duration(v.value)]),
-			seconds_reading(v.value), v.value, v.value, units.duration(v.value),
-		],
+	f := result.finding(v, result.msg(
+		sprintf(
+			"%s %s has no unit, so Flink reads it as %s (did you mean %s?).",
+			[v.key, trim_space(v.raw), units.duration(v.value), seconds_reading(v.value)],
+		),
+		sprintf(
+			"%s: %s (%s) has no unit, and Flink reads a number without a unit as milliseconds, so this is %s: %s. Did you mean %s? Write the unit: \"%d s\" for seconds, or \"%d ms\" to keep %s",
+			[
+				v.key, v.raw, timing.origin(v), units.duration(v.value), sprintf(c.effect, [units.duration(v.value)]),
+				seconds_reading(v.value), v.value, v.value, units.duration(v.value),
+			],
+		),
 	))
 }

@@ -44,9 +44,15 @@ deny contains f if {
 	timing.readable(timing.min_pause)
 	mc.value > 1
 	timing.min_pause.value > 0
-	f := result.finding(mc, sprintf(
-		"%s together with %s: Flink's checkpointing docs say concurrent checkpoints cannot be used when a minimum pause is defined, and that a min-pause implies one concurrent checkpoint. Decide which you want: set max-concurrent-checkpoints to 1 to keep the pause, or min-pause to 0 to let checkpoints overlap",
-		[timing.describe(mc), timing.describe(timing.min_pause)],
+	f := result.finding(mc, result.msg(
+		sprintf(
+			"%s %s with min-pause %s: Flink allows no concurrent checkpoints when a minimum pause is set.",
+			[mc.key, mc.display, timing.min_pause.display],
+		),
+		sprintf(
+			"%s together with %s: Flink's checkpointing docs say concurrent checkpoints cannot be used when a minimum pause is defined, and that a min-pause implies one concurrent checkpoint. Decide which you want: set max-concurrent-checkpoints to 1 to keep the pause, or min-pause to 0 to let checkpoints overlap",
+			[timing.describe(mc), timing.describe(timing.min_pause)],
+		),
 	))
 }
 
@@ -56,9 +62,15 @@ deny contains f if {
 	cp.mode.value == "EXACTLY_ONCE"
 	timing.readable(mc)
 	mc.value > 1
-	f := result.finding(mc, sprintf(
-		"%s together with %s %s (%s): unaligned checkpoints only work with one concurrent checkpoint, and Flink's CheckpointCoordinatorConfiguration refuses the job with \"maxConcurrentCheckpoints can't be > 1 if UnalignedCheckpoints enabled\" (checked in the Flink 1.13 and 1.14 sources). Set max-concurrent-checkpoints to 1, or turn unaligned checkpoints off",
-		[timing.describe(mc), cp.unaligned.key, cp.unaligned.display, timing.origin(cp.unaligned)],
+	f := result.finding(mc, result.msg(
+		sprintf(
+			"%s %s with unaligned checkpoints on: Flink refuses the job, as unaligned checkpoints allow one at a time.",
+			[mc.key, mc.display],
+		),
+		sprintf(
+			"%s together with %s %s (%s): unaligned checkpoints only work with one concurrent checkpoint, and Flink's CheckpointCoordinatorConfiguration refuses the job with \"maxConcurrentCheckpoints can't be > 1 if UnalignedCheckpoints enabled\" (checked in the Flink 1.13 and 1.14 sources). Set max-concurrent-checkpoints to 1, or turn unaligned checkpoints off",
+			[timing.describe(mc), cp.unaligned.key, cp.unaligned.display, timing.origin(cp.unaligned)],
+		),
 	))
 }
 
@@ -66,8 +78,14 @@ deny contains f if {
 	flink.checkpointing
 	unaligned_on
 	cp.mode.value == "AT_LEAST_ONCE"
-	f := result.finding(cp.unaligned, sprintf(
-		"%s %s (%s) together with %s: unaligned checkpoints only work for exactly-once checkpoints; Flink logs \"Unaligned checkpoints can only be used with checkpointing mode EXACTLY_ONCE\" and turns unaligned checkpoints off. Set execution.checkpointing.mode to EXACTLY_ONCE to get unaligned checkpoints, or remove %s",
-		[cp.unaligned.key, cp.unaligned.display, timing.origin(cp.unaligned), timing.describe(cp.mode), cp.unaligned.key],
+	f := result.finding(cp.unaligned, result.msg(
+		sprintf(
+			"%s with checkpointing mode AT_LEAST_ONCE: Flink turns unaligned checkpoints off, as they need EXACTLY_ONCE.",
+			[cp.unaligned.key],
+		),
+		sprintf(
+			"%s %s (%s) together with %s: unaligned checkpoints only work for exactly-once checkpoints; Flink logs \"Unaligned checkpoints can only be used with checkpointing mode EXACTLY_ONCE\" and turns unaligned checkpoints off. Set execution.checkpointing.mode to EXACTLY_ONCE to get unaligned checkpoints, or remove %s",
+			[cp.unaligned.key, cp.unaligned.display, timing.origin(cp.unaligned), timing.describe(cp.mode), cp.unaligned.key],
+		),
 	))
 }

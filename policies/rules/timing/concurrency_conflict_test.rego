@@ -26,7 +26,7 @@ test_defaults_pass if {
 
 test_concurrent_with_min_pause_warns if {
 	some f in concurrency_conflict.deny with input as patch([set("max_concurrent", 2), set("min_pause", 5000)])
-	contains(f.message, "cannot be used when a minimum pause is defined")
+	contains(f.detail, "cannot be used when a minimum pause is defined")
 	object.get(f, "fix", null) == null
 }
 
@@ -36,12 +36,12 @@ test_concurrent_without_min_pause_passes if {
 
 test_unaligned_with_concurrent_warns if {
 	some f in concurrency_conflict.deny with input as patch([set("max_concurrent", 3), set("unaligned", true)])
-	contains(f.message, "maxConcurrentCheckpoints can't be > 1 if UnalignedCheckpoints enabled")
+	contains(f.detail, "maxConcurrentCheckpoints can't be > 1 if UnalignedCheckpoints enabled")
 }
 
 test_unaligned_with_at_least_once_warns if {
 	some f in concurrency_conflict.deny with input as patch([set("mode", "AT_LEAST_ONCE"), set("unaligned", true)])
-	contains(f.message, "Unaligned checkpoints can only be used with checkpointing mode EXACTLY_ONCE")
+	contains(f.detail, "Unaligned checkpoints can only be used with checkpointing mode EXACTLY_ONCE")
 	f.loc.line == 2
 }
 

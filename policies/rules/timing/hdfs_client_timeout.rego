@@ -54,9 +54,24 @@ length(v) := "0, which turns the timeout off" if v.value == 0
 
 else := units.duration(v.value)
 
-message(field, v) := sprintf(
+message(field, v) := result.msg(
+	headline(v),
+	detail(field, v),
+)
+
+detail(field, v) := sprintf(
 	"%s %s (from %s) is %s execution.checkpointing.timeout %s (%s): Flink's HDFS client %s (plus 5 s per DataNode in the pipeline) before it gives up on an unresponsive DataNode, so a write to a stalled DataNode outlives the checkpoint. The checkpoint then expires (\"Checkpoint <id> of job <job> expired before completing.\") instead of the write failing with a SocketTimeoutException that names the DataNode and lets the client rebuild its pipeline, and the log shows a Flink timeout rather than the HDFS node that caused it. Keep %s below the checkpoint timeout where Flink's HDFS client reads it, or raise execution.checkpointing.timeout above it",
 	[v.key, length(v), bs.source(v), relation(v), timeout.display, timing.origin(timeout), what[field], v.key],
+)
+
+headline(v) := sprintf(
+	"%s 0 turns the HDFS timeout off, so a stalled DataNode expires checkpoints instead of failing writes.",
+	[v.key],
+) if {
+	v.value == 0
+} else := sprintf(
+	"%s %s is not below the %s checkpoint timeout, so a stalled DataNode expires checkpoints, not writes.",
+	[v.key, units.duration(v.value), units.duration(timeout.value)],
 )
 
 relation(v) := "not bounded, unlike" if v.value == 0

@@ -23,7 +23,7 @@ test_default_write_timeout_above_lowered_checkpoint_timeout_is_info if {
 	count(fs) == 1
 	some f in fs
 	f.severity == "info"
-	contains(f.message, "dfs.datanode.socket.write.timeout 8 min (from the Hadoop default) is not shorter than execution.checkpointing.timeout 2 min (flink-conf.yaml:2)")
+	contains(f.detail, "dfs.datanode.socket.write.timeout 8 min (from the Hadoop default) is not shorter than execution.checkpointing.timeout 2 min (flink-conf.yaml:2)")
 	f.loc.line == 2
 }
 
@@ -34,8 +34,8 @@ test_written_timeout_warns if {
 	}}])
 	some f in hdfs_client_timeout.deny with input as inp
 	f.severity == "warning"
-	contains(f.message, "dfs.client.socket-timeout 3 min (from hdfs-site.xml:4)")
-	contains(f.message, "expired before completing")
+	contains(f.detail, "dfs.client.socket-timeout 3 min (from hdfs-site.xml:4)")
+	contains(f.detail, "expired before completing")
 }
 
 test_zero_is_unbounded if {
@@ -45,7 +45,7 @@ test_zero_is_unbounded if {
 	}}])
 	some f in hdfs_client_timeout.deny with input as inp
 	f.severity == "warning"
-	contains(f.message, "0, which turns the timeout off")
+	contains(f.detail, "0, which turns the timeout off")
 }
 
 test_default_checkpoint_timeout_is_silent if {

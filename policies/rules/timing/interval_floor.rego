@@ -45,10 +45,10 @@ deny contains f if {
 	timing.readable(iv)
 	iv.value > 0
 	iv.value < minimal
-	f := result.finding(iv, sprintf(
+	f := result.finding(iv, result.msg(sprintf("%s %s is below Flink's 10 ms minimum, so Flink refuses the job.", [iv.key, iv.display]), sprintf(
 		"%s is below Flink's 10 ms minimum: %s: \"Checkpoint interval must be larger than or equal to 10 ms\"). %s",
 		[timing.describe(iv), refused, floor_advice(iv, "s")],
-	))
+	)))
 }
 
 deny contains f if {
@@ -56,10 +56,10 @@ deny contains f if {
 	t.set
 	timing.readable(t)
 	t.value < minimal
-	f := result.finding(t, sprintf(
+	f := result.finding(t, result.msg(sprintf("%s %s is below Flink's 10 ms minimum, so Flink refuses the job.", [t.key, t.display]), sprintf(
 		"%s is below Flink's 10 ms minimum: %s: \"Checkpoint timeout must be larger than or equal to 10 ms\"). %s (Flink's default timeout is 10 min)",
 		[timing.describe(t), refused, floor_advice(t, "min")],
-	))
+	)))
 }
 
 deny contains f if {
@@ -67,10 +67,10 @@ deny contains f if {
 	mc.set
 	timing.readable(mc)
 	mc.value < 1
-	f := result.finding(mc, sprintf(
+	f := result.finding(mc, result.msg(sprintf("%s %s is below 1, so Flink refuses the job.", [mc.key, mc.display]), sprintf(
 		"%s is below 1: %s: \"The maximum number of concurrent attempts must be at least one.\"). Set it to 1, Flink's default",
 		[timing.describe(mc), refused],
-	))
+	)))
 }
 
 deny contains f if {
@@ -78,10 +78,10 @@ deny contains f if {
 	tf.set
 	timing.readable(tf)
 	tf.value < 0
-	f := result.finding(tf, sprintf(
+	f := result.finding(tf, result.msg(sprintf("%s %s is negative, so Flink refuses the job.", [tf.key, tf.display]), sprintf(
 		"%s is negative: %s: \"The tolerable failure checkpoint number must be non-negative.\"). Set it to 0 (every failed checkpoint fails the job) or to the number of consecutive failed checkpoints to tolerate",
 		[timing.describe(tf), refused],
-	))
+	)))
 }
 
 deny contains f if {
@@ -94,12 +94,18 @@ deny contains f if {
 	iv.value < mp.value
 	f := object.union(
 		result.fix(
-			iv, sprintf(
-				"%s is shorter than %s: the CheckpointCoordinator uses max(interval, min-pause) as the interval, so Flink takes a checkpoint every %s at most, not every %s. Write the interval Flink really uses (%s), or lower execution.checkpointing.min-pause if checkpoints every %s were meant",
-				[
-					timing.describe(iv), timing.describe(mp), mp.display, iv.display,
-					timing.flink_duration(mp.value), iv.display,
-				],
+			iv, result.msg(
+				sprintf(
+					"%s %s is shorter than min-pause %s, so Flink checkpoints every %s at most.",
+					[iv.key, iv.display, mp.display, mp.display],
+				),
+				sprintf(
+					"%s is shorter than %s: the CheckpointCoordinator uses max(interval, min-pause) as the interval, so Flink takes a checkpoint every %s at most, not every %s. Write the interval Flink really uses (%s), or lower execution.checkpointing.min-pause if checkpoints every %s were meant",
+					[
+						timing.describe(iv), timing.describe(mp), mp.display, iv.display,
+						timing.flink_duration(mp.value), iv.display,
+					],
+				),
 			),
 			[result.set("flink", "execution.checkpointing.interval", timing.flink_duration(mp.value))],
 		),

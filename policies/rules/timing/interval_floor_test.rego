@@ -25,8 +25,8 @@ test_defaults_pass if {
 test_interval_below_10ms_is_refused if {
 	some f in interval_floor.deny with input as set_value("interval", 5, "5", "5 ms")
 	object.get(f, "severity", null) == null
-	contains(f.message, "Checkpoint interval must be larger than or equal to 10 ms")
-	contains(f.message, `"5 s" if that was meant`)
+	contains(f.detail, "Checkpoint interval must be larger than or equal to 10 ms")
+	contains(f.detail, `"5 s" if that was meant`)
 }
 
 test_interval_10ms_passes if {
@@ -39,30 +39,30 @@ test_interval_zero_is_left_alone if {
 
 test_timeout_below_10ms_is_refused if {
 	some f in interval_floor.deny with input as set_value("timeout", 5, "5 ms", "5 ms")
-	contains(f.message, "Checkpoint timeout must be larger than or equal to 10 ms")
-	contains(f.message, "Set it to at least 10 ms")
+	contains(f.detail, "Checkpoint timeout must be larger than or equal to 10 ms")
+	contains(f.detail, "Set it to at least 10 ms")
 }
 
 test_timeout_zero_is_refused if {
 	some f in interval_floor.deny with input as set_value("timeout", 0, "0", "0 ms")
-	contains(f.message, "Checkpoint timeout must be larger than or equal to 10 ms")
+	contains(f.detail, "Checkpoint timeout must be larger than or equal to 10 ms")
 }
 
 test_max_concurrent_zero_is_refused if {
 	some f in interval_floor.deny with input as set_value("max_concurrent", 0, "0", "0")
-	contains(f.message, "The maximum number of concurrent attempts must be at least one.")
+	contains(f.detail, "The maximum number of concurrent attempts must be at least one.")
 }
 
 test_negative_tolerable_is_refused if {
 	some f in interval_floor.deny with input as set_value("tolerable_failed", -1, "-1", "-1")
-	contains(f.message, "The tolerable failure checkpoint number must be non-negative.")
+	contains(f.detail, "The tolerable failure checkpoint number must be non-negative.")
 }
 
 test_interval_below_min_pause_warns_and_fixes if {
 	inp := json.patch(set_value("min_pause", 60000, "1 min", "1 min"), [])
 	some f in interval_floor.deny with input as inp
 	f.severity == "warning"
-	contains(f.message, "every 1 min at most, not every 30 s")
+	contains(f.detail, "every 1 min at most, not every 30 s")
 	f.fix == [{"op": "set", "target": "flink", "key": "execution.checkpointing.interval", "value": "1 min"}]
 }
 

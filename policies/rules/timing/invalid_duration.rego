@@ -78,7 +78,10 @@ fix_advice(v) := " Write the value as digits and a unit such as \"10 min\" or \"
 # inner cause (TimeUtils.parseDuration's message).
 refusal(v) := sprintf("Flink refuses it when it reads the option, so the job does not start: \"Could not parse value '%s' for key '%s'.\" Caused by: %s.", [v.raw, v.key, trim_suffix(v.error, ".")])
 
-message(v, reason) := sprintf("%s: %s (%s:%d) %s. %s%s", [v.key, v.raw, v.loc.file, v.loc.line, reason, refusal(v), fix_advice(v)])
+message(v, reason, short_reason) := result.msg(
+	sprintf("%s %q %s, so the job does not start.", [v.key, result.short(trim_space(v.raw)), short_reason]),
+	sprintf("%s: %s (%s:%d) %s. %s%s", [v.key, v.raw, v.loc.file, v.loc.line, reason, refusal(v), fix_advice(v)]),
+)
 
 finding(v, msg) := result.fix(v, msg, [result.set("flink", v.key, canonical(v))]) if {
 	canonical(v)
@@ -91,7 +94,7 @@ deny contains f if {
 	v.error
 	not owned(v)
 	not version_dependent(v)
-	f := finding(v, message(v, "is not a duration Flink can read"))
+	f := finding(v, message(v, "is not a duration Flink can read", "is not a duration Flink can read"))
 }
 
 deny contains f if {
@@ -102,7 +105,7 @@ deny contains f if {
 	not owned(v)
 	version_dependent(v)
 	version.declared
-	f := finding(v, message(v, sprintf("cannot be read by %s", [version_text])))
+	f := finding(v, message(v, sprintf("cannot be read by %s", [version_text]), sprintf("cannot be read by Flink %s", [version.value])))
 }
 
 deny contains f if {
@@ -114,9 +117,15 @@ deny contains f if {
 	version_dependent(v)
 	not version.declared
 	f := result.versioned(object.union(
-		finding(v, sprintf(
-			"%s: %s (%s:%d) uses the unit \"m\", which Flink reads as minutes only from 1.15, and the Flink version is not known; ckptlint read the files as Flink %s (%s). On Flink 1.14 or older, %s Write \"%s\", which every version reads.",
-			[v.key, v.raw, v.loc.file, v.loc.line, version.value, version.why, refusal(v), canonical(v)],
+		finding(v, result.msg(
+			sprintf(
+				"%s %q uses the unit \"m\", which Flink 1.14 and older refuse, and the Flink version is not known.",
+				[v.key, result.short(trim_space(v.raw))],
+			),
+			sprintf(
+				"%s: %s (%s:%d) uses the unit \"m\", which Flink reads as minutes only from 1.15, and the Flink version is not known; ckptlint read the files as Flink %s (%s). On Flink 1.14 or older, %s Write \"%s\", which every version reads.",
+				[v.key, v.raw, v.loc.file, v.loc.line, version.value, version.why, refusal(v), canonical(v)],
+			),
 		)),
 		{"severity": "warning"},
 	))

@@ -20,8 +20,8 @@ m_error := `"m" means minutes only from Flink 1.15; use "min"`
 test_m_on_declared_old_version_is_an_error_with_fix if {
 	some f in invalid_duration.deny with input as doc(declared, "flink-conf", "10m", m_error)
 	object.get(f, "severity", null) == null
-	contains(f.message, "cannot be read by Flink 1.14, the declared version")
-	contains(f.message, "Could not parse value '10m' for key 'execution.checkpointing.timeout'.")
+	contains(f.detail, "cannot be read by Flink 1.14, the declared version")
+	contains(f.detail, "Could not parse value '10m' for key 'execution.checkpointing.timeout'.")
 	f.fix == [{"op": "set", "target": "flink", "key": "execution.checkpointing.timeout", "value": "10 min"}]
 }
 
@@ -32,10 +32,10 @@ test_m_on_inferred_version_is_version_dependent if {
 	some f in invalid_duration.deny with input as doc(evidence, "flink-conf", "10 M", m_error)
 	f.severity == "warning"
 	f.version_dependent
-	contains(f.message, "ckptlint read the files as Flink 1.13")
-	contains(f.message, "(a lower bound; declare flink_version in .ckptlint.hcl)). On Flink 1.14 or older, Flink refuses it")
-	endswith(f.message, `Write "10 min", which every version reads.`)
-	not contains(f.message, "MISSING")
+	contains(f.detail, "ckptlint read the files as Flink 1.13")
+	contains(f.detail, "(a lower bound; declare flink_version in .ckptlint.hcl)). On Flink 1.14 or older, Flink refuses it")
+	endswith(f.detail, `Write "10 min", which every version reads.`)
+	not contains(f.detail, "MISSING")
 	f.fix[0].value == "10 min"
 	not f.fix[0].needs_version
 }
@@ -71,7 +71,7 @@ test_fraction_gets_exact_spelling if {
 test_iso_has_no_fix if {
 	some f in invalid_duration.deny with input as doc(declared, "flink-config-yaml", "PT10M", `text does not start with a number; Flink does not read ISO-8601 durations such as "PT10M"; write e.g. "10 min"`)
 	object.get(f, "fix", null) == null
-	contains(f.message, "is not a duration Flink can read")
+	contains(f.detail, "is not a duration Flink can read")
 }
 
 test_valid_value_passes if {

@@ -52,12 +52,18 @@ deny contains f if {
 	timing.min_pause.value == 0
 	to.value > iv.value
 	f := result.fix(
-		mc, sprintf(
-			"%s lets %d checkpoints write to HDFS at once (%s, %s, %s): when a newer checkpoint completes, Flink aborts the older pending ones as subsumed, and one that runs past the timeout expires; either way it recursively deletes that checkpoint's chk-N directory while TaskManagers may still be writing into it. The NameNode then rejects those writers with %s, and the TaskManager's write fails with \"... close the file system output stream to %s\". Set execution.checkpointing.max-concurrent-checkpoints to 1 (Flink's default) so no checkpoint is deleted while it is written; if checkpoints take longer than %s, raise the interval rather than overlapping them",
-			[
-				timing.describe(mc), in_flight, timing.brief(iv), timing.brief(to),
-				timing.brief(timing.min_pause), timing.lease_error, timing.chk_uri, iv.display,
-			],
+		mc, result.msg(
+			sprintf(
+				"execution.checkpointing.max-concurrent-checkpoints %d lets %d checkpoints overlap on HDFS: Flink deletes subsumed ones while TaskManagers still write them.",
+				[mc.value, in_flight],
+			),
+			sprintf(
+				"%s lets %d checkpoints write to HDFS at once (%s, %s, %s): when a newer checkpoint completes, Flink aborts the older pending ones as subsumed, and one that runs past the timeout expires; either way it recursively deletes that checkpoint's chk-N directory while TaskManagers may still be writing into it. The NameNode then rejects those writers with %s, and the TaskManager's write fails with \"... close the file system output stream to %s\". Set execution.checkpointing.max-concurrent-checkpoints to 1 (Flink's default) so no checkpoint is deleted while it is written; if checkpoints take longer than %s, raise the interval rather than overlapping them",
+				[
+					timing.describe(mc), in_flight, timing.brief(iv), timing.brief(to),
+					timing.brief(timing.min_pause), timing.lease_error, timing.chk_uri, iv.display,
+				],
+			),
 		),
 		[result.set("flink", "execution.checkpointing.max-concurrent-checkpoints", "1")],
 	)

@@ -26,31 +26,31 @@ test_story_c_warns_with_the_figures if {
 	some f in subsumed_inflight.deny with input as story_c
 	object.get(f, "severity", null) == null
 	f.loc.line == 10
-	contains(f.message, "max-concurrent-checkpoints 3 (conf/flink-conf.yaml:10) lets 3 checkpoints write to HDFS at once")
-	contains(f.message, "interval 5 s (conf/flink-conf.yaml:8), timeout 20 s (conf/flink-conf.yaml:9)")
-	contains(f.message, `"LeaseExpiredException: No lease on /flink/checkpoints/<job-id>/chk-N/… (inode …): File does not exist." (Hadoop 2.7.3)`)
-	contains(f.message, "hdfs://namenode:8020/flink/checkpoints/<job-id>/chk-N/")
+	contains(f.detail, "max-concurrent-checkpoints 3 (conf/flink-conf.yaml:10) lets 3 checkpoints write to HDFS at once")
+	contains(f.detail, "interval 5 s (conf/flink-conf.yaml:8), timeout 20 s (conf/flink-conf.yaml:9)")
+	contains(f.detail, `"LeaseExpiredException: No lease on /flink/checkpoints/<job-id>/chk-N/… (inode …): File does not exist." (Hadoop 2.7.3)`)
+	contains(f.detail, "hdfs://namenode:8020/flink/checkpoints/<job-id>/chk-N/")
 	f.fix == [{"op": "set", "target": "flink", "key": "execution.checkpointing.max-concurrent-checkpoints", "value": "1"}]
 }
 
 test_in_flight_is_capped_by_timeout_over_interval if {
 	inp := json.patch(story_c, [{"op": "replace", "path": "/effective/checkpointing/max_concurrent/value", "value": 10}])
 	some f in subsumed_inflight.deny with input as inp
-	contains(f.message, "lets 4 checkpoints write to HDFS at once")
+	contains(f.detail, "lets 4 checkpoints write to HDFS at once")
 }
 
 test_hadoop3_wording if {
 	inp := json.patch(story_c, [{"op": "replace", "path": "/versions/hadoop", "value": {"value": "3.3.6", "major": 3, "minor": 3, "declared": true}}])
 	some f in subsumed_inflight.deny with input as inp
-	contains(f.message, `"FileNotFoundException: File does not exist: /flink/checkpoints/<job-id>/chk-N/… (inode …)" (Hadoop 3.3.6)`)
-	not contains(f.message, "No lease on")
+	contains(f.detail, `"FileNotFoundException: File does not exist: /flink/checkpoints/<job-id>/chk-N/… (inode …)" (Hadoop 3.3.6)`)
+	not contains(f.detail, "No lease on")
 }
 
 test_unknown_hadoop_gives_both if {
 	inp := json.patch(story_c, [{"op": "replace", "path": "/versions/hadoop", "value": {"source": "unknown", "declared": false}}])
 	some f in subsumed_inflight.deny with input as inp
-	contains(f.message, "No lease on")
-	contains(f.message, "File does not exist: /flink")
+	contains(f.detail, "No lease on")
+	contains(f.detail, "File does not exist: /flink")
 }
 
 test_one_concurrent_passes if {

@@ -43,6 +43,8 @@ figures contains {
 	"what": sprintf("the %s HDFS write stall %s for cluster %q (%s)", [units.duration(input.cluster.write_stall_ms), how(input.cluster, "write_stall"), input.cluster.name, facts.origin(input.cluster, "write_stall", "write_stall in .ckptlint.hcl")]),
 	"slow": "a checkpoint that meets the stall needs the whole stall plus its own write time",
 	"hit": "every checkpoint that meets the stall runs past the timeout",
+	"name": "HDFS write stall",
+	"expires": "checkpoints that meet it expire and Flink deletes their files",
 	"why": "a checkpoint that meets a full stall still has time for its own writes, and a stall longer than the one measured does not expire it",
 } if {
 	input.cluster.write_stall_ms > 0
@@ -54,6 +56,8 @@ figures contains {
 	"what": sprintf("the %s p99 checkpoint duration %s for deployment %q (%s)", [units.duration(input.deployment.checkpoint_p99_ms), how(input.deployment, "checkpoint_p99"), input.deployment.name, facts.origin(input.deployment, "checkpoint_p99", "checkpoint_p99 in .ckptlint.hcl")]),
 	"slow": "the slowest checkpoints already take that long and a few take longer",
 	"hit": "at least 1 checkpoint in 100 runs past the timeout",
+	"name": "p99 checkpoint duration",
+	"expires": "1 checkpoint in 100 expires and Flink deletes its files",
 	"why": "the checkpoints slower than the p99, which a p99 does not bound, still complete",
 } if {
 	input.deployment.checkpoint_p99_ms > 0
@@ -93,9 +97,15 @@ deny contains f if {
 	count(figures) > 0
 	timeout.value <= need
 	f := result.fix(
-		timeout, sprintf(
-			"%s is not longer than %s: %s and %s%s%s",
-			[timing.describe(timeout), worst.what, worst.hit, mechanism, tolerance, advice],
+		timeout, result.msg(
+			sprintf(
+				"execution.checkpointing.timeout %s is not longer than the %s %s: %s.",
+				[units.duration(timeout.value), units.duration(need), worst.name, worst.expires],
+			),
+			sprintf(
+				"%s is not longer than %s: %s and %s%s%s",
+				[timing.describe(timeout), worst.what, worst.hit, mechanism, tolerance, advice],
+			),
 		),
 		fix,
 	)
@@ -109,9 +119,15 @@ deny contains f if {
 	timeout.value < 2 * need
 	f := object.union(
 		result.fix(
-			timeout, sprintf(
-				"%s leaves only %s beyond %s: %s, and a checkpoint that runs past the timeout %s%s%s",
-				[timing.describe(timeout), units.duration(timeout.value - need), worst.what, worst.slow, mechanism, tolerance, advice],
+			timeout, result.msg(
+				sprintf(
+					"execution.checkpointing.timeout %s leaves only %s beyond the %s %s, so a checkpoint that meets it can expire.",
+					[units.duration(timeout.value), units.duration(timeout.value - need), units.duration(need), worst.name],
+				),
+				sprintf(
+					"%s leaves only %s beyond %s: %s, and a checkpoint that runs past the timeout %s%s%s",
+					[timing.describe(timeout), units.duration(timeout.value - need), worst.what, worst.slow, mechanism, tolerance, advice],
+				),
 			),
 			fix,
 		),

@@ -34,11 +34,11 @@ test_story_b_is_an_error_with_the_figures if {
 	some f in timeout_below_stall.deny with input as story_b
 	object.get(f, "severity", null) == null
 	f.loc.line == 10
-	contains(f.message, "timeout 10 s (flink/flink-conf.yaml:10) is not longer than the 38 s HDFS write stall")
-	contains(f.message, `"Checkpoint N of job <job-id> expired before completing."`)
-	contains(f.message, "/saas/app/flink/checkpoints/<job-id>/chk-N/")
-	contains(f.message, "Exceeded checkpoint tolerable failure threshold.")
-	contains(f.message, "Set execution.checkpointing.timeout to 2 min, at least 3x 38 s")
+	contains(f.detail, "timeout 10 s (flink/flink-conf.yaml:10) is not longer than the 38 s HDFS write stall")
+	contains(f.detail, `"Checkpoint N of job <job-id> expired before completing."`)
+	contains(f.detail, "/saas/app/flink/checkpoints/<job-id>/chk-N/")
+	contains(f.detail, "Exceeded checkpoint tolerable failure threshold.")
+	contains(f.detail, "Set execution.checkpointing.timeout to 2 min, at least 3x 38 s")
 	f.fix == [{"op": "set", "target": "flink", "key": "execution.checkpointing.timeout", "value": "2 min"}]
 }
 
@@ -50,7 +50,7 @@ test_equal_to_the_stall_is_an_error if {
 test_less_than_twice_the_stall_warns if {
 	some f in timeout_below_stall.deny with input as with_timeout(60000, "1 min")
 	f.severity == "warning"
-	contains(f.message, "leaves only 22 s beyond the 38 s HDFS write stall")
+	contains(f.detail, "leaves only 22 s beyond the 38 s HDFS write stall")
 	f.fix[0].value == "2 min"
 }
 
@@ -69,7 +69,7 @@ test_default_timeout_is_reported_at_the_top if {
 	])
 	some f in timeout_below_stall.deny with input as inp
 	f.loc == null
-	contains(f.message, "timeout 10 min (Flink's default) is not longer than the 15 min HDFS write stall")
+	contains(f.detail, "timeout 10 min (Flink's default) is not longer than the 15 min HDFS write stall")
 	f.fix[0].value == "1 h"
 }
 
@@ -79,7 +79,7 @@ test_p99_counts_without_hdfs if {
 		{"op": "add", "path": "/deployment/checkpoint_p99_ms", "value": 45000},
 	])
 	some f in timeout_below_stall.deny with input as inp
-	contains(f.message, "the 45 s p99 checkpoint duration declared for deployment \"saas-app\"")
+	contains(f.detail, "the 45 s p99 checkpoint duration declared for deployment \"saas-app\"")
 	f.fix[0].value == "3 min"
 }
 
@@ -119,5 +119,5 @@ test_observed_p99_cites_its_facts if {
 		},
 	}
 	some f in timeout_below_stall.deny with input as inp
-	contains(f.message, `the 41 s p99 checkpoint duration observed for deployment "etl" (checkpoint_p99 in .ckptlint.hcl, facts from jobmanager http://jm:8081/jobs/a1b2/checkpoints, 2026-12-01)`)
+	contains(f.detail, `the 41 s p99 checkpoint duration observed for deployment "etl" (checkpoint_p99 in .ckptlint.hcl, facts from jobmanager http://jm:8081/jobs/a1b2/checkpoints, 2026-12-01)`)
 }

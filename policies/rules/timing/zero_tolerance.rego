@@ -93,6 +93,8 @@ consequence := sprintf(
 # an expiry needs the whole timeout, and a new one starts at most every interval.
 period := max([timing.effective_interval, to.value])
 
+headline := "execution.checkpointing.tolerable-failed-checkpoints is 0: the first checkpoint that expires or fails on HDFS fails the job."
+
 base_ok if {
 	timing.on_hdfs_checkpointing
 	timing.readable(tf)
@@ -103,13 +105,13 @@ deny contains f if {
 	base_ok
 	count(risks) > 0
 	f := with_evidence(result.fix(
-		tf, sprintf(
+		tf, result.msg(headline, sprintf(
 			"%s: %s. Such failures are likely here: %s. Set execution.checkpointing.tolerable-failed-checkpoints to %d: Flink counts consecutive failures only, so an isolated expiry no longer restarts the job, and a checkpoint path that stays broken still fails it after %d failures in a row (within about %s: %d checkpoints, each lasting up to max(interval %s, timeout %s))",
 			[
 				timing.describe(tf), consequence, concat("; ", sort(risks)), proposed,
 				proposed + 1, units.duration((proposed + 1) * period), proposed + 1, timing.interval.display, to.display,
 			],
-		),
+		)),
 		[result.set("flink", "execution.checkpointing.tolerable-failed-checkpoints", sprintf("%d", [proposed]))],
 	))
 }
@@ -121,15 +123,18 @@ with_evidence(f) := f if count(declared_risks) > 0
 
 else := object.union(f, {
 	"severity": "info",
-	"message": concat("", [f.message, ". Declare write_stall in a cluster block or checkpoint_p99 in a deployment block of .ckptlint.hcl to decide whether this cluster's writes pause that long"]),
+	"detail": concat("", [f.detail, ". Declare write_stall in a cluster block or checkpoint_p99 in a deployment block of .ckptlint.hcl to decide whether this cluster's writes pause that long"]),
 })
 
 deny contains f if {
 	base_ok
 	count(risks) == 0
 	not tf.set
-	f := result.info(tf, sprintf(
-		"execution.checkpointing.tolerable-failed-checkpoints is 0 (Flink's default on every version): %s. Declare write_stall in a cluster block or checkpoint_p99 in a deployment block of .ckptlint.hcl so ckptlint can check the %s timeout against them, or set tolerable-failed-checkpoints (e.g. %d) if an occasional failed checkpoint should not restart the job",
-		[consequence, to.display, proposed],
+	f := result.info(tf, result.msg(
+		"execution.checkpointing.tolerable-failed-checkpoints is 0 (the default), so one failed checkpoint fails the job; declare the facts that decide the risk.",
+		sprintf(
+			"execution.checkpointing.tolerable-failed-checkpoints is 0 (Flink's default on every version): %s. Declare write_stall in a cluster block or checkpoint_p99 in a deployment block of .ckptlint.hcl so ckptlint can check the %s timeout against them, or set tolerable-failed-checkpoints (e.g. %d) if an occasional failed checkpoint should not restart the job",
+			[consequence, to.display, proposed],
+		),
 	))
 }

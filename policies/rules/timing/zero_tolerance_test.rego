@@ -26,8 +26,8 @@ short_timeout := json.patch(base, [{"op": "replace", "path": "/effective/checkpo
 test_default_without_risk_is_info if {
 	some f in zero_tolerance.deny with input as base
 	f.severity == "info"
-	contains(f.message, "is 0 (Flink's default on every version)")
-	contains(f.message, "Declare write_stall")
+	contains(f.detail, "is 0 (Flink's default on every version)")
+	contains(f.detail, "Declare write_stall")
 	object.get(f, "fix", null) == null
 }
 
@@ -41,10 +41,10 @@ test_explicit_zero_without_risk_is_silent if {
 test_short_timeout_is_info_and_fixes if {
 	some f in zero_tolerance.deny with input as short_timeout
 	f.severity == "info"
-	contains(f.message, "Declare write_stall in a cluster block or checkpoint_p99 in a deployment block of .ckptlint.hcl to decide")
-	contains(f.message, "the 20 s timeout (conf/flink-conf.yaml:4) is below 1 min")
-	contains(f.message, "Exceeded checkpoint tolerable failure threshold.")
-	contains(f.message, "after 4 failures in a row (within about 4 min: 4 checkpoints, each lasting up to max(interval 1 min, timeout 20 s))")
+	contains(f.detail, "Declare write_stall in a cluster block or checkpoint_p99 in a deployment block of .ckptlint.hcl to decide")
+	contains(f.detail, "the 20 s timeout (conf/flink-conf.yaml:4) is below 1 min")
+	contains(f.detail, "Exceeded checkpoint tolerable failure threshold.")
+	contains(f.detail, "after 4 failures in a row (within about 4 min: 4 checkpoints, each lasting up to max(interval 1 min, timeout 20 s))")
 	f.fix == [{"op": "set", "target": "flink", "key": "execution.checkpointing.tolerable-failed-checkpoints", "value": "3"}]
 }
 
@@ -52,13 +52,13 @@ test_declared_stall_warns if {
 	inp := json.patch(short_timeout, [{"op": "replace", "path": "/cluster", "value": {"declared": true, "name": "shared", "write_stall_ms": 38000}}])
 	some f in zero_tolerance.deny with input as inp
 	object.get(f, "severity", null) == null
-	contains(f.message, "a 38 s HDFS write stall is declared for cluster \"shared\"")
+	contains(f.detail, "a 38 s HDFS write stall is declared for cluster \"shared\"")
 }
 
 test_p99_close_to_timeout_warns if {
 	inp := json.patch(base, [{"op": "replace", "path": "/deployment", "value": {"declared": true, "name": "etl", "checkpoint_p99_ms": 240000}}])
 	some f in zero_tolerance.deny with input as inp
-	contains(f.message, "the declared p99 checkpoint duration 4 min is within 3x of the 10 min timeout")
+	contains(f.detail, "the declared p99 checkpoint duration 4 min is within 3x of the 10 min timeout")
 }
 
 test_p99_far_below_timeout_is_no_risk if {
@@ -70,7 +70,7 @@ test_p99_far_below_timeout_is_no_risk if {
 test_restart_strategy_none_is_named if {
 	inp := json.patch(short_timeout, [{"op": "replace", "path": "/effective/restart_strategy/type", "value": {"value": "none", "set": true}}])
 	some f in zero_tolerance.deny with input as inp
-	contains(f.message, "restart-strategy none leaves it failed")
+	contains(f.detail, "restart-strategy none leaves it failed")
 }
 
 test_tolerable_set_passes if {
@@ -89,5 +89,5 @@ test_observed_p99_cites_its_facts if {
 		"facts": {"checkpoint_p99": {"cite": "facts from jobmanager http://jm:8081/jobs/a1b2/checkpoints, 2026-12-01"}},
 	}}])
 	some f in zero_tolerance.deny with input as inp
-	contains(f.message, "the observed p99 checkpoint duration 9 s (facts from jobmanager http://jm:8081/jobs/a1b2/checkpoints, 2026-12-01) is within 3x of the 20 s timeout")
+	contains(f.detail, "the observed p99 checkpoint duration 9 s (facts from jobmanager http://jm:8081/jobs/a1b2/checkpoints, 2026-12-01) is within 3x of the 20 s timeout")
 }
