@@ -131,7 +131,7 @@ func Read(path string, src []byte) (m *Manifest, notes []string) {
 		if len(doc.Content) == 0 {
 			continue
 		}
-		if n := collectionAliases(&doc, flinkyaml.MaxCollectionAliases); n > flinkyaml.MaxCollectionAliases {
+		if n := CollectionAliases(&doc, flinkyaml.MaxCollectionAliases); n > flinkyaml.MaxCollectionAliases {
 			r.note(doc.Content[0].Line, "document not read: more than %d aliases to mappings or lists (an alias bomb)", flinkyaml.MaxCollectionAliases)
 			continue
 		}
@@ -250,9 +250,10 @@ func (r *reader) configMap(n *yaml.Node, name, ns string, at *yaml.Node) {
 	r.m.ConfigMaps = append(r.m.ConfigMaps, cm)
 }
 
-// collectionAliases counts the aliases to mappings and sequences of a
-// document, stopping past limit.
-func collectionAliases(n *yaml.Node, limit int) int {
+// CollectionAliases counts the aliases to mappings and sequences of a
+// document, stopping past limit (also for the kustomization files that
+// internal/deploy/render reads).
+func CollectionAliases(n *yaml.Node, limit int) int {
 	count := 0
 	var walk func(n *yaml.Node)
 	walk = func(n *yaml.Node) {

@@ -10,6 +10,9 @@ import (
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
+
+	"github.com/ckptlint/ckptlint/internal/deploy/kube"
+	"github.com/ckptlint/ckptlint/internal/format/flinkyaml"
 )
 
 // kustomizationNames are the file names kustomize reads in a directory
@@ -96,8 +99,19 @@ func (g *gatherer) dir(dir string, depth int) error {
 	if kpath == "" {
 		return &Error{What: g.what, Err: fmt.Sprintf("%s holds no kustomization.yaml", dir)}
 	}
+	// The repository's alias bound (flinkyaml, docs/security.md) before
+	// decoding: keys Kustomization does not know are never decoded, so
+	// yaml's own alias check would leave an alias bomb there to
+	// kustomize's parse in the child, whose error names no file.
+	var doc yaml.Node
+	if err := yaml.Unmarshal(src, &doc); err != nil {
+		return &Error{What: g.what, Err: fmt.Sprintf("%s: %v", kpath, err)}
+	}
+	if kube.CollectionAliases(&doc, flinkyaml.MaxCollectionAliases) > flinkyaml.MaxCollectionAliases {
+		return &Error{What: g.what, Err: fmt.Sprintf("%s: more than %d aliases to mappings or lists (an alias bomb)", kpath, flinkyaml.MaxCollectionAliases)}
+	}
 	var k types.Kustomization
-	if err := yaml.Unmarshal(src, &k); err != nil {
+	if err := doc.Decode(&k); err != nil {
 		return &Error{What: g.what, Err: fmt.Sprintf("%s: %v", kpath, err)}
 	}
 	k.FixKustomization()
