@@ -108,7 +108,8 @@ func Read(path string, src []byte) (m *Manifest, notes []string) {
 		// reader) is a note, never a crash of the run (internal/evidence
 		// safeParse).
 		if p := recover(); p != nil {
-			notes = append(r.notes, fmt.Sprintf("%s: not read: the YAML reader failed (%v)", path, p))
+			r.notes = append(r.notes, fmt.Sprintf("%s: not read: the YAML reader failed (%v)", path, p))
+			notes = r.notes
 		}
 	}()
 	r.blocks = deploy.NewBlocks(path, src)
