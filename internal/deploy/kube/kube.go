@@ -108,7 +108,8 @@ func Read(path string, src []byte) (m *Manifest, notes []string) {
 		// reader) is a note, never a crash of the run (internal/evidence
 		// safeParse).
 		if p := recover(); p != nil {
-			notes = append(r.notes, fmt.Sprintf("%s: not read: the YAML reader failed (%v)", path, p))
+			r.notes = append(r.notes, fmt.Sprintf("%s: not read: the YAML reader failed (%v)", path, p))
+			notes = r.notes
 		}
 	}()
 	r.blocks = deploy.NewBlocks(path, src)
@@ -131,7 +132,7 @@ func Read(path string, src []byte) (m *Manifest, notes []string) {
 		if len(doc.Content) == 0 {
 			continue
 		}
-		if n := collectionAliases(&doc, flinkyaml.MaxCollectionAliases); n > flinkyaml.MaxCollectionAliases {
+		if n := CollectionAliases(&doc, flinkyaml.MaxCollectionAliases); n > flinkyaml.MaxCollectionAliases {
 			r.note(doc.Content[0].Line, "document not read: more than %d aliases to mappings or lists (an alias bomb)", flinkyaml.MaxCollectionAliases)
 			continue
 		}
@@ -250,9 +251,10 @@ func (r *reader) configMap(n *yaml.Node, name, ns string, at *yaml.Node) {
 	r.m.ConfigMaps = append(r.m.ConfigMaps, cm)
 }
 
-// collectionAliases counts the aliases to mappings and sequences of a
-// document, stopping past limit.
-func collectionAliases(n *yaml.Node, limit int) int {
+// CollectionAliases counts the aliases to mappings and sequences of a
+// document, stopping past limit (also for the kustomization files that
+// internal/deploy/render reads).
+func CollectionAliases(n *yaml.Node, limit int) int {
 	count := 0
 	var walk func(n *yaml.Node)
 	walk = func(n *yaml.Node) {

@@ -143,12 +143,12 @@ func ServeChild() {
 func serve(stdin io.Reader, stdout, stderr io.Writer) int {
 	in, err := io.ReadAll(io.LimitReader(stdin, 1<<30))
 	if err != nil {
-		fmt.Fprintln(stderr, err)
+		_, _ = fmt.Fprintln(stderr, err)
 		return 2
 	}
 	var req request
 	if err := json.Unmarshal(in, &req); err != nil {
-		fmt.Fprintln(stderr, "bad request:", err)
+		_, _ = fmt.Fprintln(stderr, "bad request:", err)
 		return 2
 	}
 	watchMemory(req.Limits.Memory, stderr)
@@ -164,7 +164,7 @@ func serve(stdin io.Reader, stdout, stderr io.Writer) int {
 		resp.Docs, resp.Notes = out.Docs, out.Notes
 	}
 	if err := json.NewEncoder(stdout).Encode(resp); err != nil {
-		fmt.Fprintln(stderr, err)
+		_, _ = fmt.Fprintln(stderr, err)
 		return 2
 	}
 	return 0
@@ -198,8 +198,8 @@ func watchMemory(limit int64, stderr io.Writer) {
 	go func() {
 		for range time.Tick(10 * time.Millisecond) {
 			metrics.Read(sample)
-			if v := sample[0].Value; v.Kind() == metrics.KindUint64 && v.Uint64() > uint64(limit) {
-				fmt.Fprintf(stderr, "rendering used more than %d MiB of memory and was stopped (a template that loops?)\n", limit>>20)
+			if v := sample[0].Value; v.Kind() == metrics.KindUint64 && v.Uint64() > uint64(limit) { //nolint:gosec // limit > 0: returned above otherwise
+				_, _ = fmt.Fprintf(stderr, "rendering used more than %d MiB of memory and was stopped (a template that loops?)\n", limit>>20)
 				os.Exit(3)
 			}
 		}

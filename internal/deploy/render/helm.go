@@ -71,29 +71,9 @@ func renderHelm(req request) (*Output, error) {
 	if req.Dir == "" || req.Dir == "." {
 		prefix = ""
 	}
-	rules := ignore.Empty()
-	if b, ok := req.Files[prefix+ignore.HelmIgnore]; ok {
-		r, err := ignore.Parse(bytes.NewReader(b))
-		if err != nil {
-			return nil, &Error{What: req.What, Err: fmt.Sprintf("%s%s: %v", prefix, ignore.HelmIgnore, err)}
-		}
-		rules = r
-	}
-	rules.AddDefaults()
-	var files []*loader.BufferedFile
-	for _, name := range sortedKeys(req.Files) {
-		if !strings.HasPrefix(name, prefix) { // a --values file outside the chart
-			continue
-		}
-		rel := strings.TrimPrefix(name, prefix)
-		if rules.Ignore(rel, fileInfo(rel)) {
-			continue
-		}
-		files = append(files, &loader.BufferedFile{Name: rel, Data: req.Files[name]})
-	}
-	chrt, err := loader.LoadFiles(files)
+	chrt, err := loadChart(req, prefix)
 	if err != nil {
-		return nil, &Error{What: req.What, Err: err.Error()}
+		return nil, err
 	}
 	vals := map[string]any{}
 	for _, v := range req.Values {
@@ -144,6 +124,37 @@ func renderHelm(req request) (*Output, error) {
 		}
 	}
 	return out, nil
+}
+
+// loadChart loads the chart's files under prefix as `helm template` does:
+// .helmignore's rules and Helm's defaults applied, then loader.LoadFiles
+// (Chart.yaml, values.yaml, templates, subcharts in charts/).
+func loadChart(req request, prefix string) (*chart.Chart, error) {
+	rules := ignore.Empty()
+	if b, ok := req.Files[prefix+ignore.HelmIgnore]; ok {
+		r, err := ignore.Parse(bytes.NewReader(b))
+		if err != nil {
+			return nil, &Error{What: req.What, Err: fmt.Sprintf("%s%s: %v", prefix, ignore.HelmIgnore, err)}
+		}
+		rules = r
+	}
+	rules.AddDefaults()
+	var files []*loader.BufferedFile
+	for _, name := range sortedKeys(req.Files) {
+		if !strings.HasPrefix(name, prefix) { // a --values file outside the chart
+			continue
+		}
+		rel := strings.TrimPrefix(name, prefix)
+		if rules.Ignore(rel, fileInfo(rel)) {
+			continue
+		}
+		files = append(files, &loader.BufferedFile{Name: rel, Data: req.Files[name]})
+	}
+	chrt, err := loader.LoadFiles(files)
+	if err != nil {
+		return nil, &Error{What: req.What, Err: err.Error()}
+	}
+	return chrt, nil
 }
 
 // missingDependencies names the dependencies of Chart.yaml that charts/

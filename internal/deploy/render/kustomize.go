@@ -10,6 +10,9 @@ import (
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
+
+	"github.com/ckptlint/ckptlint/internal/deploy/kube"
+	"github.com/ckptlint/ckptlint/internal/format/flinkyaml"
 )
 
 // kustomizationNames are the file names kustomize reads in a directory
@@ -96,14 +99,13 @@ func (g *gatherer) dir(dir string, depth int) error {
 	if kpath == "" {
 		return &Error{What: g.what, Err: fmt.Sprintf("%s holds no kustomization.yaml", dir)}
 	}
-	var k types.Kustomization
-	if err := yaml.Unmarshal(src, &k); err != nil {
-		return &Error{What: g.what, Err: fmt.Sprintf("%s: %v", kpath, err)}
+	k, err := g.parse(kpath, src)
+	if err != nil {
+		return err
 	}
-	k.FixKustomization()
 	// Resources and components: a file, or a directory with a
 	// kustomization (kustomize tries them in that order, then a URL).
-	for _, r := range append(append(append([]string(nil), k.Resources...), k.Components...), k.Bases...) {
+	for _, r := range append(append([]string(nil), k.Resources...), k.Components...) {
 		if remote(r) {
 			g.notes = append(g.notes, fmt.Sprintf("%s:%d: resource %s is remote: not fetched (ckptlint never touches the network), built without it", kpath, lineOf(src, r), r))
 			g.drop[kpath] = append(g.drop[kpath], r)
@@ -120,31 +122,7 @@ func (g *gatherer) dir(dir string, depth int) error {
 			return &Error{What: g.what, Err: fmt.Sprintf("%s:%d: resource %s: %v", kpath, lineOf(src, r), r, err)}
 		}
 	}
-	var files []string
-	files = append(files, k.Crds...)
-	files = append(files, k.Configurations...)
-	for _, p := range k.Patches {
-		files = append(files, p.Path)
-	}
-	for _, p := range k.PatchesJson6902 {
-		files = append(files, p.Path)
-	}
-	for _, p := range k.PatchesStrategicMerge {
-		if s := string(p); !strings.Contains(s, "\n") {
-			files = append(files, s)
-		}
-	}
-	for _, r := range k.Replacements {
-		files = append(files, r.Path)
-	}
-	files = append(files, k.OpenAPI["path"])
-	for _, c := range k.ConfigMapGenerator {
-		files = append(files, generatorFiles(c.GeneratorArgs)...)
-	}
-	for _, c := range k.SecretGenerator {
-		files = append(files, generatorFiles(c.GeneratorArgs)...)
-	}
-	for _, f := range files {
+	for _, f := range namedFiles(k) {
 		if f == "" {
 			continue
 		}
@@ -159,6 +137,57 @@ func (g *gatherer) dir(dir string, depth int) error {
 		g.notes = append(g.notes, fmt.Sprintf("%s:%d: helmCharts are not inflated (kustomize needs --enable-helm and the helm binary; ckptlint renders the repository's charts itself)", kpath, lineOf(src, "helmCharts")))
 	}
 	return nil
+}
+
+// parse decodes a kustomization file as kustomize does (FixKustomization
+// moves the deprecated bases into resources), after the repository's
+// alias bound (flinkyaml, docs/security.md): keys Kustomization does not
+// know are never decoded, so yaml's own alias check would leave an alias
+// bomb there to kustomize's parse in the child, whose error names no file.
+func (g *gatherer) parse(kpath string, src []byte) (*types.Kustomization, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(src, &doc); err != nil {
+		return nil, &Error{What: g.what, Err: fmt.Sprintf("%s: %v", kpath, err)}
+	}
+	if kube.CollectionAliases(&doc, flinkyaml.MaxCollectionAliases) > flinkyaml.MaxCollectionAliases {
+		return nil, &Error{What: g.what, Err: fmt.Sprintf("%s: more than %d aliases to mappings or lists (an alias bomb)", kpath, flinkyaml.MaxCollectionAliases)}
+	}
+	k := &types.Kustomization{}
+	if err := doc.Decode(k); err != nil {
+		return nil, &Error{What: g.what, Err: fmt.Sprintf("%s: %v", kpath, err)}
+	}
+	k.FixKustomization()
+	return k, nil
+}
+
+// namedFiles are the files a kustomization names besides its resources
+// and components, relative to its directory ("" for none).
+func namedFiles(k *types.Kustomization) []string {
+	var files []string
+	files = append(files, k.Crds...)
+	files = append(files, k.Configurations...)
+	for _, p := range k.Patches {
+		files = append(files, p.Path)
+	}
+	for _, p := range k.PatchesJson6902 { //nolint:staticcheck // deprecated, yet in users' files and applied by kustomize (api internal/target/kusttarget_configplugin.go)
+		files = append(files, p.Path)
+	}
+	for _, p := range k.PatchesStrategicMerge { //nolint:staticcheck // deprecated, yet in users' files and applied by kustomize (api internal/target/kusttarget_configplugin.go)
+		if s := string(p); !strings.Contains(s, "\n") {
+			files = append(files, s)
+		}
+	}
+	for _, r := range k.Replacements {
+		files = append(files, r.Path)
+	}
+	files = append(files, k.OpenAPI["path"])
+	for _, c := range k.ConfigMapGenerator {
+		files = append(files, generatorFiles(c.GeneratorArgs)...)
+	}
+	for _, c := range k.SecretGenerator {
+		files = append(files, generatorFiles(c.GeneratorArgs)...)
+	}
+	return files
 }
 
 // generatorFiles are the files of a generator's files (key=path or path)

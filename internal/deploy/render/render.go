@@ -43,7 +43,7 @@ type Limits struct {
 	Bytes int
 }
 
-// DefaultLimits: ten seconds (a real chart renders in well under one), the
+// DefaultLimits are ten seconds (a real chart renders in well under one), the
 // output of one configuration file (parsed.MaxFileSize), 1 GiB of heap,
 // the files and bytes of the version-evidence search
 // (evidence.DefaultLimits: 1,000 files, 32 MiB).

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"net"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -337,4 +338,140 @@ func FuzzManifests(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestHelmFilesOutsideChart: .Files holds the chart's own files only, so
+// `.Files.Get` of a path that leads out of the chart (or is absolute) is
+// empty, Glob finds nothing outside, and Read is asked for nothing but
+// the chart's files; a file Read refuses (a symlink out of the repository)
+// fails the chart with an error naming it, never a silent skip.
+func TestHelmFilesOutsideChart(t *testing.T) {
+	files := map[string][]byte{
+		"c/Chart.yaml":  []byte("apiVersion: v2\nname: c\nversion: 1.0.0\n"),
+		"c/conf/a.txt":  []byte("inside"),
+		"secret.txt":    []byte("SECRET-OUTSIDE"),
+		"c/../x/s.txt":  []byte("SECRET-OUTSIDE"),
+		"/etc/passwd":   []byte("SECRET-OUTSIDE"),
+		"../../outside": []byte("SECRET-OUTSIDE"),
+		"c/templates/cm.yaml": []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata:\n" +
+			"  in: {{ .Files.Get \"conf/a.txt\" | quote }}\n" +
+			"  up: {{ .Files.Get \"../secret.txt\" | quote }}\n" +
+			"  upin: {{ .Files.Get \"conf/../../secret.txt\" | quote }}\n" +
+			"  abs: {{ .Files.Get \"/etc/passwd\" | quote }}\n" +
+			"  far: {{ .Files.Get \"../../../../../../../../etc/passwd\" | quote }}\n" +
+			"  glob: {{ .Files.Glob \"../**\" | len | quote }}\n" +
+			"  lines: {{ .Files.Lines \"../secret.txt\" | len | quote }}\n"),
+	}
+	var reads []string
+	read := func(p string) ([]byte, error) {
+		reads = append(reads, p)
+		if b, ok := files[p]; ok {
+			return b, nil
+		}
+		return nil, fs.ErrNotExist
+	}
+	chartFiles := []string{"c/Chart.yaml", "c/conf/a.txt", "c/templates/cm.yaml"}
+	out, err := Helm(Chart{Dir: "c", Files: chartFiles}, read, DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(out.Docs[0].Text)
+	for _, want := range []string{`in: "inside"`, `up: ""`, `upin: ""`, `abs: ""`, `far: ""`, `glob: "0"`, `lines: "0"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("rendered %q, want %s", got, want)
+		}
+	}
+	if strings.Contains(got, "SECRET") {
+		t.Errorf("a file outside the chart was rendered: %q", got)
+	}
+	if fmt.Sprint(reads) != fmt.Sprint(chartFiles) {
+		t.Errorf("read %q, want the chart's files only", reads)
+	}
+
+	// A symlink out of the repository: the core's Read refuses it (its
+	// bounded file system); here a Read over a real directory refuses
+	// symlinks the same way, and the chart is not rendered.
+	dir := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "passwd")
+	if err := os.WriteFile(outside, []byte("SECRET-OUTSIDE"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range map[string]string{"c/Chart.yaml": "apiVersion: v2\nname: c\nversion: 1.0.0\n", "c/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata:\n  p: {{ .Files.Get \"conf/passwd\" | quote }}\n"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(b), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "c/conf"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "c/conf/passwd")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	noSymlinks := func(p string) ([]byte, error) {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if fi, err := os.Lstat(full); err != nil {
+			return nil, err
+		} else if fi.Mode()&fs.ModeSymlink != 0 {
+			return nil, errors.New("a symlink: not followed")
+		}
+		return os.ReadFile(full)
+	}
+	_, err = Helm(Chart{Dir: "c", Files: []string{"c/Chart.yaml", "c/conf/passwd", "c/templates/cm.yaml"}}, noSymlinks, DefaultLimits)
+	if err == nil || err.Error() != "helm chart c not rendered: c/conf/passwd: a symlink: not followed" {
+		t.Errorf("error %v", err)
+	}
+}
+
+// TestKustomizeHostile: a kustomization that names files outside the
+// repository, an alias bomb, or builds a huge output, fails with an error
+// naming the kustomization, its line and the limit.
+func TestKustomizeHostile(t *testing.T) {
+	aliasBomb := "resources: []\na: &a [x, x, x, x, x, x, x, x, x, x]\n"
+	for i := 'b'; i <= 'z'; i++ {
+		aliasBomb += fmt.Sprintf("%c: &%c [*%c, *%c, *%c, *%c, *%c, *%c, *%c, *%c, *%c, *%c]\n", i, i, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1)
+	}
+	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}\n"
+	big := strings.Repeat("x", 600<<10)
+	lim := DefaultLimits
+	lim.Output = 1 << 20
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"a resource out of the repository", map[string]string{"k/kustomization.yaml": "resources:\n- cm.yaml\n- ../../../../etc/passwd\n", "k/cm.yaml": cm},
+			"kustomization k not rendered: k/kustomization.yaml:3: resource ../../../../etc/passwd: outside the repository"},
+		{"a generator file out of the repository", map[string]string{"k/kustomization.yaml": "configMapGenerator:\n- name: g\n  files:\n  - conf=../../x/secret\n"},
+			"kustomization k not rendered: k/kustomization.yaml:4: ../../x/secret: outside the repository"},
+		{"a patch out of the kustomization's root", map[string]string{"k/kustomization.yaml": "resources: [cm.yaml]\npatches:\n- path: ../p.yaml\n", "k/cm.yaml": cm, "p.yaml": cm},
+			"kustomization k not rendered: "},
+		{"an alias bomb", map[string]string{"k/kustomization.yaml": aliasBomb},
+			"kustomization k not rendered: k/kustomization.yaml: more than 50 aliases to mappings or lists (an alias bomb)"},
+		{"a huge output", map[string]string{"k/kustomization.yaml": "configMapGenerator:\n- name: a\n  files: [big]\n- name: b\n  files: [big]\n", "k/big": big},
+			"kustomization k not rendered: the built output is over 1048576 bytes"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			read := func(p string) ([]byte, error) {
+				if strings.HasPrefix(path.Clean(p), "../") || path.IsAbs(p) {
+					return nil, errors.New("outside the repository")
+				}
+				if b, ok := tc.files[p]; ok {
+					return []byte(b), nil
+				}
+				return nil, fs.ErrNotExist
+			}
+			start := time.Now()
+			_, err := Kustomize("k", read, lim)
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) || len(err.Error()) > 700 {
+				t.Errorf("error %v, want %q", err, tc.want)
+			}
+			if d := time.Since(start); d > lim.Time {
+				t.Errorf("took %v", d)
+			}
+			t.Log(err)
+		})
+	}
 }

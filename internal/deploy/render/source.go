@@ -88,7 +88,7 @@ func retext(t *deploy.Text, d Doc, src []byte, mp lineMap, out *Output) *deploy.
 		// The block's lines, indentation included, verbatim in the source.
 		from := bytes.LastIndexByte(d.Text[:t.Start], '\n') + 1
 		block := d.Text[from:t.End]
-		if i := bytes.Index(src, block); i >= 0 && bytes.Index(src[i+1:], block) < 0 {
+		if i := bytes.Index(src, block); i >= 0 && !bytes.Contains(src[i+1:], block) {
 			start := i + (t.Start - from)
 			n.Exact, n.Start, n.End, n.Indent = true, start, i+len(block), t.Indent
 			n.Src = blank(src, start, n.End)
