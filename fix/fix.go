@@ -301,57 +301,22 @@ func (p *planner) apply(s *model.Set, fd finding.Finding, op finding.Op, written
 	if err := consumerReads(s, t, op); err != nil {
 		return false, err
 	}
-	sig := t.f.abs + "\x00" + t.key
-	val := op.Op + "=" + op.Value + op.NewKey
-	if prev, ok := written[sig]; ok && prev.val != val {
-		// The next round lints again and retries; Run reports the skip
-		// only if this finding still asks for it at the end, when the
-		// two fixes keep wanting different things.
-		return false, fmt.Errorf("conflicts with the fix of %s (%s %s) in %s: both fixes edit that key and want different results; edit it by hand", prev.rule, prev.val, t.key, t.f.disp)
+	sig, err := claim(written, t, op, fd.RuleID)
+	if err != nil {
+		return false, err
 	}
-	written[sig] = wrote{val: val, rule: fd.RuleID}
-	src := t.f.cur
-	var view *blockView
-	if t.embed != nil {
-		if !t.embed.Exact {
-			return false, fmt.Errorf("%s at %s:%d is not a literal block (|) there, so its lines have no place fix can edit: write it as a block to let fix edit it", t.key, t.f.disp, t.embed.Line)
-		}
-		if p.edited[t.f] {
-			// Its block's place was read before this round's other edit
-			// of the file: the next round, linted again, edits it.
+	src, view, later, err := p.editable(t)
+	if err != nil || later {
+		if later {
 			delete(written, sig)
-			return false, nil
 		}
-		if view, err = viewOf(t.f.cur, t.embed); err != nil {
-			return false, err
-		}
-		src = view.text
+		return false, err
 	}
 	ed, err := editorFor(t, src)
 	if err != nil {
 		return false, err
 	}
-	var edits []parsed.Edit
-	switch op.Op {
-	case "set":
-		edits, err = ed.Set(t.key, op.Value)
-	case "delete":
-		edits, err = ed.Delete(t.key)
-		if errors.Is(err, parsed.ErrNotFound) {
-			return false, nil
-		}
-	case "rename":
-		newKey := op.NewKey
-		if strings.HasPrefix(t.key, "flink.hadoop.") && op.Target != "flink" {
-			newKey = "flink.hadoop." + newKey
-		}
-		edits, err = ed.Rename(t.key, newKey)
-		if errors.Is(err, parsed.ErrNotFound) {
-			return false, nil // renamed in an earlier round
-		}
-	default:
-		err = fmt.Errorf("unknown fix operation %q", op.Op)
-	}
+	edits, err := opEdits(ed, t, op)
 	if err != nil {
 		return false, fmt.Errorf("%s %s in %s: %w", op.Op, t.key, t.f.disp, err)
 	}
@@ -372,6 +337,66 @@ func (p *planner) apply(s *model.Set, fd finding.Finding, op finding.Op, written
 	p.edited[t.f] = true
 	p.res.Applied = append(p.res.Applied, Applied{Finding: fd, Op: op, File: t.f.disp, Key: t.key})
 	return true, nil
+}
+
+// opEdits are the edits op makes with editor ed; none for a delete or
+// rename of a key that is gone (an earlier round's edit).
+func opEdits(ed parsed.Editor, t target, op finding.Op) (edits []parsed.Edit, err error) {
+	switch op.Op {
+	case "set":
+		edits, err = ed.Set(t.key, op.Value)
+	case "delete":
+		edits, err = ed.Delete(t.key)
+		if errors.Is(err, parsed.ErrNotFound) {
+			return nil, nil
+		}
+	case "rename":
+		newKey := op.NewKey
+		if strings.HasPrefix(t.key, "flink.hadoop.") && op.Target != "flink" {
+			newKey = "flink.hadoop." + newKey
+		}
+		edits, err = ed.Rename(t.key, newKey)
+		if errors.Is(err, parsed.ErrNotFound) {
+			return nil, nil // renamed in an earlier round
+		}
+	default:
+		err = fmt.Errorf("unknown fix operation %q", op.Op)
+	}
+	return edits, err
+}
+
+// claim records that op of rule writes t's key this round, refusing a
+// second fix that wants another result there: the next round lints again
+// and retries, and Run reports the skip only if this finding still asks
+// for it at the end, when the two fixes keep wanting different things.
+func claim(written map[string]wrote, t target, op finding.Op, rule string) (string, error) {
+	sig := t.f.abs + "\x00" + t.key
+	val := op.Op + "=" + op.Value + op.NewKey
+	if prev, ok := written[sig]; ok && prev.val != val {
+		return sig, fmt.Errorf("conflicts with the fix of %s (%s %s) in %s: both fixes edit that key and want different results; edit it by hand", prev.rule, prev.val, t.key, t.f.disp)
+	}
+	written[sig] = wrote{val: val, rule: rule}
+	return sig, nil
+}
+
+// editable is the text an edit of t works on: the file's, or for a text
+// written inside it (a ConfigMap key, FLINK_PROPERTIES) the view of its
+// literal block. later is set when the block's place was read before this
+// round's other edit of the file: the next round, linted again, edits it.
+func (p *planner) editable(t target) (src []byte, view *blockView, later bool, err error) {
+	if t.embed == nil {
+		return t.f.cur, nil, false, nil
+	}
+	if !t.embed.Exact {
+		return nil, nil, false, fmt.Errorf("%s at %s:%d is not a literal block (|) there, so its lines have no place fix can edit: write it as a block to let fix edit it", t.key, t.f.disp, t.embed.Line)
+	}
+	if p.edited[t.f] {
+		return nil, nil, true, nil
+	}
+	if view, err = viewOf(t.f.cur, t.embed); err != nil {
+		return nil, nil, false, err
+	}
+	return view.text, view, false, nil
 }
 
 // consumerReads refuses a set whose value the file's consumer would not

@@ -100,6 +100,13 @@ func (a *assembler) emit() {
 	}
 }
 
+// deployedAll makes the sets of the clusters the deployment describes.
+func (a *assembler) deployedAll(claimed map[string]bool) {
+	for _, c := range a.clusters {
+		a.deployed(c, claimed)
+	}
+}
+
 func (a *assembler) run() error {
 	claimedFlink := map[string]bool{}
 	if a.cfg != nil {
@@ -110,9 +117,7 @@ func (a *assembler) run() error {
 			}
 		}
 	}
-	for _, c := range a.clusters {
-		a.deployed(c, claimedFlink)
-	}
+	a.deployedAll(claimedFlink)
 	// Flink files by directory: flink-conf.yaml and config.yaml of one
 	// directory are one set (Flink reads one of them: Flink 1.20
 	// GlobalConfiguration.java L146-171).
@@ -120,7 +125,7 @@ func (a *assembler) run() error {
 	var dirOrder []string
 	for _, p := range a.d.Paths() {
 		f := a.d.Get(p)
-		if claimedFlink[p] || f.Embedded() {
+		if claimedFlink[p] || f.Embedded() { // a text's set is its deployment's
 			continue
 		}
 		switch f.Format {

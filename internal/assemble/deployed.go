@@ -45,36 +45,7 @@ func (a *assembler) deployed(c *deploy.Cluster, claimed map[string]bool) {
 	subject := deploy.Subject(c.Workloads)
 	plural := len(c.Workloads) > 1
 	if h := c.Hadoop; h != nil {
-		chain := h.Chain.Clause(subject, plural)
-		switch {
-		case h.Dir != "":
-			dir := a.abs(h.Dir)
-			a.ensureHadoopFiles(dir)
-			for _, k := range []parsed.Format{parsed.HadoopCoreSite, parsed.HadoopHDFSSite} {
-				if f := a.d.InDir(dir, k); f != nil {
-					f.Claimed = true
-					a.hadoop(f, "deployment", h.Dir)
-					a.plan.Hadoop[len(a.plan.Hadoop)-1].Chain = chain
-				}
-			}
-		case len(h.Texts) > 0:
-			for _, name := range []string{"core-site.xml", "hdfs-site.xml"} {
-				t := h.Texts[name]
-				if t == nil {
-					continue
-				}
-				f, err := a.text(t)
-				if err != nil || f == nil {
-					if err != nil {
-						a.d.Note(err.Error())
-					}
-					continue
-				}
-				f.Claimed = true
-				a.hadoop(f, "deployment", t.Container)
-				a.plan.Hadoop[len(a.plan.Hadoop)-1].Chain = chain
-			}
-		}
+		a.deployedHadoop(h, h.Chain.Clause(subject, plural))
 	}
 	if p := c.ClusterHDFS; p != nil {
 		if f, err := a.provided(p); err == nil && f != nil && f.Format == parsed.HadoopHDFSSite {
@@ -90,6 +61,40 @@ func (a *assembler) deployed(c *deploy.Cluster, claimed map[string]bool) {
 	a.vers.Resolve(s, nil, nil, dir)
 	a.cluster(s, nil)
 	a.emit()
+}
+
+// deployedHadoop adds the Hadoop client files of directory h, which the
+// processes reach through chain, to the set being built.
+func (a *assembler) deployedHadoop(h *deploy.ProvidedDir, chain string) {
+	switch {
+	case h.Dir != "":
+		dir := a.abs(h.Dir)
+		a.ensureHadoopFiles(dir)
+		for _, k := range []parsed.Format{parsed.HadoopCoreSite, parsed.HadoopHDFSSite} {
+			if f := a.d.InDir(dir, k); f != nil {
+				f.Claimed = true
+				a.hadoop(f, "deployment", h.Dir)
+				a.plan.Hadoop[len(a.plan.Hadoop)-1].Chain = chain
+			}
+		}
+	case len(h.Texts) > 0:
+		for _, name := range []string{"core-site.xml", "hdfs-site.xml"} {
+			t := h.Texts[name]
+			if t == nil {
+				continue
+			}
+			f, err := a.text(t)
+			if err != nil || f == nil {
+				if err != nil {
+					a.d.Note(err.Error())
+				}
+				continue
+			}
+			f.Claimed = true
+			a.hadoop(f, "deployment", t.Container)
+			a.plan.Hadoop[len(a.plan.Hadoop)-1].Chain = chain
+		}
+	}
 }
 
 // provided is the Found of a file the deployment provides: a repository

@@ -370,25 +370,49 @@ func (v *view) hadoopDir() *ProvidedDir {
 // it, else a file its image copies there.
 func (v *view) file(p string) *Provided {
 	if mt, rel, ok := v.mountAt(p); ok {
-		switch mt.Volume.Kind {
-		case VolumeRepo:
-			f := mt.Volume.Path
-			if rel != "" {
-				f = path.Join(f, rel)
-			}
-			if mt.SubPath != "" && rel == "" {
-				f = path.Join(mt.Volume.Path, mt.SubPath)
-			}
-			if v.exists(f) {
-				return &Provided{File: f, Chain: Chain{{"mount at " + mt.Path, mt.Loc}}}
-			}
-		case VolumeConfigMap:
-			if t := v.configMapFile(mt, rel); t != nil {
-				return &Provided{Text: t, Chain: Chain{{"mount as ConfigMap " + mt.Volume.Name + " at " + mt.Path, mt.Loc}}}
+		return v.mounted(mt, rel)
+	}
+	if f := v.written(p); f != nil {
+		return f
+	}
+	if b := v.w.Build; b != nil {
+		for i := len(b.Copies) - 1; i >= 0; i-- {
+			c := b.Copies[i]
+			for _, f := range copied(c, p) {
+				if v.exists(f) {
+					return &Provided{File: f, Chain: Chain{{"copy into their image at " + c.Dest, c.Loc}}}
+				}
 			}
 		}
-		return nil
 	}
+	return nil
+}
+
+// mounted is the file at rel below mount mt (rel "" is the mount itself).
+func (v *view) mounted(mt Mount, rel string) *Provided {
+	switch mt.Volume.Kind {
+	case VolumeRepo:
+		f := mt.Volume.Path
+		if rel != "" {
+			f = path.Join(f, rel)
+		}
+		if mt.SubPath != "" && rel == "" {
+			f = path.Join(mt.Volume.Path, mt.SubPath)
+		}
+		if v.exists(f) {
+			return &Provided{File: f, Chain: Chain{{"mount at " + mt.Path, mt.Loc}}}
+		}
+	case VolumeConfigMap:
+		if t := v.configMapFile(mt, rel); t != nil {
+			return &Provided{Text: t, Chain: Chain{{"mount as ConfigMap " + mt.Volume.Name + " at " + mt.Path, mt.Loc}}}
+		}
+	}
+	return nil
+}
+
+// written is the text written whole at p by the workload's start (a
+// host install's script, an image's entrypoint) or its image's build.
+func (v *view) written(p string) *Provided {
 	for _, t := range v.w.Texts {
 		if t.Path == p && !t.Append {
 			if v.w.Source == "shell" { // the script that starts them writes it
@@ -403,14 +427,6 @@ func (v *view) file(p string) *Provided {
 			// not the whole file: the image's part is not in the repository.
 			if t := b.Texts[i]; t.Path == p && !t.Append {
 				return &Provided{Text: t, Chain: Chain{{"get written into their image at " + p, t.Loc}}}
-			}
-		}
-		for i := len(b.Copies) - 1; i >= 0; i-- {
-			c := b.Copies[i]
-			for _, f := range copied(c, p) {
-				if v.exists(f) {
-					return &Provided{File: f, Chain: Chain{{"copy into their image at " + c.Dest, c.Loc}}}
-				}
 			}
 		}
 	}

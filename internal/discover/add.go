@@ -14,6 +14,34 @@ import (
 	"github.com/ckptlint/ckptlint/internal/template"
 )
 
+// noConfig handles a file of no configuration format: a deployment file
+// (by its name, or a YAML file whose content is a Kubernetes manifest) is
+// kept as one; any other is an error when named explicitly.
+func (d *Tree) noConfig(path, real, disp, base, kind string, src []byte, explicit bool) error {
+	if kind == "" && format.IsYAML(base) {
+		kind = deploy.KindByContent(src)
+	}
+	if kind != "" {
+		d.keepSource(path, real, disp, kind, src)
+		return nil
+	}
+	if explicit {
+		return &notConfigError{path: d.Display(path)}
+	}
+	return nil
+}
+
+// nameAndKind are the name a file is read by and its deployment kind: a
+// configuration-management template (flink-conf.yaml.j2) is read as the
+// file it renders to, its placeholders unknown (docs/templates.md).
+func nameAndKind(path string) (base, kind string) {
+	base = filepath.Base(path)
+	if t := scan.TemplateTarget(base); t != "" {
+		base = t
+	}
+	return base, scan.KindOf(path)
+}
+
 // Add reads and classifies one file, unless it was read already.
 // explicit is true for a file named on the command line or in
 // .ckptlint.hcl (or by a Flink option assembly follows): an unknown format
@@ -33,13 +61,7 @@ func (d *Tree) Add(path string, explicit bool) error {
 		return nil
 	}
 	ov, inOverlay := d.overlay[path]
-	base := filepath.Base(path)
-	// A configuration-management template (flink-conf.yaml.j2) is read as
-	// the file it renders to, its placeholders unknown (docs/templates.md).
-	if t := scan.TemplateTarget(base); t != "" {
-		base = t
-	}
-	kind := scan.KindOf(path)
+	base, kind := nameAndKind(path)
 	if !format.MayBe(base) && !explicit {
 		if kind != "" && kind != deploy.KindTemplate {
 			return d.addSource(path, kind)
@@ -72,17 +94,7 @@ func (d *Tree) Add(path string, explicit bool) error {
 		return d.refuseRead(path, true, undecided, src)
 	}
 	if fm == nil {
-		if kind == "" && format.IsYAML(base) {
-			kind = deploy.KindByContent(src)
-		}
-		if kind != "" {
-			d.keepSource(path, real, disp, kind, src)
-			return nil
-		}
-		if explicit {
-			return &notConfigError{path: d.Display(path)}
-		}
-		return nil
+		return d.noConfig(path, real, disp, base, kind, src, explicit)
 	}
 	if fm.ID == parsed.FlinkDeployment {
 		// A manifest's other documents (ConfigMaps, the workloads that

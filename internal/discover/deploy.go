@@ -161,8 +161,11 @@ func (d *Tree) ListRepoDir(disp string, max int) (files []string, truncated bool
 		return nil, false
 	}
 	_ = d.walkDir(p, func(path string, e fs.DirEntry, err error) error {
-		if err != nil || e == nil {
+		if e == nil {
 			return nil
+		}
+		if err != nil {
+			return nil //nolint:nilerr // an unreadable entry is left out of the listing; the chart's rendering names what it misses
 		}
 		if e.IsDir() {
 			if path != p && strings.HasPrefix(e.Name(), ".") {
