@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ckptlint/ckptlint/internal/config"
 	"github.com/ckptlint/ckptlint/internal/engine"
 	"github.com/ckptlint/ckptlint/internal/safetext"
 )
@@ -111,19 +110,9 @@ func runPolicyTest(cmd *cobra.Command, g *globals, p *policyTestParams, args []s
 // configPolicyDirs are the policy_dirs of .ckptlint.hcl (--config, else the
 // nearest one), resolved against the file's directory; none without a file.
 func (g *globals) configPolicyDirs() ([]string, error) {
-	path := g.configPath
-	if path == "" {
-		if p, ok := config.Find(".", repoRoot(".")); ok {
-			path = p
-		}
-	}
-	if path == "" {
-		return nil, nil
-	}
-	cfg, diags := config.Load(path)
-	if diags.HasErrors() {
-		_ = diags.Write(g.stderr, false)
-		return nil, usageErr(fmt.Errorf("%s is not valid", path))
+	cfg, _, err := g.loadConfig()
+	if err != nil || cfg == nil {
+		return nil, err
 	}
 	var dirs []string
 	for _, d := range cfg.PolicyDirs {

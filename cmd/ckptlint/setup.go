@@ -40,6 +40,27 @@ func (g *globals) setupRules(ctx context.Context) (*config.Config, []*rule.Rule,
 	return cfg, rules, err
 }
 
+// loadConfig is the one loader of .ckptlint.hcl in cmd: --config, else the
+// nearest one up to the repository root; nil without a file. An invalid
+// file is a usage error, its diagnostics written to standard error.
+func (g *globals) loadConfig() (*config.Config, *config.Diagnostics, error) {
+	path := g.configPath
+	if path == "" {
+		if p, ok := config.Find(".", repoRoot(".")); ok {
+			path = p
+		}
+	}
+	if path == "" {
+		return nil, nil, nil
+	}
+	c, diags := config.Load(path)
+	if diags.HasErrors() {
+		_ = diags.Write(g.stderr, false)
+		return nil, nil, usageErr(fmt.Errorf("%s is not valid", path))
+	}
+	return c, diags, nil
+}
+
 // load is setup; without needEngine it compiles the policies only to
 // learn the rules of user policy directories, and returns a nil engine
 // otherwise. rules is the one rule list with those user rules merged in.
@@ -54,20 +75,9 @@ func (g *globals) load(ctx context.Context, needEngine bool) (cfg *config.Config
 			return nil, nil, nil, usageErr(fmt.Errorf("%s: %w", v.flag, err))
 		}
 	}
-	path := g.configPath
-	if path == "" {
-		if p, ok := config.Find(".", repoRoot(".")); ok {
-			path = p
-		}
-	}
-	var cdiags *config.Diagnostics
-	if path != "" {
-		c, diags := config.Load(path)
-		if diags.HasErrors() {
-			_ = diags.Write(g.stderr, false)
-			return nil, nil, nil, usageErr(fmt.Errorf("%s is not valid", path))
-		}
-		cfg, cdiags = c, diags
+	cfg, cdiags, err := g.loadConfig()
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	dirs := append([]string(nil), g.policyDirs...)
 	if cfg != nil {
