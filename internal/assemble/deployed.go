@@ -78,23 +78,33 @@ func (a *assembler) deployedHadoop(h *deploy.ProvidedDir, chain string) {
 			}
 		}
 	case len(h.Texts) > 0:
-		for _, name := range []string{"core-site.xml", "hdfs-site.xml"} {
-			t := h.Texts[name]
-			if t == nil {
-				continue
-			}
-			f, err := a.text(t)
-			if err != nil || f == nil {
-				if err != nil {
-					a.d.Note(err.Error())
-				}
-				continue
-			}
-			f.Claimed = true
-			a.hadoop(f, "deployment", t.Container)
-			a.plan.Hadoop[len(a.plan.Hadoop)-1].Chain = chain
-		}
+		a.hadoopTexts(h.Texts, chain)
 	}
+}
+
+// hadoopTexts adds the core-site.xml and hdfs-site.xml of texts (a
+// ConfigMap's keys, files an entrypoint writes), which the processes reach
+// through chain, to the set being built; it reports whether one was.
+func (a *assembler) hadoopTexts(texts map[string]*deploy.Text, chain string) bool {
+	found := false
+	for _, name := range []string{"core-site.xml", "hdfs-site.xml"} {
+		t := texts[name]
+		if t == nil {
+			continue
+		}
+		f, err := a.text(t)
+		if err != nil || f == nil {
+			if err != nil {
+				a.d.Note(err.Error())
+			}
+			continue
+		}
+		f.Claimed = true
+		a.hadoop(f, "deployment", t.Container)
+		a.plan.Hadoop[len(a.plan.Hadoop)-1].Chain = chain
+		found = true
+	}
+	return found
 }
 
 // provided is the Found of a file the deployment provides: a repository

@@ -159,25 +159,7 @@ func (a *assembler) nativeHadoopConfigMap(s *model.Set) bool {
 		}
 		via := fmt.Sprintf("which Flink mounts at /opt/hadoop/conf and reads through HADOOP_CONF_DIR from ConfigMap %s (%s), as kubernetes.hadoop.conf.config-map.name (%s:%d) names it",
 			name, cm.Loc, e.File, e.ValueSpan.Start.Line)
-		found := false
-		for _, key := range []string{"core-site.xml", "hdfs-site.xml"} {
-			t := cm.Data[key]
-			if t == nil {
-				continue
-			}
-			f, err := a.text(t)
-			if err != nil || f == nil {
-				if err != nil {
-					a.d.Note(err.Error())
-				}
-				continue
-			}
-			f.Claimed = true
-			a.hadoop(f, "deployment", t.Container)
-			a.plan.Hadoop[len(a.plan.Hadoop)-1].Chain = via
-			found = true
-		}
-		return found
+		return a.hadoopTexts(cm.Data, via)
 	}
 	return false
 }
