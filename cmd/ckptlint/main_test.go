@@ -14,13 +14,20 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/ckptlint/ckptlint/internal/deploy/render"
+	"github.com/ckptlint/ckptlint/internal/deploy/render/renderer"
 	"github.com/ckptlint/ckptlint/internal/testhook"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected output in testdata/script/*.txtar")
 
 func TestMain(m *testing.M) {
-	render.ServeChild() // the test binary renders charts as ckptlint does
+	// The test binary renders the charts its in-process runs lint; the
+	// scripts' ckptlint finds the scripts' ckptlint-render beside it, as
+	// an installed ckptlint does (render.Executable "").
+	renderer.ServeChild()
+	if self, err := os.Executable(); err == nil {
+		render.Executable = self
+	}
 	// The test binary, in process and as the ckptlint of the scripts and
 	// subprocesses, reads the failure-injection variables (internal/testhook).
 	testhook.Enable()
@@ -37,7 +44,11 @@ func TestMain(m *testing.M) {
 		_ = os.Setenv("XDG_CACHE_HOME", filepath.Join(os.TempDir(), "ckptlint-test-user-cache"))
 	}
 	testscript.Main(m, map[string]func(){
-		"ckptlint": func() { os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"ckptlint": func() {
+			render.Executable = ""
+			os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		},
+		"ckptlint-render": func() { os.Exit(renderer.Main()) },
 	})
 }
 

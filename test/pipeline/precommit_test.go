@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -92,15 +93,16 @@ func TestHookDefinitions(t *testing.T) {
 
 // TestGoInstallInstallsOnlyCkptlint checks what pre-commit's golang hooks
 // get: pre-commit runs `go install ./...` in the hook repository, so the
-// module must have exactly one main package, cmd/ckptlint (helper programs
+// module must have exactly two main packages, cmd/ckptlint and its
+// renderer cmd/ckptlint-render, installed side by side (helper programs
 // are `//go:build ignore` files run with `go run file.go`).
 func TestGoInstallInstallsOnlyCkptlint(t *testing.T) {
 	r := run(t, root, nil, "go", "list", "-f", `{{if eq .Name "main"}}{{.ImportPath}}{{end}}`, "./...")
 	if r.code != 0 {
 		t.Fatalf("go list: %v", r)
 	}
-	if got := strings.TrimSpace(r.stdout); got != "github.com/ckptlint/ckptlint/cmd/ckptlint" {
-		t.Errorf("main packages that go install ./... installs:\n%s\nwant only github.com/ckptlint/ckptlint/cmd/ckptlint", got)
+	if got, want := strings.Fields(r.stdout), []string{"github.com/ckptlint/ckptlint/cmd/ckptlint", "github.com/ckptlint/ckptlint/cmd/ckptlint-render"}; !slices.Equal(got, want) {
+		t.Errorf("main packages that go install ./... installs:\n%s\nwant only %v", r.stdout, want)
 	}
 }
 

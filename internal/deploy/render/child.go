@@ -6,11 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
-	"runtime/debug"
-	"runtime/metrics"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 )
@@ -23,18 +22,29 @@ import (
 // heap is watched: whatever a template does, the run loses at most
 // Limits.Time and Limits.Memory, and reports the chart.
 
-// childArg and childEnv make the executable a renderer: ServeChild, called
-// first by main (and by TestMain in tests), serves the request on standard
-// input. An executable that does not call it refuses the unknown argument
-// and exits, so a request is never mistaken for a run.
+// The renderer is its own executable, ckptlint-render (cmd/ckptlint-render,
+// package renderer): Helm's and Kustomize's libraries are linked there
+// only, so a lint run that renders nothing starts, and stays, as small as
+// ckptlint without them (docs/performance.md, "What Helm and Kustomize
+// cost"). The two speak JSON over the child's standard input and output:
+// a Request, then a Response.
+
+// ChildArg and ChildEnv are how a renderer knows it was started by
+// ckptlint: it serves a Request only when both are given, and otherwise
+// says what it is and exits, so a request is never mistaken for a run.
 const (
-	childArg = "__ckptlint-render-child"
-	childEnv = "CKPTLINT_RENDER_CHILD"
+	ChildArg = "__ckptlint-render-child"
+	ChildEnv = "CKPTLINT_RENDER_CHILD"
 )
 
-// request is what the parent sends: the files read through Read (the
+// Protocol is the version of Request and Response. A renderer of another
+// release answers with an error naming both, never a wrong rendering.
+const Protocol = 1
+
+// Request is what the parent sends: the files read through Read (the
 // child reads nothing else) and what to render.
-type request struct {
+type Request struct {
+	Protocol  int               `json:"protocol"`
 	Kind      string            `json:"kind"` // "helm" or "kustomize"
 	What      string            `json:"what"`
 	Dir       string            `json:"dir"`
@@ -47,35 +57,61 @@ type request struct {
 	Limits Limits              `json:"limits"`
 }
 
-// response is what the child answers.
-type response struct {
+// Response is what the child answers.
+type Response struct {
 	Docs  []Doc    `json:"docs"`
 	Notes []string `json:"notes,omitempty"`
 	Err   string   `json:"err,omitempty"`
 }
 
-// Executable is the program run as the renderer; os.Executable when "".
+// Name is the renderer's executable name (".exe" added on Windows).
+const Name = "ckptlint-render"
+
+// Executable is the program run as the renderer. "" finds Name beside the
+// running executable (a release archive, `go install ./cmd/...`), then on
+// PATH. Tests set it to their own binary, which serves requests
+// (renderer.ServeChild in TestMain).
 var Executable = ""
 
-// isolate runs req in a child process within req.Limits.
-func isolate(req request) (*Output, error) {
-	exe := Executable
-	if exe == "" {
-		var err error
-		if exe, err = os.Executable(); err != nil {
-			return nil, &Error{What: req.What, Err: "cannot start the renderer: " + err.Error()}
+// locate is the renderer to run, or why there is none.
+func locate() (string, error) {
+	if Executable != "" {
+		return Executable, nil
+	}
+	name := Name
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	if self, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(self), name)
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			return p, nil
 		}
 	}
+	if p, err := exec.LookPath(name); err == nil {
+		return p, nil
+	}
+	return "", fmt.Errorf("%s, the renderer of Helm charts and kustomizations, is not installed beside ckptlint or on PATH "+
+		"(it comes in the release archive; from a clone: go install ./cmd/...)", name)
+}
+
+// isolate runs req in a child process within req.Limits.
+func isolate(req Request) (*Output, error) {
+	exe, err := locate()
+	if err != nil {
+		return nil, &Error{What: req.What, Err: err.Error()}
+	}
+	req.Protocol = Protocol
 	in, err := json.Marshal(req)
 	if err != nil {
 		return nil, &Error{What: req.What, Err: err.Error()}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), req.Limits.Time)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, exe, childArg) // #nosec G204 -- the running executable itself
+	cmd := exec.CommandContext(ctx, exe, ChildArg) // #nosec G204 -- ckptlint's own renderer (locate)
 	// Nothing of the environment: no credentials, no proxy, no kubeconfig
 	// reach the renderer (Windows needs SYSTEMROOT to start a Go program).
-	cmd.Env = []string{childEnv + "=1"}
+	cmd.Env = []string{ChildEnv + "=1"}
 	if v, ok := os.LookupEnv("SYSTEMROOT"); ok {
 		cmd.Env = append(cmd.Env, "SYSTEMROOT="+v)
 	}
@@ -100,9 +136,9 @@ func isolate(req request) (*Output, error) {
 		}
 		return nil, &Error{What: req.What, Err: fmt.Sprintf("the renderer failed after %v: %s", time.Since(start).Round(time.Millisecond), msg)}
 	}
-	var resp response
+	var resp Response
 	if err := json.Unmarshal(stdout.Bytes(), &resp); err != nil {
-		return nil, &Error{What: req.What, Err: fmt.Sprintf("the renderer gave no answer (does %s call render.ServeChild first?)", exe)}
+		return nil, &Error{What: req.What, Err: fmt.Sprintf("the renderer gave no answer (is %s ckptlint's renderer?)", exe)}
 	}
 	if resp.Err != "" {
 		return nil, &Error{What: req.What, Err: resp.Err}
@@ -128,80 +164,4 @@ func (c *capped) Write(p []byte) (int, error) {
 		return 0, errors.New("output over its limit")
 	}
 	return c.Buffer.Write(p)
-}
-
-// ServeChild serves a rendering request when the process was started as
-// the renderer, and then exits; otherwise it returns at once. main calls
-// it first, before anything else runs.
-func ServeChild() {
-	if os.Getenv(childEnv) != "1" || len(os.Args) != 2 || os.Args[1] != childArg {
-		return
-	}
-	os.Exit(serve(os.Stdin, os.Stdout, os.Stderr))
-}
-
-func serve(stdin io.Reader, stdout, stderr io.Writer) int {
-	in, err := io.ReadAll(io.LimitReader(stdin, 1<<30))
-	if err != nil {
-		_, _ = fmt.Fprintln(stderr, err)
-		return 2
-	}
-	var req request
-	if err := json.Unmarshal(in, &req); err != nil {
-		_, _ = fmt.Fprintln(stderr, "bad request:", err)
-		return 2
-	}
-	watchMemory(req.Limits.Memory, stderr)
-	out, err := renderRequest(req)
-	var resp response
-	if err != nil {
-		resp.Err = err.Error()
-		var re *Error
-		if errors.As(err, &re) {
-			resp.Err = re.Err
-		}
-	} else {
-		resp.Docs, resp.Notes = out.Docs, out.Notes
-	}
-	if err := json.NewEncoder(stdout).Encode(resp); err != nil {
-		_, _ = fmt.Fprintln(stderr, err)
-		return 2
-	}
-	return 0
-}
-
-// renderRequest renders, a panic of a library included.
-func renderRequest(req request) (out *Output, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			out, err = nil, &Error{What: req.What, Err: fmt.Sprintf("the renderer failed (%v)", p)}
-		}
-	}()
-	switch req.Kind {
-	case "helm":
-		return renderHelm(req)
-	case "kustomize":
-		return buildKustomize(req)
-	}
-	return nil, fmt.Errorf("unknown request %q", req.Kind)
-}
-
-// watchMemory ends the child when its heap passes limit: the garbage
-// collector is told the limit too, and a goroutine reads the heap every
-// 10 ms (runtime/metrics, no stop of the world).
-func watchMemory(limit int64, stderr io.Writer) {
-	if limit <= 0 {
-		return
-	}
-	debug.SetMemoryLimit(limit)
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	go func() {
-		for range time.Tick(10 * time.Millisecond) {
-			metrics.Read(sample)
-			if v := sample[0].Value; v.Kind() == metrics.KindUint64 && v.Uint64() > uint64(limit) { //nolint:gosec // limit > 0: returned above otherwise
-				_, _ = fmt.Fprintf(stderr, "rendering used more than %d MiB of memory and was stopped (a template that loops?)\n", limit>>20)
-				os.Exit(3)
-			}
-		}
-	}()
 }

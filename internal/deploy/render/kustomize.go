@@ -7,17 +7,14 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
-	"sigs.k8s.io/kustomize/api/krusty"
-	"sigs.k8s.io/kustomize/api/types"
-	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/ckptlint/ckptlint/internal/deploy/kube"
 	"github.com/ckptlint/ckptlint/internal/format/flinkyaml"
 )
 
-// kustomizationNames are the file names kustomize reads in a directory
+// KustomizationNames are the file names kustomize reads in a directory
 // (konfig.RecognizedKustomizationFileNames).
-var kustomizationNames = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
+var KustomizationNames = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
 
 // Kustomize builds the kustomization in dir as `kustomize build dir` does
 // (krusty with its default options: load restrictions to the root, no
@@ -27,14 +24,14 @@ var kustomizationNames = []string{"kustomization.yaml", "kustomization.yml", "Ku
 // configurations, replacements, openapi, and the files and env files of
 // configMapGenerator and secretGenerator. A remote resource (a URL, a git
 // repository) is not fetched: a note names it and the rest is built
-// without it. It runs in a child process bounded by lim (ServeChild).
+// without it. It runs in ckptlint-render bounded by lim (child.go).
 func Kustomize(dir string, read Read, lim Limits) (*Output, error) {
 	what := "kustomization " + dir
 	g := &gatherer{read: read, lim: lim, what: what, files: map[string][]byte{}, drop: map[string][]string{}}
 	if err := g.dir(path.Clean(dir), 0); err != nil {
 		return nil, err
 	}
-	req := request{Kind: "kustomize", What: what, Dir: path.Clean(dir), Limits: lim, Files: g.files, Drop: g.drop}
+	req := Request{Kind: "kustomize", What: what, Dir: path.Clean(dir), Limits: lim, Files: g.files, Drop: g.drop}
 	out, err := isolate(req)
 	if out != nil {
 		out.Notes = append(g.notes, out.Notes...)
@@ -81,7 +78,7 @@ func (g *gatherer) file(p string) ([]byte, error) {
 
 // kustomization reads the kustomization file of dir, "" when it has none.
 func (g *gatherer) kustomization(dir string) (string, []byte) {
-	for _, n := range kustomizationNames {
+	for _, n := range KustomizationNames {
 		p := path.Join(dir, n)
 		if b, err := g.file(p); err == nil {
 			return p, b
@@ -139,12 +136,48 @@ func (g *gatherer) dir(dir string, depth int) error {
 	return nil
 }
 
-// parse decodes a kustomization file as kustomize does (FixKustomization
-// moves the deprecated bases into resources), after the repository's
-// alias bound (flinkyaml, docs/security.md): keys Kustomization does not
-// know are never decoded, so yaml's own alias check would leave an alias
-// bomb there to kustomize's parse in the child, whose error names no file.
-func (g *gatherer) parse(kpath string, src []byte) (*types.Kustomization, error) {
+// Kustomization holds the fields of a kustomization file that name files,
+// with kustomize's own keys (sigs.k8s.io/kustomize/api/types
+// kustomization.go, kvpairsources.go, patch.go, replacementfield.go at
+// v0.21.2). ckptlint only gathers the files here: kustomize itself parses
+// and builds the kustomization in ckptlint-render, so its libraries stay
+// out of ckptlint (TestKustomizationKeys in package renderer checks each
+// key against kustomize's types).
+type Kustomization struct {
+	Resources             []string          `yaml:"resources"`
+	Components            []string          `yaml:"components"`
+	Bases                 []string          `yaml:"bases"` // deprecated, moved into resources (FixKustomization)
+	Crds                  []string          `yaml:"crds"`
+	Configurations        []string          `yaml:"configurations"`
+	Patches               []PathField       `yaml:"patches"`
+	PatchesJSON6902       []PathField       `yaml:"patchesJson6902"`       // deprecated, still applied
+	PatchesStrategicMerge []string          `yaml:"patchesStrategicMerge"` // deprecated, still applied: a path or an inline patch
+	Replacements          []PathField       `yaml:"replacements"`
+	OpenAPI               map[string]string `yaml:"openapi"`
+	ConfigMapGenerator    []GeneratorFiles  `yaml:"configMapGenerator"`
+	SecretGenerator       []GeneratorFiles  `yaml:"secretGenerator"`
+	HelmCharts            []yaml.Node       `yaml:"helmCharts"`
+	HelmChartInflation    []yaml.Node       `yaml:"helmChartInflationGenerator"` // moved into helmCharts (FixKustomization)
+}
+
+// PathField is a patch's or a replacement's path.
+type PathField struct {
+	Path string `yaml:"path"`
+}
+
+// GeneratorFiles are the files of a ConfigMap or Secret generator
+// (types.KvPairSources, inline in types.GeneratorArgs).
+type GeneratorFiles struct {
+	Files []string `yaml:"files"`
+	Envs  []string `yaml:"envs"`
+	Env   string   `yaml:"env"` // the older, singular envs
+}
+
+// parse decodes a kustomization file, after the repository's alias bound
+// (flinkyaml, docs/security.md): keys Kustomization does not know are
+// never decoded, so yaml's own alias check would leave an alias bomb there
+// to kustomize's parse in the child, whose error names no file.
+func (g *gatherer) parse(kpath string, src []byte) (*Kustomization, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
 		return nil, &Error{What: g.what, Err: fmt.Sprintf("%s: %v", kpath, err)}
@@ -152,28 +185,28 @@ func (g *gatherer) parse(kpath string, src []byte) (*types.Kustomization, error)
 	if kube.CollectionAliases(&doc, flinkyaml.MaxCollectionAliases) > flinkyaml.MaxCollectionAliases {
 		return nil, &Error{What: g.what, Err: fmt.Sprintf("%s: more than %d aliases to mappings or lists (an alias bomb)", kpath, flinkyaml.MaxCollectionAliases)}
 	}
-	k := &types.Kustomization{}
+	k := &Kustomization{}
 	if err := doc.Decode(k); err != nil {
 		return nil, &Error{What: g.what, Err: fmt.Sprintf("%s: %v", kpath, err)}
 	}
-	k.FixKustomization()
+	// As kustomize's FixKustomization: bases are resources, the
+	// inflation generator's charts are helmCharts.
+	k.Resources = append(k.Resources, k.Bases...)
+	k.HelmCharts = append(k.HelmCharts, k.HelmChartInflation...)
 	return k, nil
 }
 
 // namedFiles are the files a kustomization names besides its resources
 // and components, relative to its directory ("" for none).
-func namedFiles(k *types.Kustomization) []string {
+func namedFiles(k *Kustomization) []string {
 	var files []string
 	files = append(files, k.Crds...)
 	files = append(files, k.Configurations...)
-	for _, p := range k.Patches {
+	for _, p := range append(append([]PathField(nil), k.Patches...), k.PatchesJSON6902...) {
 		files = append(files, p.Path)
 	}
-	for _, p := range k.PatchesJson6902 { //nolint:staticcheck // deprecated, yet in users' files and applied by kustomize (api internal/target/kusttarget_configplugin.go)
-		files = append(files, p.Path)
-	}
-	for _, p := range k.PatchesStrategicMerge { //nolint:staticcheck // deprecated, yet in users' files and applied by kustomize (api internal/target/kusttarget_configplugin.go)
-		if s := string(p); !strings.Contains(s, "\n") {
+	for _, s := range k.PatchesStrategicMerge {
+		if !strings.Contains(s, "\n") {
 			files = append(files, s)
 		}
 	}
@@ -181,30 +214,17 @@ func namedFiles(k *types.Kustomization) []string {
 		files = append(files, r.Path)
 	}
 	files = append(files, k.OpenAPI["path"])
-	for _, c := range k.ConfigMapGenerator {
-		files = append(files, generatorFiles(c.GeneratorArgs)...)
-	}
-	for _, c := range k.SecretGenerator {
-		files = append(files, generatorFiles(c.GeneratorArgs)...)
+	for _, c := range append(append([]GeneratorFiles(nil), k.ConfigMapGenerator...), k.SecretGenerator...) {
+		for _, f := range c.Files {
+			if _, p, ok := strings.Cut(f, "="); ok {
+				f = p
+			}
+			files = append(files, f)
+		}
+		files = append(files, c.Envs...)
+		files = append(files, c.Env)
 	}
 	return files
-}
-
-// generatorFiles are the files of a generator's files (key=path or path)
-// and envs.
-func generatorFiles(a types.GeneratorArgs) []string {
-	var out []string
-	for _, f := range a.FileSources {
-		if _, p, ok := strings.Cut(f, "="); ok {
-			f = p
-		}
-		out = append(out, f)
-	}
-	out = append(out, a.EnvSources...)
-	if a.EnvSource != "" {
-		out = append(out, a.EnvSource)
-	}
-	return out
 }
 
 // remote tells a resource kustomize would fetch: a URL, or a git
@@ -221,130 +241,4 @@ func lineOf(src []byte, s string) int {
 		return bytes.Count(src[:i], []byte("\n")) + 1
 	}
 	return 0
-}
-
-// buildKustomize is Kustomize's part of a request, in the child.
-func buildKustomize(req request) (*Output, error) {
-	out := &Output{What: req.What, Source: "kustomize", Files: req.Files}
-	fsys := filesys.MakeFsInMemory()
-	vp := newVirtual(req.Files)
-	root := rootKustomization(req)
-	for p, b := range req.Files {
-		if drop := req.Drop[p]; len(drop) > 0 || p == root {
-			var err error
-			if b, err = rewriteKustomization(b, drop, p == root); err != nil {
-				return nil, &Error{What: req.What, Err: fmt.Sprintf("%s: %v", p, err)}
-			}
-		}
-		if err := fsys.WriteFile(vp.to(p), b); err != nil {
-			return nil, &Error{What: req.What, Err: err.Error()}
-		}
-	}
-	k := krusty.MakeKustomizer(krusty.MakeDefaultOptions())
-	m, err := k.Run(fsys, vp.to(req.Dir))
-	if err != nil {
-		return nil, &Error{What: req.What, Err: vp.clean(err.Error())}
-	}
-	size := 0
-	for _, r := range m.Resources() {
-		src := req.Dir
-		if o, err := r.GetOrigin(); err == nil && o != nil {
-			switch {
-			case o.Path != "":
-				src = path.Join(req.Dir, o.Path)
-			case o.ConfiguredIn != "":
-				src = path.Join(req.Dir, o.ConfiguredIn)
-			}
-		}
-		if err := r.SetOrigin(nil); err != nil {
-			return nil, &Error{What: req.What, Err: err.Error()}
-		}
-		y, err := r.AsYAML()
-		if err != nil {
-			return nil, &Error{What: req.What, Err: err.Error()}
-		}
-		if size += len(y); size > req.Limits.Output {
-			return nil, &Error{What: req.What, Err: fmt.Sprintf("the built output is over %d bytes", req.Limits.Output)}
-		}
-		out.Docs = append(out.Docs, Doc{Source: src, Text: y})
-	}
-	return out, nil
-}
-
-// rootKustomization is the display path of the kustomization built.
-func rootKustomization(req request) string {
-	for _, n := range kustomizationNames {
-		if _, ok := req.Files[path.Join(req.Dir, n)]; ok {
-			return path.Join(req.Dir, n)
-		}
-	}
-	return ""
-}
-
-// rewriteKustomization takes the remote entries drop out of a
-// kustomization's resources, components and bases, and for the root asks
-// for origin annotations (buildMetadata: [originAnnotations]), which say
-// which file each resource came from; they are removed from the output.
-func rewriteKustomization(src []byte, drop []string, root bool) ([]byte, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(src, &doc); err != nil {
-		return nil, err
-	}
-	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return src, nil
-	}
-	m := doc.Content[0]
-	dropped := map[string]bool{}
-	for _, d := range drop {
-		dropped[d] = true
-	}
-	hasMeta := false
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		k, v := m.Content[i].Value, m.Content[i+1]
-		switch k {
-		case "resources", "components", "bases":
-			var keep []*yaml.Node
-			for _, it := range v.Content {
-				if !dropped[it.Value] {
-					keep = append(keep, it)
-				}
-			}
-			v.Content = keep
-		case "buildMetadata":
-			hasMeta = true
-			if root && v.Kind == yaml.SequenceNode {
-				v.Content = append(v.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: types.OriginAnnotations})
-			}
-		}
-	}
-	if root && !hasMeta {
-		m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "buildMetadata"},
-			&yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: types.OriginAnnotations}}})
-	}
-	return yaml.Marshal(&doc)
-}
-
-// virtual maps display paths into the in-memory file system: below a
-// root deep enough for the "../" that lead out of the working directory.
-type virtual struct{ up int }
-
-func newVirtual(files map[string][]byte) virtual {
-	v := virtual{}
-	for p := range files {
-		n := 0
-		for q := path.Clean(p); strings.HasPrefix(q, "../"); q = q[3:] {
-			n++
-		}
-		v.up = max(v.up, n)
-	}
-	return v
-}
-
-func (v virtual) root() string { return "/ckptlint" + strings.Repeat("/u", v.up) }
-
-func (v virtual) to(p string) string { return path.Join(v.root(), p) }
-
-// clean takes the virtual root out of a message.
-func (v virtual) clean(msg string) string {
-	return strings.ReplaceAll(msg, v.root()+"/", "")
 }

@@ -10,8 +10,8 @@
 // without a cluster, so `lookup` returns an empty map; getHostByName
 // returns ""; values.schema.json is not checked, since its $refs may name
 // URLs and files; Kustomize's remote resources are not fetched, its plugins
-// and helmCharts are off) and runs in a child process of the same
-// executable (ServeChild) bounded by time, output and memory (Limits): a
+// and helmCharts are off) and runs in a child process, ckptlint-render
+// (package renderer), bounded by time, output and memory (Limits): a
 // template that loops or recurses, or makes a huge output, is stopped
 // with an error naming the chart, and cannot stall or exhaust the run.
 package render

@@ -3,6 +3,8 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -97,7 +99,7 @@ func retext(t *deploy.Text, d Doc, src []byte, mp lineMap, out *Output) *deploy.
 	}
 	// A whole file the rendering read (the template's own source aside).
 	var match string
-	for _, p := range sortedKeys(out.Files) {
+	for _, p := range slices.Sorted(maps.Keys(out.Files)) {
 		f := out.Files[p]
 		if p == d.Source || len(bytes.TrimSpace(content)) == 0 {
 			continue
