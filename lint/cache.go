@@ -466,7 +466,7 @@ func (c *Cache) walkRoots(ctx context.Context, base cache.Key, prev *runEntry, r
 	rec := inputfs.Record(inputfs.OS())
 	r := newRun(opts, c.Policies.Engine, roots)
 	// The sets of the paths the run names, as the whole run keeps them.
-	r.fs, r.step, r.boundary, r.scope = rec, c.step(base, prev), namedDirs(paths), scopeOf(paths)
+	r.fs, r.step, r.boundary, r.scope = rec, c.step(base, prev), namedDirs(paths), scopeOf(paths, opts.Overlay)
 	found := map[string]*setResult{}
 	dup := false
 	err := r.pipeline(ctx, func(sr *setResult) error {

@@ -91,16 +91,22 @@ func newRun(opts Options, eng func(context.Context) (*engine.Engine, error), pat
 	if opts.Now.IsZero() {
 		opts.Now = time.Now()
 	}
-	return &run{opts: opts, fs: inputfs.OS(), engine: eng, step: evaluateSet, walk: paths, scope: scopeOf(paths)}
+	return &run{opts: opts, fs: inputfs.OS(), engine: eng, step: evaluateSet, walk: paths, scope: scopeOf(paths, opts.Overlay)}
 }
 
-// scopeOf is run.scope for the paths a run names.
-func scopeOf(paths []string) []string {
+// scopeOf is run.scope for the paths a run names. `helm template` output
+// on standard input (scan.HelmStdin, in the overlay) is the only path
+// walked, and its sets are located at the chart's templates on disk: the
+// whole run is in scope.
+func scopeOf(paths []string, overlay map[string][]byte) []string {
 	var out []string
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
 		if err != nil {
 			return nil // walk reports the working directory
+		}
+		if _, ok := overlay[abs]; ok && filepath.Base(abs) == scan.HelmStdin {
+			return nil
 		}
 		out = append(out, abs)
 	}

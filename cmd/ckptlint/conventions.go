@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ckptlint/ckptlint/internal/deploy/render"
+	"github.com/ckptlint/ckptlint/internal/deploy/scan"
 	"github.com/ckptlint/ckptlint/internal/parsed"
 	"github.com/ckptlint/ckptlint/internal/report"
 	"github.com/ckptlint/ckptlint/lint"
@@ -44,10 +47,14 @@ func useColor(flag string, tty bool, getenv func(string) string) (bool, error) {
 
 // stdinPaths handles `ckptlint lint -`: standard input is read (up to the
 // size any configuration file may have) and linted as if it were the file
-// name, which must be given with --stdin-filename. The file is linted exactly
-// as `ckptlint lint NAME` would lint it if it held standard input: with the
+// name given with --stdin-filename. The file is linted exactly as
+// `ckptlint lint NAME` would lint it if it held standard input: with the
 // configuration files beside NAME on disk (its config set), and NAME need
-// not exist. It returns the paths to lint and the overlay to lint them with.
+// not exist. Without --stdin-filename, standard input must be the output
+// of `helm template` (documents with its `# Source:` comments): it is read
+// as the rendered manifests it is, named "-" (scan.HelmStdin; findings at
+// the templates its comments name when they are on disk). It returns the
+// paths to lint and the overlay to lint them with.
 func stdinPaths(args []string, name string, stdin io.Reader) ([]string, map[string][]byte, error) {
 	dash := 0
 	for _, a := range args {
@@ -62,15 +69,20 @@ func stdinPaths(args []string, name string, stdin io.Reader) ([]string, map[stri
 		return nil, nil, errors.New("--stdin-filename is only read with the path - (standard input): ckptlint lint --stdin-filename NAME -")
 	case len(args) != 1:
 		return nil, nil, errors.New("- (standard input) must be the only path")
-	case name == "":
-		return nil, nil, errors.New("- (standard input) needs --stdin-filename NAME: the file name tells its format (flink-conf.yaml, config.yaml, hdfs-site.xml, ...) and its config set")
 	}
 	src, err := io.ReadAll(io.LimitReader(stdin, parsed.MaxFileSize+1))
 	if err != nil {
 		return nil, nil, fmt.Errorf("read standard input: %w", err)
 	}
 	if len(src) > parsed.MaxFileSize {
-		return nil, nil, fmt.Errorf("standard input (%s): larger than %d bytes", name, parsed.MaxFileSize)
+		return nil, nil, fmt.Errorf("standard input (%s): larger than %d bytes", cmp.Or(name, "-"), parsed.MaxFileSize)
+	}
+	if name == "" {
+		if _, ok := render.SplitHelmOutput(src); !ok {
+			return nil, nil, errors.New("- (standard input) needs --stdin-filename NAME: the file name tells its format (flink-conf.yaml, config.yaml, hdfs-site.xml, ...) and its config set; " +
+				"only the output of helm template (with its # Source: comments) is recognised without it")
+		}
+		name = scan.HelmStdin
 	}
 	abs, err := filepath.Abs(name)
 	if err != nil {

@@ -12,8 +12,9 @@ const (
 	KindKustomize  = "kustomize" // a kustomization.yaml: the overlay is rendered
 	KindDockerfile = "dockerfile"
 	KindShell      = "shell"
-	KindTemplate   = "template" // flink-conf.yaml.j2 and alike: a configuration file as a template
-	KindVersions   = "versions" // Ansible group_vars, role defaults/vars, Chef attributes
+	KindTemplate   = "template"    // flink-conf.yaml.j2 and alike: a configuration file as a template
+	KindHelmOutput = "helm-output" // `helm template` output on standard input (scan.HelmStdin)
+	KindVersions   = "versions"    // Ansible group_vars, role defaults/vars, Chef attributes
 )
 
 // KindByContent tells a YAML file no name tells: a Kubernetes manifest

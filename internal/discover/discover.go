@@ -180,7 +180,7 @@ func Walk(paths []string, opts Options) (*Tree, error) {
 		if opts.BoundaryPaths != nil {
 			bpaths = opts.BoundaryPaths
 		}
-		if d.bound, err = boundary(fsys, bpaths, opts.Named); err != nil {
+		if d.bound, err = boundary(fsys, bpaths, opts.Named, opts.Overlay); err != nil {
 			return nil, err
 		}
 	}
@@ -194,12 +194,20 @@ func Walk(paths []string, opts Options) (*Tree, error) {
 }
 
 // boundary is where a run may read: the repository (or own tree) of every
-// path given, and every path .ckptlint.hcl names.
-func boundary(fsys inputfs.FS, paths, named []string) (*inputfs.Boundary, error) {
+// path given, and every path .ckptlint.hcl names. A path given that only
+// the overlay holds (standard input linted as NAME, or as "-") stands for
+// its directory, whose files the run reads beside it.
+func boundary(fsys inputfs.FS, paths, named []string, overlay map[string][]byte) (*inputfs.Boundary, error) {
 	b := inputfs.NewBoundary(fsys)
 	for _, p := range paths {
 		if _, err := fsys.Stat(p); err != nil {
-			continue // walk reports it
+			abs, aerr := filepath.Abs(p)
+			if _, ok := overlay[abs]; aerr != nil || !ok {
+				continue // walk reports it
+			}
+			if p = filepath.Dir(abs); !isDir(fsys, p) {
+				continue
+			}
 		}
 		if err := b.AddTree(p); err != nil {
 			return nil, fmt.Errorf("lint %s: %w", p, err)
@@ -521,4 +529,9 @@ func (d *Tree) inOverlay(path string) bool {
 
 func (d *Tree) isIgnored(path string) bool {
 	return d.ignored != nil && d.ignored(path)
+}
+
+func isDir(fsys inputfs.FS, p string) bool {
+	st, err := fsys.Stat(p)
+	return err == nil && st.IsDir()
 }

@@ -22,6 +22,8 @@ func KindOf(p string) string {
 		return ""
 	}
 	switch {
+	case base == HelmStdin:
+		return deploy.KindHelmOutput
 	case compose.IsComposeFile(base):
 		return deploy.KindCompose
 	case lower == "chart.yaml":
@@ -40,6 +42,11 @@ func KindOf(p string) string {
 	}
 	return ""
 }
+
+// HelmStdin is the name `ckptlint lint -` gives standard input that holds
+// the output of `helm template`: the manifests of a chart rendered by the
+// user's own Helm, with the user's values (scanner.helmOutput).
+const HelmStdin = "-"
 
 // TemplateTarget is the configuration file a configuration-management
 // template renders to (flink-conf.yaml.j2 → flink-conf.yaml), "" when the

@@ -120,6 +120,8 @@ func (s *scanner) read(f File) {
 		if m != nil {
 			s.plain = append(s.plain, m)
 		}
+	case deploy.KindHelmOutput:
+		s.helmOutput(f)
 	case deploy.KindDockerfile:
 		s.dockerfile(f.Disp, f.Src, "")
 	case deploy.KindShell:
@@ -169,6 +171,48 @@ func (s *scanner) helm(dir string) {
 	}
 	out, err := render.Helm(render.Chart{Dir: dir, Files: files}, s.repo.Read, Limits)
 	s.rendering(out, err)
+}
+
+// helmOutput reads the output of `helm template` as the rendering of a
+// chart: each document at the template its `# Source:` comment names
+// when that template is a file of the repository (the chart's directory
+// is the working directory or one below it named as the chart), its
+// lines mapped there as for a chart ckptlint renders itself; else at its
+// own lines in f (standard input, "-").
+func (s *scanner) helmOutput(f File) {
+	docs, _ := render.SplitHelmOutput(f.Src)
+	out := &render.Output{What: "helm template output on standard input", Source: "helm", Files: map[string][]byte{f.Disp: f.Src}}
+	for _, d := range docs {
+		src := f.Disp
+		if t, b := s.template(d.Source); t != "" {
+			src, out.Files[t] = t, b
+		}
+		out.Docs = append(out.Docs, render.Doc{Source: src, Text: d.Text})
+	}
+	s.rendering(out, nil)
+}
+
+// template finds the repository file of a `# Source:` name
+// ("flink/templates/configmap.yaml": the chart's name, then the path in
+// the chart): below the working directory as named, or, in a chart's own
+// directory, without the chart's name. "" when neither is a file.
+func (s *scanner) template(source string) (string, []byte) {
+	if path.IsAbs(source) {
+		return "", nil
+	}
+	cands := []string{source}
+	if _, rest, ok := strings.Cut(source, "/"); ok {
+		cands = append(cands, rest)
+	}
+	for _, c := range cands {
+		if c = path.Clean(c); path.IsAbs(c) || c == ".." || strings.HasPrefix(c, "../") || !strings.Contains(c, "templates/") {
+			continue
+		}
+		if b, err := s.repo.Read(c); err == nil {
+			return c, b
+		}
+	}
+	return "", nil
 }
 
 // kustomizations render each kustomization that no other one reads (a

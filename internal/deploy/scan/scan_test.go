@@ -26,6 +26,7 @@ func TestKindOf(t *testing.T) {
 		"roles/flink/templates/flink.service.j2":   "",
 		"flink-conf.yaml":                          "",
 		"docker-compose.yml~":                      "",
+		"-":                                        deploy.KindHelmOutput,
 	} {
 		if got := KindOf(p); got != want {
 			t.Errorf("KindOf(%q) = %q, want %q", p, got, want)
@@ -104,4 +105,45 @@ func TestComposeOnce(t *testing.T) {
 	if loose != 1 {
 		t.Errorf("%d texts of other/Dockerfile, want its one RUN echo (texts %+v)", loose, m.Texts)
 	}
+}
+
+// TestHelmOutput: `helm template` output on standard input is at the
+// templates its `# Source:` comments name when they are files of the
+// repository, and at its own lines otherwise; a comment naming a path
+// out of the repository (absolute, or climbing with ..) reads nothing.
+func TestHelmOutput(t *testing.T) {
+	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  flink-conf.yaml: |\n    state.checkpoints.dir: hdfs:///nn:8020/c\n"
+	stdin := "---\n# Source: flink/templates/cm.yaml\n" + cm +
+		"---\n# Source: /etc/templates/passwd\n" + cm +
+		"---\n# Source: flink/../../templates/x.yaml\n" + cm +
+		"---\n# Source: ../flink/templates/cm.yaml\n" + cm
+	r := repo{"templates/cm.yaml": []byte(cm), "-": []byte(stdin)}
+	asked := []string{}
+	read := countingRepo{r, &asked}
+	m := Model([]File{{Disp: "-", Kind: KindOf("-"), Src: []byte(stdin)}}, read)
+	var containers []string
+	for _, c := range m.ConfigMaps {
+		for _, tx := range c.Data {
+			containers = append(containers, tx.Container)
+		}
+	}
+	if len(containers) != 4 || containers[0] != "templates/cm.yaml" || containers[1] != "-" || containers[2] != "-" || containers[3] != "-" {
+		t.Errorf("texts in %q, want templates/cm.yaml, then - three times", containers)
+	}
+	for _, p := range asked {
+		if p != "flink/templates/cm.yaml" && p != "templates/cm.yaml" {
+			t.Errorf("read %q", p)
+		}
+	}
+}
+
+// countingRepo records what is read.
+type countingRepo struct {
+	repo
+	asked *[]string
+}
+
+func (c countingRepo) Read(p string) ([]byte, error) {
+	*c.asked = append(*c.asked, p)
+	return c.repo.Read(p)
 }
