@@ -43,9 +43,18 @@ func (a *assembler) deployed(c *deploy.Cluster, claimed map[string]bool) {
 		s.FlinkOverlay = a.flink(props)
 	}
 	subject := deploy.Subject(c.Workloads)
-	plural := len(c.Workloads) > 1
 	if h := c.Hadoop; h != nil {
-		a.deployedHadoop(h, h.Chain.Clause(subject, plural))
+		// The Hadoop files' findings are one per file, whichever set
+		// reports them: they name every workload loading them.
+		readers := c.HadoopReaders
+		if len(readers) == 0 {
+			readers = c.Workloads
+		}
+		chain := c.HadoopChain
+		if chain == nil {
+			chain = h.Chain
+		}
+		a.deployedHadoop(h, chain.Clause(deploy.Subject(readers), len(readers) > 1))
 	}
 	if p := c.ClusterHDFS; p != nil {
 		if f, err := a.provided(p); err == nil && f != nil && f.Format == parsed.HadoopHDFSSite {

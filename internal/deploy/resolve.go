@@ -34,6 +34,15 @@ type Cluster struct {
 	// Hadoop is the Hadoop client configuration directory the processes
 	// load core-site.xml and hdfs-site.xml from.
 	Hadoop *ProvidedDir
+	// HadoopReaders are the workloads of the group that load the same
+	// Hadoop files, this cluster's and those of its peers that read
+	// another Flink configuration (two services with their own
+	// FLINK_PROPERTIES): a finding on a Hadoop file names them all.
+	HadoopReaders []*Workload
+	// HadoopChain is Hadoop's Chain with the same steps of those peers
+	// (Link.Also): what a finding on a Hadoop file says, from whichever
+	// set it is reported.
+	HadoopChain Chain
 	// ClusterHDFS is the hdfs-site.xml the group's NameNode and DataNodes
 	// run with (a Hadoop workload beside the Flink ones), nil when none.
 	ClusterHDFS *Provided
@@ -81,6 +90,9 @@ type Classpath struct {
 type Link struct {
 	What string
 	Loc  Loc
+	// Also are where other workloads take the same step (each service's
+	// own volumes line), named after Loc.
+	Also []Loc
 }
 
 // Chain is how a file reaches a process, in order.
@@ -165,6 +177,16 @@ func Resolve(m *Model, exists func(path string) bool) []*Cluster {
 			c := byKey[k]
 			c.Name = clusterName(g, c.Workloads, len(order) > 1)
 			c.Peers = flink
+			if c.Hadoop != nil {
+				var chains []Chain
+				for _, o := range order { // in the order the sources declared them
+					if h := byKey[o].Hadoop; h != nil && hadoopKey(h) == hadoopKey(c.Hadoop) {
+						c.HadoopReaders = append(c.HadoopReaders, byKey[o].Workloads...)
+						chains = append(chains, h.Chain)
+					}
+				}
+				c.HadoopChain = mergeChains(chains)
+			}
 			out = append(out, c)
 		}
 	}
@@ -230,6 +252,17 @@ func officialFlink(ref string) bool {
 }
 
 // key identifies what a cluster's processes read.
+// hadoopKey identifies the Hadoop files a directory holds: two
+// workloads with one key load the same core-site.xml and hdfs-site.xml.
+func hadoopKey(h *ProvidedDir) string {
+	names := make([]string, 0, len(h.Texts))
+	for n, t := range h.Texts {
+		names = append(names, n+"@"+t.Loc.String())
+	}
+	sort.Strings(names)
+	return h.Dir + strings.Join(names, ",")
+}
+
 func (c *Cluster) key() string {
 	var b strings.Builder
 	id := func(p *Provided) string {
@@ -246,13 +279,7 @@ func (c *Cluster) key() string {
 		b.WriteString("|props:" + c.FlinkProperties.Loc.String())
 	}
 	if h := c.Hadoop; h != nil {
-		b.WriteString("|hadoop:" + h.Dir)
-		names := make([]string, 0, len(h.Texts))
-		for n, t := range h.Texts {
-			names = append(names, n+"@"+t.Loc.String())
-		}
-		sort.Strings(names)
-		b.WriteString(strings.Join(names, ","))
+		b.WriteString("|hadoop:" + hadoopKey(h))
 	}
 	b.WriteString("|" + c.Image)
 	return b.String()
@@ -310,7 +337,7 @@ func (v *view) flinkConf() (*Provided, *Text) {
 	}
 	if e, ok := v.env("FLINK_CONF_DIR"); ok && e.Value != "" {
 		dir = e.Value
-		chain = append(chain, Link{"read through FLINK_CONF_DIR=" + e.Value, e.Loc})
+		chain = append(chain, Link{What: "read through FLINK_CONF_DIR=" + e.Value, Loc: e.Loc})
 	}
 	var props *Text
 	if e, ok := v.env("FLINK_PROPERTIES"); ok && e.Text != nil {
@@ -334,11 +361,11 @@ func (v *view) hadoopDir() *ProvidedDir {
 	var via []Link
 	if e, ok := v.env("HADOOP_CONF_DIR"); ok && e.Value != "" {
 		dirs = []string{e.Value}
-		via = []Link{{"read through HADOOP_CONF_DIR", e.Loc}}
+		via = []Link{{What: "read through HADOOP_CONF_DIR", Loc: e.Loc}}
 	} else {
 		if e, ok := v.env("HADOOP_HOME"); ok && e.Value != "" {
 			dirs = append(dirs, path.Join(e.Value, "etc/hadoop"), path.Join(e.Value, "conf"))
-			via = []Link{{"read through HADOOP_HOME (bin/config.sh)", e.Loc}}
+			via = []Link{{What: "read through HADOOP_HOME (bin/config.sh)", Loc: e.Loc}}
 		}
 		if _, ok := v.env("HADOOP_CLASSPATH"); !ok {
 			dirs = append(dirs, defaultHadoopConfDir)
@@ -350,7 +377,7 @@ func (v *view) hadoopDir() *ProvidedDir {
 			continue
 		}
 		if len(via) == 0 || i > 0 && d == defaultHadoopConfDir {
-			via = []Link{{"read as the directory Flink's bin/config.sh takes when HADOOP_CONF_DIR is not set", v.w.Loc}}
+			via = []Link{{What: "read as the directory Flink's bin/config.sh takes when HADOOP_CONF_DIR is not set", Loc: v.w.Loc}}
 		}
 		pd.Chain = append(pd.Chain, via...)
 		return pd
@@ -380,7 +407,7 @@ func (v *view) file(p string) *Provided {
 			c := b.Copies[i]
 			for _, f := range copied(c, p) {
 				if v.exists(f) {
-					return &Provided{File: f, Chain: Chain{{"copy into their image at " + c.Dest, c.Loc}}}
+					return &Provided{File: f, Chain: Chain{{What: "copy into their image at " + c.Dest, Loc: c.Loc}}}
 				}
 			}
 		}
@@ -400,11 +427,11 @@ func (v *view) mounted(mt Mount, rel string) *Provided {
 			f = path.Join(mt.Volume.Path, mt.SubPath)
 		}
 		if v.exists(f) {
-			return &Provided{File: f, Chain: Chain{{"mount at " + mt.Path, mt.Loc}}}
+			return &Provided{File: f, Chain: Chain{{What: "mount at " + mt.Path, Loc: mt.Loc}}}
 		}
 	case VolumeConfigMap:
 		if t := v.configMapFile(mt, rel); t != nil {
-			return &Provided{Text: t, Chain: Chain{{"mount as ConfigMap " + mt.Volume.Name + " at " + mt.Path, mt.Loc}}}
+			return &Provided{Text: t, Chain: Chain{{What: "mount as ConfigMap " + mt.Volume.Name + " at " + mt.Path, Loc: mt.Loc}}}
 		}
 	}
 	return nil
@@ -416,9 +443,9 @@ func (v *view) written(p string) *Provided {
 	for _, t := range v.w.Texts {
 		if t.Path == p && !t.Append {
 			if v.w.Source == "shell" { // the script that starts them writes it
-				return &Provided{Text: t, Chain: Chain{{"write at " + p, t.Loc}}}
+				return &Provided{Text: t, Chain: Chain{{What: "write at " + p, Loc: t.Loc}}}
 			}
-			return &Provided{Text: t, Chain: Chain{{"get written at " + p + " by their image's entrypoint", t.Loc}}}
+			return &Provided{Text: t, Chain: Chain{{What: "get written at " + p + " by their image's entrypoint", Loc: t.Loc}}}
 		}
 	}
 	if b := v.w.Build; b != nil {
@@ -426,7 +453,7 @@ func (v *view) written(p string) *Provided {
 			// A text appended to the image's own file (RUN echo >>) is
 			// not the whole file: the image's part is not in the repository.
 			if t := b.Texts[i]; t.Path == p && !t.Append {
-				return &Provided{Text: t, Chain: Chain{{"get written into their image at " + p, t.Loc}}}
+				return &Provided{Text: t, Chain: Chain{{What: "get written into their image at " + p, Loc: t.Loc}}}
 			}
 		}
 	}
@@ -564,7 +591,7 @@ func hdfsOf(m *Model, ws []*Workload, exists func(string) bool) *Provided {
 	for _, w := range ws {
 		for _, e := range w.Env {
 			if e.Text != nil && e.Text.Name == "hdfs-site.xml" {
-				return &Provided{Text: e.Text, Chain: Chain{{"read from the HDFS_CONF_ variables of " + w.Name, e.Loc}}}
+				return &Provided{Text: e.Text, Chain: Chain{{What: "read from the HDFS_CONF_ variables of " + w.Name, Loc: e.Loc}}}
 			}
 		}
 		v := &view{m: m, w: w, exists: exists}
@@ -573,7 +600,7 @@ func hdfsOf(m *Model, ws []*Workload, exists func(string) bool) *Provided {
 		// their entrypoint writes the HDFS_CONF_* variables.
 		for _, d := range append(hadoopDirsOf(v), "/etc/hadoop") {
 			if f := v.file(path.Join(d, "hdfs-site.xml")); f != nil {
-				f.Chain = append(f.Chain, Link{"read in " + w.Name, w.Loc})
+				f.Chain = append(f.Chain, Link{What: "read in " + w.Name, Loc: w.Loc})
 				return f
 			}
 		}
@@ -632,9 +659,42 @@ func (c Chain) Clause(subject string, plural bool) string {
 		if !plural {
 			what = singular(what)
 		}
-		parts[i] = what + " (" + l.Loc.String() + ")"
+		locs := []string{l.Loc.String()}
+		for _, a := range l.Also {
+			locs = append(locs, a.String())
+		}
+		parts[i] = what + " (" + strings.Join(locs, ", ") + ")"
 	}
 	return "which " + subject + " " + strings.Join(parts, " and ")
+}
+
+// mergeChains is the first chain with the locations of the same steps of
+// the others: a step of the same words at another place is one of its
+// Also; a chain of other steps adds nothing (its workloads are still
+// named, the places of the first stand for them).
+func mergeChains(chains []Chain) Chain {
+	if len(chains) == 0 {
+		return nil
+	}
+	out := make(Chain, len(chains[0]))
+	copy(out, chains[0])
+	for i := range out {
+		out[i].Also = nil
+	}
+	for _, c := range chains[1:] {
+		if len(c) != len(out) {
+			continue
+		}
+		for i, l := range c {
+			if l.What != out[i].What {
+				break
+			}
+			if l.Loc != out[i].Loc && !slices.Contains(out[i].Also, l.Loc) {
+				out[i].Also = append(out[i].Also, l.Loc)
+			}
+		}
+	}
+	return out
 }
 
 // singular puts a link's verb phrase ("mount at", "copy into their

@@ -83,3 +83,19 @@ func TestResolveConfigMap(t *testing.T) {
 		t.Fatalf("Hadoop %+v", c.Hadoop)
 	}
 }
+
+// TestMergeChains: the same steps of several workloads are one step with
+// each place; a chain of other steps adds no place.
+func TestMergeChains(t *testing.T) {
+	jm := Chain{{What: "mount at /etc/hadoop/conf", Loc: Loc{"docker-compose.yml", 19}}, {What: "read through HADOOP_CONF_DIR", Loc: Loc{"docker-compose.yml", 4}}}
+	tm := Chain{{What: "mount at /etc/hadoop/conf", Loc: Loc{"docker-compose.yml", 34}}, {What: "read through HADOOP_CONF_DIR", Loc: Loc{"docker-compose.yml", 4}}}
+	other := Chain{{What: "copy into their image at /etc/hadoop/conf", Loc: Loc{"Dockerfile", 3}}, {What: "read through HADOOP_CONF_DIR", Loc: Loc{"Dockerfile", 4}}}
+	got := mergeChains([]Chain{jm, tm, other}).Clause("the jobmanager, taskmanager and history services", true)
+	want := "which the jobmanager, taskmanager and history services mount at /etc/hadoop/conf (docker-compose.yml:19, docker-compose.yml:34) and read through HADOOP_CONF_DIR (docker-compose.yml:4)"
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if jm[0].Also != nil {
+		t.Error("mergeChains changed its input")
+	}
+}
