@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/agnivade/levenshtein v1.2.2
+	github.com/aymanbagabas/go-udiff v0.4.2
 	github.com/beevik/etree v1.8.1
 	github.com/compose-spec/compose-go/v2 v2.16.2
 	github.com/google/go-cmp v0.7.0

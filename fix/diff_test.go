@@ -88,3 +88,19 @@ func TestDiffPatchApplies(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffRepeatedLines: where lines repeat (two services with the same
+// FLINK_PROPERTIES), a line that stayed is context, not removed and added.
+func TestDiffRepeatedLines(t *testing.T) {
+	block := "        state.backend: rocksdb\n        state.checkpoints.dir: hdfs://nn:8020/c\n        execution.checkpointing.interval: 10s\n"
+	fixed := strings.Replace(block, "state.backend:", "state.backend.type:", 1)
+	old := "services:\n  jobmanager:\n      FLINK_PROPERTIES: |\n" + block + "  taskmanager:\n      FLINK_PROPERTIES: |\n" + block
+	new := "services:\n  jobmanager:\n      FLINK_PROPERTIES: |\n" + fixed + "  taskmanager:\n      FLINK_PROPERTIES: |\n" + fixed
+	d := Diff(write.Change{Old: []byte(old), New: []byte(new)}, "docker-compose.yml")
+	if n := changed(d); n != 4 {
+		t.Errorf("%d lines removed or added, want 4 (two renames):\n%s", n, d)
+	}
+	if !strings.HasPrefix(d, "diff a/docker-compose.yml b/docker-compose.yml\n--- a/docker-compose.yml\n+++ b/docker-compose.yml\n@@ ") {
+		t.Errorf("headers:\n%s", d)
+	}
+}
