@@ -5,8 +5,10 @@
 # edited, the parse-only floor (internal/benchrepo/parseonly.go) and
 # conftest (pinned, installed by this script) running the 6-rule policy in
 # bench/conftest/policy.rego (`conftest test --combine`, the ratios' base)
-# and bench/conftest/perfile/policy.rego (per file); then one config set (the pre-commit case) and
-# the peak RSS at 10,000 sets.
+# and bench/conftest/perfile/policy.rego (per file); then one config set (the pre-commit case),
+# the cold run in --format json and sarif, a second tree shape with many findings
+# (benchrepo.WriteMixed: legacy and nested files) cold, warm and edited in JSON and
+# SARIF beside conftest on it, and the peak RSS at 10,000 sets.
 #
 #   bash bench/run.sh                  # from the repository root
 #   RUNS=9 SETS=2000 BIG=10000 bash bench/run.sh
@@ -76,12 +78,16 @@ CTF=("$CONFTEST" test --no-color --policy "$REPO/bench/conftest/perfile/policy.r
 
 if [ "${REPORT_ONLY:-0}" != 1 ]; then
 # --- trees ------------------------------------------------------------------
-gen() { # gen N DIR
+gen() { # gen N DIR [SHAPE]
 	rm -rf "$2" && mkdir -p "$2"
-	(cd "$REPO" && go run ./internal/benchrepo/gen.go -n "$1" "$2")
+	(cd "$REPO" && go run ./internal/benchrepo/gen.go -n "$1" -shape "${3:-teams}" "$2")
 }
-echo "bench: generating $SETS, $BIG and 1 config set(s) under $WORK" >&2
+echo "bench: generating $SETS (two shapes), $BIG and 1 config set(s) under $WORK" >&2
 gen "$SETS" "$WORK/tree"
+# The second shape (benchrepo.WriteMixed): legacy flink-conf.yaml and nested
+# config.yaml sets, deeper, with several findings each; measured in JSON,
+# the format CI tooling reads.
+gen "$SETS" "$WORK/mixed" mixed
 gen "$BIG" "$WORK/big"
 gen 1 "$WORK/one"
 
@@ -100,17 +106,20 @@ run() {
 	tail -1 "$t" | awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' >>"$RES/$name"
 }
 
-# edit changes one value in one file of DIR (a different value each call).
+# edit changes one value in one file of DIR (a different value each call);
+# FILE defaults to the teams tree's first flink-conf.yaml.
 EDITS=0
 edit() {
 	EDITS=$((EDITS + 1))
 	sed -i "s/^execution.checkpointing.interval: .*/execution.checkpointing.interval: $((200 + EDITS)) s/" \
-		"$1/team0/job-0000/conf/flink-conf.yaml"
+		"$1/${2:-team0/job-0000/conf/flink-conf.yaml}"
 }
 
 if [ "$CACHE" = 1 ]; then
 	rm -rf "$WORK/cache"
 	run prime "$WORK/tree" "$CK" lint --cache-dir "$WORK/cache" # fills the cache for warm and edited
+	rm -rf "$WORK/cache-mixed"
+	run prime-mixed "$WORK/mixed" "$CK" lint --format json --cache-dir "$WORK/cache-mixed"
 fi
 
 echo "bench: $RUNS rounds on $SETS sets (load: $(cut -d' ' -f1-3 /proc/loadavg))" >&2
@@ -131,6 +140,22 @@ for i in $(seq "$RUNS"); do
 	fi
 	run one "$WORK/one" "$CK" "${COLD[@]}"
 	run one-conftest "$WORK/one" "${CT[@]}"
+	# Every output format CI reads, and the second tree shape.
+	run cold-json "$WORK/tree" "$CK" "${COLD[@]}" --format json
+	run cold-sarif "$WORK/tree" "$CK" "${COLD[@]}" --format sarif
+	if [ $((i % 2)) = 1 ]; then
+		run mixed-json "$WORK/mixed" "$CK" "${COLD[@]}" --format json
+		run mixed-conftest "$WORK/mixed" "${CT[@]}"
+	else
+		run mixed-conftest "$WORK/mixed" "${CT[@]}"
+		run mixed-json "$WORK/mixed" "$CK" "${COLD[@]}" --format json
+	fi
+	run mixed-sarif "$WORK/mixed" "$CK" "${COLD[@]}" --format sarif
+	if [ "$CACHE" = 1 ]; then
+		run mixed-warm "$WORK/mixed" "$CK" lint --format json --cache-dir "$WORK/cache-mixed"
+		edit "$WORK/mixed" svc0/env0/job-0000/flink/flink-conf.yaml
+		run mixed-edited "$WORK/mixed" "$CK" lint --format json --cache-dir "$WORK/cache-mixed"
+	fi
 done
 echo "bench: $BIG_RUNS rounds on $BIG sets" >&2
 for i in $(seq "$BIG_RUNS"); do
@@ -194,6 +219,21 @@ printf '%-38s %8s %8s %8s %10s %10s   %s\n' "ckptlint cold, $BIG sets" "$(fmt "$
 	"$(fmt "$(ratio big big-conftest 2)" %.2fx)" "peak RSS <= 150 MiB / flat"
 printf '%-38s %8s %8s %8s\n' "conftest, $BIG sets" "$(fmt "$(med big-conftest 1)" %.3f)" \
 	"$(fmt "$(med big-conftest 2)" %.2f)" "$(mib "$(med big-conftest 3)")"
+echo
+echo "every format, and the second tree shape ($SETS mixed sets, several findings each):"
+row "ckptlint cold --format json" cold-json "<= 1.0x wall (as text)"
+row "ckptlint cold --format sarif" cold-sarif "<= 1.0x wall (as text)"
+ratiorow() { # ratiorow LABEL CASE BASE TARGET: ratios against BASE instead of conftest on the teams tree
+	printf '%-38s %8s %8s %8s %10s %10s   %s\n' "$1" "$(fmt "$(med "$2" 1)" %.3f)" "$(fmt "$(med "$2" 2)" %.2f)" \
+		"$(mib "$(med "$2" 3)")" "$(fmt "$(ratio "$2" "$3" 1)" %.2fx)" "$(fmt "$(ratio "$2" "$3" 2)" %.2fx)" "$4"
+}
+row "conftest --combine, mixed" mixed-conftest "(ratios: against conftest on the teams tree)"
+ratiorow "ckptlint cold json, mixed" mixed-json mixed-conftest "<= 1.0x wall of conftest on this tree"
+ratiorow "ckptlint cold sarif, mixed" mixed-sarif mixed-conftest "<= 1.0x wall of conftest on this tree"
+if [ "$CACHE" = 1 ]; then
+	ratiorow "ckptlint warm json, mixed" mixed-warm mixed-conftest "<= 0.10 s wall"
+	ratiorow "ckptlint one edited json, mixed" mixed-edited mixed-conftest "<= 0.15 s wall"
+fi
 echo
 echo "raw runs (wall s, user+sys s, max RSS KiB): $RES"
 
