@@ -369,6 +369,7 @@ func TestGoreleaserRelease(t *testing.T) {
 	if code := ar.run(); code != 1 || !strings.Contains(ar.stdout.String(), archive+": SHA-256 ") {
 		t.Errorf("action.yml with the goreleaser release: exit code %d\n%s\n%s", code, ar.stdout.String(), ar.stderr.String())
 	}
+	checkInstalled(t, ar)
 }
 
 // TestGoreleaserBuildSnapshot is the quick check a contributor runs:
