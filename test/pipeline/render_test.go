@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -135,7 +136,23 @@ func TestRendererInstalls(t *testing.T) {
 
 	// (c) ckptlint alone, the renderer on PATH (two packages, or a
 	// go install beside a ckptlint copied elsewhere).
-	onPath := filepath.Dir(copyBinary(t, ckptlintRender))
-	checkRendered(t, "ckptlint with ckptlint-render on PATH", run(t, chart,
-		[]string{"PATH=" + onPath + string(os.PathListSeparator) + pathWithoutRenderer()}, alone, lint...))
+	onPath := "PATH=" + filepath.Dir(copyBinary(t, ckptlintRender)) + string(os.PathListSeparator) + pathWithoutRenderer()
+	checkRendered(t, "ckptlint with ckptlint-render on PATH", run(t, chart, []string{onPath}, alone, lint...))
+
+	// With one result cache for the three: the renderer a run would start
+	// is part of the key (docs/cache.md), so a run without it is not
+	// replayed once it is installed, nor the other way round.
+	cached := "CKPTLINT_CACHE_DIR=" + t.TempDir()
+	for i, step := range []struct {
+		path     string
+		rendered bool
+	}{{noRenderer, false}, {onPath, true}, {noRenderer, false}, {onPath, true}} {
+		r := run(t, chart, []string{cached, step.path}, alone, "lint", ".")
+		how := fmt.Sprintf("cached run %d, renderer on PATH %v", i+1, step.rendered)
+		if step.rendered {
+			checkRendered(t, how, r)
+		} else if r.code != 0 || !strings.Contains(r.stderr, notInstalled) {
+			t.Errorf("%s: %v\nwant exit code 0 and the note %q", how, r, notInstalled)
+		}
+	}
 }
