@@ -25,6 +25,7 @@ import (
 	"github.com/ckptlint/ckptlint/internal/buildinfo"
 	"github.com/ckptlint/ckptlint/internal/cache"
 	"github.com/ckptlint/ckptlint/internal/config"
+	"github.com/ckptlint/ckptlint/internal/deploy/render"
 	"github.com/ckptlint/ckptlint/internal/discover"
 	"github.com/ckptlint/ckptlint/internal/engine"
 	"github.com/ckptlint/ckptlint/internal/evaluate"
@@ -571,7 +572,8 @@ var buildVersion = func() string {
 }
 
 // baseKey hashes what every finding of the run depends on besides the
-// files: ckptlint's version, the policy bundle, the parts of .ckptlint.hcl
+// files: ckptlint's version, the renderer it would start
+// (render.Identity), the policy bundle, the parts of .ckptlint.hcl
 // that feed the model (everything but the rule blocks) and the flags that
 // do. false when .ckptlint.hcl cannot be hashed, or nothing names the
 // build (buildVersion).
@@ -582,6 +584,9 @@ func baseKey(c *Cache, opts Options) (cache.Key, bool) {
 	}
 	h := cache.NewHasher("ckptlint base")
 	h.String(v)
+	// The renderer of charts and kustomizations is an executable of its
+	// own, found at run time: whether there is one, and which.
+	h.String(render.Identity())
 	h.String(c.Policies.Hash())
 	if opts.Config != nil {
 		cfg := *opts.Config

@@ -37,6 +37,11 @@ import (
 // cannot be read. It is computed once per process.
 func Content() string { return content() }
 
+// ContentOf is Content for another executable, the file at path: the
+// result cache names the renderer ckptlint would start with it
+// (render.Identity). "" when the file cannot be read.
+func ContentOf(path string) string { return contentOf(path) }
+
 var content = sync.OnceValue(func() string {
 	exe, err := executable()
 	if err != nil {

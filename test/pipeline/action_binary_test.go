@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -65,35 +66,40 @@ func serveRelease(t *testing.T, dir string) *release {
 	return rel
 }
 
-var releaseBinary = sync.OnceValues(func() (string, error) {
+// releaseBinaries is a directory holding the two executables of a release,
+// ckptlint and ckptlint-render, built once.
+var releaseBinaries = sync.OnceValues(func() (string, error) {
 	dir, err := os.MkdirTemp("", "ckptlint-release-")
 	if err != nil {
 		return "", err
 	}
-	exe := filepath.Join(dir, "ckptlint")
-	// As .goreleaser.yaml builds it: static, trimmed, version stamped.
+	// As .goreleaser.yaml builds them: static, trimmed, version stamped.
 	r := runQuiet(root, []string{"CGO_ENABLED=0"}, "go", "build", "-trimpath",
-		"-ldflags", "-s -w -X github.com/ckptlint/ckptlint/internal/buildinfo.version="+releaseTag, "-o", exe, "./cmd/ckptlint")
+		"-ldflags", "-s -w -X github.com/ckptlint/ckptlint/internal/buildinfo.version="+releaseTag,
+		"-o", dir+string(filepath.Separator), "./cmd/ckptlint", "./cmd/ckptlint-render")
 	if r.code != 0 || r.err != nil {
 		return "", fmt.Errorf("go build: %v %s", r.err, r)
 	}
-	return exe, nil
+	return dir, nil
 })
 
-// tarGz makes a .tar.gz holding files (name → content; "ckptlint" is
-// executable).
+// releaseExecutables are the executables of a release archive.
+var releaseExecutables = []string{"ckptlint", "ckptlint-render"}
+
+// tarGz makes a .tar.gz holding files (name → content; the
+// releaseExecutables are executable).
 func tarGz(t *testing.T, files map[string][]byte) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	gz := gzip.NewWriter(&b)
 	tw := tar.NewWriter(gz)
-	for _, name := range []string{"ckptlint", "LICENSE", "README.md"} {
+	for _, name := range append(slices.Clone(releaseExecutables), "LICENSE", "README.md") {
 		data, ok := files[name]
 		if !ok {
 			continue
 		}
 		mode := int64(0o644)
-		if name == "ckptlint" {
+		if slices.Contains(releaseExecutables, name) {
 			mode = 0o755
 		}
 		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: mode, Size: int64(len(data)), Typeflag: tar.TypeReg}); err != nil {
@@ -117,26 +123,43 @@ func sha256Hex(b []byte) string {
 	return hex.EncodeToString(s[:])
 }
 
-// buildRelease writes the release of releaseTag for this machine's target:
-// the archive with the real binary, LICENSE and README.md, and a
-// checksums.txt in goreleaser's format that lists it with another target.
-// serve, when not nil, replaces the archive's bytes on the server (a
-// tampered download) while checksums.txt keeps the genuine sum.
-func buildRelease(t *testing.T, serve []byte, list bool) (dir, archive string) {
+// releaseFiles are the files of a release archive: the real binaries,
+// LICENSE and README.md.
+func releaseFiles(t *testing.T) map[string][]byte {
 	t.Helper()
 	if runtime.GOOS != "linux" {
 		t.Skip("the simulated runner is a Linux runner")
 	}
-	exe, err := releaseBinary()
+	bins, err := releaseBinaries()
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin, err := os.ReadFile(exe)
-	if err != nil {
-		t.Fatal(err)
+	files := map[string][]byte{"LICENSE": []byte(readFile(t, filepath.Join(root, "LICENSE"))),
+		"README.md": []byte(readFile(t, filepath.Join(root, "README.md")))}
+	for _, name := range releaseExecutables {
+		b, err := os.ReadFile(filepath.Join(bins, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = b
 	}
-	genuine := tarGz(t, map[string][]byte{"ckptlint": bin, "LICENSE": []byte(readFile(t, filepath.Join(root, "LICENSE"))),
-		"README.md": []byte(readFile(t, filepath.Join(root, "README.md")))})
+	return files
+}
+
+// buildRelease writes the release of releaseTag for this machine's target:
+// the archive of releaseFiles, and a checksums.txt in goreleaser's format
+// that lists it with another target. serve, when not nil, replaces the
+// archive's bytes on the server (a tampered download) while checksums.txt
+// keeps the genuine sum.
+func buildRelease(t *testing.T, serve []byte, list bool) (dir, archive string) {
+	t.Helper()
+	return writeRelease(t, releaseFiles(t), serve, list)
+}
+
+// writeRelease is buildRelease with the archive's files given.
+func writeRelease(t *testing.T, files map[string][]byte, serve []byte, list bool) (dir, archive string) {
+	t.Helper()
+	genuine := tarGz(t, files)
 	archive = archiveName(releaseTag, runtime.GOOS, runtime.GOARCH)
 	dir = t.TempDir()
 	tagDir := filepath.Join(dir, releaseTag)
@@ -167,7 +190,8 @@ func binaryRunner(t *testing.T, ws string, rel *release, toolCache string, input
 	requireTool(t, "curl", "action.yml downloads the release with it, as every runner image has it")
 	r := newRunner(t, loadAction(t, filepath.Join(root, "action.yml")), ws, inputs)
 	r.actionRef = releaseTag
-	r.env = []string{"CKPTLINT_ACTION_RELEASE_URL=" + rel.url}
+	// No renderer on PATH: ckptlint must find the one installed beside it.
+	r.env = []string{"CKPTLINT_ACTION_RELEASE_URL=" + rel.url, "PATH=" + pathWithoutRenderer()}
 	if toolCache != "" {
 		r.toolCache = toolCache
 	}
@@ -200,6 +224,7 @@ func TestActionBinaryMode(t *testing.T) {
 	if len(r.steps["build"]) != 0 {
 		t.Errorf("the build step ran in binary mode: %v", r.steps["build"])
 	}
+	checkInstalled(t, r)
 	out := r.stdout.String()
 	for _, want := range []string{archive + ": SHA-256 ", "ckptlint " + releaseTag + "\n",
 		"::error file=flink/flink-conf.yaml,line=10,"} {
@@ -221,6 +246,17 @@ func TestActionBinaryMode(t *testing.T) {
 		t.Errorf("second run downloaded again (%d requests):\n%s", rel.requests("/"+releaseTag+"/"+archive), r2.stdout.String())
 	}
 
+	// The action on a Helm chart renders it with the installed renderer
+	// (PATH holds none: binaryRunner).
+	chart := writeChart(t)
+	gitCommitAll(t, chart)
+	rc := binaryRunner(t, chart, rel, r.toolCache, nil)
+	if code := rc.run(); code != 1 || !strings.Contains(rc.stdout.String(), "::error file=templates/configmap.yaml,line=6,") ||
+		!strings.Contains(rc.stdout.String(), "CKPT513") || strings.Contains(rc.stderr.String(), "not rendered") {
+		t.Errorf("the action on a Helm chart: exit code %d, want 1 with the CKPT513 annotation on templates/configmap.yaml\n%s\n%s",
+			code, rc.stdout.String(), rc.stderr.String())
+	}
+
 	// install-mode source on a release tag builds instead (the build step
 	// is stubbed with the binary TestMain built): nothing is downloaded.
 	before := rel.requests("/" + releaseTag + "/checksums.txt")
@@ -232,6 +268,24 @@ func TestActionBinaryMode(t *testing.T) {
 	if rel.requests("/"+releaseTag+"/checksums.txt") != before {
 		t.Error("install-mode source downloaded the release")
 	}
+}
+
+// checkInstalled checks what the install step of r left: ckptlint and
+// ckptlint-render side by side in the tool cache, executable, and ckptlint
+// rendering a chart with the renderer beside it (and none on PATH).
+func checkInstalled(t *testing.T, r *runner) {
+	t.Helper()
+	exe := r.steps["install"]["path"]
+	if exe == "" {
+		t.Fatalf("the install step gave no path: %v", r.steps["install"])
+	}
+	for _, name := range releaseExecutables {
+		p := filepath.Join(filepath.Dir(exe), name)
+		if st, err := os.Stat(p); err != nil || st.Mode()&0o111 == 0 {
+			t.Errorf("%s is not installed beside ckptlint: %v", name, err)
+		}
+	}
+	checkRendered(t, "the installed ckptlint on a chart", run(t, writeChart(t), []string{"PATH=" + pathWithoutRenderer()}, exe, "lint", "--no-cache", "."))
 }
 
 // checkRefused checks that the action stopped in the install step with
@@ -270,6 +324,16 @@ func TestActionBinaryModeFailsClosed(t *testing.T) {
 		if _, err := os.Stat(marker); err == nil {
 			t.Error("the tampered binary ran")
 		}
+	})
+
+	t.Run("archive without ckptlint-render", func(t *testing.T) {
+		// Listed in checksums.txt with its true sum, so only the
+		// extraction can tell.
+		files := releaseFiles(t)
+		delete(files, "ckptlint-render")
+		dir, archive := writeRelease(t, files, nil, true)
+		r := binaryRunner(t, ws, serveRelease(t, dir), "", nil)
+		checkRefused(t, r, r.run(), "::error title=ckptlint::could not extract ckptlint and ckptlint-render from "+archive+" of release "+releaseTag)
 	})
 
 	t.Run("archive not in checksums.txt", func(t *testing.T) {

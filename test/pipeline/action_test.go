@@ -312,7 +312,8 @@ func TestActionToolErrorIsNotAFinding(t *testing.T) {
 
 // TestActionBuildStep runs every run step for real, the build included: the
 // cache key step, `go build` from the action's checkout with the action ref
-// as version, and the lint step with the binary the build step made.
+// as version (ckptlint and, beside it, ckptlint-render), and the lint step
+// with the binary the build step made.
 func TestActionBuildStep(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds ckptlint again (-short)")
@@ -333,6 +334,12 @@ func TestActionBuildStep(t *testing.T) {
 	if res := run(t, ws, nil, exe, "version"); res.code != 0 || !strings.HasPrefix(res.stdout, "ckptlint v0.0.0-pipeline-test\n") {
 		t.Errorf("%s version: %v, want the action ref as version", exe, res)
 	}
+	// The renderer is built beside it, as -trimpath'd, and found there.
+	renderExe := filepath.Join(filepath.Dir(exe), "ckptlint-render")
+	if f := run(t, ws, nil, "go", "version", "-m", renderExe); f.code != 0 || !strings.Contains(f.stdout, "-trimpath=true") {
+		t.Errorf("the build step built no ckptlint-render beside ckptlint with -trimpath: %v", f)
+	}
+	checkRendered(t, "the built ckptlint on a chart", run(t, writeChart(t), []string{"PATH=" + pathWithoutRenderer()}, exe, "lint", "--no-cache", "."))
 	key := r.steps["go-cache"]
 	if !regexp.MustCompile(`^ckptlint-Linux-go[\d.]+-[0-9a-f]{40}$`).MatchString(key["key"]) ||
 		!strings.HasPrefix(key["key"], key["prefix"]) {

@@ -16,10 +16,14 @@ var (
 	// root is the module root: the action's own checkout, the pre-commit
 	// hook repository and where docs/examples lives.
 	root string
-	// binDir holds the ckptlint binary TestMain builds, once for all tests.
+	// binDir holds the binaries TestMain builds, once for all tests:
+	// ckptlint and its renderer side by side, as every install puts them.
 	binDir string
-	// ckptlint is that binary.
+	// ckptlint is that ckptlint.
 	ckptlint string
+	// ckptlintRender is the renderer of Helm charts and kustomizations
+	// beside it (cmd/ckptlint-render), which ckptlint finds there.
+	ckptlintRender string
 )
 
 func TestMain(m *testing.M) { os.Exit(testMain(m)) }
@@ -41,12 +45,13 @@ func testMain(m *testing.M) int {
 	os.Setenv("CKPTLINT_CACHE_DIR", filepath.Join(tmp, "cache"))
 	binDir = filepath.Join(tmp, "bin")
 	ckptlint = filepath.Join(binDir, "ckptlint")
-	// -trimpath as in action.yml's build step, so that both builds share
-	// the compiled packages in the build cache.
-	cmd := exec.Command("go", "build", "-trimpath", "-o", ckptlint, "./cmd/ckptlint")
+	ckptlintRender = filepath.Join(binDir, "ckptlint-render")
+	// -trimpath and -o DIR/ as in action.yml's build step, so that both
+	// builds share the compiled packages in the build cache.
+	cmd := exec.Command("go", "build", "-trimpath", "-o", binDir+string(filepath.Separator), "./cmd/ckptlint", "./cmd/ckptlint-render")
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "go build ./cmd/ckptlint: %v\n%s", err, out)
+		fmt.Fprintf(os.Stderr, "go build ./cmd/ckptlint ./cmd/ckptlint-render: %v\n%s", err, out)
 		return 1
 	}
 	return m.Run()

@@ -163,8 +163,9 @@ func snapshotRepo(t *testing.T) string {
 
 // TestPreCommitHooks runs the hooks with the real pre-commit, installed
 // from a snapshot of this working tree (language golang: pre-commit runs
-// `go install ./...` in it): once through `pre-commit try-repo`, and then as
-// a user has them, from a .pre-commit-config.yaml, on real `git commit`s.
+// `go install ./...` in it, which installs ckptlint and ckptlint-render):
+// once through `pre-commit try-repo`, and then as a user has them, from a
+// .pre-commit-config.yaml, on real `git commit`s, a Helm chart's included.
 func TestPreCommitHooks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("installs the hooks with go install (-short)")
@@ -335,6 +336,40 @@ func TestPreCommitHooks(t *testing.T) {
 		if r.code == 0 || !strings.Contains(r.stdout, ": warning: ") || !strings.Contains(r.stdout, "[CKPT105 ") ||
 			!strings.Contains(r.stdout, "remain after fixing: CKPT105") {
 			t.Fatalf("git commit of stories-fixed/b with the default hooks: %v\nwant it refused on the CKPT105 warning by both hooks", r)
+		}
+		if head(t, dir) != before {
+			t.Error("the commit was made")
+		}
+	})
+
+	// The golang hooks' `go install ./...` puts ckptlint-render beside
+	// ckptlint, where ckptlint finds it (PATH holds none here). A chart is
+	// rendered when its directory is linted, not from a file's name, so the
+	// hook is configured as docs/ci.md shows for a chart.
+	t.Run("a Helm chart is rendered by the renderer go install put beside ckptlint", func(t *testing.T) {
+		chartEnv := append(slices.Clone(env), "PATH="+pathWithoutRenderer(), "PRE_COMMIT_COLOR=never")
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("# deployment\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cfg := fmt.Sprintf("repos:\n  - repo: %s\n    rev: %s\n    hooks:\n      - id: ckptlint\n        files: ^chart/\n        pass_filenames: false\n        args: [chart]\n",
+			hooks, strings.TrimSpace(rev.stdout))
+		if err := os.WriteFile(filepath.Join(dir, ".pre-commit-config.yaml"), []byte(cfg), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		gitCommitAll(t, dir)
+		if r := run(t, dir, chartEnv, pc, "install"); r.code != 0 {
+			t.Fatalf("pre-commit install: %v", r)
+		}
+		copyTree(t, writeChart(t), filepath.Join(dir, "chart"))
+		if r := run(t, dir, chartEnv, "git", "add", "-A"); r.code != 0 {
+			t.Fatalf("git add: %v", r)
+		}
+		before := head(t, dir)
+		r := run(t, dir, chartEnv, "git", "commit", "-m", "chart")
+		out := r.stdout + r.stderr
+		if r.code == 0 || !strings.Contains(out, "chart/"+renderedFinding) || !strings.Contains(out, renderedRule) || strings.Contains(out, "not rendered") {
+			t.Fatalf("git commit of a chart: %v\nwant it refused with the CKPT513 finding at chart/templates/configmap.yaml", r)
 		}
 		if head(t, dir) != before {
 			t.Error("the commit was made")

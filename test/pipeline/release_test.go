@@ -5,10 +5,14 @@ import (
 	"bufio"
 	"compress/gzip"
 	"crypto/sha256"
+	"debug/elf"
 	"encoding/hex"
+	"encoding/json"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -61,17 +65,89 @@ func TestGoreleaserCheck(t *testing.T) {
 // releaseBuild is what TestReleaseImage reads of a build of .goreleaser.yaml.
 type releaseBuild struct {
 	ID     string   `yaml:"id"`
+	Main   string   `yaml:"main"`
 	Binary string   `yaml:"binary"`
 	Goos   []string `yaml:"goos"`
 	Goarch []string `yaml:"goarch"`
 	Env    []string `yaml:"env"`
 }
 
+// releaseIDs are the builds of .goreleaser.yaml, by id, with the main
+// package and binary of each: ckptlint and its renderer of Helm charts and
+// kustomizations, which ckptlint runs from beside its own executable.
+var releaseIDs = map[string][2]string{
+	"ckptlint":        {"./cmd/ckptlint", "ckptlint"},
+	"ckptlint-render": {"./cmd/ckptlint-render", "ckptlint-render"},
+}
+
+// TestReleaseBuilds checks that a release ships both executables alike:
+// .goreleaser.yaml has one build per main package of the module (what `go
+// install ./...` installs), the two differ in id, main and binary only
+// (the same static flags, version stamp and targets), and the archive
+// holds both.
+func TestReleaseBuilds(t *testing.T) {
+	var cfg struct {
+		Builds   []map[string]any `yaml:"builds"`
+		Archives []struct {
+			IDs []string `yaml:"ids"`
+		} `yaml:"archives"`
+	}
+	if err := yaml.Unmarshal([]byte(readFile(t, filepath.Join(root, ".goreleaser.yaml"))), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	mains := run(t, root, nil, "go", "list", "-f", `{{if eq .Name "main"}}{{.ImportPath}}{{end}}`, "./...")
+	if mains.code != 0 {
+		t.Fatalf("go list: %v", mains)
+	}
+	var wantMains []string
+	for _, p := range strings.Fields(mains.stdout) {
+		wantMains = append(wantMains, "./"+strings.TrimPrefix(p, "github.com/ckptlint/ckptlint/"))
+	}
+	var gotMains, ids []string
+	var common map[string]any
+	for _, b := range cfg.Builds {
+		id, _ := b["id"].(string)
+		main, _ := b["main"].(string)
+		binary, _ := b["binary"].(string)
+		ids = append(ids, id)
+		gotMains = append(gotMains, main)
+		if want, ok := releaseIDs[id]; !ok || main != want[0] || binary != want[1] {
+			t.Errorf("build %s: main %q, binary %q; want one of %v", id, main, binary, releaseIDs)
+		}
+		rest := maps.Clone(b)
+		delete(rest, "id")
+		delete(rest, "main")
+		delete(rest, "binary")
+		if common == nil {
+			common = rest
+		} else if !reflect.DeepEqual(rest, common) {
+			t.Errorf("build %s differs from build %s in more than id, main and binary:\n%v\n%v", id, ids[0], rest, common)
+		}
+	}
+	slices.Sort(gotMains)
+	slices.Sort(wantMains)
+	if !slices.Equal(gotMains, wantMains) {
+		t.Errorf(".goreleaser.yaml builds %v, want one build per main package of the module %v", gotMains, wantMains)
+	}
+	if len(cfg.Archives) != 1 || !sameSet(cfg.Archives[0].IDs, ids) {
+		t.Errorf("archives %+v: want one archive with every build %v", cfg.Archives, ids)
+	}
+}
+
+// sameSet says whether a and b hold the same strings.
+func sameSet(a, b []string) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
+}
+
 // TestReleaseImage checks the release image against what GoReleaser puts in
 // its build context: the Dockerfile dockers_v2 names exists, is FROM a
 // distroless or scratch base (pinned by tag, no shell to rely on), COPYs
-// the binary of a build the image lists from ${TARGETPLATFORM}/, as
-// dockers_v2 lays out the context, and runs it as its entrypoint; every
+// the binary of every build (ckptlint and ckptlint-render, which ckptlint
+// finds beside itself) from ${TARGETPLATFORM}/, as dockers_v2 lays out the
+// context, into /usr/local/bin, and runs ckptlint as its entrypoint; every
 // platform is one the builds produce. No Docker daemon is needed (nor
 // available on the test machine), so the image itself is built only by
 // the release workflow.
@@ -103,12 +179,13 @@ func checkImage(t *testing.T, ids []string, dockerfile string, images, platforms
 	if len(images) == 0 || !strings.HasPrefix(images[0], "ghcr.io/ckptlint/") {
 		t.Errorf("images %v: want ghcr.io/ckptlint/...", images)
 	}
-	var binary string
+	var all, binaries []string
 	for _, b := range builds {
+		all = append(all, b.ID)
 		if !slices.Contains(ids, b.ID) {
 			continue
 		}
-		binary = b.Binary
+		binaries = append(binaries, b.Binary)
 		if !slices.Contains(b.Env, "CGO_ENABLED=0") {
 			t.Errorf("build %s is not static (CGO_ENABLED=0), yet the image has no libc", b.ID)
 		}
@@ -119,11 +196,15 @@ func checkImage(t *testing.T, ids []string, dockerfile string, images, platforms
 			}
 		}
 	}
-	if binary == "" {
-		t.Fatalf("dockers_v2 ids %v name no build", ids)
+	if !sameSet(ids, all) {
+		t.Errorf("dockers_v2 ids %v, want every build %v (ckptlint runs ckptlint-render from beside itself)", ids, all)
+	}
+	if !slices.Contains(binaries, "ckptlint") {
+		t.Fatalf("dockers_v2 ids %v name no build of ckptlint", ids)
 	}
 	src := readFile(t, filepath.Join(root, dockerfile))
-	var from, copied, entry string
+	var from, entry string
+	var copied []string
 	argDefault := map[string]string{}
 	for _, line := range strings.Split(src, "\n") {
 		f := strings.Fields(line)
@@ -138,7 +219,7 @@ func checkImage(t *testing.T, ids []string, dockerfile string, images, platforms
 		case "FROM":
 			from = f[1]
 		case "COPY":
-			copied = strings.Join(f[1:], " ")
+			copied = append(copied, strings.Join(f[1:], " "))
 		case "ENTRYPOINT":
 			entry = strings.Join(f[1:], " ")
 		case "RUN":
@@ -156,10 +237,14 @@ func checkImage(t *testing.T, ids []string, dockerfile string, images, platforms
 	if from != "scratch" && (!strings.HasPrefix(from, "gcr.io/distroless/static") || !strings.Contains(from, ":")) {
 		t.Errorf("%s (build args %v): FROM %q, want scratch or a tagged gcr.io/distroless/static image", dockerfile, args, from)
 	}
-	if want := "${TARGETPLATFORM}/" + binary + " /usr/local/bin/" + binary; copied != want {
-		t.Errorf("%s: COPY %s, want COPY %s (dockers_v2's context holds PLATFORM/BINARY)", dockerfile, copied, want)
+	var want []string
+	for _, b := range binaries {
+		want = append(want, "${TARGETPLATFORM}/"+b+" /usr/local/bin/"+b)
 	}
-	if want := `["/usr/local/bin/` + binary + `"]`; entry != want {
+	if !sameSet(copied, want) {
+		t.Errorf("%s: COPY %q, want COPY %q, one per binary (dockers_v2's context holds PLATFORM/BINARY)", dockerfile, copied, want)
+	}
+	if want := `["/usr/local/bin/ckptlint"]`; entry != want {
 		t.Errorf("%s: ENTRYPOINT %s, want %s", dockerfile, entry, want)
 	}
 }
@@ -187,10 +272,11 @@ func TestGoreleaserRelease(t *testing.T) {
 	if err := yaml.Unmarshal([]byte(readFile(t, filepath.Join(repo, ".goreleaser.yaml"))), &cfg); err != nil {
 		t.Fatal(err)
 	}
-	builds := cfg["builds"].([]any)
-	build := builds[0].(map[string]any)
-	build["goos"] = []string{runtime.GOOS}
-	build["goarch"] = []string{runtime.GOARCH}
+	for _, b := range cfg["builds"].([]any) {
+		build := b.(map[string]any)
+		build["goos"] = []string{runtime.GOOS}
+		build["goarch"] = []string{runtime.GOARCH}
+	}
 	dist := filepath.Join(t.TempDir(), "dist")
 	cfg["dist"] = dist
 	b, err := yaml.Marshal(cfg)
@@ -221,16 +307,21 @@ func TestGoreleaserRelease(t *testing.T) {
 		t.Errorf("checksums.txt does not list %s with its SHA-256:\n%s", archive, sums)
 	}
 	names := tarNames(t, data)
-	for _, want := range []string{"ckptlint", "README.md", "LICENSE", "CHANGELOG.md", "SECURITY.md", "docs/ci.md",
+	for _, want := range []string{"ckptlint", "ckptlint-render", "README.md", "LICENSE", "CHANGELOG.md", "SECURITY.md", "docs/ci.md",
 		"docs/rules/CKPT101.md", "docs/schema/ckptlint-json.schema.json"} {
 		if !names[want] {
 			t.Errorf("%s lacks %s", archive, want)
 		}
 	}
 
-	// The release binary knows its version and commit, and is static.
-	exe := filepath.Join(t.TempDir(), "ckptlint")
+	// The release binaries, extracted side by side as a user does: ckptlint
+	// knows its version and commit, both are static, and ckptlint renders
+	// a chart with the renderer beside it.
+	bin := t.TempDir()
+	exe := filepath.Join(bin, "ckptlint")
 	extract(t, data, "ckptlint", exe)
+	renderExe := filepath.Join(bin, "ckptlint-render")
+	extract(t, data, "ckptlint-render", renderExe)
 	v := run(t, repo, nil, exe, "version")
 	commit := strings.TrimSpace(run(t, repo, gitEnv, "git", "rev-parse", "HEAD").stdout)
 	for _, want := range []string{"ckptlint " + releaseTag + "\n", "commit:   " + commit + "\n", "modified: false\n", "docs:     " + releaseTag + "\n"} {
@@ -238,11 +329,30 @@ func TestGoreleaserRelease(t *testing.T) {
 			t.Errorf("ckptlint version of the release lacks %q:\n%s", want, v.stdout)
 		}
 	}
-	if runtime.GOOS == "linux" {
-		if f := run(t, repo, nil, "go", "version", "-m", exe); !strings.Contains(f.stdout, "CGO_ENABLED=0") || !strings.Contains(f.stdout, "-trimpath=true") {
-			t.Errorf("the release binary is not built with CGO_ENABLED=0 and -trimpath:\n%s", f.stdout)
+	for _, b := range []string{exe, renderExe} {
+		if f := run(t, repo, nil, "go", "version", "-m", b); !strings.Contains(f.stdout, "CGO_ENABLED=0") || !strings.Contains(f.stdout, "-trimpath=true") {
+			t.Errorf("the release binary %s is not built with CGO_ENABLED=0 and -trimpath:\n%s", filepath.Base(b), f.stdout)
 		}
 	}
+	if runtime.GOOS == "linux" {
+		// Static: no ELF interpreter (PT_INTERP) to load libc with.
+		for _, b := range []string{exe, renderExe} {
+			if f, err := elf.Open(b); err != nil {
+				t.Errorf("%s: %v", b, err)
+			} else {
+				for _, p := range f.Progs {
+					if p.Type == elf.PT_INTERP {
+						t.Errorf("the release binary %s is dynamically linked (PT_INTERP)", filepath.Base(b))
+					}
+				}
+				_ = f.Close()
+			}
+		}
+	}
+	if r := run(t, repo, nil, renderExe); r.code != 2 || !strings.Contains(r.stderr, "ckptlint-render renders Helm charts and kustomizations for ckptlint") {
+		t.Errorf("the release's ckptlint-render run by hand: %v\nwant exit code 2 and what it is", r)
+	}
+	checkRendered(t, "the release's ckptlint on a chart", run(t, writeChart(t), []string{"PATH=" + pathWithoutRenderer()}, exe, "lint", "--no-cache", "."))
 
 	// action.yml installs this release.
 	rel := serveRelease(t, t.TempDir())
@@ -259,11 +369,14 @@ func TestGoreleaserRelease(t *testing.T) {
 	if code := ar.run(); code != 1 || !strings.Contains(ar.stdout.String(), archive+": SHA-256 ") {
 		t.Errorf("action.yml with the goreleaser release: exit code %d\n%s\n%s", code, ar.stdout.String(), ar.stderr.String())
 	}
+	checkInstalled(t, ar)
 }
 
 // TestGoreleaserBuildSnapshot is the quick check a contributor runs:
 // `goreleaser build --snapshot --single-target` with the published
-// configuration, in a snapshot repository.
+// configuration, in a snapshot repository. It builds both executables
+// (--output would copy one only, and only with --id), found through
+// dist/artifacts.json.
 func TestGoreleaserBuildSnapshot(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds ckptlint (-short)")
@@ -273,16 +386,33 @@ func TestGoreleaserBuildSnapshot(t *testing.T) {
 	goenv := run(t, root, nil, "go", "env", "GOMODCACHE", "GOCACHE")
 	vals := strings.Fields(goenv.stdout)
 	env := append([]string{"GOMODCACHE=" + vals[0], "GOCACHE=" + vals[1], "GOFLAGS="}, gitEnv...)
-	if err := os.MkdirAll(filepath.Join(repo, "out"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	r := run(t, repo, env, gr, "build", "--snapshot", "--single-target", "--clean", "--output", filepath.Join(repo, "out", "ckptlint"))
+	r := run(t, repo, env, gr, "build", "--snapshot", "--single-target", "--clean")
 	if r.code != 0 {
 		t.Fatalf("goreleaser build --snapshot --single-target: %v", r)
 	}
-	v := run(t, repo, nil, filepath.Join(repo, "out", "ckptlint"), "version")
+	var artifacts []struct {
+		Type  string         `json:"type"`
+		Path  string         `json:"path"`
+		Extra map[string]any `json:"extra"`
+	}
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(repo, "dist", "artifacts.json"))), &artifacts); err != nil {
+		t.Fatal(err)
+	}
+	built := map[string]string{}
+	for _, a := range artifacts {
+		if id, _ := a.Extra["ID"].(string); a.Type == "Binary" {
+			built[id] = filepath.Join(repo, a.Path)
+		}
+	}
+	if len(built) != len(releaseIDs) || built["ckptlint"] == "" || built["ckptlint-render"] == "" {
+		t.Fatalf("goreleaser build --single-target built %v, want one binary of each build %v", built, releaseIDs)
+	}
+	v := run(t, repo, nil, built["ckptlint"], "version")
 	if v.code != 0 || !strings.Contains(v.stdout, "-snapshot+") || !strings.Contains(v.stdout, "docs:     main (a development build") {
 		t.Errorf("ckptlint version of a snapshot: %v", v)
+	}
+	if r := run(t, repo, nil, built["ckptlint-render"]); r.code != 2 || !strings.Contains(r.stderr, "ckptlint-render renders Helm charts") {
+		t.Errorf("ckptlint-render of a snapshot: %v", r)
 	}
 }
 

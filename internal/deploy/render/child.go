@@ -12,6 +12,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/ckptlint/ckptlint/internal/buildinfo"
 )
 
 // Why a child process. Go's text/template (Helm's engine) cannot be
@@ -93,6 +95,29 @@ func locate() (string, error) {
 	}
 	return "", fmt.Errorf("%s, the renderer of Helm charts and kustomizations, is not installed beside ckptlint or on PATH "+
 		"(it comes in the release archive; from a clone: go install ./cmd/...)", name)
+}
+
+// Identity names the renderer a run would start, for the key of the
+// result cache (docs/cache.md, "What a result depends on"): what a run
+// lints of a chart or kustomization depends on it, so a run without a
+// renderer ("not rendered") or with another build is not replayed once
+// one is installed or replaced. "none" when there is none; else its
+// content as buildinfo.ContentOf names ckptlint's own (the Go build ID, a
+// read of 32 KiB), or, when it cannot be read, its path, size and
+// modification time.
+func Identity() string {
+	exe, err := locate()
+	if err != nil {
+		return "none"
+	}
+	if c := buildinfo.ContentOf(exe); c != "" {
+		return c
+	}
+	st, err := os.Stat(exe)
+	if err != nil {
+		return "unreadable:" + exe
+	}
+	return fmt.Sprintf("file:%s:%d:%d", exe, st.Size(), st.ModTime().UnixNano())
 }
 
 // isolate runs req in a child process within req.Limits.

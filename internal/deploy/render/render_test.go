@@ -63,3 +63,27 @@ func TestLocate(t *testing.T) {
 		t.Errorf("locate() = %q, %v; want %s", got, err, exe)
 	}
 }
+
+// TestIdentity: the result cache's name for the renderer a run would
+// start says whether there is one, and changes with its bytes.
+func TestIdentity(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("PATH", dir)
+	if got := Identity(); got != "none" {
+		t.Errorf("without a renderer: Identity() = %q, want none", got)
+	}
+	exe := filepath.Join(dir, Name)
+	if err := os.WriteFile(exe, []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	first := Identity()
+	if !strings.HasPrefix(first, "sha256:") {
+		t.Errorf("a renderer without a Go build ID: Identity() = %q, want its SHA-256", first)
+	}
+	if err := os.WriteFile(exe, []byte("#!/bin/sh\nexit 2\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if second := Identity(); second == first || !strings.HasPrefix(second, "sha256:") {
+		t.Errorf("another renderer at the same path: Identity() = %q, the first was %q", second, first)
+	}
+}
