@@ -56,12 +56,18 @@ func TestBlocksText(t *testing.T) {
 		{name: "indicators in either order", src: "data:\n  f: |-2\n    a: 1\n", exact: true, line: 2, first: "    a: 1", startLine: 3, indent: "    ", wantSuffix: "    a: 1\n"},
 		{name: "indicators reversed", src: "data:\n  f: |2-\n    a: 1\n", exact: true, line: 2, first: "    a: 1", startLine: 3, indent: "    ", wantSuffix: "    a: 1\n"},
 		{name: "comment after header", src: "data:\n  f: | # the config\n    a: 1\n", exact: true, line: 2, first: "    a: 1", startLine: 3, indent: "    ", wantSuffix: "    a: 1\n"},
-		{name: "CRLF", src: "data:\r\n  f: |\r\n    a: 1\r\n    b: 2\r\n", exact: true, line: 2, first: "    a: 1\r", startLine: 3, indent: "    ", wantSuffix: "    b: 2\r\n"},
+		{name: "CRLF", src: "data:\r\n  f: |\r\n    a: 1\r\n    b: 2\r\n", exact: true, line: 2, first: "    a: 1", startLine: 3, indent: "    ", wantSuffix: "    b: 2\r\n"},
 		{name: "no newline at the end of the file", src: "data:\n  f: |\n    a: 1", exact: true, line: 2, first: "    a: 1", startLine: 3, indent: "    ", wantSuffix: "    a: 1"},
 		{name: "blank lines inside", src: "data:\n  f: |\n    a: 1\n\n    # c\n    b: 2\n", exact: true, line: 2, first: "    a: 1", startLine: 3, indent: "    ", wantSuffix: "    b: 2\n"},
 		{name: "leading blank line", src: "data:\n  f: |\n\n    a: 1\n", exact: true, line: 2, first: "", startLine: 3, indent: "    ", wantSuffix: "    a: 1\n"},
 		{name: "non-ASCII key before the header", key: "éé", src: "données:\n  éé: |\n    a: 1\n", exact: true, line: 2, first: "    a: 1", startLine: 3, indent: "    ", wantSuffix: "    a: 1\n"},
 		{name: "value on the next line", src: "data:\n  f:\n    |\n      a: 1\n", exact: true, line: 2, first: "      a: 1", startLine: 4, indent: "      ", wantSuffix: "      a: 1\n"},
+		{name: "lone CR", src: "data:\r  f: |\r    a: 1\r    b: 2\r", exact: true, line: 2, first: "    a: 1", startLine: 3, indent: "    ", wantSuffix: "    b: 2\r"},
+		{name: "anchor before the header", src: "data:\n  f: &c |\n    a: 1\n", exact: true, line: 2, first: "    a: 1", startLine: 3, indent: "    ", wantSuffix: "    a: 1\n"},
+		{name: "tag and anchor before the header", src: "data:\n  f: !!str &c |-\n    a: 1\n", exact: true, line: 2, first: "    a: 1", startLine: 3, indent: "    ", wantSuffix: "    a: 1\n"},
+		{name: "a line of spaces past the indentation is content", src: "data:\n  f: |\n    a: 1\n      \n", exact: true, line: 2, first: "    a: 1", startLine: 3, indent: "    ", wantSuffix: "    a: 1\n      \n"},
+		{name: "an empty line with fewer spaces", src: "data:\n  f: |+\n    a: 1\n  \n", exact: true, line: 2, first: "    a: 1", startLine: 3, indent: "    ", wantSuffix: "    a: 1\n  \n"},
+		{name: "sequence item with an indicator", key: "-", src: "data:\n  - |1\n    a: 1\n", exact: true, line: 2, first: "    a: 1", startLine: 3, indent: "   ", wantSuffix: "    a: 1\n"},
 		{name: "empty block", src: "data:\n  f: |\n  g: x\n", exact: false, line: 2},
 		{name: "folded", src: "data:\n  f: >\n    a: 1\n", exact: false, line: 2},
 		{name: "double-quoted", src: "data:\n  f: \"a: 1\\nb: 2\\n\"\n", exact: false, line: 2},
@@ -73,7 +79,13 @@ func TestBlocksText(t *testing.T) {
 			if k == "" {
 				k = "f"
 			}
-			key, value := blockValue(t, tc.src, k)
+			var key, value *yaml.Node
+			if k == "-" { // the first item of data, a sequence
+				_, seq := blockValue(t, tc.src, "data")
+				value = seq.Content[0]
+			} else {
+				key, value = blockValue(t, tc.src, k)
+			}
 			b := NewBlocks("cm.yaml", []byte(tc.src))
 			txt := b.Text("flink-conf.yaml", key, value)
 			if txt.Exact != tc.exact {
@@ -103,11 +115,11 @@ func TestBlocksText(t *testing.T) {
 			if string(txt.Content()) != value.Value && string(txt.Content()) != value.Value+"\n" {
 				t.Errorf("Content() = %q, want %q", txt.Content(), value.Value)
 			}
-			if strings.Trim(string(txt.Src[:txt.Start]), " \r\n") != "" || strings.Count(string(txt.Src[:txt.Start]), "\n") != tc.startLine-1 {
+			if strings.Trim(string(txt.Src[:txt.Start]), " \r\n") != "" || len(NewBlocks("", txt.Src[:txt.Start]).lines) != tc.startLine {
 				t.Errorf("Src before Start = %q, want spaces and the file's newlines", txt.Src[:txt.Start])
 			}
-			from := strings.LastIndexByte(string(txt.Src[:txt.Start]), '\n') + 1
-			if first := strings.SplitN(string(txt.Src[from:]), "\n", 2)[0]; first != strings.TrimLeft(tc.first, "") || txt.Start-from != min(len(txt.Indent), len(first)-len(strings.TrimLeft(first, " "))) {
+			from := bytes.LastIndexAny(txt.Src[:txt.Start], "\r\n") + 1
+			if first, _, _ := cutLine(txt.Src[from:]); string(first) != tc.first || txt.Start-from != min(len(txt.Indent), len(first)-len(bytes.TrimLeft(first, " "))) {
 				t.Errorf("first content line %q, want %q", first, tc.first)
 			}
 		})
