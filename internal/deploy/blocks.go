@@ -145,35 +145,10 @@ func (b *Blocks) literal(key, value *yaml.Node) (start, end, indent int, ok bool
 	if value.Line < 1 || value.Line > len(b.lines) {
 		return 0, 0, 0, false
 	}
-	// The header: the node's properties (a tag, an anchor: value.Column
-	// is where they start; yaml.v3 counts characters, not bytes), "|",
-	// then a chomping indicator and an indentation indicator in either
-	// order (YAML 1.2 §8.1.1), then an optional comment.
 	line := b.line(value.Line - 1)
-	at := runeOffset(line, value.Column-1)
-	i := b.lines[value.Line-1] + at
-	for eol := b.lines[value.Line-1] + len(line); i < eol && (b.src[i] == '!' || b.src[i] == '&'); {
-		for i < eol && b.src[i] != ' ' && b.src[i] != '\t' {
-			i++
-		}
-		for i < eol && (b.src[i] == ' ' || b.src[i] == '\t') {
-			i++
-		}
-	}
-	if i >= len(b.src) || b.src[i] != '|' {
+	at, chomp, digit, ok := b.header(value, line)
+	if !ok {
 		return 0, 0, 0, false
-	}
-	i++
-	chomp, digit := byte(0), 0
-	for n := 0; n < 2 && i < len(b.src); n++ {
-		switch c := b.src[i]; {
-		case c == '-' || c == '+':
-			chomp = c
-			i++
-		case c >= '1' && c <= '9':
-			digit = int(c - '0')
-			i++
-		}
 	}
 	if value.Line >= len(b.lines) {
 		return 0, 0, 0, false // nothing after the header line
@@ -227,6 +202,39 @@ func (b *Blocks) literal(key, value *yaml.Node) (start, end, indent int, ok bool
 	// The first content byte: after the first line's indentation (a blank
 	// first line's content is its line break).
 	return start + min(indent, leadingSpaces(b.src[start:end])), end, indent, true
+}
+
+// header reads the header of literal block scalar value on its line:
+// the node's properties (a tag, an anchor: value.Column is where they
+// start; yaml.v3 counts characters, not bytes), "|", then a chomping
+// indicator and an indentation indicator in either order (YAML 1.2
+// §8.1.1), then an optional comment. at is the offset of value in line.
+func (b *Blocks) header(value *yaml.Node, line []byte) (at int, chomp byte, digit int, ok bool) {
+	at = runeOffset(line, value.Column-1)
+	i := at
+	for i < len(line) && (line[i] == '!' || line[i] == '&') {
+		for i < len(line) && line[i] != ' ' && line[i] != '\t' {
+			i++
+		}
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+	}
+	if i >= len(line) || line[i] != '|' {
+		return 0, 0, 0, false
+	}
+	i++
+	for n := 0; n < 2 && i < len(line); n++ {
+		switch c := line[i]; {
+		case c == '-' || c == '+':
+			chomp = c
+			i++
+		case c >= '1' && c <= '9':
+			digit = int(c - '0')
+			i++
+		}
+	}
+	return at, chomp, digit, true
 }
 
 // decodeLiteral is the value of the literal block content lines (each
@@ -326,7 +334,7 @@ func (t *Text) Content() []byte {
 	for rest := t.Src[from:]; len(rest) > 0; {
 		l, nl, r := cutLine(rest)
 		out = append(out, l[min(len(t.Indent), leadingSpaces(l)):]...) // an empty line may carry fewer spaces
-		if nl { // YAML reads a CRLF or a lone CR as "\n"
+		if nl {                                                        // YAML reads a CRLF or a lone CR as "\n"
 			out = append(out, '\n')
 		}
 		rest = r
