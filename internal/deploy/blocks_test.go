@@ -166,3 +166,115 @@ func TestBlockTextBound(t *testing.T) {
 		t.Errorf("Note = %q", b.Note)
 	}
 }
+
+// valueOf decodes src and returns the key and value nodes of key k of the
+// mapping at path (a dotted path of mapping keys).
+func valueOf(t *testing.T, src, path string) (*yaml.Node, *yaml.Node) {
+	t.Helper()
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	n := doc.Content[0]
+	var key *yaml.Node
+	for _, k := range strings.Split(path, ".") {
+		found := false
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == k {
+				key, n, found = n.Content[i], n.Content[i+1], true
+				break
+			}
+		}
+		if !found {
+			t.Fatalf("no %s in %q", path, src)
+		}
+	}
+	return key, n
+}
+
+// TestBlocksTextOffsets: the cases of compose's former LiteralBlock, by
+// the bytes of the container between Start and End.
+func TestBlocksTextOffsets(t *testing.T) {
+	for _, c := range []struct {
+		name, src, path string
+		exact           bool
+		content         string // what Src holds from Start on
+		line            int
+	}{
+		{"clip", "a:\n  p: |\n    k: 1\n    j: 2\n  q: x\n", "a.p", true, "k: 1\n    j: 2\n", 2},
+		{"strip", "p: |-\n  k: 1\n", "p", true, "k: 1\n", 1},
+		{"keep and blank lines", "p: |+\n\n  k: 1\n\n  j: 2\n\n\nq: 1\n", "p", true, "\n  k: 1\n\n  j: 2\n\n\n", 1}, // kept: the blank lines around are content
+		{"indicator", "p: |4\n      k: 1\n    j: 2\n", "p", true, "  k: 1\n    j: 2\n", 1},
+		{"comment on header", "p: | # flink\n  k: 1", "p", true, "k: 1", 1},
+		{"folded", "p: >\n  k: 1\n", "p", false, "k: 1\n", 1},
+		{"quoted", "p: \"k: 1\\nj: 2\"\n", "p", false, "k: 1\nj: 2", 1},
+		{"crlf", "x: 1\r\np: |\r\n  k: 1\r\n  j: 2\r\n", "p", true, "k: 1\r\n  j: 2\r\n", 2},
+		{"lone cr", "x: 1\rp: |\r  k: 1\r", "p", true, "k: 1\r", 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			key, val := valueOf(t, c.src, c.path)
+			tx := NewBlocks("c.yml", []byte(c.src)).Text("flink-conf.yaml", key, val)
+			if tx.Exact != c.exact || tx.Loc.Line != c.line {
+				t.Fatalf("exact %v line %d, want %v %d", tx.Exact, tx.Loc.Line, c.exact, c.line)
+			}
+			if !c.exact {
+				if string(tx.Src) != c.content {
+					t.Fatalf("Src %q, want %q", tx.Src, c.content)
+				}
+				return
+			}
+			if got := c.src[tx.Start:tx.End]; got != c.content {
+				t.Fatalf("container[Start:End] = %q, want %q", got, c.content)
+			}
+			if len(tx.Src) != tx.End || strings.TrimSpace(string(tx.Src[:tx.Start])) != "" ||
+				strings.Count(string(tx.Src[:tx.Start]), "\n") != strings.Count(c.src[:tx.Start], "\n") {
+				t.Fatalf("Src %q does not blank the bytes before Start %d", tx.Src, tx.Start)
+			}
+			// Every content line carries Indent.
+			for _, l := range strings.Split(strings.Trim(c.src[tx.Start:tx.End], "\n"), "\n")[1:] {
+				if l != "" && !strings.HasPrefix(l, tx.Indent) {
+					t.Fatalf("line %q lacks indent %q", l, tx.Indent)
+				}
+			}
+		})
+	}
+}
+
+// FuzzBlocksText: every literal block scalar Text makes Exact lies in the
+// file at its offsets and gives back the value YAML decoded.
+func FuzzBlocksText(f *testing.F) {
+	for _, s := range []string{"a:\n  p: |\n    k: 1\n    j: 2\n  q: x\n", "p: |+\n\n  k: 1\n\n  j: 2\n\n\nq: 1\n", "p: |4\n      k: 1\n    j: 2\n",
+		"x: 1\rp: |\r  k: 1\r", "x: 1\r\np: |\r\n  k: 1\r\n  j: 2\r\n", "e:\n  - |\n    FLINK_PROPERTIES=\n    a: 1\n", "e:\n- &x |2-\n   a\n  b\n",
+		"p: !!str |\n  é: 1\n", "p: |\n\t a\n", "|1\n 0\n  ", "- - |1\n    a\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		var doc yaml.Node
+		if yaml.Unmarshal(src, &doc) != nil {
+			return
+		}
+		b := NewBlocks("c", src)
+		var walk func(key, n *yaml.Node)
+		walk = func(key, n *yaml.Node) {
+			if n.Kind == yaml.ScalarNode && key != n {
+				tx := b.Text("f", key, n)
+				if tx.Exact {
+					if tx.End > len(src) || tx.Start > tx.End || len(tx.Src) != tx.End || !bytes.Equal(tx.Src[tx.Start:], src[tx.Start:tx.End]) {
+						t.Fatalf("%q: Exact text [%d:%d] does not lie in the file", src, tx.Start, tx.End)
+					}
+					if c := string(tx.Content()); c != n.Value && c != n.Value+"\n" {
+						t.Fatalf("%q: Content %q, the value is %q", src, c, n.Value)
+					}
+				}
+			}
+			for i, c := range n.Content {
+				if n.Kind == yaml.MappingNode && i%2 == 1 {
+					walk(n.Content[i-1], c)
+				} else if n.Kind != yaml.MappingNode {
+					walk(nil, c)
+				}
+			}
+		}
+		walk(nil, &doc)
+	})
+}
