@@ -30,15 +30,42 @@ type Blocks struct {
 }
 
 // NewBlocks indexes the lines of src, the bytes of the file displayed as
-// container.
+// container. A line ends at "\n", "\r\n" or a lone "\r", as YAML's (and
+// internal/parsed's) lines do, so that line n.Line of a node n is its line.
 func NewBlocks(container string, src []byte) *Blocks {
 	lines := []int{0}
-	for i, c := range src {
-		if c == '\n' {
+	for i := 0; i < len(src); i++ {
+		if n := lineBreak(src[i:]); n > 0 {
+			i += n - 1
 			lines = append(lines, i+1)
 		}
 	}
 	return &Blocks{src: src, container: container, lines: lines}
+}
+
+// lineBreak is the length of the line break b starts with ("\r\n", "\n"
+// or a lone "\r"), 0 when it starts with none.
+func lineBreak(b []byte) int {
+	switch {
+	case len(b) == 0:
+		return 0
+	case b[0] == '\n':
+		return 1
+	case b[0] == '\r' && len(b) > 1 && b[1] == '\n':
+		return 2
+	case b[0] == '\r':
+		return 1
+	}
+	return 0
+}
+
+// Span is where the content of a literal block scalar lies in its file:
+// Start is the offset of its first content byte, End the end of its last
+// content line (after its line break), Indent the indentation every
+// content line carries (see Blocks.Text).
+type Span struct {
+	Start, End int
+	Indent     string
 }
 
 // Text returns the Text named name held by value (a scalar node of the
@@ -64,31 +91,52 @@ func (b *Blocks) Text(name string, key, value *yaml.Node) *Text {
 		return t
 	}
 	t.Src = []byte(value.Value)
-	if value.Kind != yaml.ScalarNode || value.Style&yaml.LiteralStyle == 0 {
-		return t
+	if s, ok := b.Literal(key, value); ok {
+		b.Exact(t, s)
 	}
-	start, end, indent, ok := b.literal(key, value)
-	if !ok {
-		return t
-	}
-	if b.exact+end > MaxExactBytes {
+	return t
+}
+
+// Exact makes t, a Text of the file whose Src is its decoded content, the
+// Exact Text of the content at s (as Blocks.Text describes it), unless the
+// file's Exact Texts would then hold more than MaxExactBytes: then t stays
+// as it is and Note says so. It reports whether t is Exact.
+func (b *Blocks) Exact(t *Text, s Span) bool {
+	if b.exact+s.End > MaxExactBytes {
 		if b.Note == "" {
-			b.Note = fmt.Sprintf("%s:%d: this block and the later ones are read without their positions: the file's blocks hold more than %d bytes together", b.container, at.Line, MaxExactBytes)
+			b.Note = fmt.Sprintf("%s:%d: this block and the later ones are read without their positions: the file's blocks hold more than %d bytes together", b.container, t.Loc.Line, MaxExactBytes)
 		}
-		return t
+		return false
 	}
-	b.exact += end
-	src := make([]byte, end)
-	for i := range start {
+	b.exact += s.End
+	src := make([]byte, s.End)
+	for i := range s.Start {
 		if c := b.src[i]; c == '\n' || c == '\r' {
 			src[i] = c
 		} else {
 			src[i] = ' '
 		}
 	}
-	copy(src[start:], b.src[start:end])
-	t.Src, t.Exact, t.Start, t.End, t.Indent = src, true, start, end, strings.Repeat(" ", indent)
-	return t
+	copy(src[s.Start:], b.src[s.Start:s.End])
+	t.Src, t.Exact, t.Start, t.End, t.Indent = src, true, s.Start, s.End, s.Indent
+	return true
+}
+
+// Literal locates the content of value, a literal block scalar of the
+// file written directly (key is the node of its key, nil for a sequence
+// item), and checks it against the value the YAML parser decoded: false
+// for any other node, and for a block whose lines, their indentation taken
+// off and chomped as the header says, do not give back value.Value byte
+// for byte (tabs where YAML expects spaces, an escape YAML decoded).
+func (b *Blocks) Literal(key, value *yaml.Node) (Span, bool) {
+	if value == nil || value.Kind != yaml.ScalarNode || value.Style&yaml.LiteralStyle == 0 {
+		return Span{}, false
+	}
+	start, end, indent, ok := b.literal(key, value)
+	if !ok {
+		return Span{}, false
+	}
+	return Span{Start: start, End: end, Indent: strings.Repeat(" ", indent)}, true
 }
 
 // literal locates the content of literal block scalar value and checks it
@@ -97,39 +145,29 @@ func (b *Blocks) literal(key, value *yaml.Node) (start, end, indent int, ok bool
 	if value.Line < 1 || value.Line > len(b.lines) {
 		return 0, 0, 0, false
 	}
-	// The header: "|" at value.Column (yaml.v3 counts characters, not
-	// bytes), then a chomping indicator and an indentation indicator in
-	// either order (YAML 1.2 §8.1.1), then an optional comment.
 	line := b.line(value.Line - 1)
-	i := b.lines[value.Line-1] + runeOffset(line, value.Column-1)
-	if i >= len(b.src) || b.src[i] != '|' {
+	at, chomp, digit, ok := b.header(value, line)
+	if !ok {
 		return 0, 0, 0, false
-	}
-	i++
-	chomp, digit := byte(0), 0
-	for n := 0; n < 2 && i < len(b.src); n++ {
-		switch c := b.src[i]; {
-		case c == '-' || c == '+':
-			chomp = c
-			i++
-		case c >= '1' && c <= '9':
-			digit = int(c - '0')
-			i++
-		}
 	}
 	if value.Line >= len(b.lines) {
 		return 0, 0, 0, false // nothing after the header line
 	}
 	start = b.lines[value.Line]
 	// The indentation of the node the block belongs to: content lines
-	// are indented more (YAML 1.2 §8.1.1.1).
-	parent := leadingSpaces(line)
+	// are indented more (YAML 1.2 §8.1.1.1). It is its key's column, the
+	// column of the "-" of a sequence item written on the header line, or
+	// -1 (a document's top node, or a header alone on its line: content
+	// indented less than YAML reads it does not give back the value).
+	parent := -1
 	if key != nil {
 		parent = key.Column - 1
+	} else if d := len(bytes.TrimRight(line[:at], " \t")) - 1; d >= 0 && line[d] == '-' {
+		parent = d
 	}
 	indent = -1
 	if digit > 0 {
-		indent = parent + digit
+		indent = max(parent, 0) + digit // as libyaml's yaml_parser_scan_block_scalar
 	}
 	// The content: the lines after the header that are empty (only
 	// spaces) or indented at least as much as the content (the first
@@ -138,7 +176,7 @@ func (b *Blocks) literal(key, value *yaml.Node) (start, end, indent int, ok bool
 	for l := value.Line; l < len(b.lines); l++ {
 		text := b.line(l)
 		sp := leadingSpaces(text)
-		if sp == len(bytes.TrimRight(text, "\r")) { // empty line
+		if sp == len(text) && (indent < 0 || sp <= indent) { // empty line (more spaces are content)
 			blockEnd = b.lineEnd(l)
 			continue
 		}
@@ -166,22 +204,52 @@ func (b *Blocks) literal(key, value *yaml.Node) (start, end, indent int, ok bool
 	return start + min(indent, leadingSpaces(b.src[start:end])), end, indent, true
 }
 
+// header reads the header of literal block scalar value on its line:
+// the node's properties (a tag, an anchor: value.Column is where they
+// start; yaml.v3 counts characters, not bytes), "|", then a chomping
+// indicator and an indentation indicator in either order (YAML 1.2
+// §8.1.1), then an optional comment. at is the offset of value in line.
+func (b *Blocks) header(value *yaml.Node, line []byte) (at int, chomp byte, digit int, ok bool) {
+	at = runeOffset(line, value.Column-1)
+	i := at
+	for i < len(line) && (line[i] == '!' || line[i] == '&') {
+		for i < len(line) && line[i] != ' ' && line[i] != '\t' {
+			i++
+		}
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+	}
+	if i >= len(line) || line[i] != '|' {
+		return 0, 0, 0, false
+	}
+	i++
+	for n := 0; n < 2 && i < len(line); n++ {
+		switch c := line[i]; {
+		case c == '-' || c == '+':
+			chomp = c
+			i++
+		case c >= '1' && c <= '9':
+			digit = int(c - '0')
+			i++
+		}
+	}
+	return at, chomp, digit, true
+}
+
 // decodeLiteral is the value of the literal block content lines (each
 // carrying at least indent spaces, or empty) chomped as chomp says.
 func decodeLiteral(content []byte, indent int, chomp byte) string {
 	var sb strings.Builder
-	for _, l := range bytes.SplitAfter(content, []byte("\n")) {
-		if len(l) == 0 {
-			continue
-		}
-		nl := bytes.HasSuffix(l, []byte("\n"))
-		l = bytes.TrimSuffix(bytes.TrimSuffix(l, []byte("\n")), []byte("\r"))
+	for len(content) > 0 {
+		l, nl, rest := cutLine(content)
 		if len(l) >= indent {
 			sb.Write(l[indent:])
 		}
 		if nl {
-			sb.WriteByte('\n')
+			sb.WriteByte('\n') // YAML reads every line break as "\n"
 		}
+		content = rest
 	}
 	s := sb.String()
 	switch chomp {
@@ -196,13 +264,21 @@ func decodeLiteral(content []byte, indent int, chomp byte) string {
 	return s
 }
 
-// line returns line l (0-based) without its newline.
-func (b *Blocks) line(l int) []byte {
-	end := len(b.src)
-	if l+1 < len(b.lines) {
-		end = b.lines[l+1] - 1
+// cutLine splits b at the end of its first line: the line without its
+// line break, whether it has one, and what follows.
+func cutLine(b []byte) (line []byte, brk bool, rest []byte) {
+	for i := range b {
+		if n := lineBreak(b[i:]); n > 0 {
+			return b[:i], true, b[i+n:]
+		}
 	}
-	return b.src[b.lines[l]:end]
+	return b, false, nil
+}
+
+// line returns line l (0-based) without its line break.
+func (b *Blocks) line(l int) []byte {
+	l0, _, _ := cutLine(b.src[b.lines[l]:])
+	return l0
 }
 
 // lineEnd is the offset after line l's newline (the end of the file for
@@ -254,13 +330,14 @@ func (t *Text) Content() []byte {
 		return t.Src
 	}
 	var out []byte
-	from := bytes.LastIndexByte(t.Src[:t.Start], '\n') + 1 // the start of the first line
-	for _, l := range bytes.SplitAfter(t.Src[from:], []byte("\n")) {
-		l = bytes.TrimPrefix(l, []byte(t.Indent))
-		if bytes.HasSuffix(l, []byte("\r\n")) { // YAML reads a CRLF as a line break
-			l = append(l[:len(l)-2:len(l)-2], '\n')
+	from := bytes.LastIndexAny(t.Src[:t.Start], "\r\n") + 1 // the start of the first line
+	for rest := t.Src[from:]; len(rest) > 0; {
+		l, nl, r := cutLine(rest)
+		out = append(out, l[min(len(t.Indent), leadingSpaces(l)):]...) // an empty line may carry fewer spaces
+		if nl {                                                        // YAML reads a CRLF or a lone CR as "\n"
+			out = append(out, '\n')
 		}
-		out = append(out, l...)
+		rest = r
 	}
 	return out
 }

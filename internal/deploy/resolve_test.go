@@ -99,3 +99,12 @@ func TestMergeChains(t *testing.T) {
 		t.Error("mergeChains changed its input")
 	}
 }
+
+func TestIsBackup(t *testing.T) {
+	for name, want := range map[string]bool{"Dockerfile.bak": true, "x.ORIG": true, "a.rej": true, "a~": true, ".a.swp": true,
+		".a.swo": true, ".#a": true, "docker-compose.yml": false, "Dockerfile": false, "bak": false} {
+		if IsBackup(name) != want {
+			t.Errorf("IsBackup(%q) = %v, want %v", name, !want, want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"bytes"
+	"strings"
 )
 
 // Source kinds: which reader takes a deployment file.
@@ -42,4 +43,17 @@ func hasTopKey(src []byte, key string) bool {
 		}
 	}
 	return false
+}
+
+// IsBackup reports whether base, a file name, is an editor's or a merge
+// tool's copy of a file (*.bak, *.orig, *.rej, *~, vim's *.swp and *.swo,
+// Emacs's .#*), in any case: never a deployment file.
+func IsBackup(base string) bool {
+	lower := strings.ToLower(base)
+	for _, s := range []string{".bak", ".orig", ".rej", "~", ".swp", ".swo"} {
+		if strings.HasSuffix(lower, s) {
+			return true
+		}
+	}
+	return strings.HasPrefix(lower, ".#")
 }

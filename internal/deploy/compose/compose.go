@@ -118,7 +118,7 @@ const (
 // docker-compose.prod.yml` merges them. It never fails: what it cannot
 // read is a note.
 func Read(path string, src []byte, read ReadFunc, opt Options) (res Result) {
-	r := &reader{read: read, opt: opt, res: &res, files: map[string][]byte{}}
+	r := &reader{read: read, opt: opt, res: &res, files: map[string][]byte{}, blocks: map[string]*deploy.Blocks{}}
 	// compose-go warns on logrus's standard logger ("The "X" variable is
 	// not set", "the attribute `version` is obsolete"), also from the
 	// dotenv and template functions this package calls itself: ckptlint
@@ -140,6 +140,11 @@ func Read(path string, src []byte, read ReadFunc, opt Options) (res Result) {
 		}
 	}()
 	r.run(path, src)
+	for _, f := range r.blockFiles {
+		if n := r.blocks[f].Note; n != "" {
+			r.note("%s", n)
+		}
+	}
 	return res
 }
 
@@ -152,6 +157,10 @@ type reader struct {
 	reads int
 	env   *environment
 	idx   *index
+	// blocks are the block scalar locators of the compose files, made in
+	// the order of blockFiles.
+	blocks     map[string]*deploy.Blocks
+	blockFiles []string
 }
 
 func (r *reader) note(format string, a ...any) {

@@ -249,3 +249,9 @@ func TestIsComposeFile(t *testing.T) {
 		t.Errorf("IsComposeFile (-want +got):\n%s", d)
 	}
 }
+
+// lineOf is the 1-based line of offset off, lines ending at "\n", "\r\n"
+// or a lone "\r" (as YAML's and internal/parsed's).
+func lineOf(src []byte, off int) int {
+	return breaks(src[:off]) + 1
+}

@@ -1,6 +1,7 @@
 package compose
 
 import (
+	"bytes"
 	"path"
 	"sort"
 	"strings"
@@ -153,7 +154,7 @@ func (r *reader) envVar(svc, k string, v envVar) deploy.EnvVar {
 	if v.file != "" {
 		e.Loc = deploy.Loc{File: v.file, Line: v.line}
 	} else if n, key, val, item = r.idx.envNode(svc, k); key != nil {
-		e.Loc = deploy.Loc{File: n.file, Line: itemLine(r.files[n.file], key)}
+		e.Loc = deploy.Loc{File: n.file, Line: itemLine(r.files[n.file], r.blocksOf(n.file), key)}
 	} else {
 		e.Loc = r.idx.attrLoc(svc, "environment")
 	}
@@ -188,43 +189,69 @@ func (r *reader) flinkProperties(e deploy.EnvVar, n *svcNode, key, val *yaml.Nod
 	if n == nil {
 		return plain
 	}
-	src := r.files[n.file]
+	src, blocks := r.files[n.file], r.blocksOf(n.file)
 	if !item {
 		if val.Value != e.Value {
 			return plain // interpolated
 		}
-		return deploy.BlockText(name, n.file, src, key, val)
+		return blocks.Text(name, key, val)
 	}
 	const prefix = "FLINK_PROPERTIES="
-	b, ok := deploy.LiteralBlock(src, val)
-	if !ok || !strings.HasPrefix(val.Value, prefix+"\n") || val.Value[len(prefix):] != e.Value || len(b.Lines) < 2 ||
-		strings.TrimSpace(string(src[b.Lines[0]:b.Lines[1]])) != prefix {
+	s, ok := blocks.Literal(nil, val)
+	if !ok || !strings.HasPrefix(val.Value, prefix+"\n") || val.Value[len(prefix):] != e.Value ||
+		!bytes.HasPrefix(src[s.Start:s.End], []byte(prefix)) {
 		return plain
 	}
-	rest := deploy.Block{Lines: b.Lines[1:], End: b.End, Indent: b.Indent}
-	return deploy.TextAt(name, n.file, src, rest.Start(src), b.End, b.Indent, e.Loc)
+	// The text starts on the line after FLINK_PROPERTIES=, at its
+	// indentation (a blank line: at its line break), and holds a line that
+	// is not blank.
+	next := s.Start + len(prefix)
+	next += lineBreak(src[next:])
+	if len(bytes.TrimSpace(src[next:s.End])) == 0 {
+		return plain
+	}
+	s.Start = next + min(len(s.Indent), len(src[next:s.End])-len(bytes.TrimLeft(src[next:s.End], " ")))
+	blocks.Exact(plain, s)
+	return plain
+}
+
+// blocksOf is the block scalar locator of the file read as file.
+func (r *reader) blocksOf(file string) *deploy.Blocks {
+	b, ok := r.blocks[file]
+	if !ok {
+		b = deploy.NewBlocks(file, r.files[file])
+		r.blocks[file] = b
+		r.blockFiles = append(r.blockFiles, file)
+	}
+	return b
+}
+
+// lineBreak is the length of the line break b starts with.
+func lineBreak(b []byte) int {
+	switch {
+	case bytes.HasPrefix(b, []byte("\r\n")):
+		return 2
+	case len(b) > 0 && (b[0] == '\n' || b[0] == '\r'):
+		return 1
+	}
+	return 0
 }
 
 // itemLine is the line of an environment key or list item: for a list
 // item written as a block scalar (`- |` then NAME=... on the next line,
 // as Flink's docker documentation writes FLINK_PROPERTIES), the line
 // that names the variable.
-func itemLine(src []byte, n *yaml.Node) int {
+func itemLine(src []byte, blocks *deploy.Blocks, n *yaml.Node) int {
 	if n.Kind == yaml.ScalarNode && n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
-		if b, ok := deploy.LiteralBlock(src, n); ok {
-			return lineOf(src, b.Start(src))
+		if s, ok := blocks.Literal(nil, n); ok {
+			// The first line that is not blank.
+			return blocks.Line(s.Start + len(src[s.Start:s.End]) - len(bytes.TrimLeft(src[s.Start:s.End], " \r\n")))
 		}
 		if n.Line < breaks(src)+1 && strings.TrimSpace(n.Value) != "" {
 			return n.Line + 1 // folded: the name starts the next line
 		}
 	}
 	return n.Line
-}
-
-// lineOf is the 1-based line of offset off, lines ending at "\n", "\r\n"
-// or a lone "\r" (as YAML's and internal/parsed's).
-func lineOf(src []byte, off int) int {
-	return breaks(src[:off]) + 1
 }
 
 // breaks counts the line breaks of b.

@@ -37,18 +37,17 @@ const maxFacts = 1000
 // IsDockerfile reports whether a file name is a Dockerfile: Dockerfile
 // and Containerfile, with any suffix or prefix (Dockerfile.flink,
 // Dockerfile_env, Dockerfile-dev, flink.Dockerfile, base.dockerfile), in
-// any case; never an editor's or a merge tool's backup (*.bak, *.orig,
-// *.rej, *~, *.swp, .#*) nor BuildKit's per-Dockerfile ignore file
-// (Dockerfile.dockerignore).
+// any case; never an editor's or a merge tool's backup (deploy.IsBackup)
+// nor BuildKit's per-Dockerfile ignore file (Dockerfile.dockerignore).
 func IsDockerfile(name string) bool {
 	lower := strings.ToLower(path.Base(strings.ReplaceAll(name, `\`, "/")))
-	for _, s := range []string{".bak", ".orig", ".rej", "~", ".swp", ".swo", ".dockerignore", ".md", ".txt"} {
+	if deploy.IsBackup(lower) {
+		return false
+	}
+	for _, s := range []string{".dockerignore", ".md", ".txt"} {
 		if strings.HasSuffix(lower, s) {
 			return false
 		}
-	}
-	if strings.HasPrefix(lower, ".#") {
-		return false
 	}
 	// Source, data and document files named after Dockerfiles
 	// (dockerfile.go, dockerfile_test.py, Dockerfile.json) are none.

@@ -18,7 +18,7 @@ func KindOf(p string) string {
 	p = strings.ReplaceAll(p, `\`, "/")
 	base := path.Base(p)
 	lower := strings.ToLower(base)
-	if isBackup(lower) {
+	if deploy.IsBackup(lower) {
 		return ""
 	}
 	switch {
@@ -54,11 +54,4 @@ const HelmStdin = "-"
 func TemplateTarget(name string) string {
 	t, _ := cm.TemplateTarget(name)
 	return t.Target
-}
-
-// isBackup reports an editor's or a merge tool's copy of a file: never a
-// deployment file.
-func isBackup(lower string) bool {
-	return strings.HasSuffix(lower, ".bak") || strings.HasSuffix(lower, ".orig") || strings.HasSuffix(lower, "~") ||
-		strings.HasSuffix(lower, ".swp") || strings.HasPrefix(lower, ".#") || strings.HasSuffix(lower, ".rej")
 }
