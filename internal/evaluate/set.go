@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ckptlint/ckptlint/internal/engine"
 	"github.com/ckptlint/ckptlint/internal/finding"
@@ -227,10 +228,17 @@ func versionConflicts(s *model.Set) []finding.Finding {
 	}{{"Flink", s.FlinkVersion}, {"Hadoop", s.HadoopVersion}} {
 		for _, c := range pv.r.Conflicts {
 			lower := strings.ToLower(pv.product)
+			headline := func(place string) string {
+				return fmt.Sprintf("%s versions disagree: ckptlint goes by %s %s, but %s pins %s %s.",
+					pv.product, pv.product, pv.r.Version, place, pv.product, c.Version)
+			}
+			h := headline(c.Place())
+			if utf8.RuneCountInString(h) > finding.MaxHeadline {
+				h = headline(finding.Short(c.Place())) // a long path or instruction: the detail names it whole
+			}
 			out = append(out, finding.Finding{
 				RuleID: rule.VersionConflict, RuleName: rule.VersionConflictName, Severity: finding.Info,
-				Message: fmt.Sprintf("%s versions disagree: ckptlint goes by %s %s, but %s pins %s %s.",
-					pv.product, pv.product, pv.r.Version, c.Place(), pv.product, c.Version),
+				Message: h,
 				Detail: fmt.Sprintf("%s versions disagree: ckptlint goes by %s, but %s pins %s %s. If %s %s is what runs with this configuration, declare it with --%s-version or %s_version in .ckptlint.hcl",
 					pv.product, pv.r.Text(pv.product), c.Place(), pv.product, c.Version, pv.product, c.Version, lower, lower),
 				Range:     finding.Range{File: defaultFile(s), Span: parsed.At(parsed.Top())},

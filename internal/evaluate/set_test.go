@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ckptlint/ckptlint/internal/finding"
+	"github.com/ckptlint/ckptlint/internal/model"
 	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
@@ -57,5 +58,28 @@ func TestParseHeadline(t *testing.T) {
 		if got := parseHeadline(&parsed.ParseError{Kind: tt.k}, tt.fm, file); got != tt.want {
 			t.Errorf("parseHeadline(%s, %s) = %q, want %q", tt.k, tt.fm, got, tt.want)
 		}
+	}
+}
+
+// TestVersionConflictHeadline: a conflict pinned by a long instruction in a
+// deep path keeps its headline within finding.MaxHeadline characters, the
+// place cut in the headline and whole in the detail.
+func TestVersionConflictHeadline(t *testing.T) {
+	what := "ENV FLINK_TGZ_URL=https://archive.apache.org/dist/flink/flink-1.17.2/flink-1.17.2-bin-scala_2.12.tgz"
+	file := "deploy/" + strings.Repeat("environments/", 8) + "Dockerfile"
+	s := &model.Set{Name: "jobs", Flink: &parsed.File{Path: "conf/flink-conf.yaml"}, FlinkVersion: model.Resolved{
+		Version: model.V(1, 20), Source: "config", Where: "flink_version in .ckptlint.hcl",
+		Conflicts: []model.Evidence{{Version: "1.17.2", Source: "script", What: what, File: file, Line: 3}},
+	}}
+	fs := versionConflicts(s)
+	if len(fs) != 1 {
+		t.Fatalf("%d findings, want 1", len(fs))
+	}
+	f := fs[0]
+	if n := utf8.RuneCountInString(f.Message); n > finding.MaxHeadline || !strings.HasSuffix(f.Message, " pins Flink 1.17.2.") || !strings.Contains(f.Message, "…") {
+		t.Errorf("headline of %d characters: %s", n, f.Message)
+	}
+	if !strings.Contains(f.Detail, what+", "+file+":3") {
+		t.Errorf("the detail does not name the place whole: %s", f.Detail)
 	}
 }
