@@ -58,20 +58,45 @@ func TestRuleFixtures(t *testing.T) {
 	eng := linttest.Engine(t)
 	root, _ := filepath.Abs("../testdata/rules")
 	for _, r := range eng.Rules() {
-		t.Run(r.ID, func(t *testing.T) {
-			dir := filepath.Join(root, r.ID)
-			bad := lintDir(t, eng, filepath.Join(dir, "bad"))
-			if !slices.ContainsFunc(bad, func(f finding.Finding) bool { return f.RuleID == r.ID }) {
-				t.Errorf("bad fixture does not produce %s; got:\n%s", r.ID, textOf(t, bad))
-			}
-			golden(t, filepath.Join(dir, "want.txt"), textOf(t, bad))
-			good := lintDir(t, eng, filepath.Join(dir, "good"))
-			for _, f := range good {
-				if f.RuleID == r.ID {
-					t.Errorf("good fixture produces %s", f)
-				}
-			}
-		})
+		t.Run(r.ID, func(t *testing.T) { ruleFixture(t, eng, filepath.Join(root, r.ID), r.ID) })
+	}
+}
+
+// TestBuiltinFixtures is TestRuleFixtures for the rules the Go code reports
+// that have a directory under testdata/rules: CKPT000 (files Flink or
+// Hadoop refuses) and CKPT005 (fix leftovers). The ignore comments' rules
+// have testdata/suppress, the template note testdata/templates.
+func TestBuiltinFixtures(t *testing.T) {
+	eng := linttest.Engine(t)
+	root, _ := filepath.Abs("../testdata/rules")
+	var ran []string
+	for _, r := range rule.Builtins() {
+		dir := filepath.Join(root, r.ID)
+		if _, err := os.Stat(dir); err != nil {
+			continue
+		}
+		ran = append(ran, r.ID)
+		t.Run(r.ID, func(t *testing.T) { ruleFixture(t, eng, dir, r.ID) })
+	}
+	if !slices.Contains(ran, rule.ParseError) || !slices.Contains(ran, rule.FixLeftover) {
+		t.Errorf("fixtures of built-in rules: %v, want CKPT000 and CKPT005 among them", ran)
+	}
+}
+
+// ruleFixture lints dir/bad and dir/good: bad must produce rule id and
+// match dir/want.txt; good must not produce it.
+func ruleFixture(t *testing.T, eng *engine.Engine, dir, id string) {
+	t.Helper()
+	bad := lintDir(t, eng, filepath.Join(dir, "bad"))
+	if !slices.ContainsFunc(bad, func(f finding.Finding) bool { return f.RuleID == id }) {
+		t.Errorf("bad fixture does not produce %s; got:\n%s", id, textOf(t, bad))
+	}
+	golden(t, filepath.Join(dir, "want.txt"), textOf(t, bad))
+	good := lintDir(t, eng, filepath.Join(dir, "good"))
+	for _, f := range good {
+		if f.RuleID == id {
+			t.Errorf("good fixture produces %s", f)
+		}
 	}
 }
 

@@ -52,8 +52,8 @@ func reported(t *testing.T, label string, opts lint.Options, run func(lint.Optio
 				if _, ok := g.Sources[f.Range.File]; !ok && f.Range.File != "" {
 					t.Errorf("%s: group %q: no bytes for %s", label, g.Set, f.Range.File)
 				}
-				if rule.AboutIgnores(f.RuleID) != (g.Set == "") {
-					t.Errorf("%s: group %q holds %s (the ignore problems come in the last group, and only they)", label, g.Set, f)
+				if rule.InLastGroup(f.RuleID) != (g.Set == "") {
+					t.Errorf("%s: group %q holds %s (the ignore problems and the fix leftovers come in the last group, and only they)", label, g.Set, f)
 				}
 			}
 		}

@@ -83,15 +83,17 @@ func TestSuppress(t *testing.T) {
 	var problems []string
 	for _, f := range res.Findings {
 		if f.RuleID == rule.UnusedIgnore || f.RuleID == rule.InvalidIgnore {
-			problems = append(problems, f.String())
+			problems = append(problems, f.String(), "    "+f.Detail)
 			if f.Severity != finding.Warning || f.ConfigSet != "suppress" {
 				t.Errorf("severity %s, config set %q: %s", f.Severity, f.ConfigSet, f)
 			}
 		}
 	}
 	wantProblems := []string{
-		conf + ":15:1: warning: ckptlint:ignore CKPT101 matched no finding on line 16: remove it, or put it at the end of the finding's line or alone on the line above [CKPT001 unused-ignore]",
-		conf + ":17:1: warning: misplaced ckptlint:ignore-file silences nothing: it must come before the first key (line 3); move it to the top of the file, or use ckptlint:ignore on or above the line [CKPT002 invalid-ignore]",
+		conf + ":15:1: warning: This ckptlint:ignore of CKPT101 matches no finding on line 16, so it silences nothing. [CKPT001 unused-ignore]",
+		"    ckptlint:ignore CKPT101 matched no finding on line 16: remove it, or put it at the end of the finding's line or alone on the line above",
+		conf + ":17:1: warning: This ckptlint:ignore-file comes after the first key, so it silences nothing. [CKPT002 invalid-ignore]",
+		"    misplaced ckptlint:ignore-file silences nothing: it must come before the first key (line 3); move it to the top of the file, or use ckptlint:ignore on or above the line",
 	}
 	if diff := cmp.Diff(wantProblems, problems); diff != "" {
 		t.Errorf("ignore problems (-want +got):\n%s", diff)

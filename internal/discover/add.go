@@ -76,7 +76,7 @@ func (d *Tree) Add(path string, explicit bool) error {
 	}
 	disp := d.Display(path)
 	if n := bytes.Count(src, []byte{'\n'}) + 1; n > parsed.MaxLines {
-		return d.refuseRead(path, explicit, fmt.Sprintf("file has %d lines; ckptlint reads configuration files up to %d lines", n, parsed.MaxLines), src)
+		return d.refuseRead(path, explicit, fmt.Sprintf("file has %d lines; ckptlint reads configuration files up to %d lines", n, parsed.MaxLines), parsed.ErrLimit, src)
 	}
 	if msg, refuse := yamlTooComplex(base, src, explicit); msg != "" {
 		if !refuse {
@@ -85,13 +85,13 @@ func (d *Tree) Add(path string, explicit bool) error {
 		if format.IsManifest(src) {
 			d.manifestRefused = path
 		}
-		return d.refuseRead(path, true, msg, src)
+		return d.refuseRead(path, true, msg, parsed.ErrLimit, src)
 	}
 	fm, _, undecided := format.Detect(filepath.ToSlash(filepath.Join(filepath.Dir(disp), base)), src, d.declared[path])
 	if undecided != "" {
 		// A config.yaml with Flink keys among others: a finding, so the
 		// lint gate notices the file it does not lint.
-		return d.refuseRead(path, true, undecided, src)
+		return d.refuseRead(path, true, undecided, parsed.ErrUndecided, src)
 	}
 	if fm == nil {
 		return d.noConfig(path, real, disp, base, kind, src, explicit)
@@ -132,7 +132,7 @@ func limitKeys(f *parsed.File, disp string, src []byte) *parsed.File {
 		return f
 	}
 	return &parsed.File{Path: disp, Format: f.Format, Src: src, Err: &parsed.ParseError{File: disp, Pos: parsed.Top(),
-		Msg: fmt.Sprintf("file has %d keys; ckptlint reads configuration files of up to %d keys", len(f.Entries), parsed.MaxEntries)}}
+		Msg: fmt.Sprintf("file has %d keys; ckptlint reads configuration files of up to %d keys", len(f.Entries), parsed.MaxEntries), Kind: parsed.ErrLimit}}
 }
 
 // yamlTooComplex says why a YAML file of name base (told by its content,

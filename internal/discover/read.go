@@ -56,22 +56,22 @@ func (d *Tree) notRead(path string, explicit bool, err error) error {
 		}
 		return nil
 	case inputfs.IsOutside(err):
-		return d.refuse(path, explicit, "not read: "+d.outsideReason(err), false)
+		return d.refuse(path, explicit, "not read: "+d.outsideReason(err), parsed.ErrOutside, false)
 	case errors.As(err, &tl):
 		if !explicit && format.ByName(path) == nil {
 			return nil // a large YAML file that is not a configuration file
 		}
-		return d.refuse(path, explicit, tl.Error(), false)
+		return d.refuse(path, explicit, tl.Error(), parsed.ErrLimit, false)
 	case errors.As(err, &be):
-		return d.refuse(path, explicit, be.Error(), true)
+		return d.refuse(path, explicit, be.Error(), parsed.ErrLimit, true)
 	}
-	return d.refuse(path, explicit, "cannot read the file: "+strings.TrimPrefix(unwrapPath(err).Error(), "EvalSymlinks: "), true)
+	return d.refuse(path, explicit, "cannot read the file: "+strings.TrimPrefix(unwrapPath(err).Error(), "EvalSymlinks: "), parsed.ErrRefused, true)
 }
 
 // refuseRead is refuse for a file read and refused for its content (src):
 // its bytes are kept for the reporters (Found.Src).
-func (d *Tree) refuseRead(path string, explicit bool, msg string, src []byte) error {
-	err := d.refuse(path, explicit, msg, false)
+func (d *Tree) refuseRead(path string, explicit bool, msg string, kind parsed.ErrKind, src []byte) error {
+	err := d.refuse(path, explicit, msg, kind, false)
 	if f := d.files[path]; err == nil && f != nil {
 		f.Src = src
 	}
@@ -79,15 +79,15 @@ func (d *Tree) refuseRead(path string, explicit bool, msg string, src []byte) er
 }
 
 // refuse records a file that is not linted: a CKPT000 finding when its
-// name tells its format, else a note. unread marks a file that could not be
-// read at all (exit 2).
-func (d *Tree) refuse(path string, explicit bool, msg string, unread bool) error {
+// name tells its format, else a note. kind says why (parsed.ErrKind);
+// unread marks a file that could not be read at all (exit 2).
+func (d *Tree) refuse(path string, explicit bool, msg string, kind parsed.ErrKind, unread bool) error {
 	disp := d.Display(path)
 	if unread {
 		d.unread = append(d.unread, path)
 	}
 	fm := format.ByName(path)
-	perr := &parsed.ParseError{File: disp, Pos: parsed.Top(), Msg: msg, Unread: unread}
+	perr := &parsed.ParseError{File: disp, Pos: parsed.Top(), Msg: msg, Kind: kind, Unread: unread}
 	switch {
 	case fm != nil:
 	case d.manifestRefused == path:

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"path"
 	"runtime/debug"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ckptlint/ckptlint/internal/engine"
 	"github.com/ckptlint/ckptlint/internal/finding"
@@ -168,14 +170,51 @@ func parseErrors(s *model.Set) []finding.Finding {
 		if strings.Contains(msg, `"--"`) && strings.Contains(strings.ToLower(line), "ckptlint:ignore") {
 			msg += ` (XML comments cannot hold "--": separate the reason with a single '-', <!-- ckptlint:ignore CKPT101 - reason -->)`
 		}
+		if at := fmt.Sprintf("line %d", pos.Line); pos != parsed.Top() && !strings.Contains(msg, at) {
+			msg = at + ": " + msg
+		}
 		out = append(out, finding.Finding{
 			RuleID: rule.ParseError, RuleName: rule.ParseErrorName, Severity: finding.Error,
-			Message:   msg,
+			Message:   parseHeadline(f.Err, f.Format, file),
+			Detail:    msg,
 			Range:     finding.Range{File: file, Span: parsed.At(pos)},
 			ConfigSet: s.Name,
 		})
 	}
 	return out
+}
+
+// parseHeadline is the headline of the CKPT000 finding on file (a display
+// path), whose parse of format fm failed with e: who cannot read it and
+// why, in the words of e's kind (parsed.ErrKind); e.Msg is the detail.
+func parseHeadline(e *parsed.ParseError, fm parsed.Format, file string) string {
+	name := finding.Short(path.Base(file))
+	who := "Flink"
+	if fm == parsed.HadoopCoreSite || fm == parsed.HadoopHDFSSite {
+		who = "Hadoop"
+	}
+	if e.Unread {
+		return "ckptlint cannot read " + name + ", so the run ends with exit code 2."
+	}
+	switch e.Kind {
+	case parsed.ErrXML:
+		return who + " cannot load " + name + ": it is not well-formed XML."
+	case parsed.ErrYAML:
+		return who + " cannot load " + name + ": it is not valid YAML."
+	case parsed.ErrConfig:
+		return who + " cannot load " + name + ": its YAML is not a configuration " + who + " accepts."
+	case parsed.ErrInclude:
+		return "An xi:include in " + name + " cannot be loaded, so its config set is not linted."
+	case parsed.ErrLimit:
+		return "ckptlint does not lint " + name + ": it is past the limits of what ckptlint reads."
+	case parsed.ErrEncoding:
+		return "ckptlint does not lint " + name + ": it is not text in an encoding ckptlint decodes."
+	case parsed.ErrOutside:
+		return "ckptlint does not lint " + name + ": it lies outside the repository."
+	case parsed.ErrUndecided:
+		return "ckptlint cannot tell that " + name + " is Flink's configuration, so it does not lint it."
+	}
+	return who + " refuses to load " + name + ", so ckptlint does not lint its config set."
 }
 
 // versionConflicts reports each pinned version of another major.minor than
@@ -189,10 +228,17 @@ func versionConflicts(s *model.Set) []finding.Finding {
 	}{{"Flink", s.FlinkVersion}, {"Hadoop", s.HadoopVersion}} {
 		for _, c := range pv.r.Conflicts {
 			lower := strings.ToLower(pv.product)
+			headline := func(place string) string {
+				return fmt.Sprintf("%s versions disagree: ckptlint goes by %s %s, but %s pins %s %s.",
+					pv.product, pv.product, pv.r.Version, place, pv.product, c.Version)
+			}
+			h := headline(c.Place())
+			if utf8.RuneCountInString(h) > finding.MaxHeadline {
+				h = headline(finding.Short(c.Place())) // a long path or instruction: the detail names it whole
+			}
 			out = append(out, finding.Finding{
 				RuleID: rule.VersionConflict, RuleName: rule.VersionConflictName, Severity: finding.Info,
-				Message: fmt.Sprintf("%s versions disagree: ckptlint goes by %s %s, but %s pins %s %s.",
-					pv.product, pv.product, pv.r.Version, c.Place(), pv.product, c.Version),
+				Message: h,
 				Detail: fmt.Sprintf("%s versions disagree: ckptlint goes by %s, but %s pins %s %s. If %s %s is what runs with this configuration, declare it with --%s-version or %s_version in .ckptlint.hcl",
 					pv.product, pv.r.Text(pv.product), c.Place(), pv.product, c.Version, pv.product, c.Version, lower, lower),
 				Range:     finding.Range{File: defaultFile(s), Span: parsed.At(parsed.Top())},

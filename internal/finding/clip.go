@@ -128,3 +128,13 @@ func Bounded(fs []Finding) []Finding {
 	}
 	return out
 }
+
+// Short is a name or value as a headline quotes it: at most 40 characters,
+// cut with "…" (the detail quotes it whole), as policies/lib's result.short
+// cuts the values of the rules' headlines.
+func Short(s string) string {
+	if utf8.RuneCountInString(s) <= 40 {
+		return s
+	}
+	return string([]rune(s)[:39]) + "…"
+}

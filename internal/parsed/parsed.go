@@ -83,12 +83,47 @@ type Notice struct {
 	Key     string `json:"key,omitempty"`
 }
 
+// ErrKind says why a file is not linted, for the headline of its CKPT000
+// finding (internal/evaluate): Flink or Hadoop refuses it, and why, or
+// ckptlint does not read it, and why. ParseError.Msg gives the details.
+type ErrKind string
+
+// The kinds of ParseError.
+const (
+	// ErrRefused is a file Flink or Hadoop refuses to load, for a reason
+	// no other kind names.
+	ErrRefused ErrKind = ""
+	// ErrXML is a Hadoop file that is not well-formed XML.
+	ErrXML ErrKind = "xml"
+	// ErrYAML is a Flink file that is not valid YAML.
+	ErrYAML ErrKind = "yaml"
+	// ErrConfig is YAML that Flink does not take as a configuration: a
+	// key that is not a string, a duplicate key, more than one document,
+	// a top level that is not a mapping.
+	ErrConfig ErrKind = "config"
+	// ErrInclude is a Hadoop file whose xi:include Hadoop fails on.
+	ErrInclude ErrKind = "include"
+	// ErrLimit is a file past a limit ckptlint sets on what it reads
+	// (bytes, lines, keys, nesting, alias and entity expansion).
+	ErrLimit ErrKind = "limit"
+	// ErrEncoding is a file that is not text in an encoding ckptlint
+	// decodes.
+	ErrEncoding ErrKind = "encoding"
+	// ErrOutside is a file outside the repository (a symlink leading out).
+	ErrOutside ErrKind = "outside"
+	// ErrUndecided is a config.yaml ckptlint cannot tell is Flink's.
+	ErrUndecided ErrKind = "undecided"
+)
+
 // ParseError is a file the system itself would refuse to load, or that
 // ckptlint cannot read. It always carries a position.
 type ParseError struct {
 	File string `json:"file"`
 	Pos  Pos    `json:"pos"`
 	Msg  string `json:"message"`
+	// Kind says why the file is not linted, in the words of a headline;
+	// Msg says it in full.
+	Kind ErrKind `json:"kind,omitempty"`
 	// Unread is true when the file could not be read at all (permission,
 	// I/O error, the run's input budget): the run then ends with exit code
 	// 2 after every other file is linted.

@@ -317,7 +317,8 @@ func TestJUnitInvalidCharacters(t *testing.T) {
 // set, docs/output.md). CKPT005, whose files no set holds, goes there too.
 func TestJUnitIgnoreSuite(t *testing.T) {
 	unused := finding.Finding{RuleID: rule.UnusedIgnore, RuleName: rule.UnusedIgnoreName, Severity: finding.Warning,
-		Message: "ckptlint:ignore CKPT101 matched no finding", ConfigSet: "jobs",
+		Message: "This ckptlint:ignore of CKPT101 matches no finding on line 1, so it silences nothing.",
+		Detail:  "ckptlint:ignore CKPT101 matched no finding on line 1: remove it", ConfigSet: "jobs",
 		Range: finding.Range{File: "conf/flink-conf.yaml", Span: parsed.Span{Start: pos(1, 1, 0), End: pos(1, 5, 4)}}}
 	r := report.Result{Rules: rule.Builtins(), ConfigSets: []string{"jobs"}, Findings: []finding.Finding{unused},
 		FailLevel: finding.Warning}

@@ -119,10 +119,11 @@ func NewApplier(opts Options) *Applier {
 	return a
 }
 
-// problem is a CKPT001 or CKPT002 finding about ig in f.
-func problem(f *File, id, name string, ig Ignore, msg string) finding.Finding {
+// problem is a CKPT001 or CKPT002 finding about ig in f: headline is the
+// sentence it leads with, detail what is wrong and how to mend it.
+func problem(f *File, id, name string, ig Ignore, headline, detail string) finding.Finding {
 	return finding.Finding{
-		RuleID: id, RuleName: name, Severity: finding.Warning, Message: msg,
+		RuleID: id, RuleName: name, Severity: finding.Warning, Message: headline, Detail: detail,
 		Range: finding.Range{File: f.Path, Span: ig.Span}, DocURL: DocURL + "#" + strings.ToLower(id) + "-" + name,
 	}
 }
@@ -134,7 +135,7 @@ func (a *Applier) Add(f *File) {
 	}
 	a.files = append(a.files, f)
 	for _, p := range f.Problems {
-		a.problems = append(a.problems, problem(f, rule.InvalidIgnore, rule.InvalidIgnoreName, Ignore{Span: p.Span}, p.Msg))
+		a.problems = append(a.problems, problem(f, rule.InvalidIgnore, rule.InvalidIgnoreName, Ignore{Span: p.Span}, p.Headline, p.Msg))
 	}
 	for _, ig := range f.Ignores {
 		rv := &resolved{Ignore: ig}
@@ -142,12 +143,14 @@ func (a *Applier) Add(f *File) {
 			r := a.lookup(w)
 			switch {
 			case r == nil:
-				a.problems = append(a.problems, problem(f, rule.InvalidIgnore, rule.InvalidIgnoreName, ig, fmt.Sprintf(
-					"%s names %q, which is no rule's id or name, so it silences nothing for it%s (ckptlint rules lists the rules)",
-					directiveOf(ig), w, suggest(w, a.ids))))
+				a.problems = append(a.problems, problem(f, rule.InvalidIgnore, rule.InvalidIgnoreName, ig,
+					fmt.Sprintf("This %s names %q, which is no rule, so it silences nothing for it.", directiveOf(ig), truncate(w, 40)),
+					fmt.Sprintf("%s names %q, which is no rule's id or name, so it silences nothing for it%s (ckptlint rules lists the rules)",
+						directiveOf(ig), w, suggest(w, a.ids))))
 			case r.NotIgnorable != "":
-				a.problems = append(a.problems, problem(f, rule.InvalidIgnore, rule.InvalidIgnoreName, ig, fmt.Sprintf("%s names %s, which cannot be ignored: %s",
-					directiveOf(ig), r.ID, r.NotIgnorable)))
+				a.problems = append(a.problems, problem(f, rule.InvalidIgnore, rule.InvalidIgnoreName, ig,
+					fmt.Sprintf("This %s names %s, which no ignore can silence.", directiveOf(ig), r.ID),
+					fmt.Sprintf("%s names %s, which cannot be ignored: %s", directiveOf(ig), r.ID, r.NotIgnorable)))
 			default:
 				rv.refs = append(rv.refs, &ref{written: w, id: r.ID})
 			}
@@ -208,9 +211,10 @@ func (a *Applier) Problems() []finding.Finding {
 				if rf.used || (a.opts.Dormant != nil && a.opts.Dormant(rf.id)) {
 					continue
 				}
-				name := rf.written
+				name, short := rf.written, truncate(rf.written, 40)
 				if !strings.EqualFold(rf.written, rf.id) {
 					name += " (" + rf.id + ")"
+					short += " (" + rf.id + ")"
 				}
 				where := "in this file"
 				if ig.Kind == KindInline {
@@ -226,8 +230,9 @@ func (a *Applier) Problems() []finding.Finding {
 				if ig.Kind == KindInline {
 					fix += ", or put it at the end of the finding's line or alone on the line above"
 				}
-				out = append(out, problem(f, rule.UnusedIgnore, rule.UnusedIgnoreName, ig.Ignore, fmt.Sprintf("%s %s matched no finding %s: %s",
-					directiveOf(ig.Ignore), name, where, fix)))
+				out = append(out, problem(f, rule.UnusedIgnore, rule.UnusedIgnoreName, ig.Ignore,
+					fmt.Sprintf("This %s of %s matches no finding %s, so it silences nothing.", directiveOf(ig.Ignore), short, where),
+					fmt.Sprintf("%s %s matched no finding %s: %s", directiveOf(ig.Ignore), name, where, fix)))
 			}
 		}
 	}

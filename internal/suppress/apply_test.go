@@ -50,7 +50,7 @@ func short(fs []finding.Finding) []string {
 func problems(fs []finding.Finding) []string {
 	var out []string
 	for _, f := range fs {
-		out = append(out, fmt.Sprintf("%s:%d %s %s: %s", f.Range.File, f.Range.Start.Line, f.RuleID, f.Severity, f.Message))
+		out = append(out, fmt.Sprintf("%s:%d %s %s: %s | %s", f.Range.File, f.Range.Start.Line, f.RuleID, f.Severity, f.Message, f.Detail))
 	}
 	return out
 }
@@ -108,12 +108,12 @@ func TestApply(t *testing.T) {
 		t.Errorf("suppressed (-want +got):\n%s", diff)
 	}
 	wantProblems := []string{
-		`flink-conf.yaml:7 CKPT002 warning: ckptlint:ignore names "CKPT999", which is no rule's id or name, so it silences nothing for it (ckptlint rules lists the rules)`,
-		`flink-conf.yaml:7 CKPT002 warning: ckptlint:ignore names "CKPT2O1", which is no rule's id or name, so it silences nothing for it; did you mean "CKPT201"? (ckptlint rules lists the rules)`,
-		`flink-conf.yaml:7 CKPT002 warning: ckptlint:ignore names CKPT000, which cannot be ignored: Flink or Hadoop cannot read the file`,
-		`flink-conf.yaml:7 CKPT002 warning: ckptlint:ignore names CKPT001, which cannot be ignored: it reports the ignores themselves; remove the ignore, or turn the rule off with a rule block in .ckptlint.hcl`,
-		`flink-conf.yaml:7 CKPT002 warning: ckptlint:ignore names "blocksize-scheduled-spac", which is no rule's id or name, so it silences nothing for it; did you mean "blocksize-scheduled-space"? (ckptlint rules lists the rules)`,
-		`flink-conf.yaml:5 CKPT001 warning: ckptlint:ignore directoryscan-lock-stall (CKPT301) matched no finding on line 6: remove directoryscan-lock-stall from it, or put it at the end of the finding's line or alone on the line above`,
+		`flink-conf.yaml:7 CKPT002 warning: This ckptlint:ignore names "CKPT999", which is no rule, so it silences nothing for it. | ckptlint:ignore names "CKPT999", which is no rule's id or name, so it silences nothing for it (ckptlint rules lists the rules)`,
+		`flink-conf.yaml:7 CKPT002 warning: This ckptlint:ignore names "CKPT2O1", which is no rule, so it silences nothing for it. | ckptlint:ignore names "CKPT2O1", which is no rule's id or name, so it silences nothing for it; did you mean "CKPT201"? (ckptlint rules lists the rules)`,
+		`flink-conf.yaml:7 CKPT002 warning: This ckptlint:ignore names CKPT000, which no ignore can silence. | ckptlint:ignore names CKPT000, which cannot be ignored: Flink or Hadoop cannot read the file`,
+		`flink-conf.yaml:7 CKPT002 warning: This ckptlint:ignore names CKPT001, which no ignore can silence. | ckptlint:ignore names CKPT001, which cannot be ignored: it reports the ignores themselves; remove the ignore, or turn the rule off with a rule block in .ckptlint.hcl`,
+		`flink-conf.yaml:7 CKPT002 warning: This ckptlint:ignore names "blocksize-scheduled-spac", which is no rule, so it silences nothing for it. | ckptlint:ignore names "blocksize-scheduled-spac", which is no rule's id or name, so it silences nothing for it; did you mean "blocksize-scheduled-space"? (ckptlint rules lists the rules)`,
+		`flink-conf.yaml:5 CKPT001 warning: This ckptlint:ignore of directoryscan-lock-stall (CKPT301) matches no finding on line 6, so it silences nothing. | ckptlint:ignore directoryscan-lock-stall (CKPT301) matched no finding on line 6: remove directoryscan-lock-stall from it, or put it at the end of the finding's line or alone on the line above`,
 	}
 	if diff := cmp.Diff(wantProblems, problems(out.Problems)); diff != "" {
 		t.Errorf("problems (-want +got):\n%s", diff)
@@ -141,33 +141,33 @@ func TestApplyUnused(t *testing.T) {
 		{
 			name: "every ignore unused",
 			want: []string{
-				"c.yaml:1 CKPT001 warning: ckptlint:ignore-file CKPT205 matched no finding in this file: remove it",
-				"c.yaml:2 CKPT001 warning: ckptlint:ignore CKPT101 matched no finding on line 3: remove it, or put it at the end of the finding's line or alone on the line above",
-				"c.yaml:4 CKPT001 warning: ckptlint:ignore CKPT201 matched no finding on line 4: remove it, or put it at the end of the finding's line or alone on the line above",
-				"c.yaml:5 CKPT001 warning: ckptlint:ignore CKPT301 matched no finding on line 5: remove it, or put it at the end of the finding's line or alone on the line above",
-				"h.xml:2 CKPT001 warning: ckptlint:ignore CKPT101 matched no finding on lines 3-5: remove it, or put it at the end of the finding's line or alone on the line above",
+				"c.yaml:1 CKPT001 warning: This ckptlint:ignore-file of CKPT205 matches no finding in this file, so it silences nothing. | ckptlint:ignore-file CKPT205 matched no finding in this file: remove it",
+				"c.yaml:2 CKPT001 warning: This ckptlint:ignore of CKPT101 matches no finding on line 3, so it silences nothing. | ckptlint:ignore CKPT101 matched no finding on line 3: remove it, or put it at the end of the finding's line or alone on the line above",
+				"c.yaml:4 CKPT001 warning: This ckptlint:ignore of CKPT201 matches no finding on line 4, so it silences nothing. | ckptlint:ignore CKPT201 matched no finding on line 4: remove it, or put it at the end of the finding's line or alone on the line above",
+				"c.yaml:5 CKPT001 warning: This ckptlint:ignore of CKPT301 matches no finding on line 5, so it silences nothing. | ckptlint:ignore CKPT301 matched no finding on line 5: remove it, or put it at the end of the finding's line or alone on the line above",
+				"h.xml:2 CKPT001 warning: This ckptlint:ignore of CKPT101 matches no finding on lines 3-5, so it silences nothing. | ckptlint:ignore CKPT101 matched no finding on lines 3-5: remove it, or put it at the end of the finding's line or alone on the line above",
 			},
 		},
 		{
 			name: "an ignore above a blank line does not reach the line below it",
 			fs:   []finding.Finding{at("c.yaml", 4, "CKPT101"), at("c.yaml", 4, "CKPT201"), at("c.yaml", 5, "CKPT301"), at("c.yaml", 2, "CKPT205"), at("h.xml", 5, "CKPT101")},
 			want: []string{
-				"c.yaml:2 CKPT001 warning: ckptlint:ignore CKPT101 matched no finding on line 3: remove it, or put it at the end of the finding's line or alone on the line above",
+				"c.yaml:2 CKPT001 warning: This ckptlint:ignore of CKPT101 matches no finding on line 3, so it silences nothing. | ckptlint:ignore CKPT101 matched no finding on line 3: remove it, or put it at the end of the finding's line or alone on the line above",
 			},
 		},
 		{
 			name: "a rule turned off in .ckptlint.hcl is dormant, not unused",
 			opts: Options{Dormant: func(id string) bool { return id != "CKPT101" }},
 			want: []string{
-				"c.yaml:2 CKPT001 warning: ckptlint:ignore CKPT101 matched no finding on line 3: remove it, or put it at the end of the finding's line or alone on the line above",
-				"h.xml:2 CKPT001 warning: ckptlint:ignore CKPT101 matched no finding on lines 3-5: remove it, or put it at the end of the finding's line or alone on the line above",
+				"c.yaml:2 CKPT001 warning: This ckptlint:ignore of CKPT101 matches no finding on line 3, so it silences nothing. | ckptlint:ignore CKPT101 matched no finding on line 3: remove it, or put it at the end of the finding's line or alone on the line above",
+				"h.xml:2 CKPT001 warning: This ckptlint:ignore of CKPT101 matches no finding on lines 3-5, so it silences nothing. | ckptlint:ignore CKPT101 matched no finding on lines 3-5: remove it, or put it at the end of the finding's line or alone on the line above",
 			},
 		},
 		{
 			name: "files whose set was not evaluated are not checked for use",
 			opts: Options{Unchecked: func(p string) bool { return p == "c.yaml" }},
 			want: []string{
-				"h.xml:2 CKPT001 warning: ckptlint:ignore CKPT101 matched no finding on lines 3-5: remove it, or put it at the end of the finding's line or alone on the line above",
+				"h.xml:2 CKPT001 warning: This ckptlint:ignore of CKPT101 matches no finding on lines 3-5, so it silences nothing. | ckptlint:ignore CKPT101 matched no finding on lines 3-5: remove it, or put it at the end of the finding's line or alone on the line above",
 			},
 		},
 	}
@@ -204,7 +204,7 @@ func TestApplyInvalidSilencesNothing(t *testing.T) {
 	if diff := cmp.Diff([]string{"c.yaml:1 CKPT101"}, short(out.Findings)); diff != "" {
 		t.Errorf("kept (-want +got):\n%s", diff)
 	}
-	want := []string{"c.yaml:1 CKPT002 warning: ckptlint:ignore has no reason, so it silences nothing: write # ckptlint:ignore CKPT101 -- reason"}
+	want := []string{"c.yaml:1 CKPT002 warning: This ckptlint:ignore has no reason, so it silences nothing. | ckptlint:ignore has no reason, so it silences nothing: write # ckptlint:ignore CKPT101 -- reason"}
 	if diff := cmp.Diff(want, problems(out.Problems)); diff != "" {
 		t.Errorf("problems (-want +got):\n%s", diff)
 	}

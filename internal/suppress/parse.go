@@ -32,7 +32,10 @@ type Ignore struct {
 // Problem is a comment that looks like an ignore but silences nothing.
 type Problem struct {
 	Span parsed.Span
-	Msg  string
+	// Headline is the sentence a CKPT002 finding leads with; Msg, its
+	// detail, says what is wrong and how the comment is written.
+	Headline string
+	Msg      string
 }
 
 // File holds the ignores of one file.
@@ -67,7 +70,7 @@ func Parse(path string, c *parsed.Comments, syn Syntax) *File {
 		}
 		sp := cm.Span
 		if d.problem != "" {
-			f.Problems = append(f.Problems, Problem{Span: sp, Msg: d.problem + ": " + example(syn, d.kind, d.rules)})
+			f.Problems = append(f.Problems, Problem{Span: sp, Headline: d.headline, Msg: d.problem + ": " + example(syn, d.kind, d.rules)})
 			continue
 		}
 		ig := Ignore{Kind: d.kind, Rules: d.rules, Reason: d.reason, Span: sp}
@@ -77,9 +80,11 @@ func Parse(path string, c *parsed.Comments, syn Syntax) *File {
 				if syn == XML {
 					what = "property"
 				}
-				f.Problems = append(f.Problems, Problem{Span: sp, Msg: fmt.Sprintf(
-					"misplaced ckptlint:ignore-file silences nothing: it must come before the first %s (line %d); move it to the top of the file, or use ckptlint:ignore on or above the line",
-					what, s.lines.Pos(c.Body).Line)})
+				f.Problems = append(f.Problems, Problem{Span: sp,
+					Headline: fmt.Sprintf("This ckptlint:ignore-file comes after the first %s, so it silences nothing.", what),
+					Msg: fmt.Sprintf(
+						"misplaced ckptlint:ignore-file silences nothing: it must come before the first %s (line %d); move it to the top of the file, or use ckptlint:ignore on or above the line",
+						what, s.lines.Pos(c.Body).Line)})
 				continue
 			}
 		} else {
@@ -100,6 +105,8 @@ type directive struct {
 	rules   []string
 	reason  string
 	problem string // set when the comment silences nothing
+	// headline is problem in one sentence, for the finding's headline.
+	headline string
 }
 
 var (
@@ -132,6 +139,7 @@ func parseDirective(text string) (d directive, isDirective bool) {
 	case nearMiss().MatchString(lower):
 		d.kind = KindInline
 		d.problem = fmt.Sprintf("%q is not a ckptlint ignore and silences nothing; the forms are ckptlint:ignore and ckptlint:ignore-file", truncate(t, 40))
+		d.headline = "This comment looks like a ckptlint ignore but is spelled otherwise, so it silences nothing."
 		return d, true
 	default:
 		return d, false
@@ -162,14 +170,19 @@ func parseDirective(text string) (d directive, isDirective bool) {
 	switch {
 	case spaced && !hasSep:
 		d.problem = fmt.Sprintf("%s has no reason after \"--\", so it silences nothing", directiveName)
+		d.headline = "This " + directiveName + " has no reason, so it silences nothing."
 	case spaced:
 		d.problem = fmt.Sprintf("%s: separate rule ids with commas (%q), so it silences nothing", directiveName, truncate(bad[0], 40))
+		d.headline = "This " + directiveName + " does not separate its rule ids with commas, so it silences nothing."
 	case len(bad) > 0:
 		d.problem = fmt.Sprintf("%s: %q is not a rule id or name, so it silences nothing", directiveName, truncate(bad[0], 40))
+		d.headline = "This " + directiveName + " names something that is not a rule id or name, so it silences nothing."
 	case len(d.rules) == 0:
 		d.problem = fmt.Sprintf("%s names no rule, so it silences nothing", directiveName)
+		d.headline = "This " + directiveName + " names no rule, so it silences nothing."
 	case reason == "":
 		d.problem = fmt.Sprintf("%s has no reason, so it silences nothing", directiveName)
+		d.headline = "This " + directiveName + " has no reason, so it silences nothing."
 	}
 	if len(d.rules) == 0 && len(bad) > 0 {
 		if w := strings.Fields(bad[0]); len(w) > 0 && ruleWord().MatchString(w[0]) {

@@ -238,6 +238,14 @@ func TestParse(t *testing.T) {
 					t.Errorf("problem %d: got line %d %q, want line %d containing %q", i, probs[i].Line, probs[i].Msg, p.Line, p.Msg)
 				}
 			}
+			// Each problem leads with one sentence of its own (the
+			// CKPT002 headline; lint's TestHeadlines holds it to the
+			// contract).
+			for _, p := range f.Problems {
+				if !strings.HasPrefix(p.Headline, "This ") || !strings.HasSuffix(p.Headline, ", so it silences nothing.") {
+					t.Errorf("problem %q has the headline %q", p.Msg, p.Headline)
+				}
+			}
 		})
 	}
 }

@@ -31,12 +31,12 @@ type parser struct {
 func Parse(path string, src []byte) *parsed.File {
 	f := &parsed.File{Path: path, Format: parsed.FlinkConfLegacy, Src: src}
 	if len(src) > parsed.MaxFileSize {
-		f.Err = &parsed.ParseError{File: path, Pos: parsed.Top(), Msg: fmt.Sprintf("file is %d bytes; ckptlint reads at most %d", len(src), parsed.MaxFileSize)}
+		f.Err = &parsed.ParseError{File: path, Pos: parsed.Top(), Msg: fmt.Sprintf("file is %d bytes; ckptlint reads at most %d", len(src), parsed.MaxFileSize), Kind: parsed.ErrLimit}
 		return f
 	}
 	p := &parser{f: f, src: src, pos: parsed.NewLines(src), lines: splitLines(src)}
 	if nul := bytes.IndexByte(src, 0); nul >= 0 {
-		f.Err = &parsed.ParseError{File: path, Pos: p.pos.Pos(nul), Msg: "NUL byte: not a text file"}
+		f.Err = &parsed.ParseError{File: path, Pos: p.pos.Pos(nul), Msg: "NUL byte: not a text file", Kind: parsed.ErrEncoding}
 		n := 0
 		for n < len(p.lines) && p.lines[n].end <= nul {
 			n++

@@ -68,7 +68,7 @@ func TestParseErrors(t *testing.T) {
 	t.Run("NUL byte", func(t *testing.T) {
 		src := []byte("a: b\nc: \x00d\ne: f\n")
 		f := Parse("conf/flink-conf.yaml", src)
-		want := &parsed.ParseError{File: "conf/flink-conf.yaml", Pos: parsed.Pos{Line: 2, Col: 4, Offset: 8}, Msg: "NUL byte: not a text file"}
+		want := &parsed.ParseError{File: "conf/flink-conf.yaml", Pos: parsed.Pos{Line: 2, Col: 4, Offset: 8}, Msg: "NUL byte: not a text file", Kind: parsed.ErrEncoding}
 		if diff := cmp.Diff(want, f.Err); diff != "" {
 			t.Errorf("Err (-want +got):\n%s", diff)
 		}

@@ -47,12 +47,18 @@ const (
 // again: an over-count, never an under-count).
 type aliasBudget struct{ bytes int }
 
+// limit marks e as past a limit of ckptlint's own (parsed.ErrLimit).
+func limit(e *parsed.ParseError) *parsed.ParseError {
+	e.Kind = parsed.ErrLimit
+	return e
+}
+
 // charge counts n bytes reached through an alias written at offset at; past
 // maxAliasBytes it returns the alias-bomb error there.
 func (f *flattener) charge(n, at int) *parsed.ParseError {
 	f.aliased.bytes += n
 	if f.aliased.bytes > maxAliasBytes {
-		return f.fail(at, "aliases repeat more than %d bytes of text: ckptlint refuses this as an alias bomb", maxAliasBytes)
+		return limit(f.fail(at, "aliases repeat more than %d bytes of text: ckptlint refuses this as an alias bomb", maxAliasBytes))
 	}
 	return nil
 }
@@ -103,7 +109,7 @@ func (f *flattener) aliasValue(k pairKey, vn *yaml.Node, depth int) *parsed.Pars
 		if f.via != nil {
 			at = f.via.val.start // the outermost alias
 		}
-		return f.fail(at, "aliases expand to more than %d keys: ckptlint refuses this as an alias bomb", maxAliasEntries)
+		return limit(f.fail(at, "aliases expand to more than %d keys: ckptlint refuses this as an alias bomb", maxAliasEntries))
 	}
 	if f.via == nil {
 		f.via = &aliasSite{key: k.span, val: r}

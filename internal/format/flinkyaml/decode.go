@@ -23,6 +23,7 @@ func checkSize(path string, src []byte) *parsed.ParseError {
 		File: path,
 		Pos:  parsed.Top(),
 		Msg:  fmt.Sprintf("file is %d bytes, over the %d-byte limit", len(src), parsed.MaxFileSize),
+		Kind: parsed.ErrLimit,
 	}
 }
 
@@ -89,7 +90,7 @@ func yamlError(path string, loc *locator, err error) *parsed.ParseError {
 			off = firstBadChar(loc.src)
 		}
 	}
-	return &parsed.ParseError{File: path, Pos: loc.pos(off), Msg: "invalid YAML: " + msg}
+	return &parsed.ParseError{File: path, Pos: loc.pos(off), Msg: "invalid YAML: " + msg, Kind: parsed.ErrYAML}
 }
 
 // firstBadChar returns the offset of the first byte yaml.v3's reader
@@ -163,7 +164,7 @@ func yamlInput(path string, src []byte, loc *locator) ([]byte, *parsed.ParseErro
 				return out, nil // malformed: yaml.v3 reports it
 			}
 			if maj != 1 {
-				return nil, &parsed.ParseError{File: path, Pos: loc.pos(i), Msg: fmt.Sprintf(
+				return nil, &parsed.ParseError{File: path, Pos: loc.pos(i), Kind: parsed.ErrConfig, Msg: fmt.Sprintf(
 					"%%YAML %d.%d: Flink's YAML parser, snakeyaml-engine, reads YAML 1.x documents only and refuses the file (YamlVersionException: Version{major=%d, minor=%d})", maj, mnr, maj, mnr)}
 			}
 			if string(line[j:k]) != "1.1" {

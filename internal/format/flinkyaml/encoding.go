@@ -73,10 +73,10 @@ func parseUnreadEncoding(path string, src []byte, enc *unreadEncoding) *parsed.F
 	text, err := enc.dec.NewDecoder().Bytes(src)
 	if err != nil {
 		return &parsed.File{Path: path, Format: parsed.FlinkConfigYAML, Src: src,
-			Err: &parsed.ParseError{File: path, Pos: parsed.Top(), Msg: fmt.Sprintf("%s (and it does not decode as %s: %v)", enc.msg, enc.name, err)}}
+			Err: &parsed.ParseError{File: path, Pos: parsed.Top(), Kind: parsed.ErrEncoding, Msg: fmt.Sprintf("%s (and it does not decode as %s: %v)", enc.msg, enc.name, err)}}
 	}
 	f := ParseConfig(path, text)
-	f.Err = &parsed.ParseError{File: path, Pos: parsed.Top(), Msg: enc.msg}
+	f.Err = &parsed.ParseError{File: path, Pos: parsed.Top(), Msg: enc.msg, Kind: parsed.ErrEncoding}
 	return f
 }
 

@@ -42,9 +42,10 @@ func newFlattener(loc *locator, file *parsed.File, doc int, standard bool, alias
 	return &flattener{loc: loc, file: file, doc: doc, standard: standard, last: map[string]int{}, aliased: aliased}
 }
 
-// fail returns a ParseError at byte offset off.
+// fail returns a ParseError at byte offset off: YAML that Flink does not
+// take as a configuration (parsed.ErrConfig).
 func (f *flattener) fail(off int, format string, args ...any) *parsed.ParseError {
-	return &parsed.ParseError{File: f.file.Path, Pos: f.loc.pos(off), Msg: fmt.Sprintf(format, args...)}
+	return &parsed.ParseError{File: f.file.Path, Pos: f.loc.pos(off), Msg: fmt.Sprintf(format, args...), Kind: parsed.ErrConfig}
 }
 
 // failNode returns a ParseError at the start of n.

@@ -103,8 +103,8 @@ func ianaISOLatin1(l string) bool {
 // declared encoding.
 func decodeLabel(path string, src []byte) ([]byte, *transcoded, *parsed.ParseError) {
 	at := 0 // where the encoding label starts, for errors
-	fail := func(format string, args ...any) *parsed.ParseError {
-		return &parsed.ParseError{File: path, Pos: parsed.NewLines(src).Pos(at), Msg: fmt.Sprintf(format, args...)}
+	fail := func(kind parsed.ErrKind, format string, args ...any) *parsed.ParseError {
+		return &parsed.ParseError{File: path, Pos: parsed.NewLines(src).Pos(at), Msg: fmt.Sprintf(format, args...), Kind: kind}
 	}
 	switch {
 	case bytes.HasPrefix(src, []byte{0xFE, 0xFF}):
@@ -131,15 +131,15 @@ func decodeLabel(path string, src []byte) ([]byte, *transcoded, *parsed.ParseErr
 		return src, nil, nil
 	}
 	if strings.HasPrefix(l, "utf-16") || strings.HasPrefix(l, "utf-32") || strings.HasPrefix(l, "ucs") {
-		return nil, nil, fail("the declaration says encoding %q, but the file starts with single-byte text; save it with a byte-order mark or declare the encoding it is written in", label)
+		return nil, nil, fail(parsed.ErrXML, "the declaration says encoding %q, but the file starts with single-byte text; save it with a byte-order mark or declare the encoding it is written in", label)
 	}
 	enc, err := ianaindex.IANA.Encoding(label)
 	if err != nil || enc == nil {
-		return nil, nil, fail("encoding %q is not one ckptlint can decode (UTF-8, UTF-16, and the single-byte charsets such as ISO-8859-1 and windows-1252); convert the file to UTF-8", label)
+		return nil, nil, fail(parsed.ErrEncoding, "encoding %q is not one ckptlint can decode (UTF-8, UTF-16, and the single-byte charsets such as ISO-8859-1 and windows-1252); convert the file to UTF-8", label)
 	}
 	cm, ok := enc.(*charmap.Charmap)
 	if !ok {
-		return nil, nil, fail("encoding %q is a multi-byte charset ckptlint does not decode (it decodes UTF-8, UTF-16 and single-byte charsets such as ISO-8859-1); convert the file to UTF-8", label)
+		return nil, nil, fail(parsed.ErrEncoding, "encoding %q is a multi-byte charset ckptlint does not decode (it decodes UTF-8, UTF-16 and single-byte charsets such as ISO-8859-1); convert the file to UTF-8", label)
 	}
 	var b strings.Builder
 	b.Grow(len(src))
@@ -159,7 +159,7 @@ func decodeLabel(path string, src []byte) ([]byte, *transcoded, *parsed.ParseErr
 // decodeUTF16 decodes src after a byte-order mark of bom bytes.
 func decodeUTF16(path string, src []byte, bom int, big bool, name string) ([]byte, *transcoded, *parsed.ParseError) {
 	if (len(src)-bom)%2 != 0 {
-		return nil, nil, &parsed.ParseError{File: path, Pos: parsed.Top(),
+		return nil, nil, &parsed.ParseError{File: path, Pos: parsed.Top(), Kind: parsed.ErrXML,
 			Msg: fmt.Sprintf("the file is %s but has an odd number of bytes after the byte-order mark", name)}
 	}
 	unit := func(i int) uint16 {
@@ -293,7 +293,7 @@ func lineEnds11(path string, src, text []byte, tr *transcoded) ([]byte, *transco
 	}
 	off = append(off, len(text))
 	if bad >= 0 {
-		return nil, nil, &parsed.ParseError{File: path, Pos: parsed.NewLines(b).Pos(bad), Msg: fmt.Sprintf(
+		return nil, nil, &parsed.ParseError{File: path, Pos: parsed.NewLines(b).Pos(bad), Kind: parsed.ErrXML, Msg: fmt.Sprintf(
 			"character U+%04X may appear in an XML 1.1 document only as a character reference (&#x%X;, XML 1.1 §2.2); Hadoop's parser refuses it (Woodstox: \"Invalid character 0x%x, can only be included in xml 1.1 using character entities\")",
 			badRune, badRune, badRune)}
 	}

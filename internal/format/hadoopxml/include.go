@@ -44,10 +44,10 @@ func (fp *fileParser) startInclude(t tok) *parsed.ParseError {
 		return nil
 	}
 	if slices.Contains(p.stack, target) {
-		return fp.sc.errAt(t.start, "xi:include cycle: %s", strings.Join(append(slices.Clone(p.stack), target), " -> "))
+		return fp.sc.errKind(parsed.ErrInclude, t.start, "xi:include cycle: %s", strings.Join(append(slices.Clone(p.stack), target), " -> "))
 	}
 	if len(p.stack) > maxIncludeDepth {
-		return fp.sc.errAt(t.start, "xi:include of %q nested deeper than %d levels", target, maxIncludeDepth)
+		return fp.sc.errKind(parsed.ErrLimit, t.start, "xi:include of %q nested deeper than %d levels", target, maxIncludeDepth)
 	}
 	data, err := p.opts.ReadFile(target)
 	if errors.Is(err, ErrNotFollowed) {
@@ -61,7 +61,7 @@ func (fp *fileParser) startInclude(t tok) *parsed.ParseError {
 		return nil
 	}
 	if err != nil {
-		return fp.sc.errAt(t.start, "read xi:include %q: %v", target, err)
+		return fp.sc.errKind(parsed.ErrInclude, t.start, "read xi:include %q: %v", target, err)
 	}
 	p.includes = append(p.includes, target)
 	p.stack = append(p.stack, target)

@@ -114,7 +114,7 @@ func (fp *fileParser) onStart(t tok) *parsed.ParseError {
 		// Stop early: every property costs memory far beyond its bytes
 		// (the lint package refuses a file over the limit anyway).
 		if fp.p.nprops++; fp.p.nprops > parsed.MaxEntries {
-			return fp.sc.errAt(t.start, "more than %d properties; ckptlint reads configuration files of up to %d keys", parsed.MaxEntries, parsed.MaxEntries)
+			return fp.sc.errKind(parsed.ErrLimit, t.start, "more than %d properties; ckptlint reads configuration files of up to %d keys", parsed.MaxEntries, parsed.MaxEntries)
 		}
 		fp.startProperty(t)
 	case "name", "value", "final", "source", "tag":
@@ -235,7 +235,7 @@ func (fp *fileParser) onEnd(t tok) *parsed.ParseError {
 		fp.noteCDATA("source")
 	case "include":
 		if fp.fallbackAllowed && !fp.fallbackEntered {
-			return fp.sc.errAt(fp.includeAt, "Fetch fail on include for '%s' with no fallback while loading '%s'", deref(fp.include), fp.p.top)
+			return fp.sc.errKind(parsed.ErrInclude, fp.includeAt, "Fetch fail on include for '%s' with no fallback while loading '%s'", deref(fp.include), fp.p.top)
 		}
 		fp.fallbackAllowed, fp.fallbackEntered = false, false
 	case "property":

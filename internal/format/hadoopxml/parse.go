@@ -63,7 +63,7 @@ func (p *parser) parseFile(path string, src []byte, top bool) *parsed.ParseError
 	lines := parsed.NewLines(src)
 	if len(src) > parsed.MaxFileSize {
 		return &parsed.ParseError{File: path, Pos: lines.Pos(0),
-			Msg: fmt.Sprintf("file is %d bytes, larger than the %d-byte limit", len(src), parsed.MaxFileSize)}
+			Msg: fmt.Sprintf("file is %d bytes, larger than the %d-byte limit", len(src), parsed.MaxFileSize), Kind: parsed.ErrLimit}
 	}
 	text, tr, perr := decodeXML(path, src)
 	if perr != nil {

@@ -108,9 +108,21 @@ func isASCII(b []byte) bool {
 	return true
 }
 
-// errAt builds a ParseError at byte offset off.
+// errAt builds a ParseError at byte offset off: the file is not
+// well-formed XML (parsed.ErrXML), or past a limit on entities (the
+// messages of the DTD reader, dtd.go and attlist.go, that cite a JDK limit,
+// refuse an expansion bomb or a nesting); errKind gives another kind.
 func (s *scanner) errAt(off int, format string, args ...any) *parsed.ParseError {
-	return &parsed.ParseError{File: s.file, Pos: s.lines.Pos(off), Msg: fmt.Sprintf(format, args...)}
+	kind := parsed.ErrXML
+	if msg := fmt.Sprintf(format, args...); strings.Contains(msg, "jdk.xml.") || strings.Contains(msg, "entity-expansion bomb") || strings.Contains(msg, "nests more than") {
+		kind = parsed.ErrLimit
+	}
+	return s.errKind(kind, off, format, args...)
+}
+
+// errKind is errAt for a ParseError of another kind.
+func (s *scanner) errKind(kind parsed.ErrKind, off int, format string, args ...any) *parsed.ParseError {
+	return &parsed.ParseError{File: s.file, Pos: s.lines.Pos(off), Msg: fmt.Sprintf(format, args...), Kind: kind}
 }
 
 // next returns the next token, io.EOF at a clean end, or a ParseError.
@@ -178,7 +190,7 @@ func (s *scanner) startElement(t xml.StartElement, start, end int) (tok, *parsed
 		if i := bytes.IndexAny(name, " \t\r\n/>"); i >= 0 {
 			name = name[:i]
 		}
-		return tok{}, s.errAt(start, "start tag <%s> has %d attributes; ckptlint reads up to %d on one element (the JDK's jdk.xml.elementAttributeLimit default; Hadoop's Woodstox parser refuses more than about 1,000)",
+		return tok{}, s.errKind(parsed.ErrLimit, start, "start tag <%s> has %d attributes; ckptlint reads up to %d on one element (the JDK's jdk.xml.elementAttributeLimit default; Hadoop's Woodstox parser refuses more than about 1,000)",
 			name, n, maxAttributes), false
 	}
 	st := lexStartTag(s.src, start, end, s.ents)
@@ -275,7 +287,7 @@ func (s *scanner) outsideText(t xml.CharData, start int) *parsed.ParseError {
 func (s *scanner) convertErr(err error, start, end int) *parsed.ParseError {
 	if s.badCharset != "" {
 		off := bytes.Index(s.src[:min(len(s.src), 200)], []byte("encoding"))
-		return s.errAt(max(off, 0), "encoding %q is not supported: ckptlint reads UTF-8 files (and pure-ASCII files that declare an ASCII-compatible encoding); convert the file to UTF-8", s.badCharset)
+		return s.errKind(parsed.ErrEncoding, max(off, 0), "encoding %q is not supported: ckptlint reads UTF-8 files (and pure-ASCII files that declare an ASCII-compatible encoding); convert the file to UTF-8", s.badCharset)
 	}
 	var se *xml.SyntaxError
 	if !errors.As(err, &se) {
@@ -313,7 +325,7 @@ func (s *scanner) convertErr(err error, start, end int) *parsed.ParseError {
 		msg += " (XML 1.1 allows it as a character reference, but ckptlint reads control characters in no version of XML)"
 	}
 	pos := s.lines.Pos(off)
-	return &parsed.ParseError{File: s.file, Pos: pos, Msg: fmt.Sprintf("XML syntax error on line %d: %s", pos.Line, msg)}
+	return &parsed.ParseError{File: s.file, Pos: pos, Msg: fmt.Sprintf("XML syntax error on line %d: %s", pos.Line, msg), Kind: parsed.ErrXML}
 }
 
 func bomLen(src []byte) int {
@@ -358,7 +370,7 @@ func (s *scanner) directive(t xml.Directive, start int) *parsed.ParseError {
 		decl := d.decls[n]
 		if decl.external != "" {
 			if bytes.Contains(s.src, []byte(externalMark)) {
-				return s.errAt(decl.off, "the file declares an external entity and contains U+FDD0, which ckptlint uses to mark one")
+				return s.errKind(parsed.ErrLimit, decl.off, "the file declares an external entity and contains U+FDD0, which ckptlint uses to mark one")
 			}
 			s.ents[n] = externalMark + n + externalEnd
 			continue
@@ -396,10 +408,10 @@ func (s *scanner) countRefs(start, end int) *parsed.ParseError {
 		s.dtd.expansions++
 		s.dtd.total += len(v)
 		if s.dtd.expansions > maxEntityExpansions {
-			return s.errAt(start+i, "more than %d entity expansions (the JDK 24+ default of jdk.xml.entityExpansionLimit); refusing a possible entity-expansion bomb", maxEntityExpansions)
+			return s.errKind(parsed.ErrLimit, start+i, "more than %d entity expansions (the JDK 24+ default of jdk.xml.entityExpansionLimit); refusing a possible entity-expansion bomb", maxEntityExpansions)
 		}
 		if s.dtd.total > maxTotalEntitySize {
-			return s.errAt(start+i, "entity expansions total more than %d bytes (the JDK's jdk.xml.totalEntitySizeLimit); refusing a possible entity-expansion bomb", maxTotalEntitySize)
+			return s.errKind(parsed.ErrLimit, start+i, "entity expansions total more than %d bytes (the JDK's jdk.xml.totalEntitySizeLimit); refusing a possible entity-expansion bomb", maxTotalEntitySize)
 		}
 	}
 	return nil

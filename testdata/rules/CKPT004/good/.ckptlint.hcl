@@ -1,0 +1,2 @@
+# The Dockerfile of bad/ on the declared release.
+flink_version = "1.20"
