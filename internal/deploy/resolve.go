@@ -179,8 +179,9 @@ func Resolve(m *Model, exists func(path string) bool) []*Cluster {
 			c.Peers = flink
 			if c.Hadoop != nil {
 				var chains []Chain
+				own := hadoopKey(c.Hadoop)
 				for _, o := range order { // in the order the sources declared them
-					if h := byKey[o].Hadoop; h != nil && hadoopKey(h) == hadoopKey(c.Hadoop) {
+					if h := byKey[o].Hadoop; h != nil && hadoopKey(h) == own {
 						c.HadoopReaders = append(c.HadoopReaders, byKey[o].Workloads...)
 						chains = append(chains, h.Chain)
 					}
