@@ -24,9 +24,14 @@ const (
 // message is cut at MaxMessage bytes. Clip is idempotent, and a message
 // within the bounds is returned unchanged.
 func Clip(s string) string {
-	if len(s) <= MaxQuoted {
+	if len(s) <= MaxQuoted || within(s) {
 		return s
 	}
+	return clip(s)
+}
+
+// clip is Clip's full pass, which builds the bounded message.
+func clip(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		switch c := s[i]; {
@@ -44,7 +49,7 @@ func Clip(s string) string {
 			i++
 		default:
 			j := i
-			for j < len(s) && !strings.ContainsRune(" \t\n\r\"", rune(s[j])) {
+			for j < len(s) && !isBreak(s[j]) {
 				j++
 			}
 			b.WriteString(clipRun(s[i:j]))
@@ -61,6 +66,44 @@ func Clip(s string) string {
 		out = out[:keep] + marker
 	}
 	return out
+}
+
+// within reports, without building anything, that Clip would return s
+// unchanged: s is at most MaxMessage bytes and no quoted value or run of
+// non-space text is longer than MaxQuoted bytes (so not longer than
+// MaxQuoted runes either). A run over MaxQuoted bytes may still be within
+// MaxQuoted runes; Clip's full pass decides those.
+func within(s string) bool {
+	if len(s) > MaxMessage {
+		return false
+	}
+	for i := 0; i < len(s); {
+		switch c := s[i]; {
+		case c == '"':
+			j := closingQuote(s, i+1)
+			if j-(i+1) > MaxQuoted {
+				return false
+			}
+			i = j + 1
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			i++
+		default:
+			j := i
+			for j < len(s) && !isBreak(s[j]) {
+				j++
+			}
+			if j-i > MaxQuoted {
+				return false
+			}
+			i = j
+		}
+	}
+	return true
+}
+
+// isBreak reports whether c ends a run of non-space text.
+func isBreak(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '"'
 }
 
 // closingQuote returns the index of the '"' that closes a quoted value

@@ -62,3 +62,37 @@ func TestBounded(t *testing.T) {
 		t.Error("Bounded copied a slice with nothing to clip")
 	}
 }
+
+// TestWithinAgreesWithClip checks Clip's fast path: whenever within says
+// a message is inside the bounds, the full pass returns it unchanged.
+func TestWithinAgreesWithClip(t *testing.T) {
+	pieces := []string{"a", "é", " ", "\t", "\n", "\r", `"`, `\`, `\"`, strings.Repeat("x", MaxQuoted-1),
+		strings.Repeat("x", MaxQuoted), strings.Repeat("é", MaxQuoted/2+1), strings.Repeat("w ", MaxMessage/2)}
+	var msgs []string
+	for _, a := range pieces {
+		for _, b := range pieces {
+			for _, c := range pieces {
+				msgs = append(msgs, a+b+c, `k "`+a+b+`" v `+c)
+			}
+		}
+	}
+	for _, m := range msgs {
+		if within(m) && clip(m) != m {
+			t.Errorf("within(%.60q) but the full pass changes it", m)
+		}
+		if Clip(m) != clip(m) {
+			t.Errorf("Clip(%.60q) differs from the full pass", m)
+		}
+	}
+}
+
+// FuzzClip holds the fast path to the full pass on any input.
+func FuzzClip(f *testing.F) {
+	f.Add(`dfs.blocksize "128m" is fine`)
+	f.Add(strings.Repeat("x", MaxQuoted+1))
+	f.Fuzz(func(t *testing.T, s string) {
+		if Clip(s) != clip(s) {
+			t.Fatalf("Clip(%.80q) differs from the full pass", s)
+		}
+	})
+}

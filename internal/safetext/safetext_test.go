@@ -305,3 +305,43 @@ func FuzzWriter(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPushRun holds pushRun, which records a run of plain ASCII bytes at
+// once, to push byte by byte, from every line state and mode.
+func FuzzPushRun(f *testing.F) {
+	f.Add([]byte("ab "), []byte("##"))
+	f.Add([]byte("   "), []byte(""))
+	f.Add([]byte("x"), []byte("##vs"))
+	f.Fuzz(func(t *testing.T, run, before []byte) {
+		run = plainOnly(run)
+		for _, m := range []mode{lines, jsonDoc, xmlDoc} {
+			for _, st := range []lineState{lineStart, oneColon, midLine} {
+				a, b := &Writer{mode: m, st: st}, &Writer{mode: m, st: st}
+				for _, c := range plainOnly(before) {
+					a.push(c)
+					b.push(c)
+				}
+				a.pushRun(run)
+				for _, c := range run {
+					b.push(c)
+				}
+				if a.hist != b.hist || a.st != b.st {
+					t.Fatalf("mode %d, state %d, run %q: pushRun %q/%d, push %q/%d", m, st, run, a.hist, a.st, b.hist, b.st)
+				}
+			}
+		}
+	})
+}
+
+// plainOnly keeps the bytes of p a guard writes as they are (ASCII, not
+// special).
+func plainOnly(p []byte) []byte {
+	var out []byte
+	g := &Writer{}
+	for _, c := range p {
+		if c < 0x80 && !g.special(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}

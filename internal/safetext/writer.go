@@ -61,9 +61,13 @@ func (g *Writer) Write(p []byte) (int, error) {
 	for i := 0; i < len(p); {
 		c := p[i]
 		if c < utf8.RuneSelf && !g.special(c) {
-			g.out = append(g.out, c)
-			g.push(c)
-			i++
+			j := i + 1
+			for j < len(p) && p[j] < utf8.RuneSelf && !g.special(p[j]) {
+				j++
+			}
+			g.out = append(g.out, p[i:j]...)
+			g.pushRun(p[i:j])
+			i = j
 			continue
 		}
 		if c >= utf8.RuneSelf && !utf8.FullRune(p[i:]) {
@@ -97,6 +101,28 @@ func (g *Writer) Flush() error {
 
 // special reports whether the ASCII byte c may need an escape.
 func (g *Writer) special(c byte) bool { return c == '[' || c == ':' || c < 0x20 || c == 0x7f }
+
+// pushRun records a run of ASCII bytes written as they are, none of them
+// special: what push does byte by byte, at once. Such a run holds no
+// newline and no colon, so the line state can only stay at the start of
+// a line (blanks only) or move to its middle.
+func (g *Writer) pushRun(run []byte) {
+	if n := len(run); n >= len(g.hist) {
+		copy(g.hist[:], run[n-len(g.hist):])
+	} else {
+		copy(g.hist[:], g.hist[n:])
+		copy(g.hist[len(g.hist)-n:], run)
+	}
+	if g.mode == jsonDoc || g.st == midLine {
+		return
+	}
+	for _, c := range run {
+		if g.st == oneColon || c != ' ' {
+			g.st = midLine
+			return
+		}
+	}
+}
 
 // push records an ASCII byte written as it is.
 func (g *Writer) push(c byte) {
