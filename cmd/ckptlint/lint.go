@@ -252,7 +252,7 @@ func unlintedErr(u *lint.Unlinted) error {
 }
 
 // reports are a run's outputs. The formats that stream (text, GitHub,
-// JUnit: report.Streams) take each group of findings as the run hands it
+// JUnit, JSON: report.Streams) take each group of findings as the run hands it
 // on and keep nothing of it; the others take the whole result at the end,
 // so their findings are kept only when one of them is asked for. Nothing
 // reaches its destination before the run is done (a streamer spools what
@@ -410,7 +410,7 @@ func (r *reports) finish(rr report.Result) error {
 			stdout = func() error {
 				var err error
 				if so != nil {
-					err = so.st.Close(r.g.stdout)
+					err = so.st.Close(r.g.stdout, rr)
 					so.st = nil
 				} else {
 					_, err = r.g.stdout.Write(whole)
@@ -428,7 +428,7 @@ func (r *reports) finish(rr report.Result) error {
 		}
 		staged = append(staged, stagedOut{f, o.name})
 		if so != nil {
-			err = so.st.Close(f)
+			err = so.st.Close(f, rr)
 			so.st = nil
 		} else {
 			_, err = f.Write(whole)

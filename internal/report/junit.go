@@ -197,7 +197,7 @@ func (s *junitStreamer) Discard() { s.spool.Close() }
 // data, and printed to a CI log it carries no workflow command a name
 // holds (the text of a failure keeps its line breaks, so a name with a
 // newline would otherwise start a line of the log).
-func (s *junitStreamer) Close(out io.Writer) error {
+func (s *junitStreamer) Close(out io.Writer, _ Result) error {
 	defer s.spool.Close()
 	w := safetext.NewXMLWriter(out)
 	root, err := xml.Marshal(s.doc) // <testsuites …></testsuites>: no suites in doc

@@ -21,18 +21,23 @@ type Group = finding.Group
 // destination (a report file, standard output) is written only when the
 // run is done (docs/output.md): a file in the tree being linted appears
 // neither half written nor, staged, in a directory the run lists.
+//
+// Close's tail is the result without its findings, with what is known
+// only at the end (Sets, Files), which a format may write before the
+// findings (JSON's summary).
 type Streamer interface {
 	Group(g Group) error
-	Close(w io.Writer) error
+	Close(w io.Writer, tail Result) error
 	Discard()
 }
 
-// streamers are the formats that stream; the others (JSON, SARIF,
+// streamers are the formats that stream; the others (SARIF,
 // Markdown, Code Climate) render the whole result at once.
 var streamers = map[string]func(head Result, opts Options) Streamer{
 	"text":   func(_ Result, opts Options) Streamer { return newLineStreamer(textGroup(opts)) },
 	"github": func(head Result, _ Options) Streamer { return newLineStreamer(githubGroup(head)) },
 	"junit":  newJUnitStreamer,
+	"json":   newJSONStreamer,
 }
 
 // Streams reports whether the format name streams (NewStreamer).
@@ -74,7 +79,7 @@ func streamed(name string, opts Options) Reporter {
 				return err
 			}
 		}
-		return st.Close(w)
+		return st.Close(w, r)
 	}
 }
 
@@ -140,7 +145,7 @@ func (s *lineStreamer) Group(g Group) error {
 	return err
 }
 
-func (s *lineStreamer) Close(w io.Writer) error {
+func (s *lineStreamer) Close(w io.Writer, _ Result) error {
 	defer s.spool.Close()
 	return s.spool.CopyTo(w)
 }
