@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -98,11 +99,17 @@ func fixWords(ops []finding.Op) string {
 // same data, and printed to a CI log or a terminal it carries no workflow
 // command, control or bidirectional override a name or value held.
 func encodeJSON(w io.Writer, v any, escapeHTML bool) error {
-	g := safetext.NewJSONWriter(w)
-	enc := json.NewEncoder(g)
-	enc.SetIndent("", "  ")
+	// Encoded compact, then indented as json.Encoder's SetIndent("", "  ")
+	// would (indentJSON), with its closing newline.
+	var compact bytes.Buffer
+	enc := json.NewEncoder(&compact)
 	enc.SetEscapeHTML(escapeHTML)
 	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	out := indentJSON(make([]byte, 0, compact.Len()*5/4), bytes.TrimSuffix(compact.Bytes(), []byte("\n")), "", "  ")
+	g := safetext.NewJSONWriter(w)
+	if _, err := g.Write(append(out, '\n')); err != nil {
 		return err
 	}
 	return g.Flush()

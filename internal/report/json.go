@@ -83,7 +83,7 @@ func (s *jsonStreamer) Group(g Group) error {
 // element spools one array element: a comma after the one before it, a
 // line break and the element at the array's indent.
 func (s *jsonStreamer) element(sp *Spool, n *int, f finding.Finding) error {
-	b, err := json.MarshalIndent(f, jsonElemIndent, "  ")
+	b, err := json.Marshal(f)
 	if err != nil {
 		return err
 	}
@@ -91,7 +91,7 @@ func (s *jsonStreamer) element(sp *Spool, n *int, f finding.Finding) error {
 	if *n > 0 {
 		s.buf = append(s.buf, ',')
 	}
-	s.buf = append(append(append(s.buf, '\n'), jsonElemIndent...), b...)
+	s.buf = indentJSON(append(append(s.buf, '\n'), jsonElemIndent...), b, jsonElemIndent, "  ")
 	*n++
 	_, err = sp.Write(s.buf)
 	return err
