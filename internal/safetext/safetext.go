@@ -201,6 +201,14 @@ func opensCommand(before string) bool {
 // with keepTab and escaping `"` and `\` with quoted (Path). It returns s
 // itself when nothing needs an escape.
 func render(s string, keepTab, quoted bool) string {
+	if unchanged(s, quoted) {
+		return s
+	}
+	return renderFull(s, keepTab, quoted)
+}
+
+// renderFull is render's pass rune by rune.
+func renderFull(s string, keepTab, quoted bool) string {
 	var b strings.Builder
 	changed := false
 	st := lineStart
@@ -241,6 +249,24 @@ func render(s string, keepTab, quoted bool) string {
 		return s
 	}
 	return b.String()
+}
+
+// unchanged reports, in one pass over bytes, that render would return
+// the printable ASCII s as it is: without line breaks, tabs, `"` or `\`
+// (quoted), the only escapes left are a "[" that opens a workflow command
+// and the second colon of a "::" after the line's leading blanks. It is
+// false for anything else, which render decides rune by rune.
+func unchanged(s string, quoted bool) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c > 0x7e || (quoted && (c == '"' || c == '\\')) {
+			return false
+		}
+	}
+	if strings.HasPrefix(strings.TrimLeft(s, " "), "::") {
+		return false
+	}
+	return !strings.Contains(s, "##[") && !strings.Contains(s, "##vso[")
 }
 
 // escape is the C-style escape of a non-printing rune.

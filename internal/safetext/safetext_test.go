@@ -345,3 +345,22 @@ func plainOnly(p []byte) []byte {
 	}
 	return out
 }
+
+// FuzzUnchanged holds render's fast path to its full pass.
+func FuzzUnchanged(f *testing.F) {
+	for _, s := range hostile {
+		f.Add(s)
+	}
+	f.Add("  ::x")
+	f.Add("a ##vso[b")
+	f.Add(`say "hi" \ ok`)
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, quoted := range []bool{false, true} {
+			if unchanged(s, quoted) {
+				if full := renderFull(s, false, quoted); full != s {
+					t.Fatalf("unchanged(%q, %v), but render gives %q", s, quoted, full)
+				}
+			}
+		}
+	})
+}
