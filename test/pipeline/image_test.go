@@ -4,9 +4,11 @@ import (
 	"archive/tar"
 	"bytes"
 	"debug/elf"
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -94,18 +96,22 @@ func releaseImages(t *testing.T) images {
 const distrolessPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 var stdBases = []struct {
-	tag     string
-	debug   bool // the root file system has busybox
-	changes []string
+	tag      string
+	debug    bool // the root file system has busybox
+	changes  []string
+	programs []string // host programs copied in, with their shared libraries
 }{
 	{testBase, false, []string{"USER 65532", "WORKDIR /home/nonroot",
-		"ENV SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt", "ENV PATH=" + distrolessPath}},
+		"ENV SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt", "ENV PATH=" + distrolessPath}, nil},
 	{testBaseDebug, true, []string{"USER 65532", "WORKDIR /home/nonroot", `ENTRYPOINT ["/busybox/sh"]`,
-		"ENV SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt", "ENV PATH=" + distrolessPath + ":/busybox"}},
-	// gitlab-ci-local runs `sh -c "chown ... && chmod ..."` as root in a
+		"ENV SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt", "ENV PATH=" + distrolessPath + ":/busybox"}, nil},
+	// gitlab-ci-local's docker executor runs two scripts as root in a
 	// helper image (docker.io/firecow/gitlab-ci-local-util by default,
-	// which is not reachable either): busybox serves.
-	{testHelper, true, []string{"ENV PATH=" + distrolessPath + ":/busybox"}},
+	// which is not reachable either): `sh -c "chown ... && chmod ..."` on
+	// the build volume, and a bash script that copies the artifacts out
+	// with rsync (src/job.ts, copyOut). Busybox and the host's bash and
+	// rsync serve; this image is test machinery, not the one under test.
+	{testHelper, true, []string{"ENV PATH=" + distrolessPath + ":/busybox"}, []string{"/bin/bash", "/usr/bin/rsync"}},
 }
 
 // buildImages does the work of releaseImages; it returns what failed.
@@ -116,7 +122,7 @@ func buildImages(docker string) string {
 	}
 	defer func() { _ = os.RemoveAll(tmp) }() // best effort: a temporary directory
 	for _, b := range stdBases {
-		if msg := importBase(docker, tmp, b.tag, b.debug, b.changes); msg != "" {
+		if msg := importBase(docker, tmp, b.tag, b.debug, b.changes, b.programs); msg != "" {
 			return msg
 		}
 	}
@@ -144,8 +150,8 @@ func errString(r result) string {
 
 // importBase imports a stand-in root file system (debug: with busybox) as
 // tag, with the image configuration changes.
-func importBase(docker, tmp, tag string, debug bool, changes []string) string {
-	data, err := baseTar(debug)
+func importBase(docker, tmp, tag string, debug bool, changes, programs []string) string {
+	data, err := baseTar(debug, programs)
 	if err != nil {
 		return "the stand-in base: " + err.Error()
 	}
@@ -175,7 +181,7 @@ type baseFile struct {
 }
 
 // baseTar is the root file system of the stand-in base, as a tar archive.
-func baseTar(debug bool) ([]byte, error) {
+func baseTar(debug bool, programs []string) ([]byte, error) {
 	certs, err := os.ReadFile("/etc/ssl/certs/ca-certificates.crt")
 	if err != nil {
 		// ckptlint makes no TLS connection in these tests; the file is
@@ -203,11 +209,51 @@ func baseTar(debug bool) ([]byte, error) {
 		}
 		files = append(files, baseFile{name: "busybox/", dir: true, mode: 0o755},
 			baseFile{name: "busybox/busybox", mode: 0o755, body: bb})
-		for _, applet := range []string{"sh", "id", "chown", "chmod", "cat", "ls", "mkdir", "rm", "cp", "mv", "env", "test", "[", "echo", "tar", "gzip", "find", "grep", "sed"} {
-			files = append(files, baseFile{name: "busybox/" + applet, linkname: "busybox"})
+		// Every applet, as distroless's /busybox has them.
+		list := runQuiet("/", nil, busyboxPath, "--list")
+		if list.err != nil || list.code != 0 {
+			return nil, errors.New(busyboxPath + " --list: " + errString(list))
+		}
+		for _, applet := range strings.Fields(list.stdout) {
+			if applet != "busybox" {
+				files = append(files, baseFile{name: "busybox/" + applet, linkname: "busybox"})
+			}
 		}
 	}
-	return writeTar(files)
+	hostFiles, err := withLibraries(programs)
+	if err != nil {
+		return nil, err
+	}
+	return writeTar(append(files, hostFiles...))
+}
+
+// withLibraries reads host programs and the shared libraries ldd lists for
+// them, each to be put at its own path.
+func withLibraries(programs []string) ([]baseFile, error) {
+	paths := slices.Clone(programs)
+	for _, p := range programs {
+		r := runQuiet("/", nil, "ldd", p)
+		if r.err != nil || r.code != 0 {
+			return nil, errors.New("ldd " + p + ": " + errString(r))
+		}
+		for _, line := range strings.Split(r.stdout, "\n") {
+			// "libz.so.1 => /lib/x86_64-linux-gnu/libz.so.1 (0x...)" or
+			// "/lib64/ld-linux-x86-64.so.2 (0x...)".
+			f := strings.Fields(line)
+			if len(f) >= 2 && strings.HasPrefix(f[len(f)-2], "/") && !slices.Contains(paths, f[len(f)-2]) {
+				paths = append(paths, f[len(f)-2])
+			}
+		}
+	}
+	var files []baseFile
+	for _, p := range paths {
+		body, err := os.ReadFile(p) // through symbolic links
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, baseFile{name: strings.TrimPrefix(p, "/"), mode: 0o755, body: body})
+	}
+	return files, nil
 }
 
 // writeTar archives files, in order, owned by root unless they say otherwise.
