@@ -121,6 +121,9 @@ func buildImages(docker string) string {
 		return err.Error()
 	}
 	defer func() { _ = os.RemoveAll(tmp) }() // best effort: a temporary directory
+	// The previous run's images, children first, so that reruns do not
+	// pile up untagged images; an image that is not there is no error.
+	_ = runQuiet(tmp, nil, docker, "rmi", "--force", testImage, testImageDbg, testBase, testBaseDebug, testHelper)
 	for _, b := range stdBases {
 		if msg := importBase(docker, tmp, b.tag, b.debug, b.changes, b.programs); msg != "" {
 			return msg
