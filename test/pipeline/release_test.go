@@ -148,9 +148,8 @@ func sameSet(a, b []string) bool {
 // the binary of every build (ckptlint and ckptlint-render, which ckptlint
 // finds beside itself) from ${TARGETPLATFORM}/, as dockers_v2 lays out the
 // context, into /usr/local/bin, and runs ckptlint as its entrypoint; every
-// platform is one the builds produce. No Docker daemon is needed (nor
-// available on the test machine), so the image itself is built only by
-// the release workflow.
+// platform is one the builds produce. It needs no Docker daemon;
+// image_test.go builds this Dockerfile and runs the image.
 func TestReleaseImage(t *testing.T) {
 	var cfg struct {
 		Builds  []releaseBuild `yaml:"builds"`
