@@ -313,11 +313,11 @@ func FuzzPushRun(f *testing.F) {
 	f.Add([]byte("   "), []byte(""))
 	f.Add([]byte("x"), []byte("##vs"))
 	f.Fuzz(func(t *testing.T, run, before []byte) {
-		run = plainOnly(run)
 		for _, m := range []mode{lines, jsonDoc, xmlDoc} {
+			run := plainOnly(m, run)
 			for _, st := range []lineState{lineStart, oneColon, midLine} {
 				a, b := &Writer{mode: m, st: st}, &Writer{mode: m, st: st}
-				for _, c := range plainOnly(before) {
+				for _, c := range plainOnly(m, before) {
 					a.push(c)
 					b.push(c)
 				}
@@ -333,11 +333,11 @@ func FuzzPushRun(f *testing.F) {
 	})
 }
 
-// plainOnly keeps the bytes of p a guard writes as they are (ASCII, not
-// special).
-func plainOnly(p []byte) []byte {
+// plainOnly keeps the bytes of p a guard in mode m writes as they are
+// (ASCII, not special).
+func plainOnly(m mode, p []byte) []byte {
 	var out []byte
-	g := &Writer{}
+	g := &Writer{mode: m}
 	for _, c := range p {
 		if c < 0x80 && !g.special(c) {
 			out = append(out, c)

@@ -60,9 +60,9 @@ func (g *Writer) Write(p []byte) (int, error) {
 	g.out = g.out[:0]
 	for i := 0; i < len(p); {
 		c := p[i]
-		if c < utf8.RuneSelf && !g.special(c) {
+		if plain := &plainBytes[g.mode]; plain[c] {
 			j := i + 1
-			for j < len(p) && p[j] < utf8.RuneSelf && !g.special(p[j]) {
+			for j < len(p) && plain[p[j]] {
 				j++
 			}
 			g.out = append(g.out, p[i:j]...)
@@ -99,13 +99,27 @@ func (g *Writer) Flush() error {
 	return err
 }
 
-// special reports whether the ASCII byte c may need an escape.
-func (g *Writer) special(c byte) bool { return c == '[' || c == ':' || c < 0x20 || c == 0x7f }
+// special reports whether the byte c may need an escape, or is not ASCII.
+func (g *Writer) special(c byte) bool { return !plainBytes[g.mode][c] }
+
+// plainBytes[m][c] is set for an ASCII byte c that mode m writes as it is
+// whatever comes before it: printable, not "[" (which opens a workflow
+// command after "##"), and not ":" outside JSON (a "::" starts a command
+// at the start of a line; encoding/json writes no line a value starts).
+var plainBytes = func() (t [3][256]bool) {
+	for m := range t {
+		for c := 0x20; c < 0x7f; c++ {
+			t[m][c] = c != '[' && (c != ':' || mode(m) == jsonDoc)
+		}
+	}
+	return t
+}()
 
 // pushRun records a run of ASCII bytes written as they are, none of them
 // special: what push does byte by byte, at once. Such a run holds no
-// newline and no colon, so the line state can only stay at the start of
-// a line (blanks only) or move to its middle.
+// newline, and outside JSON (whose line state is not followed) no colon,
+// so the line state can only stay at the start of a line (blanks only) or
+// move to its middle.
 func (g *Writer) pushRun(run []byte) {
 	if n := len(run); n >= len(g.hist) {
 		copy(g.hist[:], run[n-len(g.hist):])
