@@ -48,6 +48,11 @@ import (
 //     evaluation (memoised, as wasm.go compileFunc does and as topdown
 //     caches a rule's value).
 //   - AssignVarStmt copies a local even when it is undefined (wasm.go).
+//   - MakeSetStmt makes a term whose value is one shared empty set until
+//     the first SetAddStmt on it, which gives the term a set of its own
+//     (as ArrayAppendStmt gives it a new array), since most sets the plan
+//     makes (a partial rule's) stay empty. Only SetAddStmt adds to a set:
+//     no statement of the IR and no built-in changes one in place.
 //   - LenStmt is defined on arrays, objects and sets, which is all the
 //     planner asks it for (unifying with an array or object literal).
 //   - Every body of a rule runs, in order, as the planner lays them out;
@@ -460,6 +465,9 @@ var (
 	// undefinedMemo marks a memoised function whose value is undefined
 	// (its own term: ast.NullTerm is interned).
 	undefinedMemo = &ast.Term{Value: ast.Null{}}
+	// emptySet is the value of every set MakeSetStmt makes until its first
+	// SetAddStmt, which never adds to it (see the package comment).
+	emptySet = ast.NewSet()
 )
 
 // planEval is one evaluation of a plan. eval reuses one (plan.evals) for
@@ -633,7 +641,7 @@ func (x *planEval) stmt(fr []*ast.Term, o *op) (int, error) {
 	case *ir.MakeArrayStmt:
 		fr[s.Target] = ast.NewTerm(ast.NewArray(make([]*ast.Term, 0, s.Capacity)...))
 	case *ir.MakeSetStmt:
-		fr[s.Target] = ast.NewTerm(ast.NewSet())
+		fr[s.Target] = &ast.Term{Value: emptySet}
 	case *ir.MakeNullStmt:
 		fr[s.Target] = ast.NullTerm()
 	case *ir.MakeNumberIntStmt:
@@ -675,10 +683,14 @@ func (x *planEval) stmt(fr []*ast.Term, o *op) (int, error) {
 			return 0, nil
 		}
 		set, ok := t.Value.(ast.Set)
-		if !ok {
+		switch {
+		case !ok:
 			return 0, nil
+		case set == emptySet:
+			t.Value = ast.NewSet(v)
+		default:
+			set.Add(v)
 		}
-		set.Add(v)
 	case *ir.IsArrayStmt:
 		v := value(fr, o.a)
 		if v == nil {
