@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -78,6 +79,7 @@ import (
 type plan struct {
 	policy  *ir.Policy
 	strings []*ast.Term // Static.Strings as strings (StringIndex operands)
+	consts  []*ast.Term // the constant operands (constOperand)
 	numbers []*ast.Term // the same as numbers, nil where one is not
 	files   []string
 	funcs   []*planFunc
@@ -105,24 +107,48 @@ type code struct {
 }
 
 // op is one statement of a block and what compile resolved for it: its
-// operands in forOperands' order (a and b; a CallStmt's in args), the
-// callee of a CallStmt and the blocks of a BlockStmt (those of a ScanStmt
-// and a NotStmt are blocks[0]). The statement itself stays the source of
-// everything else (targets, indices, locations).
+// operands in forOperands' order (a and b), the one local it names besides
+// them (local: the target of DotStmt, AssignVarStmt, AssignVarOnceStmt and
+// ResetLocalStmt, the source of IsDefinedStmt, IsUndefinedStmt and
+// ReturnLocalStmt, a CallStmt's result) and, in ext, a CallStmt's callee
+// and arguments and the blocks of a BlockStmt (those of a ScanStmt and a
+// NotStmt are blocks[0]). The statement itself stays the source of
+// everything else (other locals, indices, locations). An op is small, and
+// a block's are contiguous: an evaluation reads thousands of them.
 type op struct {
-	s      ir.Stmt
-	a, b   operand
-	args   []operand
+	s     ir.Stmt
+	a, b  operand
+	local ir.Local
+	ext   *opExt
+}
+
+type opExt struct {
 	callee *callee // nil if a CallStmt's function is unknown (newPlan refuses it)
+	args   []operand
 	blocks []*code
 }
 
-// operand is an ir.Operand compiled: a local (local >= 0) or a constant,
-// its term (a StringIndex as a string, a Bool as a boolean; nil, undefined,
-// for a kind of operand the IR does not have).
-type operand struct {
-	local int
-	term  *ast.Term
+// operand is an ir.Operand compiled: a local (>= 0) or a constant, ^i for
+// plan.consts[i].
+type operand int32
+
+// constOperand compiles a constant operand. plan.consts are their terms:
+// Static.Strings (StringIndex i is ^i), then the booleans, then nil
+// (undefined), for a kind of operand the IR does not have.
+func (pl *plan) constOperand(o ir.Operand) operand {
+	n := len(pl.strings)
+	switch v := o.Value.(type) {
+	case ir.StringIndex:
+		if int(v) >= 0 && int(v) < n {
+			return ^operand(v)
+		}
+	case ir.Bool:
+		if v {
+			return ^operand(n)
+		}
+		return ^operand(n + 1)
+	}
+	return ^operand(n + 2)
 }
 
 // callee is what a CallStmt calls: a planned function or a built-in.
@@ -147,6 +173,7 @@ func preparePlan(p *ir.Policy) (*plan, error) {
 			pl.numbers[i] = ast.NumberTerm(json.Number(s.Value))
 		}
 	}
+	pl.consts = append(append(slices.Clip(pl.strings), trueTerm, falseTerm), nil)
 	for _, f := range p.Static.Files {
 		pl.files = append(pl.files, f.Value)
 	}
@@ -197,37 +224,41 @@ func (pl *plan) compileStmt(s ir.Stmt) op {
 	})
 	switch s := s.(type) {
 	case *ir.CallStmt:
-		o.callee = pl.callees[s.Func]
-		o.args = make([]operand, len(s.Args))
+		o.local = s.Result
+		o.ext = &opExt{callee: pl.callees[s.Func], args: make([]operand, len(s.Args))}
 		for i, a := range s.Args {
-			o.args[i] = pl.operand(a)
+			o.ext.args[i] = pl.operand(a)
 		}
+	case *ir.DotStmt:
+		o.local = s.Target
+	case *ir.AssignVarStmt:
+		o.local = s.Target
+	case *ir.AssignVarOnceStmt:
+		o.local = s.Target
+	case *ir.ResetLocalStmt:
+		o.local = s.Target
+	case *ir.IsDefinedStmt:
+		o.local = s.Source
+	case *ir.IsUndefinedStmt:
+		o.local = s.Source
+	case *ir.ReturnLocalStmt:
+		o.local = s.Source
 	case *ir.BlockStmt:
-		o.blocks = pl.compile(s.Blocks)
+		o.ext = &opExt{blocks: pl.compile(s.Blocks)}
 	case *ir.ScanStmt:
-		o.blocks = pl.compile([]*ir.Block{s.Block})
+		o.ext = &opExt{blocks: pl.compile([]*ir.Block{s.Block})}
 	case *ir.NotStmt:
-		o.blocks = pl.compile([]*ir.Block{s.Block})
+		o.ext = &opExt{blocks: pl.compile([]*ir.Block{s.Block})}
 	}
 	return o
 }
 
 // operand compiles an operand.
 func (pl *plan) operand(o ir.Operand) operand {
-	switch v := o.Value.(type) {
-	case ir.Local:
-		return operand{local: int(v)}
-	case ir.StringIndex:
-		if int(v) >= 0 && int(v) < len(pl.strings) {
-			return operand{local: -1, term: pl.strings[v]}
-		}
-	case ir.Bool:
-		if v {
-			return operand{local: -1, term: trueTerm}
-		}
-		return operand{local: -1, term: falseTerm}
+	if l, ok := o.Value.(ir.Local); ok {
+		return operand(l)
 	}
-	return operand{local: -1}
+	return pl.constOperand(o)
 }
 
 // isNumber reports whether s is a JSON number, as the planner writes a
@@ -556,11 +587,11 @@ func (x *planEval) block(fr []*ast.Term, b *code) (int, error) {
 }
 
 // value is the value of o, nil when undefined.
-func value(fr []*ast.Term, o operand) *ast.Term {
-	if o.local >= 0 {
-		return fr[o.local]
+func (x *planEval) value(fr []*ast.Term, o operand) *ast.Term {
+	if o >= 0 {
+		return fr[o]
 	}
-	return o.term
+	return x.p.consts[^o]
 }
 
 // stmt runs o.s, whose operands are o.a and o.b (forOperands' order).
@@ -569,7 +600,7 @@ func (x *planEval) stmt(fr []*ast.Term, o *op) (int, error) {
 	case *ir.CallStmt:
 		return x.callStmt(fr, o, s)
 	case *ir.DotStmt:
-		src, key := value(fr, o.a), value(fr, o.b)
+		src, key := x.value(fr, o.a), x.value(fr, o.b)
 		if src == nil || key == nil {
 			return 0, nil
 		}
@@ -577,40 +608,40 @@ func (x *planEval) stmt(fr []*ast.Term, o *op) (int, error) {
 		if v == nil {
 			return 0, nil
 		}
-		fr[s.Target] = v
+		fr[o.local] = v // s.Target
 	case *ir.AssignVarStmt:
-		fr[s.Target] = value(fr, o.a)
+		fr[o.local] = x.value(fr, o.a) // s.Target
 	case *ir.AssignVarOnceStmt:
-		v := value(fr, o.a)
+		v := x.value(fr, o.a)
 		if v == nil {
 			return 0, nil
 		}
-		if cur := fr[s.Target]; cur != nil && !cur.Equal(v) {
+		if cur := fr[o.local]; cur != nil && !cur.Equal(v) { // s.Target
 			return 0, x.fail(s, topdown.ConflictErr, "complete rules must not produce multiple outputs")
 		}
-		fr[s.Target] = v
+		fr[o.local] = v
 	case *ir.ResetLocalStmt:
-		fr[s.Target] = nil
+		fr[o.local] = nil // s.Target
 	case *ir.IsDefinedStmt:
-		if fr[s.Source] == nil {
+		if fr[o.local] == nil { // s.Source
 			return 0, nil
 		}
 	case *ir.IsUndefinedStmt:
-		if fr[s.Source] != nil {
+		if fr[o.local] != nil { // s.Source
 			return 0, nil
 		}
 	case *ir.NotEqualStmt:
-		a, b := value(fr, o.a), value(fr, o.b)
+		a, b := x.value(fr, o.a), x.value(fr, o.b)
 		if a == nil || b == nil || a.Equal(b) {
 			return 0, nil
 		}
 	case *ir.EqualStmt:
-		a, b := value(fr, o.a), value(fr, o.b)
+		a, b := x.value(fr, o.a), x.value(fr, o.b)
 		if a == nil || b == nil || !a.Equal(b) {
 			return 0, nil
 		}
 	case *ir.BlockStmt:
-		for _, b := range o.blocks {
+		for _, b := range o.ext.blocks {
 			n, err := x.block(fr, b)
 			if err != nil || n == unwind {
 				return n, err
@@ -622,7 +653,7 @@ func (x *planEval) stmt(fr []*ast.Term, o *op) (int, error) {
 	case *ir.ScanStmt:
 		return x.scan(fr, o, s)
 	case *ir.NotStmt:
-		n, err := x.block(fr, o.blocks[0])
+		n, err := x.block(fr, o.ext.blocks[0])
 		switch {
 		case err != nil || n == unwind:
 			return n, err
@@ -634,7 +665,7 @@ func (x *planEval) stmt(fr []*ast.Term, o *op) (int, error) {
 	case *ir.BreakStmt:
 		return int(s.Index), nil
 	case *ir.ReturnLocalStmt:
-		x.ret = fr[s.Source]
+		x.ret = fr[o.local] // s.Source
 		return unwind, nil
 	case *ir.MakeObjectStmt:
 		fr[s.Target] = ast.NewTerm(ast.NewObject())
@@ -651,14 +682,14 @@ func (x *planEval) stmt(fr []*ast.Term, o *op) (int, error) {
 	case *ir.AssignIntStmt:
 		fr[s.Target] = ast.IntNumberTerm(int(s.Value))
 	case *ir.ObjectInsertStmt:
-		k, v := value(fr, o.a), value(fr, o.b)
+		k, v := x.value(fr, o.a), x.value(fr, o.b)
 		obj, ok := termObject(fr[s.Object])
 		if k == nil || v == nil || !ok {
 			return 0, nil
 		}
 		obj.Insert(k, v)
 	case *ir.ObjectInsertOnceStmt:
-		k, v := value(fr, o.a), value(fr, o.b)
+		k, v := x.value(fr, o.a), x.value(fr, o.b)
 		obj, ok := termObject(fr[s.Object])
 		if k == nil || v == nil || !ok {
 			return 0, nil
@@ -668,7 +699,7 @@ func (x *planEval) stmt(fr []*ast.Term, o *op) (int, error) {
 		}
 		obj.Insert(k, v)
 	case *ir.ArrayAppendStmt:
-		v, t := value(fr, o.a), fr[s.Array]
+		v, t := x.value(fr, o.a), fr[s.Array]
 		if v == nil || t == nil {
 			return 0, nil
 		}
@@ -678,7 +709,7 @@ func (x *planEval) stmt(fr []*ast.Term, o *op) (int, error) {
 		}
 		t.Value = arr.Append(v)
 	case *ir.SetAddStmt:
-		v, t := value(fr, o.a), fr[s.Set]
+		v, t := x.value(fr, o.a), fr[s.Set]
 		if v == nil || t == nil {
 			return 0, nil
 		}
@@ -692,7 +723,7 @@ func (x *planEval) stmt(fr []*ast.Term, o *op) (int, error) {
 			set.Add(v)
 		}
 	case *ir.IsArrayStmt:
-		v := value(fr, o.a)
+		v := x.value(fr, o.a)
 		if v == nil {
 			return 0, nil
 		}
@@ -700,11 +731,11 @@ func (x *planEval) stmt(fr []*ast.Term, o *op) (int, error) {
 			return 0, nil
 		}
 	case *ir.IsObjectStmt:
-		if _, ok := termObject(value(fr, o.a)); !ok {
+		if _, ok := termObject(x.value(fr, o.a)); !ok {
 			return 0, nil
 		}
 	case *ir.IsSetStmt:
-		v := value(fr, o.a)
+		v := x.value(fr, o.a)
 		if v == nil {
 			return 0, nil
 		}
@@ -712,7 +743,7 @@ func (x *planEval) stmt(fr []*ast.Term, o *op) (int, error) {
 			return 0, nil
 		}
 	case *ir.LenStmt:
-		v := value(fr, o.a)
+		v := x.value(fr, o.a)
 		if v == nil {
 			return 0, nil
 		}
@@ -753,7 +784,7 @@ func (x *planEval) scan(fr []*ast.Term, o *op, s *ir.ScanStmt) (int, error) {
 	if src == nil {
 		return next, nil
 	}
-	b := o.blocks[0]
+	b := o.ext.blocks[0]
 	switch c := src.Value.(type) {
 	case *ast.Array:
 		for i := range c.Len() {
@@ -841,15 +872,15 @@ func (x *planEval) tick() error {
 }
 
 // callStmt runs a CallStmt, whose callee and arguments compile resolved
-// (o.callee, o.args).
+// (o.ext).
 func (x *planEval) callStmt(fr []*ast.Term, o *op, s *ir.CallStmt) (int, error) {
-	c := o.callee
+	c := o.ext.callee
 	if c == nil {
 		return 0, fmt.Errorf("plan: no function %s (%s)", s.Func, x.p.at(s))
 	}
 	args := x.args[:0]
-	for _, a := range o.args {
-		v := value(fr, a)
+	for _, a := range o.ext.args {
+		v := x.value(fr, a)
 		if v == nil {
 			return 0, nil
 		}
@@ -869,7 +900,7 @@ func (x *planEval) callStmt(fr []*ast.Term, o *op, s *ir.CallStmt) (int, error) 
 	if v == nil {
 		return 0, nil
 	}
-	fr[s.Result] = v
+	fr[o.local] = v // s.Result
 	return next, nil
 }
 
