@@ -285,6 +285,40 @@ func TestPlanMatchesTopdownGenerated(t *testing.T) {
 	}
 }
 
+// TestPlanConcurrent: evaluations of the plan running at once, as lint's
+// workers run them, each give topdown's findings. The plan is shared: its
+// functions are compiled on their first call and its evaluators reused
+// (plan.go), which `go test -race` checks here.
+func TestPlanConcurrent(t *testing.T) {
+	plan, ref := engines(t)
+	docs := benchDocs(t, 40)
+	want := make([][]view, len(docs))
+	for i, d := range docs {
+		raws, err := ref.Eval(context.Background(), d.v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = views(raws)
+	}
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for j := range docs {
+				i := (j + w*len(docs)/4) % len(docs)
+				got, err := plan.Eval(context.Background(), docs[i].v)
+				if err != nil {
+					t.Errorf("%s: %v", docs[i].label, err)
+					continue
+				}
+				if d := cmp.Diff(want[i], views(got)); d != "" {
+					t.Errorf("%s, worker %d: plan findings differ from topdown's (-topdown +plan):\n%s", docs[i].label, w, d)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
 // TestPlanMatchesTopdownMutated: the stories' input documents with one
 // value changed at a time (a number to 0, -1 or a large one, to a string,
 // null or a boolean; a string emptied; a member removed), 600 mutations

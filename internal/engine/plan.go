@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -48,6 +49,11 @@ import (
 //     evaluation (memoised, as wasm.go compileFunc does and as topdown
 //     caches a rule's value).
 //   - AssignVarStmt copies a local even when it is undefined (wasm.go).
+//   - MakeSetStmt makes a term whose value is one shared empty set until
+//     the first SetAddStmt on it, which gives the term a set of its own
+//     (as ArrayAppendStmt gives it a new array), since most sets the plan
+//     makes (a partial rule's) stay empty. Only SetAddStmt adds to a set:
+//     no statement of the IR and no built-in changes one in place.
 //   - LenStmt is defined on arrays, objects and sets, which is all the
 //     planner asks it for (unifying with an array or object literal).
 //   - Every body of a rule runs, in order, as the planner lays them out;
@@ -65,28 +71,84 @@ import (
 
 // plan is a policy prepared for planEval: the string constants as terms and
 // the functions and built-ins by name. It is read-only and shared by every
-// evaluation. Preparing it walks no statement (a fresh process would fault
-// in the whole 3 MB plan to do so): newPlan's checks ran when the plan was
-// generated (Plan, TestEmbeddedPlanChecks), and a function's frame size is
-// found when it is first called.
+// evaluation. Preparing it walks no statement of a function (a fresh
+// process would fault in the whole 3 MB plan to do so): newPlan's checks
+// ran when the plan was generated (Plan, TestEmbeddedPlanChecks), and a
+// function is compiled (its frame size found, its statements' callees and
+// constants resolved) when it is first called.
 type plan struct {
 	policy  *ir.Policy
 	strings []*ast.Term // Static.Strings as strings (StringIndex operands)
+	consts  []*ast.Term // the constant operands (constOperand)
 	numbers []*ast.Term // the same as numbers, nil where one is not
 	files   []string
 	funcs   []*planFunc
 	callees map[string]*callee // planned functions and built-ins by name
 	main    *ir.Plan
-	frame   int // locals of main
+	code    []*code // main's blocks, compiled
+	frame   int     // locals of main
 	caps    *ast.Capabilities
+	evals   sync.Pool // *planEval, reused by eval
 }
 
 type planFunc struct {
-	fn        *ir.Func
-	index     int
-	memo      bool // two parameters, input and data: one value per evaluation
-	frameOnce sync.Once
-	frame     int // number of locals
+	fn       *ir.Func
+	index    int
+	memo     bool // two parameters, input and data: one value per evaluation
+	prepOnce sync.Once
+	frame    int     // number of locals
+	code     []*code // fn.Blocks, compiled
+}
+
+// code is an ir.Block compiled for planEval: its statements, each with
+// what running it looks up resolved once (compile).
+type code struct {
+	stmts []op
+}
+
+// op is one statement of a block and what compile resolved for it: its
+// operands in forOperands' order (a and b), the one local it names besides
+// them (local: the target of DotStmt, AssignVarStmt, AssignVarOnceStmt and
+// ResetLocalStmt, the source of IsDefinedStmt, IsUndefinedStmt and
+// ReturnLocalStmt, a CallStmt's result) and, in ext, a CallStmt's callee
+// and arguments and the blocks of a BlockStmt (those of a ScanStmt and a
+// NotStmt are blocks[0]). The statement itself stays the source of
+// everything else (other locals, indices, locations). An op is small, and
+// a block's are contiguous: an evaluation reads thousands of them.
+type op struct {
+	s     ir.Stmt
+	a, b  operand
+	local ir.Local
+	ext   *opExt
+}
+
+type opExt struct {
+	callee *callee // nil if a CallStmt's function is unknown (newPlan refuses it)
+	args   []operand
+	blocks []*code
+}
+
+// operand is an ir.Operand compiled: a local (>= 0) or a constant, ^i for
+// plan.consts[i].
+type operand int32
+
+// constOperand compiles a constant operand. plan.consts are their terms:
+// Static.Strings (StringIndex i is ^i), then the booleans, then nil
+// (undefined), for a kind of operand the IR does not have.
+func (pl *plan) constOperand(o ir.Operand) operand {
+	n := len(pl.strings)
+	switch v := o.Value.(type) {
+	case ir.StringIndex:
+		if int(v) >= 0 && int(v) < n {
+			return ^operand(v)
+		}
+	case ir.Bool:
+		if v {
+			return ^operand(n)
+		}
+		return ^operand(n + 1)
+	}
+	return ^operand(n + 2)
 }
 
 // callee is what a CallStmt calls: a planned function or a built-in.
@@ -111,6 +173,7 @@ func preparePlan(p *ir.Policy) (*plan, error) {
 			pl.numbers[i] = ast.NumberTerm(json.Number(s.Value))
 		}
 	}
+	pl.consts = append(append(slices.Clip(pl.strings), trueTerm, falseTerm), nil)
 	for _, f := range p.Static.Files {
 		pl.files = append(pl.files, f.Value)
 	}
@@ -129,7 +192,73 @@ func preparePlan(p *ir.Policy) (*plan, error) {
 		}
 	}
 	pl.frame = max(frameSize(pl.main.Blocks), int(ir.Data)+1)
+	pl.code = pl.compile(pl.main.Blocks)
 	return pl, nil
+}
+
+// compile compiles blocks for planEval.
+func (pl *plan) compile(blocks []*ir.Block) []*code {
+	out := make([]*code, len(blocks))
+	for i, b := range blocks {
+		c := &code{stmts: make([]op, len(b.Stmts))}
+		for j, s := range b.Stmts {
+			c.stmts[j] = pl.compileStmt(s)
+		}
+		out[i] = c
+	}
+	return out
+}
+
+// compileStmt compiles one statement.
+func (pl *plan) compileStmt(s ir.Stmt) op {
+	o := op{s: s}
+	n := 0
+	forOperands(s, func(v ir.Operand) {
+		switch n {
+		case 0:
+			o.a = pl.operand(v)
+		case 1:
+			o.b = pl.operand(v)
+		}
+		n++
+	})
+	switch s := s.(type) {
+	case *ir.CallStmt:
+		o.local = s.Result
+		o.ext = &opExt{callee: pl.callees[s.Func], args: make([]operand, len(s.Args))}
+		for i, a := range s.Args {
+			o.ext.args[i] = pl.operand(a)
+		}
+	case *ir.DotStmt:
+		o.local = s.Target
+	case *ir.AssignVarStmt:
+		o.local = s.Target
+	case *ir.AssignVarOnceStmt:
+		o.local = s.Target
+	case *ir.ResetLocalStmt:
+		o.local = s.Target
+	case *ir.IsDefinedStmt:
+		o.local = s.Source
+	case *ir.IsUndefinedStmt:
+		o.local = s.Source
+	case *ir.ReturnLocalStmt:
+		o.local = s.Source
+	case *ir.BlockStmt:
+		o.ext = &opExt{blocks: pl.compile(s.Blocks)}
+	case *ir.ScanStmt:
+		o.ext = &opExt{blocks: pl.compile([]*ir.Block{s.Block})}
+	case *ir.NotStmt:
+		o.ext = &opExt{blocks: pl.compile([]*ir.Block{s.Block})}
+	}
+	return o
+}
+
+// operand compiles an operand.
+func (pl *plan) operand(o ir.Operand) operand {
+	if l, ok := o.Value.(ir.Local); ok {
+		return operand(l)
+	}
+	return pl.constOperand(o)
 }
 
 // isNumber reports whether s is a JSON number, as the planner writes a
@@ -169,16 +298,18 @@ func frameSize(blocks []*ir.Block) int {
 	return frame
 }
 
-// frameOf is the number of locals of f, found on its first call.
-func (f *planFunc) frameOf() int {
-	f.frameOnce.Do(func() {
+// prepared compiles f on its first call: its number of locals and its
+// blocks.
+func (f *planFunc) prepared(pl *plan) *planFunc {
+	f.prepOnce.Do(func() {
 		f.frame = frameSize(f.fn.Blocks)
 		for _, l := range f.fn.Params {
 			f.frame = max(f.frame, int(l)+1)
 		}
 		f.frame = max(f.frame, int(f.fn.Return)+1)
+		f.code = pl.compile(f.fn.Blocks)
 	})
-	return f.frame
+	return f
 }
 
 // walkBlocks calls visit for every statement of blocks, nested ones too.
@@ -365,41 +496,67 @@ var (
 	// undefinedMemo marks a memoised function whose value is undefined
 	// (its own term: ast.NullTerm is interned).
 	undefinedMemo = &ast.Term{Value: ast.Null{}}
+	// emptySet is the value of every set MakeSetStmt makes until its first
+	// SetAddStmt, which never adds to it (see the package comment).
+	emptySet = ast.NewSet()
 )
 
-// planEval is one evaluation of a plan.
+// planEval is one evaluation of a plan. eval reuses one (plan.evals) for
+// the next evaluation: what it keeps is storage (stack, scanners, args),
+// cleared before reuse; memo, cache and results are per evaluation.
 type planEval struct {
-	p       *plan
-	ctx     context.Context
-	stack   []*ast.Term // the frames of the calls in progress
-	top     int
-	args    []*ast.Term // a CallStmt's arguments, copied by the callee before it runs
-	memo    []*ast.Term
-	ret     *ast.Term // what the ReturnLocalStmt being unwound returns
-	out     *ast.Term // a built-in's result
-	outs    []*ast.Term
-	iter    func(*ast.Term) error // sets out
-	iterAll func(*ast.Term) error // appends to outs (relations)
-	cache   builtins.Cache
-	steps   int
-	results []*ast.Term
+	p        *plan
+	ctx      context.Context
+	stack    []*ast.Term // the frames of the calls in progress
+	top      int
+	args     []*ast.Term // a CallStmt's arguments, copied by the callee before it runs
+	memo     []*ast.Term
+	ret      *ast.Term // what the ReturnLocalStmt being unwound returns
+	out      *ast.Term // a built-in's result
+	outs     []*ast.Term
+	iter     func(*ast.Term) error // sets out
+	iterAll  func(*ast.Term) error // appends to outs (relations)
+	cache    builtins.Cache
+	scanners []*scanner // one per ScanStmt in progress over an object, innermost last
+	depth    int        // scanners in use
+	steps    int
+	results  []*ast.Term
 }
 
 // eval runs the plan on one input document and returns its result set: an
 // object per solution with the query's variables.
 func (pl *plan) eval(ctx context.Context, input ast.Value) ([]*ast.Term, error) {
-	x := &planEval{p: pl, ctx: ctx, stack: make([]*ast.Term, 0, 1024), memo: make([]*ast.Term, len(pl.funcs)), cache: builtins.Cache{}}
-	x.iter = x.setOut
-	x.iterAll = x.addOut
+	x, _ := pl.evals.Get().(*planEval)
+	if x == nil {
+		x = &planEval{p: pl, stack: make([]*ast.Term, 0, 1024)}
+		x.iter = x.setOut
+		x.iterAll = x.addOut
+	}
+	x.ctx, x.memo, x.cache = ctx, make([]*ast.Term, len(pl.funcs)), builtins.Cache{}
+	defer x.release()
 	fr := x.push(pl.frame)
 	fr[ir.Input] = ast.NewTerm(input)
 	fr[ir.Data] = ast.NewTerm(ast.NewObject())
-	for _, b := range pl.main.Blocks {
+	for _, b := range pl.code {
 		if _, err := x.block(fr, b); err != nil {
 			return nil, err
 		}
 	}
 	return x.results, nil
+}
+
+// release returns x to its plan's pool without the terms of its
+// evaluation.
+func (x *planEval) release() {
+	clear(x.stack[:cap(x.stack)])
+	clear(x.args[:cap(x.args)])
+	clear(x.outs[:cap(x.outs)])
+	for _, sc := range x.scanners {
+		sc.fr = nil
+	}
+	x.stack, x.top, x.args, x.outs, x.depth = x.stack[:0], 0, x.args[:0], x.outs[:0], 0
+	x.ctx, x.memo, x.cache, x.ret, x.out, x.steps, x.results = nil, nil, nil, nil, nil, 0, nil
+	x.p.evals.Put(x)
 }
 
 func (x *planEval) setOut(t *ast.Term) error { x.out = t; return nil }
@@ -419,9 +576,9 @@ func (x *planEval) push(n int) []*ast.Term {
 }
 
 // block runs the statements of b; it returns next when it ran to its end.
-func (x *planEval) block(fr []*ast.Term, b *ir.Block) (int, error) {
-	for _, s := range b.Stmts {
-		n, err := x.stmt(fr, s)
+func (x *planEval) block(fr []*ast.Term, b *code) (int, error) {
+	for i := range b.stmts {
+		n, err := x.stmt(fr, &b.stmts[i])
 		if err != nil || n != next {
 			return n, err
 		}
@@ -429,28 +586,21 @@ func (x *planEval) block(fr []*ast.Term, b *ir.Block) (int, error) {
 	return next, nil
 }
 
-// operand is the value of o, nil when undefined.
-func (x *planEval) operand(fr []*ast.Term, o ir.Operand) *ast.Term {
-	switch v := o.Value.(type) {
-	case ir.Local:
-		return fr[v]
-	case ir.StringIndex:
-		return x.p.strings[v]
-	case ir.Bool:
-		if v {
-			return trueTerm
-		}
-		return falseTerm
+// value is the value of o, nil when undefined.
+func (x *planEval) value(fr []*ast.Term, o operand) *ast.Term {
+	if o >= 0 {
+		return fr[o]
 	}
-	return nil
+	return x.p.consts[^o]
 }
 
-func (x *planEval) stmt(fr []*ast.Term, s ir.Stmt) (int, error) {
-	switch s := s.(type) {
+// stmt runs o.s, whose operands are o.a and o.b (forOperands' order).
+func (x *planEval) stmt(fr []*ast.Term, o *op) (int, error) {
+	switch s := o.s.(type) {
 	case *ir.CallStmt:
-		return x.callStmt(fr, s)
+		return x.callStmt(fr, o, s)
 	case *ir.DotStmt:
-		src, key := x.operand(fr, s.Source), x.operand(fr, s.Key)
+		src, key := x.value(fr, o.a), x.value(fr, o.b)
 		if src == nil || key == nil {
 			return 0, nil
 		}
@@ -458,40 +608,40 @@ func (x *planEval) stmt(fr []*ast.Term, s ir.Stmt) (int, error) {
 		if v == nil {
 			return 0, nil
 		}
-		fr[s.Target] = v
+		fr[o.local] = v // s.Target
 	case *ir.AssignVarStmt:
-		fr[s.Target] = x.operand(fr, s.Source)
+		fr[o.local] = x.value(fr, o.a) // s.Target
 	case *ir.AssignVarOnceStmt:
-		v := x.operand(fr, s.Source)
+		v := x.value(fr, o.a)
 		if v == nil {
 			return 0, nil
 		}
-		if cur := fr[s.Target]; cur != nil && !cur.Equal(v) {
+		if cur := fr[o.local]; cur != nil && !cur.Equal(v) { // s.Target
 			return 0, x.fail(s, topdown.ConflictErr, "complete rules must not produce multiple outputs")
 		}
-		fr[s.Target] = v
+		fr[o.local] = v
 	case *ir.ResetLocalStmt:
-		fr[s.Target] = nil
+		fr[o.local] = nil // s.Target
 	case *ir.IsDefinedStmt:
-		if fr[s.Source] == nil {
+		if fr[o.local] == nil { // s.Source
 			return 0, nil
 		}
 	case *ir.IsUndefinedStmt:
-		if fr[s.Source] != nil {
+		if fr[o.local] != nil { // s.Source
 			return 0, nil
 		}
 	case *ir.NotEqualStmt:
-		a, b := x.operand(fr, s.A), x.operand(fr, s.B)
+		a, b := x.value(fr, o.a), x.value(fr, o.b)
 		if a == nil || b == nil || a.Equal(b) {
 			return 0, nil
 		}
 	case *ir.EqualStmt:
-		a, b := x.operand(fr, s.A), x.operand(fr, s.B)
+		a, b := x.value(fr, o.a), x.value(fr, o.b)
 		if a == nil || b == nil || !a.Equal(b) {
 			return 0, nil
 		}
 	case *ir.BlockStmt:
-		for _, b := range s.Blocks {
+		for _, b := range o.ext.blocks {
 			n, err := x.block(fr, b)
 			if err != nil || n == unwind {
 				return n, err
@@ -501,9 +651,9 @@ func (x *planEval) stmt(fr []*ast.Term, s ir.Stmt) (int, error) {
 			}
 		}
 	case *ir.ScanStmt:
-		return x.scan(fr, s)
+		return x.scan(fr, o, s)
 	case *ir.NotStmt:
-		n, err := x.block(fr, s.Block)
+		n, err := x.block(fr, o.ext.blocks[0])
 		switch {
 		case err != nil || n == unwind:
 			return n, err
@@ -515,14 +665,14 @@ func (x *planEval) stmt(fr []*ast.Term, s ir.Stmt) (int, error) {
 	case *ir.BreakStmt:
 		return int(s.Index), nil
 	case *ir.ReturnLocalStmt:
-		x.ret = fr[s.Source]
+		x.ret = fr[o.local] // s.Source
 		return unwind, nil
 	case *ir.MakeObjectStmt:
 		fr[s.Target] = ast.NewTerm(ast.NewObject())
 	case *ir.MakeArrayStmt:
 		fr[s.Target] = ast.NewTerm(ast.NewArray(make([]*ast.Term, 0, s.Capacity)...))
 	case *ir.MakeSetStmt:
-		fr[s.Target] = ast.NewTerm(ast.NewSet())
+		fr[s.Target] = &ast.Term{Value: emptySet}
 	case *ir.MakeNullStmt:
 		fr[s.Target] = ast.NullTerm()
 	case *ir.MakeNumberIntStmt:
@@ -532,14 +682,14 @@ func (x *planEval) stmt(fr []*ast.Term, s ir.Stmt) (int, error) {
 	case *ir.AssignIntStmt:
 		fr[s.Target] = ast.IntNumberTerm(int(s.Value))
 	case *ir.ObjectInsertStmt:
-		k, v := x.operand(fr, s.Key), x.operand(fr, s.Value)
+		k, v := x.value(fr, o.a), x.value(fr, o.b)
 		obj, ok := termObject(fr[s.Object])
 		if k == nil || v == nil || !ok {
 			return 0, nil
 		}
 		obj.Insert(k, v)
 	case *ir.ObjectInsertOnceStmt:
-		k, v := x.operand(fr, s.Key), x.operand(fr, s.Value)
+		k, v := x.value(fr, o.a), x.value(fr, o.b)
 		obj, ok := termObject(fr[s.Object])
 		if k == nil || v == nil || !ok {
 			return 0, nil
@@ -549,7 +699,7 @@ func (x *planEval) stmt(fr []*ast.Term, s ir.Stmt) (int, error) {
 		}
 		obj.Insert(k, v)
 	case *ir.ArrayAppendStmt:
-		v, t := x.operand(fr, s.Value), fr[s.Array]
+		v, t := x.value(fr, o.a), fr[s.Array]
 		if v == nil || t == nil {
 			return 0, nil
 		}
@@ -559,17 +709,21 @@ func (x *planEval) stmt(fr []*ast.Term, s ir.Stmt) (int, error) {
 		}
 		t.Value = arr.Append(v)
 	case *ir.SetAddStmt:
-		v, t := x.operand(fr, s.Value), fr[s.Set]
+		v, t := x.value(fr, o.a), fr[s.Set]
 		if v == nil || t == nil {
 			return 0, nil
 		}
 		set, ok := t.Value.(ast.Set)
-		if !ok {
+		switch {
+		case !ok:
 			return 0, nil
+		case set == emptySet:
+			t.Value = ast.NewSet(v)
+		default:
+			set.Add(v)
 		}
-		set.Add(v)
 	case *ir.IsArrayStmt:
-		v := x.operand(fr, s.Source)
+		v := x.value(fr, o.a)
 		if v == nil {
 			return 0, nil
 		}
@@ -577,11 +731,11 @@ func (x *planEval) stmt(fr []*ast.Term, s ir.Stmt) (int, error) {
 			return 0, nil
 		}
 	case *ir.IsObjectStmt:
-		if _, ok := termObject(x.operand(fr, s.Source)); !ok {
+		if _, ok := termObject(x.value(fr, o.a)); !ok {
 			return 0, nil
 		}
 	case *ir.IsSetStmt:
-		v := x.operand(fr, s.Source)
+		v := x.value(fr, o.a)
 		if v == nil {
 			return 0, nil
 		}
@@ -589,7 +743,7 @@ func (x *planEval) stmt(fr []*ast.Term, s ir.Stmt) (int, error) {
 			return 0, nil
 		}
 	case *ir.LenStmt:
-		v := x.operand(fr, s.Source)
+		v := x.value(fr, o.a)
 		if v == nil {
 			return 0, nil
 		}
@@ -625,55 +779,87 @@ func termObject(t *ast.Term) (ast.Object, bool) {
 }
 
 // scan runs s's block for every element of its source.
-func (x *planEval) scan(fr []*ast.Term, s *ir.ScanStmt) (int, error) {
+func (x *planEval) scan(fr []*ast.Term, o *op, s *ir.ScanStmt) (int, error) {
 	src := fr[s.Source]
 	if src == nil {
 		return next, nil
 	}
-	out := next
-	each := func(k, v *ast.Term) (bool, error) {
-		if err := x.tick(); err != nil {
-			return false, err
-		}
-		fr[s.Key], fr[s.Value] = k, v
-		n, err := x.block(fr, s.Block)
-		switch {
-		case err != nil:
-			return false, err
-		case n == unwind:
-			out = unwind
-			return false, nil
-		case n == 1:
-			return false, nil
-		case n >= 2:
-			out = n - 2
-			return false, nil
-		}
-		return true, nil
-	}
-	var err error
+	b := o.ext.blocks[0]
 	switch c := src.Value.(type) {
 	case *ast.Array:
 		for i := range c.Len() {
-			var more bool
-			if more, err = each(ast.IntNumberTerm(i), c.Elem(i)); !more {
-				break
+			if n, more, err := x.element(fr, s, b, ast.IntNumberTerm(i), c.Elem(i)); !more {
+				return n, err
 			}
 		}
 	case ast.Object:
-		c.Until(func(k, v *ast.Term) bool {
-			var more bool
-			more, err = each(k, v)
-			return !more
-		})
+		return x.scanObject(fr, s, b, c)
 	case ast.Set:
-		c.Until(func(e *ast.Term) bool {
-			var more bool
-			more, err = each(e, e)
-			return !more
-		})
+		for _, e := range c.Slice() { // sorted, as its Until iterates
+			if n, more, err := x.element(fr, s, b, e, e); !more {
+				return n, err
+			}
+		}
 	}
-	return out, err
+	return next, nil
+}
+
+// element runs a ScanStmt's block for one element: more reports whether
+// the scan goes on, and if not, n and err are what the scan returns.
+func (x *planEval) element(fr []*ast.Term, s *ir.ScanStmt, b *code, k, v *ast.Term) (n int, more bool, err error) {
+	if err := x.tick(); err != nil {
+		return 0, false, err
+	}
+	fr[s.Key], fr[s.Value] = k, v
+	n, err = x.block(fr, b)
+	switch {
+	case err != nil:
+		return 0, false, err
+	case n == unwind:
+		return unwind, false, nil
+	case n == 1:
+		return next, false, nil
+	case n >= 2:
+		return n - 2, false, nil
+	}
+	return next, true, nil
+}
+
+// scanner is the state of a ScanStmt over an object, whose elements only
+// the object's Until visits; its each is bound once, so that a scan
+// allocates no closure.
+type scanner struct {
+	x    *planEval
+	fr   []*ast.Term
+	s    *ir.ScanStmt
+	b    *code
+	n    int
+	err  error
+	each func(k, v *ast.Term) bool
+}
+
+func (sc *scanner) element(k, v *ast.Term) bool {
+	n, more, err := sc.x.element(sc.fr, sc.s, sc.b, k, v)
+	sc.n, sc.err = n, err
+	return !more
+}
+
+// scanObject is scan over an object, in the order of its Until (sorted by
+// key, as topdown iterates it).
+func (x *planEval) scanObject(fr []*ast.Term, s *ir.ScanStmt, b *code, obj ast.Object) (int, error) {
+	if x.depth == len(x.scanners) {
+		sc := &scanner{x: x}
+		sc.each = sc.element
+		x.scanners = append(x.scanners, sc)
+	}
+	sc := x.scanners[x.depth]
+	x.depth++
+	sc.fr, sc.s, sc.b, sc.n, sc.err = fr, s, b, next, nil
+	obj.Until(sc.each)
+	n, err := sc.n, sc.err
+	sc.fr = nil
+	x.depth--
+	return n, err
 }
 
 // tick checks for cancellation now and then.
@@ -685,14 +871,16 @@ func (x *planEval) tick() error {
 	return nil
 }
 
-func (x *planEval) callStmt(fr []*ast.Term, s *ir.CallStmt) (int, error) {
-	c := x.p.callees[s.Func]
+// callStmt runs a CallStmt, whose callee and arguments compile resolved
+// (o.ext).
+func (x *planEval) callStmt(fr []*ast.Term, o *op, s *ir.CallStmt) (int, error) {
+	c := o.ext.callee
 	if c == nil {
 		return 0, fmt.Errorf("plan: no function %s (%s)", s.Func, x.p.at(s))
 	}
 	args := x.args[:0]
-	for _, a := range s.Args {
-		v := x.operand(fr, a)
+	for _, a := range o.ext.args {
+		v := x.value(fr, a)
 		if v == nil {
 			return 0, nil
 		}
@@ -702,7 +890,7 @@ func (x *planEval) callStmt(fr []*ast.Term, s *ir.CallStmt) (int, error) {
 	var v *ast.Term
 	var err error
 	if c.fn != nil {
-		v, err = x.call(c.fn, args)
+		v, err = x.call(c.fn.prepared(x.p), args)
 	} else {
 		v, err = x.builtin(s, c, args)
 	}
@@ -712,7 +900,7 @@ func (x *planEval) callStmt(fr []*ast.Term, s *ir.CallStmt) (int, error) {
 	if v == nil {
 		return 0, nil
 	}
-	fr[s.Result] = v
+	fr[o.local] = v // s.Result
 	return next, nil
 }
 
@@ -733,12 +921,12 @@ func (x *planEval) call(f *planFunc, args []*ast.Term) (*ast.Term, error) {
 		return nil, fmt.Errorf("plan: %s called with %d arguments, has %d parameters", f.fn.Name, len(args), len(f.fn.Params))
 	}
 	base := x.top
-	fr := x.push(f.frameOf())
+	fr := x.push(f.frame)
 	for i, p := range f.fn.Params {
 		fr[p] = args[i]
 	}
 	var ret *ast.Term
-	for _, b := range f.fn.Blocks {
+	for _, b := range f.code {
 		n, err := x.block(fr, b)
 		if err != nil {
 			x.top = base
