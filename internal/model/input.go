@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -54,16 +55,20 @@ func input(s *Set) object {
 // sections of values, the Hadoop value winning a field both give (the
 // map it was put in last).
 func effectiveInput(withFlink bool, flinkVals, hadoopVals map[string]*Value) ast.Value {
-	var order []string
-	secs := map[string]object{}
+	// a few sections: found by a scan, each object grown in place
+	type section struct {
+		name string
+		o    object
+	}
+	secs := make([]section, 0, 8)
 	put := func(field string, v *Value) {
 		sec, name, _ := strings.Cut(field, ".")
-		m, ok := secs[sec]
-		if !ok {
-			order = append(order, sec)
+		i := slices.IndexFunc(secs, func(s section) bool { return s.name == sec })
+		if i < 0 {
+			i = len(secs)
+			secs = append(secs, section{sec, newObject(16)})
 		}
-		m.value(name, v.toInput())
-		secs[sec] = m
+		secs[i].o.value(name, v.toInput())
 	}
 	if withFlink {
 		for f, v := range flinkVals {
@@ -75,9 +80,9 @@ func effectiveInput(withFlink bool, flinkVals, hadoopVals map[string]*Value) ast
 	for f, v := range hadoopVals {
 		put(f, v)
 	}
-	eff := newObject(len(order))
-	for _, sec := range order {
-		eff.value(sec, secs[sec].object())
+	eff := newObject(len(secs))
+	for _, s := range secs {
+		eff.value(s.name, s.o.object())
 	}
 	return eff.object()
 }
@@ -88,7 +93,7 @@ func keysInput(f *parsed.File, withFinal bool) ast.Value {
 	for k, e := range eff {
 		m := newObject(5)
 		m.str("value", e.Value)
-		m.str("kind", string(e.Kind))
+		m.term("kind", key(string(e.Kind)))
 		m.value("loc", entryLoc(e).toInput())
 		if withFinal && e.Final {
 			m.bool("final", true)

@@ -2,6 +2,8 @@ package model
 
 import (
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 // object collects the members of an object of the input document, built
@@ -53,9 +55,10 @@ func stringsTerm(ss []string) *ast.Term {
 	return ast.ArrayTerm(ts...)
 }
 
-// key is the term of an object key: the keys of the input document are
-// built once (most are not among the strings OPA interns, so each use
-// allocated a term), any other is a new term.
+// key is the term of an object key, or of a value of a few (a kind, a
+// source): the keys of the input document are built once (most are not
+// among the strings OPA interns, so each use allocated a term), any other
+// is a new term.
 func key(k string) *ast.Term {
 	if t, ok := keyTerms[k]; ok {
 		return t
@@ -95,6 +98,9 @@ var keyTerms = func() map[string]*ast.Term {
 		"known_in", "known_ranges", "checked_against", "exact", "suggestion",
 		// value.go
 		"display", "raw", "deprecated", "unknown", "varies", "lenient",
+		// values: parsed.Kind, Value.Source
+		string(parsed.KindString), string(parsed.KindInt), string(parsed.KindFloat), string(parsed.KindBool),
+		string(parsed.KindNull), string(parsed.KindList), "file", "flink.hadoop", "cluster-config", "default", "unset",
 	} {
 		m[k] = ast.StringTerm(k)
 	}

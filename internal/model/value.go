@@ -92,7 +92,7 @@ func (v *Value) object() ast.Value {
 	kv = append(kv,
 		ast.Item(key("value"), anyTerm(v.Value)), // Value holds only int64, int, bool, string or nil
 		ast.Item(key("set"), ast.InternedTerm(v.Source != "default" && v.Source != "unset")),
-		ast.Item(key("source"), ast.InternedTerm(v.Source)),
+		ast.Item(key("source"), key(v.Source)),
 	)
 	str := func(k, s string) {
 		if s != "" {
