@@ -16,7 +16,7 @@ func derivedInput(s *Set, flinkVals map[string]*Value) object {
 	iv := flinkVals["checkpointing.interval"]
 	// checkpointing: an interval is set and positive (Flink 1.20
 	// CheckpointingOptions: no default, off unless set).
-	d.bool("checkpointing", iv != nil && iv.isSet() && positive(iv.Value))
+	d.flag("checkpointing", iv != nil && iv.isSet() && positive(iv.Value))
 	// checkpoints_on_hdfs: an hdfs: checkpoint directory, or one without a
 	// colon while fs.default-scheme is hdfs: (FileSystem.getUnguardedFileSystem).
 	onHDFS := false
@@ -30,14 +30,14 @@ func derivedInput(s *Set, flinkVals map[string]*Value) object {
 			}
 		}
 	}
-	d.bool("checkpoints_on_hdfs", onHDFS)
+	d.flag("checkpoints_on_hdfs", onHDFS)
 	// effective_interval: max(interval, min-pause) when both are readable
 	// (Flink 1.20 CheckpointCoordinator.java L316-329), else the interval's value.
 	if iv != nil {
 		if mp := flinkVals["checkpointing.min_pause"]; mp != nil && iv.readable() && mp.readable() {
-			d.int64("effective_interval", max(iv.Value.(int64), mp.Value.(int64)))
+			d.num64("effective_interval", max(iv.Value.(int64), mp.Value.(int64)))
 		} else {
-			d.any("effective_interval", iv.Value)
+			d.val("effective_interval", iv.Value)
 		}
 	}
 	return d

@@ -18,7 +18,7 @@ func factsClockInput(c FactsClock) object {
 		maxAge = config.DefaultFactsMaxAge
 	}
 	m := newObject(4)
-	m.int64("max_age_ms", maxAge.Milliseconds())
+	m.num64("max_age_ms", maxAge.Milliseconds())
 	m.str("max_age", durationText(maxAge))
 	if !c.Now.IsZero() {
 		// The day, not the instant: a result from the cache (keyed by
@@ -130,9 +130,9 @@ func factInput(f config.Facts, c FactsClock) *ast.Term {
 			maxAge = config.DefaultFactsMaxAge
 		}
 		age := c.Now.Sub(f.ObservedAt)
-		m.int64("age_ms", age.Milliseconds())
+		m.num64("age_ms", age.Milliseconds())
 		m.str("age", ageText(age))
-		m.bool("stale", age > maxAge)
+		m.flag("stale", age > maxAge)
 	}
 	return m.objectTerm()
 }
@@ -161,7 +161,7 @@ func runningInput(r *config.RunningCheckpointing, c FactsClock) object {
 		d *time.Duration
 	}{{"interval_ms", r.Interval}, {"timeout_ms", r.Timeout}, {"min_pause_ms", r.MinPause}} {
 		if d.d != nil {
-			m.int64(d.k, d.d.Milliseconds())
+			m.num64(d.k, d.d.Milliseconds())
 		}
 	}
 	for _, n := range []struct {
@@ -169,11 +169,11 @@ func runningInput(r *config.RunningCheckpointing, c FactsClock) object {
 		n *int
 	}{{"max_concurrent", r.MaxConcurrent}, {"tolerable_failures", r.TolerableFailures}} {
 		if n.n != nil {
-			m.int(n.k, *n.n)
+			m.num(n.k, *n.n)
 		}
 	}
 	if r.Unaligned != nil {
-		m.bool("unaligned", *r.Unaligned)
+		m.flag("unaligned", *r.Unaligned)
 	}
 	if c.ConfigFile != "" && r.DefRange.Start.Line > 0 {
 		m.str("at", fmt.Sprintf("%s:%d", c.ConfigFile, r.DefRange.Start.Line))

@@ -118,7 +118,7 @@ func unknownKeysInput(f *parsed.File, v Resolved) *ast.Term {
 		m.term("known_ranges", stringsTerm(ranges))
 		m.str("checked_against", listText)
 		m.str("table", tableText)
-		m.bool("exact", idx >= 0)
+		m.flag("exact", idx >= 0)
 		if s := nearestKey(k, idx); s != "" {
 			m.str("suggestion", s)
 		}

@@ -96,7 +96,7 @@ func keysInput(f *parsed.File, withFinal bool) ast.Value {
 		m.term("kind", key(string(e.Kind)))
 		m.value("loc", entryLoc(e).toInput())
 		if withFinal && e.Final {
-			m.bool("final", true)
+			m.flag("final", true)
 		}
 		if e.WrittenKey != "" && e.WrittenKey != k && withFinal {
 			m.str("written_key", e.WrittenKey)
@@ -134,7 +134,7 @@ func fileInput(f *parsed.File, withFinal bool, extra []parsed.Notice) object {
 	m.str("format", string(f.Format))
 	m.value("keys", keysInput(f, withFinal))
 	m.term("notices", noticesInput(f, extra))
-	m.bool("nested", f.Nested)
+	m.flag("nested", f.Nested)
 	if f.Err != nil {
 		e := newObject(2)
 		e.str("message", f.Err.Msg)
@@ -220,7 +220,7 @@ func manifestInput(mf *Manifest) ast.Value {
 			o := newObject(11)
 			o.str("mount_path", mt.MountPath)
 			o.str("sub_path", mt.SubPath)
-			o.bool("read_only", mt.ReadOnly)
+			o.flag("read_only", mt.ReadOnly)
 			o.str("volume", mt.Volume)
 			o.str("volume_type", mt.VolumeType)
 			o.str("detail", mt.Detail)
@@ -270,19 +270,19 @@ func hadoopInput(s *Set) object {
 
 func clusterInput(c *config.Cluster, clock FactsClock) object {
 	m := newObject(16)
-	m.bool("declared", c != nil)
+	m.flag("declared", c != nil)
 	if c == nil {
 		return m
 	}
 	m.str("name", c.Name)
 	setInt := func(k string, p *int) {
 		if p != nil {
-			m.int(k, *p)
+			m.num(k, *p)
 		}
 	}
 	setInt64 := func(k string, p *int64) {
 		if p != nil {
-			m.int64(k, *p)
+			m.num64(k, *p)
 		}
 	}
 	setInt("datanodes", c.Datanodes)
@@ -300,7 +300,7 @@ func clusterInput(c *config.Cluster, clock FactsClock) object {
 	m.term("fact_blocks", blocks)
 	m.value("facts", byAttr.object())
 	if c.WriteStall != nil {
-		m.int64("write_stall_ms", c.WriteStall.Milliseconds())
+		m.num64("write_stall_ms", c.WriteStall.Milliseconds())
 	}
 	if c.HadoopVersion != "" {
 		m.str("hadoop_version", c.HadoopVersion)
@@ -316,7 +316,7 @@ func clusterInput(c *config.Cluster, clock FactsClock) object {
 // deployment block names gets the cluster's (declared stays false).
 func deploymentInput(d *config.Deployment, cl *config.Cluster, clock FactsClock) object {
 	m := newObject(20)
-	m.bool("declared", d != nil)
+	m.flag("declared", d != nil)
 	size := config.SizeOf(d, cl)
 	sized := func(facts *factsByAttr) {
 		for _, a := range []struct {
@@ -331,7 +331,7 @@ func deploymentInput(d *config.Deployment, cl *config.Cluster, clock FactsClock)
 			if a.v == nil {
 				continue
 			}
-			m.int(a.attr, *a.v)
+			m.num(a.attr, *a.v)
 			m.str(a.attr+"_in", a.in)
 			if a.f != nil && facts != nil {
 				facts.put(a.attr, factInput(*a.f, clock))
@@ -361,18 +361,18 @@ func deploymentCounts(m *object, d *config.Deployment) {
 		p *int
 	}{{"jobs", d.Jobs}, {"stateful_operators", d.StatefulOperators}, {"parallelism", d.Parallelism}} {
 		if a.p != nil {
-			m.int(a.k, *a.p)
+			m.num(a.k, *a.p)
 		}
 	}
 	if d.CheckpointP99 != nil {
-		m.int64("checkpoint_p99_ms", d.CheckpointP99.Milliseconds())
+		m.num64("checkpoint_p99_ms", d.CheckpointP99.Milliseconds())
 	}
 	for _, a := range []struct {
 		k string
 		p *int64
 	}{{"checkpoint_size", d.CheckpointSize}, {"checkpoint_failed", d.CheckpointFailed}, {"state_size", d.StateSize}} {
 		if a.p != nil {
-			m.int64(a.k, *a.p)
+			m.num64(a.k, *a.p)
 		}
 	}
 }

@@ -20,14 +20,14 @@ func (o *object) value(k string, v ast.Value) { o.term(k, ast.NewTerm(v)) }
 
 func (o *object) str(k, v string) { o.term(k, ast.StringTerm(v)) }
 
-func (o *object) int(k string, v int) { o.term(k, ast.InternedTerm(v)) }
+func (o *object) num(k string, v int) { o.term(k, ast.InternedTerm(v)) }
 
-func (o *object) int64(k string, v int64) { o.term(k, int64Term(v)) }
+func (o *object) num64(k string, v int64) { o.term(k, int64Term(v)) }
 
-func (o *object) bool(k string, v bool) { o.term(k, ast.InternedTerm(v)) }
+func (o *object) flag(k string, v bool) { o.term(k, ast.InternedTerm(v)) }
 
-// any is a member whose value is one of the Go values Value.Value holds.
-func (o *object) any(k string, v any) { o.term(k, anyTerm(v)) }
+// val is a member whose value is one of the Go values Value.Value holds.
+func (o *object) val(k string, v any) { o.term(k, anyTerm(v)) }
 
 func (o object) object() ast.Value { return ast.NewObject(o...) }
 
@@ -46,7 +46,7 @@ func anyTerm(x any) *ast.Term {
 	return ast.NewTerm(v)
 }
 
-// strings is an array of strings (a []string InterfaceToValue converted).
+// stringsTerm is an array of strings (a []string InterfaceToValue converted).
 func stringsTerm(ss []string) *ast.Term {
 	ts := make([]*ast.Term, len(ss))
 	for i, s := range ss {

@@ -202,28 +202,28 @@ func (r Resolved) Text(product string) string {
 func (r Resolved) toInput(product string) object {
 	m := newObject(17)
 	m.str("source", r.Source)
-	m.bool("declared", r.Known())
-	m.bool("known", r.Known())
+	m.flag("declared", r.Known())
+	m.flag("known", r.Known())
 	m.str("why", r.Why)
 	m.str("where", r.Where)
 	m.str("text", r.Text(product))
 	if product == "Flink" {
 		// Whether the key tables cover the version (docs/versions.md).
-		m.bool("covered", r.Covered())
+		m.flag("covered", r.Covered())
 		m.str("outside", r.Outside())
 		m.str("coverage", r.Coverage(product))
 		m.str("table", KeyTableRange())
 	}
 	if product == "Hadoop" {
 		// Whether the Hadoop key table (its defaults) covers the version.
-		m.bool("covered", hadoopCovered(r))
+		m.flag("covered", hadoopCovered(r))
 		m.str("table", HadoopTableFirst.String()+" to "+HadoopTableLast.String())
 	}
 	if !r.Version.IsZero() {
 		m.str("value", cmp.Or(r.Raw, r.Version.String()))
-		m.int("major", r.Version.Major)
-		m.int("minor", r.Version.Minor)
-		m.int("patch", r.Version.Patch)
+		m.num("major", r.Version.Major)
+		m.num("minor", r.Version.Minor)
+		m.num("patch", r.Version.Patch)
 	}
 	m.term("evidence", evidenceInput(r.Evidence))
 	if len(r.Conflicts) > 0 {
@@ -243,7 +243,7 @@ func evidenceInput(es []Evidence) *ast.Term {
 		m.str("source", e.Source)
 		m.str("what", e.What)
 		m.str("file", e.File)
-		m.int("line", e.Line)
+		m.num("line", e.Line)
 		m.str("place", e.Place())
 		out[i] = m.objectTerm()
 	}
