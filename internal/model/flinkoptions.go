@@ -83,7 +83,7 @@ func checkedKey(key string) bool {
 // the version is known, not a lower bound, and in the table) or that no release of the table
 // knows. Each entry carries the releases that know the key and the nearest
 // known key of the list it was checked against.
-func unknownKeysInput(f *parsed.File, v Resolved) *ast.Term {
+func unknownKeysInput(f *parsed.File, v Resolved, lm locs) *ast.Term {
 	idx := -1
 	if v.Known() { // a lower bound is no exact release (docs/versions.md)
 		idx = releaseIndex(v.Version)
@@ -113,7 +113,7 @@ func unknownKeysInput(f *parsed.File, v Resolved) *ast.Term {
 		}
 		m := newObject(8)
 		m.str("key", k)
-		m.value("loc", entryLoc(eff[k]).toInput())
+		m.value("loc", lm.of(entryLoc(eff[k])))
 		m.term("known_in", stringsTerm(knownIn))
 		m.term("known_ranges", stringsTerm(ranges))
 		m.str("checked_against", listText)

@@ -70,7 +70,7 @@ state.${X}: 1
 `)
 	keys := func(v Resolved) map[string]map[string]any {
 		m := map[string]map[string]any{}
-		for _, u := range plain(t, ast.NewObject(ast.Item(ast.StringTerm("u"), unknownKeysInput(f, v))))["u"].([]any) {
+		for _, u := range plain(t, ast.NewObject(ast.Item(ast.StringTerm("u"), unknownKeysInput(f, v, nil))))["u"].([]any) {
 			um := u.(map[string]any)
 			m[um["key"].(string)] = um
 		}

@@ -34,14 +34,15 @@ func input(s *Set) object {
 	))
 	flinkVals, uses := flinkEffective(s.Flink, s.FlinkOverlay, s.FlinkVersion.ReadAs())
 	hadoopVals := hadoopEffective(s)
-	in.value("effective", effectiveInput(s.Flink != nil, flinkVals, hadoopVals))
+	lm := make(locs, 32)
+	in.value("effective", effectiveInput(s.Flink != nil, flinkVals, hadoopVals, lm))
 	if s.Flink != nil {
-		in.value("flink", flinkInput(s, uses).object())
+		in.value("flink", flinkInput(s, uses, lm).object())
 	}
 	if d := derivedInput(s, flinkVals); d != nil {
 		in.value("derived", d.object())
 	}
-	in.value("hadoop", hadoopInput(s).object())
+	in.value("hadoop", hadoopInput(s, lm).object())
 	in.value("cluster", clusterInput(s.Cluster, s.Facts).object())
 	in.value("deployment", deploymentInput(s.Deployment, s.Cluster, s.Facts).object())
 	if s.Deployed != nil {
@@ -54,7 +55,7 @@ func input(s *Set) object {
 // effectiveInput is input.effective: "<section>.<name>" fields as
 // sections of values, the Hadoop value winning a field both give (the
 // map it was put in last).
-func effectiveInput(withFlink bool, flinkVals, hadoopVals map[string]*Value) ast.Value {
+func effectiveInput(withFlink bool, flinkVals, hadoopVals map[string]*Value, lm locs) ast.Value {
 	// a few sections: found by a scan, each object grown in place
 	type section struct {
 		name string
@@ -68,7 +69,7 @@ func effectiveInput(withFlink bool, flinkVals, hadoopVals map[string]*Value) ast
 			i = len(secs)
 			secs = append(secs, section{sec, newObject(16)})
 		}
-		secs[i].o.value(name, v.toInput())
+		secs[i].o.value(name, v.toInput(lm))
 	}
 	if withFlink {
 		for f, v := range flinkVals {
@@ -87,14 +88,14 @@ func effectiveInput(withFlink bool, flinkVals, hadoopVals map[string]*Value) ast
 	return eff.object()
 }
 
-func keysInput(f *parsed.File, withFinal bool) ast.Value {
+func keysInput(f *parsed.File, withFinal bool, lm locs) ast.Value {
 	eff := f.Effective()
 	keys := newObject(len(eff))
 	for k, e := range eff {
 		m := newObject(5)
 		m.str("value", e.Value)
 		m.term("kind", key(string(e.Kind)))
-		m.value("loc", entryLoc(e).toInput())
+		m.value("loc", lm.of(entryLoc(e)))
 		if withFinal && e.Final {
 			m.flag("final", true)
 		}
@@ -128,11 +129,11 @@ func noticeInput(n parsed.Notice) *ast.Term {
 
 // fileInput is the object of a file; extra are notices after the file's
 // own (crossFinalNotices).
-func fileInput(f *parsed.File, withFinal bool, extra []parsed.Notice) object {
+func fileInput(f *parsed.File, withFinal bool, extra []parsed.Notice, lm locs) object {
 	m := newObject(16)
 	m.str("file", f.Path)
 	m.str("format", string(f.Format))
-	m.value("keys", keysInput(f, withFinal))
+	m.value("keys", keysInput(f, withFinal, lm))
 	m.term("notices", noticesInput(f, extra))
 	m.flag("nested", f.Nested)
 	if f.Err != nil {
@@ -144,8 +145,8 @@ func fileInput(f *parsed.File, withFinal bool, extra []parsed.Notice) object {
 	return m
 }
 
-func flinkInput(s *Set, uses []keyUse) object {
-	m := fileInput(s.Flink, false, nil)
+func flinkInput(s *Set, uses []keyUse, lm locs) object {
+	m := fileInput(s.Flink, false, nil, lm)
 	ku := make([]*ast.Term, 0, len(uses))
 	since := newObject(0)
 	seen := map[string]bool{}
@@ -155,7 +156,7 @@ func flinkInput(s *Set, uses []keyUse) object {
 		o.str("problem", u.Problem)
 		o.str("message", u.Message)
 		o.str("use", u.Use)
-		o.value("loc", u.Loc.toInput())
+		o.value("loc", lm.of(u.Loc))
 		ku = append(ku, o.objectTerm())
 		if v, ok := KeySince(u.Use); ok && !seen[u.Use] {
 			seen[u.Use] = true
@@ -172,7 +173,7 @@ func flinkInput(s *Set, uses []keyUse) object {
 		unread = unreadInput(s.FlinkVersion.ReadAs())
 	}
 	m.value("unread", unread)
-	m.term("unknown_keys", unknownKeysInput(s.Flink, s.FlinkVersion))
+	m.term("unknown_keys", unknownKeysInput(s.Flink, s.FlinkVersion, lm))
 	if s.FlinkIgnored != nil {
 		o := newObject(3)
 		o.str("file", s.FlinkIgnored.Path)
@@ -186,7 +187,7 @@ func flinkInput(s *Set, uses []keyUse) object {
 		o := newObject(3)
 		o.str("value", e.Value)
 		o.str("key", e.Key)
-		o.value("loc", entryLoc(e).toInput())
+		o.value("loc", lm.of(entryLoc(e)))
 		pt.term(k, o.objectTerm())
 	}
 	m.value("hadoop_passthrough", pt.object())
@@ -236,7 +237,7 @@ func manifestInput(mf *Manifest) ast.Value {
 	return m.object()
 }
 
-func hadoopInput(s *Set) object {
+func hadoopInput(s *Set, lm locs) object {
 	var files []*parsed.File
 	for _, r := range s.Client {
 		files = append(files, r.File)
@@ -244,7 +245,7 @@ func hadoopInput(s *Set) object {
 	cross := crossFinalNotices(files)
 	client := make([]*ast.Term, 0, len(s.Client))
 	for _, r := range s.Client {
-		fm := fileInput(r.File, true, cross[r.File])
+		fm := fileInput(r.File, true, cross[r.File], lm)
 		fm.str("via", r.Via)
 		fm.str("dir", r.Dir)
 		client = append(client, fm.objectTerm())
@@ -263,7 +264,7 @@ func hadoopInput(s *Set) object {
 	m.term("client", ast.ArrayTerm(client...))
 	m.term("conf_refs", ast.ArrayTerm(refs...))
 	if s.ClusterHDFS != nil {
-		m.value("cluster_hdfs_site", fileInput(s.ClusterHDFS, true, nil).object())
+		m.value("cluster_hdfs_site", fileInput(s.ClusterHDFS, true, nil, lm).object())
 	}
 	return m
 }

@@ -48,13 +48,14 @@ type Value struct {
 	Varies string
 }
 
-// toInput builds the effective value object directly as an OPA value. A
+// toInput builds the effective value object directly as an OPA value, its
+// loc from lm. A
 // value without a location (a default, an unset key) is the same on every
 // set of a version, so its object is built once and shared: OPA values are
 // not changed once built.
-func (v *Value) toInput() ast.Value {
+func (v *Value) toInput(lm locs) ast.Value {
 	if v.Loc != nil || !scalar(v.Value) {
-		return v.object()
+		return v.object(lm)
 	}
 	valueCache.RLock()
 	o, ok := valueCache.m[*v]
@@ -62,7 +63,7 @@ func (v *Value) toInput() ast.Value {
 	if ok {
 		return o
 	}
-	o = v.object()
+	o = v.object(nil)
 	valueCache.Lock()
 	if len(valueCache.m) < 4096 { // defaults: a few hundred per version
 		valueCache.m[*v] = o
@@ -87,7 +88,7 @@ func scalar(x any) bool {
 	return false
 }
 
-func (v *Value) object() ast.Value {
+func (v *Value) object(lm locs) ast.Value {
 	kv := make([][2]*ast.Term, 0, 8)
 	kv = append(kv,
 		ast.Item(key("value"), anyTerm(v.Value)), // Value holds only int64, int, bool, string or nil
@@ -110,7 +111,7 @@ func (v *Value) object() ast.Value {
 	str("file", v.File)
 	str("via", v.Chain)
 	if v.Loc != nil {
-		kv = append(kv, ast.Item(key("loc"), ast.NewTerm(v.Loc.toInput())))
+		kv = append(kv, ast.Item(key("loc"), ast.NewTerm(lm.of(v.Loc))))
 	}
 	str("error", v.Error)
 	flag("deprecated", v.Deprecated)
