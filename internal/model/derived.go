@@ -8,15 +8,15 @@ import "strings"
 // its own derivation for hand-written test inputs without them; the lint
 // package's TestDerivedFactsAgree checks both give the same findings on
 // every fixture. Absent for a set without a Flink file.
-func derivedInput(s *Set, flinkVals map[string]*Value) map[string]any {
+func derivedInput(s *Set, flinkVals map[string]*Value) object {
 	if s.Flink == nil {
 		return nil
 	}
-	d := map[string]any{}
+	d := newObject(3)
 	iv := flinkVals["checkpointing.interval"]
 	// checkpointing: an interval is set and positive (Flink 1.20
 	// CheckpointingOptions: no default, off unless set).
-	d["checkpointing"] = iv != nil && iv.isSet() && positive(iv.Value)
+	d.flag("checkpointing", iv != nil && iv.isSet() && positive(iv.Value))
 	// checkpoints_on_hdfs: an hdfs: checkpoint directory, or one without a
 	// colon while fs.default-scheme is hdfs: (FileSystem.getUnguardedFileSystem).
 	onHDFS := false
@@ -30,13 +30,14 @@ func derivedInput(s *Set, flinkVals map[string]*Value) map[string]any {
 			}
 		}
 	}
-	d["checkpoints_on_hdfs"] = onHDFS
+	d.flag("checkpoints_on_hdfs", onHDFS)
 	// effective_interval: max(interval, min-pause) when both are readable
 	// (Flink 1.20 CheckpointCoordinator.java L316-329), else the interval's value.
 	if iv != nil {
-		d["effective_interval"] = iv.Value
 		if mp := flinkVals["checkpointing.min_pause"]; mp != nil && iv.readable() && mp.readable() {
-			d["effective_interval"] = max(iv.Value.(int64), mp.Value.(int64))
+			d.num64("effective_interval", max(iv.Value.(int64), mp.Value.(int64)))
+		} else {
+			d.val("effective_interval", iv.Value)
 		}
 	}
 	return d

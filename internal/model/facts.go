@@ -2,26 +2,31 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/ckptlint/ckptlint/internal/config"
 )
 
 // factsClockInput is input.facts: what staleness is measured against.
-func factsClockInput(c FactsClock) map[string]any {
+func factsClockInput(c FactsClock) object {
 	maxAge := c.MaxAge
 	if maxAge <= 0 {
 		maxAge = config.DefaultFactsMaxAge
 	}
-	m := map[string]any{"max_age_ms": maxAge.Milliseconds(), "max_age": durationText(maxAge)}
+	m := newObject(4)
+	m.num64("max_age_ms", maxAge.Milliseconds())
+	m.str("max_age", durationText(maxAge))
 	if !c.Now.IsZero() {
 		// The day, not the instant: a result from the cache (keyed by
 		// FactsState) and a fresh one agree.
-		m["today"] = c.Now.UTC().Format(time.DateOnly)
+		m.str("today", c.Now.UTC().Format(time.DateOnly))
 	}
 	if c.ConfigFile != "" {
-		m["config_file"] = c.ConfigFile
+		m.str("config_file", c.ConfigFile)
 	}
 	return m
 }
@@ -68,39 +73,56 @@ func durationText(d time.Duration) string {
 	return d.String()
 }
 
-// factsInput adds the facts blocks of a cluster or deployment block to m:
+// factsInput is the facts blocks of a cluster or deployment block:
 // fact_blocks lists every block, facts maps each attribute to the block
 // that supplied it.
-func factsInput(m map[string]any, facts []config.Facts, c FactsClock) {
-	blocks := []any{}
-	byAttr := map[string]any{}
+func factsInput(facts []config.Facts, c FactsClock) (blocks *ast.Term, byAttr factsByAttr) {
+	list := make([]*ast.Term, 0, len(facts))
 	for _, f := range facts {
 		fm := factInput(f, c)
-		blocks = append(blocks, fm)
+		list = append(list, fm)
 		for _, a := range f.Attributes {
-			byAttr[a] = fm // the last block that lists a wins (config.FactsFor)
+			byAttr.put(a, fm) // the last block that lists a wins (config.FactsFor)
 		}
 	}
-	m["fact_blocks"] = blocks
-	m["facts"] = byAttr
+	return ast.ArrayTerm(list...), byAttr
 }
 
-func factInput(f config.Facts, c FactsClock) map[string]any {
-	attrs := []any{}
-	for _, a := range f.Attributes {
-		attrs = append(attrs, a)
+// factsByAttr is the facts object of a block: each attribute once, with
+// the block put last for it.
+type factsByAttr struct {
+	attrs []string
+	facts []*ast.Term
+}
+
+func (b *factsByAttr) put(attr string, fact *ast.Term) {
+	if i := slices.Index(b.attrs, attr); i >= 0 {
+		b.facts[i] = fact
+		return
 	}
+	b.attrs = append(b.attrs, attr)
+	b.facts = append(b.facts, fact)
+}
+
+func (b *factsByAttr) object() ast.Value {
+	m := newObject(len(b.attrs))
+	for i, a := range b.attrs {
+		m.term(a, b.facts[i])
+	}
+	return m.object()
+}
+
+func factInput(f config.Facts, c FactsClock) *ast.Term {
 	date := f.ObservedAt.Format(time.DateOnly)
-	m := map[string]any{
-		"kind":        f.Kind,
-		"source":      f.Source,
-		"observed_at": f.ObservedAt.Format(time.RFC3339),
-		"date":        date,
-		"attributes":  attrs,
-		"cite":        fmt.Sprintf("facts from %s %s, %s", f.Kind, f.Source, date),
-	}
+	m := newObject(10)
+	m.str("kind", f.Kind)
+	m.str("source", f.Source)
+	m.str("observed_at", f.ObservedAt.Format(time.RFC3339))
+	m.str("date", date)
+	m.term("attributes", stringsTerm(f.Attributes))
+	m.str("cite", fmt.Sprintf("facts from %s %s, %s", f.Kind, f.Source, date))
 	if c.ConfigFile != "" && f.DefRange.Start.Line > 0 {
-		m["at"] = fmt.Sprintf("%s:%d", c.ConfigFile, f.DefRange.Start.Line)
+		m.str("at", fmt.Sprintf("%s:%d", c.ConfigFile, f.DefRange.Start.Line))
 	}
 	if !c.Now.IsZero() {
 		maxAge := c.MaxAge
@@ -108,11 +130,11 @@ func factInput(f config.Facts, c FactsClock) map[string]any {
 			maxAge = config.DefaultFactsMaxAge
 		}
 		age := c.Now.Sub(f.ObservedAt)
-		m["age_ms"] = age.Milliseconds()
-		m["age"] = ageText(age)
-		m["stale"] = age > maxAge
+		m.num64("age_ms", age.Milliseconds())
+		m.str("age", ageText(age))
+		m.flag("stale", age > maxAge)
 	}
-	return m
+	return m.objectTerm()
 }
 
 // ageText renders an age for messages in whole days, or hours below two
@@ -129,26 +151,32 @@ func ageText(d time.Duration) string {
 
 // runningInput is deployment.running_checkpointing: durations in
 // milliseconds, absent fields not written.
-func runningInput(r *config.RunningCheckpointing, c FactsClock) map[string]any {
-	m := map[string]any{}
+func runningInput(r *config.RunningCheckpointing, c FactsClock) object {
+	m := newObject(8)
 	if r.JobID != "" {
-		m["job_id"] = r.JobID
+		m.str("job_id", r.JobID)
 	}
-	for k, d := range map[string]*time.Duration{"interval_ms": r.Interval, "timeout_ms": r.Timeout, "min_pause_ms": r.MinPause} {
-		if d != nil {
-			m[k] = d.Milliseconds()
+	for _, d := range []struct {
+		k string
+		d *time.Duration
+	}{{"interval_ms", r.Interval}, {"timeout_ms", r.Timeout}, {"min_pause_ms", r.MinPause}} {
+		if d.d != nil {
+			m.num64(d.k, d.d.Milliseconds())
 		}
 	}
-	for k, n := range map[string]*int{"max_concurrent": r.MaxConcurrent, "tolerable_failures": r.TolerableFailures} {
-		if n != nil {
-			m[k] = *n
+	for _, n := range []struct {
+		k string
+		n *int
+	}{{"max_concurrent", r.MaxConcurrent}, {"tolerable_failures", r.TolerableFailures}} {
+		if n.n != nil {
+			m.num(n.k, *n.n)
 		}
 	}
 	if r.Unaligned != nil {
-		m["unaligned"] = *r.Unaligned
+		m.flag("unaligned", *r.Unaligned)
 	}
 	if c.ConfigFile != "" && r.DefRange.Start.Line > 0 {
-		m["at"] = fmt.Sprintf("%s:%d", c.ConfigFile, r.DefRange.Start.Line)
+		m.str("at", fmt.Sprintf("%s:%d", c.ConfigFile, r.DefRange.Start.Line))
 	}
 	return m
 }

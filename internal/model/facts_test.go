@@ -122,13 +122,13 @@ deployment "etl" {
 
 // TestFactsInputNoClock leaves ages out when the set has no time.
 func TestFactsInputNoClock(t *testing.T) {
-	f := factInput(config.Facts{Kind: "dfsadmin", Source: "report.txt", ObservedAt: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)}, FactsClock{})
+	f := plain(t, factInput(config.Facts{Kind: "dfsadmin", Source: "report.txt", ObservedAt: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)}, FactsClock{}).Value)
 	for _, k := range []string{"age_ms", "stale", "at"} {
 		if _, ok := f[k]; ok {
 			t.Errorf("factInput without a clock has %q: %v", k, f)
 		}
 	}
-	if got := factsClockInput(FactsClock{})["max_age"]; got != "30 days" {
+	if got := plain(t, factsClockInput(FactsClock{}).object())["max_age"]; got != "30 days" {
 		t.Errorf("default max_age = %v, want 30 days", got)
 	}
 }
@@ -180,7 +180,7 @@ deployment "c" {
 		{"taskmanagers": 2, "taskmanagers_in": `deployment "b"`, "slots_per_taskmanager": 1, "slots_per_taskmanager_in": `deployment "b"`},
 		{"taskmanagers": 9, "taskmanagers_in": `cluster "prod"`, "slots_per_taskmanager": 8, "slots_per_taskmanager_in": `cluster "prod"`},
 	} {
-		d := deploymentInput(&cfg.Deployments[i], &cfg.Clusters[0], FactsClock{})
+		d := plain(t, deploymentInput(&cfg.Deployments[i], &cfg.Clusters[0], FactsClock{}).object())
 		got := map[string]any{}
 		for _, k := range []string{"taskmanagers", "taskmanagers_in", "slots_per_taskmanager", "slots_per_taskmanager_in"} {
 			got[k] = d[k]
@@ -193,8 +193,37 @@ deployment "c" {
 		}
 	}
 	// A config set no deployment block names still gets its cluster's.
-	d := deploymentInput(nil, &cfg.Clusters[0], FactsClock{})
+	d := plain(t, deploymentInput(nil, &cfg.Clusters[0], FactsClock{}).object())
 	if d["declared"] != false || d["taskmanagers"] != 9 || d["taskmanagers_in"] != `cluster "prod"` {
 		t.Errorf("undeclared deployment: %v", d)
 	}
+}
+
+// plain is the Go form of an object of the input document, its integers
+// as int.
+func plain(t *testing.T, v ast.Value) map[string]any {
+	t.Helper()
+	x, err := ast.JSON(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ints func(x any) any
+	ints = func(x any) any {
+		switch x := x.(type) {
+		case json.Number:
+			if n, err := x.Int64(); err == nil {
+				return int(n)
+			}
+		case map[string]any:
+			for k, e := range x {
+				x[k] = ints(e)
+			}
+		case []any:
+			for i, e := range x {
+				x[i] = ints(e)
+			}
+		}
+		return x
+	}
+	return ints(x).(map[string]any)
 }

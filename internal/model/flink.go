@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
+
+	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/ckptlint/ckptlint/internal/format/hadoopxml"
 	"github.com/ckptlint/ckptlint/internal/parsed"
@@ -62,6 +65,32 @@ func unreadCatalogue(v Version) map[string]string {
 	}
 	return out
 }
+
+// unreadInput is input.flink.unread of version v: unreadCatalogue as an
+// object, built once per version (it is the same for every set read as v,
+// and OPA values are not changed once built) and shared by every set.
+func unreadInput(v Version) ast.Value {
+	unreadCache.Lock()
+	defer unreadCache.Unlock()
+	if o, ok := unreadCache.byVersion[v]; ok {
+		return o
+	}
+	cat := unreadCatalogue(v)
+	m := newObject(len(cat))
+	for k, msg := range cat {
+		m.str(k, msg)
+	}
+	o := m.object()
+	if len(unreadCache.byVersion) < 256 { // a run reads few versions
+		unreadCache.byVersion[v] = o
+	}
+	return o
+}
+
+var unreadCache = struct {
+	sync.Mutex
+	byVersion map[Version]ast.Value
+}{byVersion: map[Version]ast.Value{}}
 
 func flattenNames() []name {
 	var out []name

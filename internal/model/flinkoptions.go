@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/agnivade/levenshtein"
+	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/ckptlint/ckptlint/internal/parsed"
 )
@@ -82,7 +83,7 @@ func checkedKey(key string) bool {
 // the version is known, not a lower bound, and in the table) or that no release of the table
 // knows. Each entry carries the releases that know the key and the nearest
 // known key of the list it was checked against.
-func unknownKeysInput(f *parsed.File, v Resolved) []any {
+func unknownKeysInput(f *parsed.File, v Resolved, lm locs) *ast.Term {
 	idx := -1
 	if v.Known() { // a lower bound is no exact release (docs/versions.md)
 		idx = releaseIndex(v.Version)
@@ -90,7 +91,7 @@ func unknownKeysInput(f *parsed.File, v Resolved) []any {
 	rels, table := optionReleases(), optionKeys()
 	first, last := rels[0], rels[len(rels)-1]
 	tableText := fmt.Sprintf("Flink %s to %s", first, last)
-	out := []any{}
+	var out []*ast.Term
 	eff := f.Effective()
 	keys := make([]string, 0, len(eff))
 	for k := range eff {
@@ -110,22 +111,26 @@ func unknownKeysInput(f *parsed.File, v Resolved) []any {
 		if idx >= 0 {
 			listText = "Flink " + rels[idx].String()
 		}
-		m := map[string]any{
-			"key": k, "loc": entryLoc(eff[k]).toInput(), "known_in": knownIn, "known_ranges": ranges,
-			"checked_against": listText, "table": tableText, "exact": idx >= 0,
-		}
+		m := newObject(8)
+		m.str("key", k)
+		m.value("loc", lm.of(entryLoc(eff[k])))
+		m.term("known_in", stringsTerm(knownIn))
+		m.term("known_ranges", stringsTerm(ranges))
+		m.str("checked_against", listText)
+		m.str("table", tableText)
+		m.flag("exact", idx >= 0)
 		if s := nearestKey(k, idx); s != "" {
-			m["suggestion"] = s
+			m.str("suggestion", s)
 		}
-		out = append(out, m)
+		out = append(out, m.objectTerm())
 	}
-	return out
+	return ast.ArrayTerm(out...)
 }
 
 // releaseRuns lists the releases of rels whose bit is set in mask, each
 // alone and as runs ("1.15 to 1.18"), never nil.
-func releaseRuns(rels []Version, mask uint32) (knownIn, ranges []any) {
-	knownIn, ranges = []any{}, []any{}
+func releaseRuns(rels []Version, mask uint32) (knownIn, ranges []string) {
+	knownIn, ranges = []string{}, []string{}
 	for i, r := range rels {
 		if mask&(1<<i) == 0 {
 			continue

@@ -3,6 +3,8 @@ package model
 import (
 	"strings"
 	"testing"
+
+	"github.com/open-policy-agent/opa/v1/ast"
 )
 
 // TestOptionTable checks the generated option table against facts of the
@@ -68,7 +70,7 @@ state.${X}: 1
 `)
 	keys := func(v Resolved) map[string]map[string]any {
 		m := map[string]map[string]any{}
-		for _, u := range unknownKeysInput(f, v) {
+		for _, u := range plain(t, ast.NewObject(ast.Item(ast.StringTerm("u"), unknownKeysInput(f, v, nil))))["u"].([]any) {
 			um := u.(map[string]any)
 			m[um["key"].(string)] = um
 		}

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -15,204 +16,274 @@ const SchemaVersion = 1
 
 // Input builds the Rego input document of a config set as the OPA value the
 // policies evaluate. The shape is documented in docs/input.md and printed by
-// `ckptlint inspect` (ast.JSON of this value). The loc objects and effective
-// values, most of the document, are built as OPA values directly; the rest
-// is assembled as Go maps and converted once (ast.InterfaceToValue keeps a
-// value that is already an ast.Value).
+// `ckptlint inspect` (ast.JSON of this value). Every object is built as an
+// OPA value directly (object.go): building Go maps and converting them with
+// ast.InterfaceToValue built the document twice. TestInputMatchesMaps
+// holds it to the document the maps gave (input_oracle_test.go).
 func Input(s *Set) (ast.Value, error) {
-	return ast.InterfaceToValue(input(s))
+	return input(s).object(), nil
 }
 
-func input(s *Set) map[string]any {
-	in := map[string]any{
-		"ckptlint": map[string]any{"schema": SchemaVersion},
-		"set":      map[string]any{"name": s.Name},
-		"versions": map[string]any{
-			"flink":  s.FlinkVersion.toInput("Flink"),
-			"hadoop": s.HadoopVersion.toInput("Hadoop"),
-		},
-	}
+func input(s *Set) object {
+	in := newObject(14)
+	in.value("ckptlint", ast.NewObject(ast.Item(key("schema"), ast.InternedTerm(SchemaVersion))))
+	in.value("set", ast.NewObject(ast.Item(key("name"), ast.StringTerm(s.Name))))
+	in.value("versions", ast.NewObject(
+		ast.Item(key("flink"), s.FlinkVersion.toInput("Flink").objectTerm()),
+		ast.Item(key("hadoop"), s.HadoopVersion.toInput("Hadoop").objectTerm()),
+	))
 	flinkVals, uses := flinkEffective(s.Flink, s.FlinkOverlay, s.FlinkVersion.ReadAs())
-	eff := map[string]any{}
-	put := func(field string, v *Value) {
-		sec, name, _ := strings.Cut(field, ".")
-		m, ok := eff[sec].(map[string]any)
-		if !ok {
-			m = map[string]any{}
-			eff[sec] = m
-		}
-		m[name] = v.toInput()
-	}
+	hadoopVals := hadoopEffective(s)
+	lm := make(locs, 32)
+	in.value("effective", effectiveInput(s.Flink != nil, flinkVals, hadoopVals, lm))
 	if s.Flink != nil {
-		for f, v := range flinkVals {
-			put(f, v)
-		}
-		in["flink"] = flinkInput(s, uses)
+		in.value("flink", flinkInput(s, uses, lm).object())
 	}
-	for f, v := range hadoopEffective(s) {
-		put(f, v)
-	}
-	in["effective"] = eff
 	if d := derivedInput(s, flinkVals); d != nil {
-		in["derived"] = d
+		in.value("derived", d.object())
 	}
-	in["hadoop"] = hadoopInput(s)
-	in["cluster"] = clusterInput(s.Cluster, s.Facts)
-	in["deployment"] = deploymentInput(s.Deployment, s.Cluster, s.Facts)
+	in.value("hadoop", hadoopInput(s, lm).object())
+	in.value("cluster", clusterInput(s.Cluster, s.Facts).object())
+	in.value("deployment", deploymentInput(s.Deployment, s.Cluster, s.Facts).object())
 	if s.Deployed != nil {
-		in["deployed"] = s.Deployed.toInput()
+		in.value("deployed", s.Deployed.toInput())
 	}
-	in["facts"] = factsClockInput(s.Facts)
+	in.value("facts", factsClockInput(s.Facts).object())
 	return in
 }
 
-func keysInput(f *parsed.File, withFinal bool) map[string]any {
-	keys := map[string]any{}
-	for k, e := range f.Effective() {
-		m := map[string]any{"value": e.Value, "kind": string(e.Kind), "loc": entryLoc(e).toInput()}
-		if withFinal && e.Final {
-			m["final"] = true
-		}
-		if e.WrittenKey != "" && e.WrittenKey != k && withFinal {
-			m["written_key"] = e.WrittenKey
-		}
-		keys[k] = m
+// effectiveInput is input.effective: "<section>.<name>" fields as
+// sections of values, the Hadoop value winning a field both give (the
+// map it was put in last).
+func effectiveInput(withFlink bool, flinkVals, hadoopVals map[string]*Value, lm locs) ast.Value {
+	// a few sections: found by a scan, each object grown in place
+	type section struct {
+		name string
+		o    object
 	}
-	return keys
+	secs := make([]section, 0, 8)
+	put := func(field string, v *Value) {
+		sec, name, _ := strings.Cut(field, ".")
+		i := slices.IndexFunc(secs, func(s section) bool { return s.name == sec })
+		if i < 0 {
+			i = len(secs)
+			secs = append(secs, section{sec, newObject(16)})
+		}
+		secs[i].o.value(name, v.toInput(lm))
+	}
+	if withFlink {
+		for f, v := range flinkVals {
+			if _, dup := hadoopVals[f]; !dup {
+				put(f, v)
+			}
+		}
+	}
+	for f, v := range hadoopVals {
+		put(f, v)
+	}
+	eff := newObject(len(secs))
+	for _, s := range secs {
+		eff.value(s.name, s.o.object())
+	}
+	return eff.object()
 }
 
-func noticesInput(f *parsed.File) []any {
-	out := []any{}
+func keysInput(f *parsed.File, withFinal bool, lm locs) ast.Value {
+	eff := f.Effective()
+	keys := newObject(len(eff))
+	for k, e := range eff {
+		m := newObject(5)
+		m.str("value", e.Value)
+		m.term("kind", key(string(e.Kind)))
+		m.value("loc", lm.of(entryLoc(e)))
+		if withFinal && e.Final {
+			m.flag("final", true)
+		}
+		if e.WrittenKey != "" && e.WrittenKey != k && withFinal {
+			m.str("written_key", e.WrittenKey)
+		}
+		keys.term(k, m.objectTerm())
+	}
+	return keys.object()
+}
+
+func noticesInput(f *parsed.File, extra []parsed.Notice) *ast.Term {
+	out := make([]*ast.Term, 0, len(f.Notices)+len(extra))
 	for _, n := range f.Notices {
 		out = append(out, noticeInput(n))
 	}
-	return out
+	for _, n := range extra {
+		out = append(out, noticeInput(n))
+	}
+	return ast.ArrayTerm(out...)
 }
 
-func noticeInput(n parsed.Notice) map[string]any {
-	return map[string]any{
-		"code": n.Code, "message": n.Message, "key": n.Key,
-		"loc": LocOf(n.File, n.Span).toInput(),
-	}
+func noticeInput(n parsed.Notice) *ast.Term {
+	m := newObject(4)
+	m.str("code", n.Code)
+	m.str("message", n.Message)
+	m.str("key", n.Key)
+	m.value("loc", LocOf(n.File, n.Span).toInput())
+	return m.objectTerm()
 }
 
-func fileInput(f *parsed.File, withFinal bool) map[string]any {
-	m := map[string]any{
-		"file":    f.Path,
-		"format":  string(f.Format),
-		"keys":    keysInput(f, withFinal),
-		"notices": noticesInput(f),
-		"nested":  f.Nested,
-	}
+// fileInput is the object of a file; extra are notices after the file's
+// own (crossFinalNotices).
+func fileInput(f *parsed.File, withFinal bool, extra []parsed.Notice, lm locs) object {
+	m := newObject(16)
+	m.str("file", f.Path)
+	m.str("format", string(f.Format))
+	m.value("keys", keysInput(f, withFinal, lm))
+	m.term("notices", noticesInput(f, extra))
+	m.flag("nested", f.Nested)
 	if f.Err != nil {
-		m["error"] = map[string]any{"message": f.Err.Msg, "loc": LocOf(f.Err.File, f.Err.Span()).toInput()}
+		e := newObject(2)
+		e.str("message", f.Err.Msg)
+		e.value("loc", LocOf(f.Err.File, f.Err.Span()).toInput())
+		m.value("error", e.object())
 	}
 	return m
 }
 
-func flinkInput(s *Set, uses []keyUse) map[string]any {
-	m := fileInput(s.Flink, false)
-	ku := []any{}
+func flinkInput(s *Set, uses []keyUse, lm locs) object {
+	m := fileInput(s.Flink, false, nil, lm)
+	ku := make([]*ast.Term, 0, len(uses))
+	since := newObject(0)
+	seen := map[string]bool{}
 	for _, u := range uses {
-		ku = append(ku, map[string]any{"key": u.Key, "problem": u.Problem, "message": u.Message, "use": u.Use, "loc": u.Loc.toInput()})
-	}
-	m["key_uses"] = ku
-	since := map[string]any{}
-	for _, u := range uses {
-		if v, ok := KeySince(u.Use); ok {
-			since[u.Use] = v.String()
+		o := newObject(5)
+		o.str("key", u.Key)
+		o.str("problem", u.Problem)
+		o.str("message", u.Message)
+		o.str("use", u.Use)
+		o.value("loc", lm.of(u.Loc))
+		ku = append(ku, o.objectTerm())
+		if v, ok := KeySince(u.Use); ok && !seen[u.Use] {
+			seen[u.Use] = true
+			since.str(u.Use, v.String())
 		}
 	}
-	m["key_since"] = since
+	m.term("key_uses", ast.ArrayTerm(ku...))
+	m.value("key_since", since.object())
 	// unread: every catalogued key the known release does not read, with
 	// why ("Flink 1.9 does not read execution.checkpointing.interval (it
 	// exists from Flink 1.10)"), so a rule never proposes writing one.
-	unread := map[string]any{}
+	unread := ast.Value(ast.NewObject())
 	if s.FlinkVersion.Known() {
-		for k, msg := range unreadCatalogue(s.FlinkVersion.ReadAs()) {
-			unread[k] = msg
-		}
+		unread = unreadInput(s.FlinkVersion.ReadAs())
 	}
-	m["unread"] = unread
-	m["unknown_keys"] = unknownKeysInput(s.Flink, s.FlinkVersion)
+	m.value("unread", unread)
+	m.term("unknown_keys", unknownKeysInput(s.Flink, s.FlinkVersion, lm))
 	if s.FlinkIgnored != nil {
-		m["ignored_file"] = map[string]any{"file": s.FlinkIgnored.Path, "format": string(s.FlinkIgnored.Format),
-			"loc": LocOf(s.FlinkIgnored.Path, parsed.At(parsed.Top())).toInput()}
+		o := newObject(3)
+		o.str("file", s.FlinkIgnored.Path)
+		o.str("format", string(s.FlinkIgnored.Format))
+		o.value("loc", LocOf(s.FlinkIgnored.Path, parsed.At(parsed.Top())).toInput())
+		m.value("ignored_file", o.object())
 	}
-	pt := map[string]any{}
-	for k, e := range hadoopPassthrough(s.Flink) {
-		pt[k] = map[string]any{"value": e.Value, "key": e.Key, "loc": entryLoc(e).toInput()}
+	pass := hadoopPassthrough(s.Flink)
+	pt := newObject(len(pass))
+	for k, e := range pass {
+		o := newObject(3)
+		o.str("value", e.Value)
+		o.str("key", e.Key)
+		o.value("loc", lm.of(entryLoc(e)))
+		pt.term(k, o.objectTerm())
 	}
-	m["hadoop_passthrough"] = pt
+	m.value("hadoop_passthrough", pt.object())
 	if s.Manifest != nil {
-		mf := map[string]any{"name": s.Manifest.Name, "namespace": s.Manifest.Namespace,
-			"flink_version": s.Manifest.FlinkVersion, "mode": s.Manifest.Mode}
-		for k, f := range map[string]*Field{"job_parallelism": s.Manifest.JobParallelism,
-			"taskmanager_replicas": s.Manifest.TaskManagerReplicas, "upgrade_mode": s.Manifest.UpgradeMode} {
-			if f != nil {
-				mf[k] = map[string]any{"value": f.Value, "loc": f.Loc.toInput()}
-			}
-		}
-		mounts := map[string]any{}
-		for comp, ms := range s.Manifest.Mounts {
-			list := []any{}
-			for _, mt := range ms {
-				modes := []any{}
-				for _, a := range mt.AccessModes {
-					modes = append(modes, a)
-				}
-				list = append(list, map[string]any{"mount_path": mt.MountPath, "sub_path": mt.SubPath, "read_only": mt.ReadOnly,
-					"volume": mt.Volume, "volume_type": mt.VolumeType, "detail": mt.Detail, "class": mt.Class,
-					"access_modes": modes, "template": mt.Template, "loc": mt.Loc.toInput()})
-			}
-			mounts[comp] = list
-		}
-		mf["mounts"] = mounts
-		m["manifest"] = mf
+		m.value("manifest", manifestInput(s.Manifest))
 	}
 	return m
 }
 
-func hadoopInput(s *Set) map[string]any {
-	client := []any{}
+func manifestInput(mf *Manifest) ast.Value {
+	m := newObject(8)
+	m.str("name", mf.Name)
+	m.str("namespace", mf.Namespace)
+	m.str("flink_version", mf.FlinkVersion)
+	m.str("mode", mf.Mode)
+	for _, f := range []struct {
+		k string
+		f *Field
+	}{{"job_parallelism", mf.JobParallelism}, {"taskmanager_replicas", mf.TaskManagerReplicas}, {"upgrade_mode", mf.UpgradeMode}} {
+		if f.f != nil {
+			o := newObject(2)
+			o.str("value", f.f.Value)
+			o.value("loc", f.f.Loc.toInput())
+			m.value(f.k, o.object())
+		}
+	}
+	mounts := newObject(len(mf.Mounts))
+	for comp, ms := range mf.Mounts {
+		list := make([]*ast.Term, 0, len(ms))
+		for _, mt := range ms {
+			o := newObject(11)
+			o.str("mount_path", mt.MountPath)
+			o.str("sub_path", mt.SubPath)
+			o.flag("read_only", mt.ReadOnly)
+			o.str("volume", mt.Volume)
+			o.str("volume_type", mt.VolumeType)
+			o.str("detail", mt.Detail)
+			o.str("class", mt.Class)
+			o.term("access_modes", stringsTerm(mt.AccessModes))
+			o.str("template", mt.Template)
+			o.value("loc", mt.Loc.toInput())
+			list = append(list, o.objectTerm())
+		}
+		mounts.term(comp, ast.ArrayTerm(list...))
+	}
+	m.value("mounts", mounts.object())
+	return m.object()
+}
+
+func hadoopInput(s *Set, lm locs) object {
 	var files []*parsed.File
 	for _, r := range s.Client {
 		files = append(files, r.File)
 	}
 	cross := crossFinalNotices(files)
+	client := make([]*ast.Term, 0, len(s.Client))
 	for _, r := range s.Client {
-		fm := fileInput(r.File, true)
-		for _, n := range cross[r.File] {
-			fm["notices"] = append(fm["notices"].([]any), noticeInput(n))
-		}
-		fm["via"], fm["dir"] = r.Via, r.Dir
-		client = append(client, fm)
+		fm := fileInput(r.File, true, cross[r.File], lm)
+		fm.str("via", r.Via)
+		fm.str("dir", r.Dir)
+		client = append(client, fm.objectTerm())
 	}
-	refs := []any{}
+	refs := make([]*ast.Term, 0, len(s.HadoopConfRefs))
 	for _, r := range s.HadoopConfRefs {
-		refs = append(refs, map[string]any{"key": r.Key, "value": r.Value, "resolved": r.Resolved, "reason": r.Reason, "loc": r.Loc.toInput()})
+		o := newObject(5)
+		o.str("key", r.Key)
+		o.str("value", r.Value)
+		o.str("resolved", r.Resolved)
+		o.str("reason", r.Reason)
+		o.value("loc", r.Loc.toInput())
+		refs = append(refs, o.objectTerm())
 	}
-	m := map[string]any{"client": client, "conf_refs": refs}
+	m := newObject(3)
+	m.term("client", ast.ArrayTerm(client...))
+	m.term("conf_refs", ast.ArrayTerm(refs...))
 	if s.ClusterHDFS != nil {
-		m["cluster_hdfs_site"] = fileInput(s.ClusterHDFS, true)
+		m.value("cluster_hdfs_site", fileInput(s.ClusterHDFS, true, nil, lm).object())
 	}
 	return m
 }
 
-func clusterInput(c *config.Cluster, clock FactsClock) map[string]any {
-	m := map[string]any{"declared": c != nil}
+func clusterInput(c *config.Cluster, clock FactsClock) object {
+	m := newObject(16)
+	m.flag("declared", c != nil)
 	if c == nil {
 		return m
 	}
-	m["name"] = c.Name
+	m.str("name", c.Name)
 	setInt := func(k string, p *int) {
 		if p != nil {
-			m[k] = *p
+			m.num(k, *p)
 		}
 	}
 	setInt64 := func(k string, p *int64) {
 		if p != nil {
-			m[k] = *p
+			m.num64(k, *p)
 		}
 	}
 	setInt("datanodes", c.Datanodes)
@@ -224,14 +295,16 @@ func clusterInput(c *config.Cluster, clock FactsClock) map[string]any {
 	setInt("other_writers", c.OtherWriters)
 	setInt64("datanode_blocks_scheduled", c.DatanodeBlocksScheduled)
 	if c.DatanodeHadoopVersion != "" {
-		m["datanode_hadoop_version"] = c.DatanodeHadoopVersion
+		m.str("datanode_hadoop_version", c.DatanodeHadoopVersion)
 	}
-	factsInput(m, c.Facts, clock)
+	blocks, byAttr := factsInput(c.Facts, clock)
+	m.term("fact_blocks", blocks)
+	m.value("facts", byAttr.object())
 	if c.WriteStall != nil {
-		m["write_stall_ms"] = c.WriteStall.Milliseconds()
+		m.num64("write_stall_ms", c.WriteStall.Milliseconds())
 	}
 	if c.HadoopVersion != "" {
-		m["hadoop_version"] = c.HadoopVersion
+		m.str("hadoop_version", c.HadoopVersion)
 	}
 	return m
 }
@@ -242,10 +315,11 @@ func clusterInput(c *config.Cluster, clock FactsClock) map[string]any {
 // the cluster block's (their old place), with the block each came from in
 // *_in and, when observed, its facts block in facts[attr]. A set no
 // deployment block names gets the cluster's (declared stays false).
-func deploymentInput(d *config.Deployment, cl *config.Cluster, clock FactsClock) map[string]any {
-	m := map[string]any{"declared": d != nil}
+func deploymentInput(d *config.Deployment, cl *config.Cluster, clock FactsClock) object {
+	m := newObject(20)
+	m.flag("declared", d != nil)
 	size := config.SizeOf(d, cl)
-	sized := func(facts map[string]any) {
+	sized := func(facts *factsByAttr) {
 		for _, a := range []struct {
 			attr string
 			v    *int
@@ -258,9 +332,10 @@ func deploymentInput(d *config.Deployment, cl *config.Cluster, clock FactsClock)
 			if a.v == nil {
 				continue
 			}
-			m[a.attr], m[a.attr+"_in"] = *a.v, a.in
+			m.num(a.attr, *a.v)
+			m.str(a.attr+"_in", a.in)
 			if a.f != nil && facts != nil {
-				facts[a.attr] = factInput(*a.f, clock)
+				facts.put(a.attr, factInput(*a.f, clock))
 			}
 		}
 	}
@@ -268,24 +343,37 @@ func deploymentInput(d *config.Deployment, cl *config.Cluster, clock FactsClock)
 		sized(nil)
 		return m
 	}
-	m["name"] = d.Name
-	for k, p := range map[string]*int{"jobs": d.Jobs, "stateful_operators": d.StatefulOperators, "parallelism": d.Parallelism} {
-		if p != nil {
-			m[k] = *p
+	m.str("name", d.Name)
+	deploymentCounts(&m, d)
+	if d.Running != nil {
+		m.value("running_checkpointing", runningInput(d.Running, clock).object())
+	}
+	blocks, byAttr := factsInput(d.Facts, clock)
+	m.term("fact_blocks", blocks)
+	sized(&byAttr)
+	m.value("facts", byAttr.object())
+	return m
+}
+
+// deploymentCounts adds the numbers of a deployment block that are set.
+func deploymentCounts(m *object, d *config.Deployment) {
+	for _, a := range []struct {
+		k string
+		p *int
+	}{{"jobs", d.Jobs}, {"stateful_operators", d.StatefulOperators}, {"parallelism", d.Parallelism}} {
+		if a.p != nil {
+			m.num(a.k, *a.p)
 		}
 	}
 	if d.CheckpointP99 != nil {
-		m["checkpoint_p99_ms"] = d.CheckpointP99.Milliseconds()
+		m.num64("checkpoint_p99_ms", d.CheckpointP99.Milliseconds())
 	}
-	for k, p := range map[string]*int64{"checkpoint_size": d.CheckpointSize, "checkpoint_failed": d.CheckpointFailed, "state_size": d.StateSize} {
-		if p != nil {
-			m[k] = *p
+	for _, a := range []struct {
+		k string
+		p *int64
+	}{{"checkpoint_size", d.CheckpointSize}, {"checkpoint_failed", d.CheckpointFailed}, {"state_size", d.StateSize}} {
+		if a.p != nil {
+			m.num64(a.k, *a.p)
 		}
 	}
-	if d.Running != nil {
-		m["running_checkpointing"] = runningInput(d.Running, clock)
-	}
-	factsInput(m, d.Facts, clock)
-	sized(m["facts"].(map[string]any))
-	return m
 }

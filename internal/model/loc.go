@@ -54,6 +54,24 @@ func (l *Loc) toInput() ast.Value {
 	)
 }
 
+// locs are the loc objects of one input document by place: a value's
+// loc is its entry's (entryLoc), which the file's keys, key uses and
+// unknown keys carry too, so each is built once per document.
+type locs map[Loc]ast.Value
+
+// of is l's object, built on first use; a nil locs builds every time.
+func (m locs) of(l *Loc) ast.Value {
+	if l == nil || m == nil {
+		return l.toInput()
+	}
+	if o, ok := m[*l]; ok {
+		return o
+	}
+	o := l.toInput()
+	m[*l] = o
+	return o
+}
+
 // LocFromInput reads back a loc object a rule returned.
 func LocFromInput(m map[string]any) *Loc {
 	if m == nil {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
@@ -47,26 +48,61 @@ type Value struct {
 	Varies string
 }
 
-// toInput builds the effective value object directly as an OPA value.
-func (v *Value) toInput() ast.Value {
-	val, err := ast.InterfaceToValue(v.Value)
-	if err != nil { // Value holds only int64, int, bool, string or nil
-		val = ast.NullValue
+// toInput builds the effective value object directly as an OPA value, its
+// loc from lm. A
+// value without a location (a default, an unset key) is the same on every
+// set of a version, so its object is built once and shared: OPA values are
+// not changed once built.
+func (v *Value) toInput(lm locs) ast.Value {
+	if v.Loc != nil || !scalar(v.Value) {
+		return v.object(lm)
 	}
+	valueCache.RLock()
+	o, ok := valueCache.m[*v]
+	valueCache.RUnlock()
+	if ok {
+		return o
+	}
+	o = v.object(nil)
+	valueCache.Lock()
+	if len(valueCache.m) < 4096 { // defaults: a few hundred per version
+		valueCache.m[*v] = o
+	}
+	valueCache.Unlock()
+	return o
+}
+
+// valueCache holds the objects of the values without a location, by value.
+var valueCache = struct {
+	sync.RWMutex
+	m map[Value]ast.Value
+}{m: map[Value]ast.Value{}}
+
+// scalar reports whether x is one of the comparable values a Value holds,
+// so a Value holding it can be a map key.
+func scalar(x any) bool {
+	switch x.(type) {
+	case nil, bool, int, int64, string:
+		return true
+	}
+	return false
+}
+
+func (v *Value) object(lm locs) ast.Value {
 	kv := make([][2]*ast.Term, 0, 8)
 	kv = append(kv,
-		ast.Item(ast.InternedTerm("value"), ast.NewTerm(val)),
-		ast.Item(ast.InternedTerm("set"), ast.InternedTerm(v.Source != "default" && v.Source != "unset")),
-		ast.Item(ast.InternedTerm("source"), ast.InternedTerm(v.Source)),
+		ast.Item(key("value"), anyTerm(v.Value)), // Value holds only int64, int, bool, string or nil
+		ast.Item(key("set"), ast.InternedTerm(v.Source != "default" && v.Source != "unset")),
+		ast.Item(key("source"), key(v.Source)),
 	)
 	str := func(k, s string) {
 		if s != "" {
-			kv = append(kv, ast.Item(ast.InternedTerm(k), ast.StringTerm(s)))
+			kv = append(kv, ast.Item(key(k), ast.StringTerm(s)))
 		}
 	}
 	flag := func(k string, b bool) {
 		if b {
-			kv = append(kv, ast.Item(ast.InternedTerm(k), ast.InternedTerm(true)))
+			kv = append(kv, ast.Item(key(k), ast.InternedTerm(true)))
 		}
 	}
 	str("display", v.Display)
@@ -75,7 +111,7 @@ func (v *Value) toInput() ast.Value {
 	str("file", v.File)
 	str("via", v.Chain)
 	if v.Loc != nil {
-		kv = append(kv, ast.Item(ast.InternedTerm("loc"), ast.NewTerm(v.Loc.toInput())))
+		kv = append(kv, ast.Item(key("loc"), ast.NewTerm(lm.of(v.Loc))))
 	}
 	str("error", v.Error)
 	flag("deprecated", v.Deprecated)

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/open-policy-agent/opa/v1/ast"
 )
 
 // Version is a major.minor[.patch] release number.
@@ -197,49 +199,53 @@ func (r Resolved) Text(product string) string {
 		product, v, product, v, strings.ToLower(product), strings.ToLower(product))
 }
 
-func (r Resolved) toInput(product string) map[string]any {
-	m := map[string]any{
-		"source":   r.Source,
-		"declared": r.Known(),
-		"known":    r.Known(),
-		"why":      r.Why,
-		"where":    r.Where,
-		"text":     r.Text(product),
-	}
+func (r Resolved) toInput(product string) object {
+	m := newObject(17)
+	m.str("source", r.Source)
+	m.flag("declared", r.Known())
+	m.flag("known", r.Known())
+	m.str("why", r.Why)
+	m.str("where", r.Where)
+	m.str("text", r.Text(product))
 	if product == "Flink" {
 		// Whether the key tables cover the version (docs/versions.md).
-		m["covered"] = r.Covered()
-		m["outside"] = r.Outside()
-		m["coverage"] = r.Coverage(product)
-		m["table"] = KeyTableRange()
+		m.flag("covered", r.Covered())
+		m.str("outside", r.Outside())
+		m.str("coverage", r.Coverage(product))
+		m.str("table", KeyTableRange())
 	}
 	if product == "Hadoop" {
 		// Whether the Hadoop key table (its defaults) covers the version.
-		m["covered"] = hadoopCovered(r)
-		m["table"] = HadoopTableFirst.String() + " to " + HadoopTableLast.String()
+		m.flag("covered", hadoopCovered(r))
+		m.str("table", HadoopTableFirst.String()+" to "+HadoopTableLast.String())
 	}
 	if !r.Version.IsZero() {
-		m["value"] = cmp.Or(r.Raw, r.Version.String())
-		m["major"], m["minor"], m["patch"] = r.Version.Major, r.Version.Minor, r.Version.Patch
+		m.str("value", cmp.Or(r.Raw, r.Version.String()))
+		m.num("major", r.Version.Major)
+		m.num("minor", r.Version.Minor)
+		m.num("patch", r.Version.Patch)
 	}
-	ev := make([]any, 0, len(r.Evidence))
-	for _, e := range r.Evidence {
-		ev = append(ev, e.toInput())
-	}
-	m["evidence"] = ev
+	m.term("evidence", evidenceInput(r.Evidence))
 	if len(r.Conflicts) > 0 {
-		cs := make([]any, 0, len(r.Conflicts))
-		for _, e := range r.Conflicts {
-			cs = append(cs, e.toInput())
-		}
-		m["conflicts"] = cs
+		m.term("conflicts", evidenceInput(r.Conflicts))
 	}
 	if len(r.Skipped) > 0 {
-		m["skipped"] = r.Skipped
+		m.term("skipped", stringsTerm(r.Skipped))
 	}
 	return m
 }
 
-func (e Evidence) toInput() map[string]any {
-	return map[string]any{"version": e.Version, "source": e.Source, "what": e.What, "file": e.File, "line": e.Line, "place": e.Place()}
+func evidenceInput(es []Evidence) *ast.Term {
+	out := make([]*ast.Term, len(es))
+	for i, e := range es {
+		m := newObject(6)
+		m.str("version", e.Version)
+		m.str("source", e.Source)
+		m.str("what", e.What)
+		m.str("file", e.File)
+		m.num("line", e.Line)
+		m.str("place", e.Place())
+		out[i] = m.objectTerm()
+	}
+	return ast.ArrayTerm(out...)
 }
