@@ -136,20 +136,24 @@ type operand int32
 // Static.Strings (StringIndex i is ^i), then the booleans, then nil
 // (undefined), for a kind of operand the IR does not have.
 func (pl *plan) constOperand(o ir.Operand) operand {
-	n := len(pl.strings)
+	n := len(pl.strings) // at most maxStrings (preparePlan)
 	switch v := o.Value.(type) {
 	case ir.StringIndex:
 		if int(v) >= 0 && int(v) < n {
-			return ^operand(v)
+			return ^operand(v) //nolint:gosec // G115: v < n <= maxStrings
 		}
 	case ir.Bool:
 		if v {
-			return ^operand(n)
+			return ^operand(n) //nolint:gosec // G115: n <= maxStrings
 		}
-		return ^operand(n + 1)
+		return ^operand(n + 1) //nolint:gosec // G115: n <= maxStrings
 	}
-	return ^operand(n + 2)
+	return ^operand(n + 2) //nolint:gosec // G115: n <= maxStrings
 }
+
+// maxStrings is the most strings a plan may have: operands are int32,
+// and the constants after the strings take three more indexes.
+const maxStrings = math.MaxInt32 - 3
 
 // callee is what a CallStmt calls: a planned function or a built-in.
 type callee struct {
@@ -163,6 +167,9 @@ type callee struct {
 func preparePlan(p *ir.Policy) (*plan, error) {
 	if p.Static == nil || p.Plans == nil || len(p.Plans.Plans) != 1 {
 		return nil, errors.New("plan: want one plan")
+	}
+	if len(p.Static.Strings) > maxStrings {
+		return nil, fmt.Errorf("plan: %d strings, more than an operand indexes (%d)", len(p.Static.Strings), maxStrings)
 	}
 	pl := &plan{policy: p, main: p.Plans.Plans[0], callees: map[string]*callee{}, caps: Capabilities()}
 	pl.strings = make([]*ast.Term, len(p.Static.Strings))
@@ -256,7 +263,7 @@ func (pl *plan) compileStmt(s ir.Stmt) op {
 // operand compiles an operand.
 func (pl *plan) operand(o ir.Operand) operand {
 	if l, ok := o.Value.(ir.Local); ok {
-		return operand(l)
+		return operand(l) //nolint:gosec // G115: a checked plan's locals are 0..MaxInt32 (plan.check; TestEmbeddedPlanChecks checks the embedded one)
 	}
 	return pl.constOperand(o)
 }
@@ -339,6 +346,9 @@ func (pl *plan) check(s ir.Stmt, use func(ir.Local)) error {
 	strIndex := func(o ir.Operand) error {
 		if v, ok := o.Value.(ir.StringIndex); ok && (int(v) < 0 || int(v) >= len(pl.strings)) {
 			return fmt.Errorf("plan: string constant %d out of range (%s)", v, pl.at(s))
+		}
+		if v, ok := o.Value.(ir.Local); ok && (v < 0 || v > math.MaxInt32) {
+			return fmt.Errorf("plan: local %d out of range (%s)", v, pl.at(s))
 		}
 		return nil
 	}

@@ -369,7 +369,8 @@ func dockerRun(t *testing.T, dir string, args ...string) result {
 // writable lets the image's nonroot user write the reports into dir.
 func writable(t *testing.T, dir string) {
 	t.Helper()
-	if err := os.Chmod(dir, 0o777); err != nil { //nolint:gosec // G302: a test's temporary directory, written by uid 65532 in the container
+	// A test's temporary directory, written by uid 65532 in the container.
+	if err := os.Chmod(dir, 0o777); err != nil {
 		t.Fatal(err)
 	}
 }
