@@ -225,9 +225,21 @@ func (c *Cache) fresh(ctx context.Context, key, base cache.Key, prev *runEntry, 
 	entry := &runEntry{Format: entryFormat}
 	storable := true
 	var stats CacheStats
+	// least is the sets' share of entry.leastSize; once it passes the cap
+	// the entry is past it whatever follows, and the sets are no longer
+	// kept for it (overSets counts them): an over-cap run of many findings
+	// otherwise held every set's findings to the end for nothing.
+	least, overSets := 0, 0
 	err = r.pipeline(ctx, func(sr *setResult) error {
 		storable = storable && sr.Fingerprint != ""
-		entry.Sets = append(entry.Sets, sr.entry())
+		if overSets > 0 {
+			overSets++
+		} else if se := sr.entry(); least+se.leastSize() > maxRunEntry {
+			overSets, entry.Sets = len(entry.Sets)+1, nil
+		} else {
+			least += se.leastSize()
+			entry.Sets = append(entry.Sets, se)
+		}
 		if sr.reused {
 			stats.Reused++
 		} else {
@@ -249,10 +261,11 @@ func (c *Cache) fresh(ctx context.Context, key, base cache.Key, prev *runEntry, 
 	if storable && len(res.Unread) == 0 && res.Unlinted == nil && len(r.tree.Leftovers()) == 0 {
 		entry.Probes, entry.Notes, entry.Files = rec.Probes(), notes, r.tree.Len()
 		entry.setAbs(nil)
-		if entry.leastSize() > maxRunEntry {
+		if overSets > 0 || entry.leastSize() > maxRunEntry {
 			// Past the cap before it is encoded: not written at all.
-			markOverCap(c.Store, key, len(entry.Sets))
-			noteOverCap(note, len(entry.Sets))
+			n := max(overSets, len(entry.Sets))
+			markOverCap(c.Store, key, n)
+			noteOverCap(note, n)
 			stats.OverCap = true
 		} else {
 			c.put(entry, key)
@@ -701,12 +714,16 @@ func fingerprint(base cache.Key, p *assemble.Plan) (string, bool) {
 // entryFormat is the layout of a run entry; an entry of another layout is
 // ignored. 7: a finding's message is its headline and its evidence is in
 // Detail (issue 24), so an entry of 6 holds findings without either split.
-const entryFormat = 7
+// 8: each set is a gob value of its own, after a head that counts them.
+const entryFormat = 8
 
 // entryMagic starts an entry's payload (internal/cache frames and checks it);
-// two gob values follow: the entry's head (what the replay needs) and its
-// sets.
-var entryMagic = []byte("ckptlint run entry 7\n")
+// gob values follow: the entry's head (what the replay needs, and how many
+// sets follow), then each set. One value per set keeps what gob buffers
+// to one set's encoding: a single value of every set was encoded whole
+// in memory before its first byte was written (355 MB peak RSS at 10,000
+// sets of many findings, an entry then refused for its cap).
+var entryMagic = []byte("ckptlint run entry 8\n")
 
 // maxRunEntry bounds a run entry's payload, written or read (about
 // 23,000 config sets). A variable for tests (TestCacheOverCap).
@@ -807,10 +824,15 @@ func (e *runEntry) encodeTo(w io.Writer) error {
 		return err
 	}
 	enc := gob.NewEncoder(w)
-	if err := enc.Encode(entryHead{Format: e.Format, Probes: e.Probes, Notes: e.Notes, Files: e.Files, Abs: e.Abs}); err != nil {
+	if err := enc.Encode(entryHead{Format: e.Format, Probes: e.Probes, Notes: e.Notes, Files: e.Files, Abs: e.Abs, Sets: len(e.Sets)}); err != nil {
 		return err
 	}
-	return enc.Encode(e.Sets)
+	for i := range e.Sets {
+		if err := enc.Encode(&e.Sets[i]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // entryHead is the first gob value of an entry.
@@ -820,6 +842,7 @@ type entryHead struct {
 	Notes  []string
 	Files  int
 	Abs    []absPath
+	Sets   int // the set values that follow
 }
 
 // encode is the entry's payload in memory (tests; Store.PutWith streams
@@ -840,9 +863,20 @@ func decodeEntry(b []byte) (*runEntry, bool) {
 	if err := dec.Decode(&h); err != nil || h.Format != entryFormat {
 		return nil, false
 	}
-	e := &runEntry{Format: h.Format, Probes: h.Probes, Notes: h.Notes, Files: h.Files, Abs: h.Abs}
-	if err := dec.Decode(&e.Sets); err != nil {
+	if h.Sets < 0 || h.Sets > MaxSets {
 		return nil, false
+	}
+	e := &runEntry{Format: h.Format, Probes: h.Probes, Notes: h.Notes, Files: h.Files, Abs: h.Abs,
+		Sets: make([]setEntry, 0, min(h.Sets, 1024))} // a forged count allocates nothing up front
+	for range h.Sets {
+		var s setEntry
+		if err := dec.Decode(&s); err != nil {
+			return nil, false
+		}
+		e.Sets = append(e.Sets, s)
+	}
+	if err := dec.Decode(new(setEntry)); !errors.Is(err, io.EOF) {
+		return nil, false // more than the head counts
 	}
 	if !e.valid() {
 		return nil, false
@@ -932,11 +966,17 @@ func (e *runEntry) leastSize() int {
 	for _, p := range e.Probes {
 		n += len(p.Op) + len(p.Path) + len(p.Result) + len(p.Sig)
 	}
-	for _, st := range e.Sets {
-		n += len(st.Name) + len(st.Fingerprint) + len(st.Root)
-		for _, f := range st.Pending {
-			n += len(f.RuleID) + len(f.RuleName) + len(f.Message) + len(f.Detail) + len(f.Range.File)
-		}
+	for i := range e.Sets {
+		n += e.Sets[i].leastSize()
+	}
+	return n
+}
+
+// leastSize is a set's share of runEntry.leastSize.
+func (st *setEntry) leastSize() int {
+	n := len(st.Name) + len(st.Fingerprint) + len(st.Root)
+	for _, f := range st.Pending {
+		n += len(f.RuleID) + len(f.RuleName) + len(f.Message) + len(f.Detail) + len(f.Range.File)
 	}
 	return n
 }

@@ -2,7 +2,6 @@ package lint
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/gob"
 	"reflect"
 	"runtime"
@@ -80,19 +79,30 @@ func TestForgedEntryBoundsAllocation(t *testing.T) {
 	// A message claiming 1 GiB, then a few bytes.
 	longMsg := append(append([]byte(nil), entryMagic...), 0xFC, 0x3F, 0xFF, 0xFF, 0xFF)
 	longMsg = append(longMsg, make([]byte, 64)...)
-	// The valid entry's head, then a gob message claiming 100M sets.
-	var head bytes.Buffer
-	head.Write(entryMagic)
-	enc := gob.NewEncoder(&head)
-	if err := enc.Encode(entryHead{Format: entryFormat}); err != nil {
-		t.Fatal(err)
+	// A head counting 100M sets, or one set more or fewer than follow.
+	entryOf := func(count int, sets ...setEntry) []byte {
+		var b bytes.Buffer
+		b.Write(entryMagic)
+		enc := gob.NewEncoder(&b)
+		if err := enc.Encode(entryHead{Format: entryFormat, Sets: count}); err != nil {
+			t.Fatal(err)
+		}
+		for i := range sets {
+			if err := enc.Encode(&sets[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return b.Bytes()
 	}
-	var sets bytes.Buffer
-	if err := gob.NewEncoder(&sets).Encode([]setEntry{{Name: "a"}}); err != nil {
-		t.Fatal(err)
+	one := testEntry().Sets[0]
+	forged := map[string][]byte{
+		"a 1 GiB message claimed":  longMsg,
+		"100M sets claimed":        entryOf(100<<20, one),
+		"more sets than the head":  entryOf(1, one, one),
+		"fewer sets than the head": entryOf(2, one),
+		"a negative count of sets": entryOf(-1),
 	}
-	manySets := append(head.Bytes(), bytes.ReplaceAll(sets.Bytes(), []byte{1, 1}, binary.AppendUvarint(nil, 100<<20))...)
-	for name, b := range map[string][]byte{"a 1 GiB message claimed": longMsg, "100M sets claimed": manySets} {
+	for name, b := range forged {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)

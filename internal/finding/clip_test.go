@@ -96,3 +96,32 @@ func FuzzClip(f *testing.F) {
 		}
 	})
 }
+
+// TestSeen: a repeat is seen again whatever its strings' lengths, and a
+// finding differing in one field, or in where one string ends and the
+// next begins, is not.
+func TestSeen(t *testing.T) {
+	base := Finding{RuleID: "CKPT101", Message: "m", Detail: "d", Range: Range{File: "a/hdfs-site.xml"}}
+	base.Range.Start.Line = 3
+	var s Seen
+	if s.Again(base) || !s.Again(base) {
+		t.Fatal("a finding is not seen the second time")
+	}
+	others := []func(*Finding){
+		func(f *Finding) { f.RuleID = "CKPT102" },
+		func(f *Finding) { f.Message = "m2" },
+		func(f *Finding) { f.Detail = "" },
+		func(f *Finding) { f.Range.File = "b/hdfs-site.xml" },
+		func(f *Finding) { f.Range.Start.Line = 4 },
+		func(f *Finding) { f.Range.End.Offset = 9 },
+		func(f *Finding) { f.Message, f.Detail = "md", "" }, // the boundary moved
+		func(f *Finding) { f.RuleID, f.Message = "CKPT101m", "" },
+	}
+	for i, change := range others {
+		f := base
+		change(&f)
+		if s.Again(f) {
+			t.Errorf("change %d: seen before", i)
+		}
+	}
+}

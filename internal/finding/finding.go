@@ -5,7 +5,9 @@ package finding
 
 import (
 	"cmp"
+	"encoding/binary"
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"strings"
 
@@ -187,24 +189,53 @@ func Sort(fs []Finding) []Finding {
 // Seen remembers the findings reported so far, to drop a repeat of one
 // (Group): a finding in a Hadoop file several config sets share is found
 // once per set. The zero value is ready to use.
-type Seen struct{ m map[seenKey]bool }
-
-type seenKey struct {
-	Range                 Range
-	rule, message, detail string
+//
+// It keeps a 128-bit digest of each finding (its range, rule, message and
+// detail, each length-prefixed, under two random hash seeds), not the
+// finding's strings: a run of many findings held every message and detail
+// to its end for this alone (about 90 MB at 10,000 config sets of five
+// findings each). Two different findings share a digest with a
+// probability of about n²/2¹²⁹ for n findings.
+type Seen struct {
+	m     map[[2]uint64]struct{}
+	seeds [2]maphash.Seed
 }
 
 // Again reports whether f equals a finding seen before, and notes it.
 func (s *Seen) Again(f Finding) bool {
-	k := seenKey{f.Range, f.RuleID, f.Message, f.Detail}
-	if s.m[k] {
+	if s.m == nil {
+		s.m = map[[2]uint64]struct{}{}
+		s.seeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+	}
+	var k [2]uint64
+	for i, seed := range s.seeds {
+		var h maphash.Hash
+		h.SetSeed(seed)
+		writeKey(&h, f)
+		k[i] = h.Sum64()
+	}
+	if _, ok := s.m[k]; ok {
 		return true
 	}
-	if s.m == nil {
-		s.m = map[seenKey]bool{}
-	}
-	s.m[k] = true
+	s.m[k] = struct{}{}
 	return false
+}
+
+// writeKey writes what makes two findings the same (Sort's comparison) to
+// h, each string after its length.
+func writeKey(h *maphash.Hash, f Finding) {
+	var b [8 * 9]byte
+	n := 0
+	for _, v := range []int{f.Range.Start.Line, f.Range.Start.Col, f.Range.Start.Offset, f.Range.End.Line, f.Range.End.Col,
+		f.Range.End.Offset, len(f.Range.File), len(f.RuleID), len(f.Message)} {
+		binary.LittleEndian.PutUint64(b[n:], uint64(v)) //nolint:gosec // G115: positions and lengths, hashed, never read back
+		n += 8
+	}
+	_, _ = h.Write(b[:n])
+	_, _ = h.WriteString(f.Range.File)
+	_, _ = h.WriteString(f.RuleID)
+	_, _ = h.WriteString(f.Message)
+	_, _ = h.WriteString(f.Detail)
 }
 
 // Max returns the highest severity among fs, or 0 when fs is empty.
