@@ -7,9 +7,18 @@
 // internal/assemble groups the Tree's files into config sets; Parse parses a
 // file of the Tree for the config set that reads it, reading nothing.
 //
-// Every read happens here, on one goroutine and in walk order, so which
-// file the run's input budget refuses never depends on how the sets are
-// evaluated; the evaluation workers only parse bytes the Tree holds.
+// Every read happens here, and every decision about one (the boundary's
+// answer, the budget's charge, a note, what the Tree keeps) is taken on one
+// goroutine and in walk order, so which file the run's input budget
+// refuses never depends on how the sets are evaluated; the evaluation
+// workers only parse bytes the Tree holds. Only the system calls of the
+// walk run ahead of it (prefetch.go): a prefetcher lists the directories
+// the walk will enter and, on two workers, checks and reads the regular
+// files it will read, through the same FS and boundary, a bounded window
+// ahead; the walk takes every result in its order and charges the budget
+// itself, so the Tree and what a recording FS records are the serial
+// walk's. Options.Ignored is therefore called from the prefetcher too and
+// must be safe for concurrent use.
 package discover
 
 import (
@@ -91,6 +100,8 @@ func (e *notConfigError) Error() string {
 type Options struct {
 	// Ignored reports whether a path is listed under ignore in
 	// .ckptlint.hcl ((*config.Config).IgnoresPath); nil ignores nothing.
+	// It is called from the walk's prefetcher too: it must be a pure
+	// function of the path, safe for concurrent use.
 	Ignored func(path string) bool
 	// Declared are config.yaml paths .ckptlint.hcl declares as Flink
 	// configuration: read as such whatever keys they hold.
@@ -150,6 +161,9 @@ type Tree struct {
 	// manifestRefused is a FlinkDeployment manifest refused by a limit
 	// (refuse reports it as a manifest).
 	manifestRefused string
+	// pending is the prefetched read of the entry the walk visits
+	// (prefetcher, take).
+	pending *ahead
 }
 
 // runInputBudget is inputfs.MaxRunInput; tests lower it.
@@ -461,7 +475,10 @@ func (d *Tree) walkDir(root string, fn fs.WalkDirFunc) error {
 	if err != nil {
 		err = fn(root, nil, err)
 	} else {
-		err = d.walkEntry(root, fs.FileInfoToDirEntry(info), fn)
+		e := fs.FileInfoToDirEntry(info)
+		p := d.startPrefetch(root, e)
+		err = d.walkEntry(root, e, fn, p)
+		p.close()
 	}
 	if errors.Is(err, filepath.SkipDir) || errors.Is(err, filepath.SkipAll) {
 		return nil
@@ -470,14 +487,24 @@ func (d *Tree) walkDir(root string, fn fs.WalkDirFunc) error {
 }
 
 // walkEntry is filepath's walkDir (go1.26 src/path/filepath/path.go).
-func (d *Tree) walkEntry(path string, e fs.DirEntry, fn fs.WalkDirFunc) error {
-	if err := fn(path, e, nil); err != nil || !e.IsDir() {
+// Listings and reads come from the prefetcher p when it has them.
+func (d *Tree) walkEntry(path string, e fs.DirEntry, fn fs.WalkDirFunc, p *prefetcher) error {
+	a := p.next(path)
+	d.pending = a
+	err := fn(path, e, nil)
+	d.pending = nil
+	if err != nil || !e.IsDir() {
 		if errors.Is(err, filepath.SkipDir) && e.IsDir() {
 			err = nil // a directory skipped
 		}
 		return err
 	}
-	entries, err := d.fs.ReadDir(path)
+	var entries []fs.DirEntry
+	if a != nil && a.list {
+		entries, err = a.entries, a.err
+	} else {
+		entries, err = d.fs.ReadDir(path)
+	}
 	if err != nil {
 		if err = fn(path, e, err); err != nil {
 			if errors.Is(err, filepath.SkipDir) && e.IsDir() {
@@ -487,7 +514,7 @@ func (d *Tree) walkEntry(path string, e fs.DirEntry, fn fs.WalkDirFunc) error {
 		}
 	}
 	for _, sub := range entries {
-		if err := d.walkEntry(filepath.Join(path, sub.Name()), sub, fn); err != nil {
+		if err := d.walkEntry(filepath.Join(path, sub.Name()), sub, fn, p); err != nil {
 			if errors.Is(err, filepath.SkipDir) {
 				break
 			}

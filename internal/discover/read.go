@@ -17,12 +17,14 @@ import (
 // read resolves path once (symlinks included), checks it against the
 // boundary and the run's budget, and reads it when it is a regular file;
 // real is the path it read.
+// The walk's prefetcher may have checked and read it already (take): the
+// budget is charged here, in walk order, either way.
 func (d *Tree) read(path string) (src []byte, real string, err error) {
-	real, err = d.Check(path)
-	if err != nil {
-		return nil, "", err
+	if a, ok := d.take(path); ok {
+		src, real, err = a.src, a.real, a.err
+	} else if real, err = d.Check(path); err == nil {
+		src, _, err = d.readReal(real, parsed.MaxFileSize)
 	}
-	src, _, err = d.readReal(real, parsed.MaxFileSize)
 	if err != nil {
 		return nil, "", err
 	}
