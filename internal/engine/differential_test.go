@@ -165,22 +165,7 @@ func fixtureDocs(t *testing.T) []doc {
 	t.Helper()
 	root, _ := filepath.Abs("../../testdata")
 	var out []doc
-	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || !d.IsDir() {
-			return err
-		}
-		var cfg *config.Config
-		if c, diags := config.Load(filepath.Join(p, config.FileName)); !diags.HasErrors() {
-			cfg = c
-		}
-		t.Chdir(p)
-		rel, _ := filepath.Rel(root, p)
-		out = append(out, discovered(t, "testdata/"+filepath.ToSlash(rel), cfg)...)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	linttest.FixtureDirs(t, root, func(label string, cfg *config.Config) { out = append(out, discovered(t, label, cfg)...) })
 	return unique(out)
 }
 

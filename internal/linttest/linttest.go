@@ -125,3 +125,28 @@ func CopyTree(t testing.TB, src, dst string, skip func(path string) bool) {
 		t.Fatal(err)
 	}
 }
+
+// FixtureDirs calls visit for every directory under root (testdata/ of the
+// repository), in walk order, from inside that directory (t.Chdir), with
+// its label ("testdata/" and its path below root) and its .ckptlint.hcl
+// when it has a valid one (nil otherwise): how the differential tests
+// discover each fixture on its own.
+func FixtureDirs(t *testing.T, root string, visit func(label string, cfg *config.Config)) {
+	t.Helper()
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		var cfg *config.Config
+		if c, diags := config.Load(filepath.Join(p, config.FileName)); !diags.HasErrors() {
+			cfg = c
+		}
+		t.Chdir(p)
+		rel, _ := filepath.Rel(root, p)
+		visit("testdata/"+filepath.ToSlash(rel), cfg)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

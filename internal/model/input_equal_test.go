@@ -50,22 +50,7 @@ func generatedSets(t testing.TB, shape string, n int) []*model.Set {
 func fixtureSets(t *testing.T, root string) map[string][]*model.Set {
 	t.Helper()
 	out := map[string][]*model.Set{}
-	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || !d.IsDir() {
-			return err
-		}
-		var cfg *config.Config
-		if c, diags := config.Load(filepath.Join(p, config.FileName)); !diags.HasErrors() {
-			cfg = c
-		}
-		t.Chdir(p)
-		rel, _ := filepath.Rel(root, p)
-		out["testdata/"+filepath.ToSlash(rel)] = discoveredSets(t, cfg)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	linttest.FixtureDirs(t, root, func(label string, cfg *config.Config) { out[label] = discoveredSets(t, cfg) })
 	return out
 }
 
