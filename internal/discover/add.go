@@ -42,6 +42,11 @@ func nameAndKind(path string) (base, kind string) {
 	return base, scan.KindOf(path)
 }
 
+// isSource reports whether a file of deployment kind kind, named like
+// no configuration file, is read as a deployment source (addSource): a
+// template is read only as the configuration file it renders to.
+func isSource(kind string) bool { return kind != "" && kind != deploy.KindTemplate }
+
 // Add reads and classifies one file, unless it was read already.
 // explicit is true for a file named on the command line or in
 // .ckptlint.hcl (or by a Flink option assembly follows): an unknown format
@@ -63,7 +68,7 @@ func (d *Tree) Add(path string, explicit bool) error {
 	ov, inOverlay := d.overlay[path]
 	base, kind := nameAndKind(path)
 	if !format.MayBe(base) && !explicit {
-		if kind != "" && kind != deploy.KindTemplate {
+		if isSource(kind) {
 			return d.addSource(path, kind)
 		}
 		return nil

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/ckptlint/ckptlint/internal/deploy"
 	"github.com/ckptlint/ckptlint/internal/format"
 	"github.com/ckptlint/ckptlint/internal/inputfs"
 	"github.com/ckptlint/ckptlint/internal/parsed"
@@ -177,7 +176,7 @@ func (d *Tree) walkReads(path string) (string, bool) {
 		return "", false
 	}
 	base, kind := nameAndKind(abs)
-	return abs, format.MayBe(base) || kind != "" && kind != deploy.KindTemplate
+	return abs, format.MayBe(base) || isSource(kind) // as Add decides
 }
 
 // next is the ahead of the walk's next entry, path, once it is done; nil

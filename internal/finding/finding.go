@@ -193,8 +193,9 @@ func Sort(fs []Finding) []Finding {
 // It keeps a 128-bit digest of each finding (its range, rule, message and
 // detail, each length-prefixed, under two random hash seeds), not the
 // finding's strings: a run of many findings held every message and detail
-// to its end for this alone (about 90 MB at 10,000 config sets of five
-// findings each). Two different findings share a digest with a
+// to its end for this alone (10,000 generated sets of five to six findings
+// each, lint --no-cache: 235 MB peak RSS with the strings, 131 MB with the
+// digests, /usr/bin/time -f %M). Two different findings share a digest with a
 // probability of about n²/2¹²⁹ for n findings.
 type Seen struct {
 	m     map[[2]uint64]struct{}
