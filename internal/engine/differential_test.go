@@ -191,59 +191,26 @@ func TestPlanMatchesTopdownFixtures(t *testing.T) {
 	}
 }
 
-// corpusKinds are ../shared/corpus's directories and the names their files
-// have in a project.
-var corpusKinds = map[string]string{
-	"flink-conf":        "flink-conf.yaml",
-	"flink-config-yaml": "config.yaml",
-	"core-site":         "core-site.xml",
-	"hdfs-site":         "hdfs-site.xml",
-	"flinkdeployment":   "flinkdeployment.yaml",
-}
-
 // TestPlanMatchesTopdownCorpus: each file of ../shared/corpus alone under
 // its real name, and each Flink file of it beside the corpus's Hadoop
 // files in turn (skipped when the corpus is absent).
 func TestPlanMatchesTopdownCorpus(t *testing.T) {
 	dir, _ := filepath.Abs("../../../shared/corpus")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("corpus not found at %s (it lives in ../shared beside the repository): %v", dir, err)
+	sets, ok := linttest.CorpusSets(t, dir)
+	if !ok {
+		t.Skipf("corpus not found at %s (it lives in ../shared beside the repository)", dir)
 	}
 	plan, ref := engines(t)
-	files := map[string][][]byte{}
 	var docs []doc
-	for kind, name := range corpusKinds {
-		ents, _ := os.ReadDir(filepath.Join(dir, kind))
-		for _, e := range ents {
-			src, err := os.ReadFile(filepath.Join(dir, kind, e.Name()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			files[name] = append(files[name], src)
-			tmp := t.TempDir()
+	for _, c := range sets {
+		tmp := t.TempDir()
+		for name, src := range c.Files {
 			if err := os.WriteFile(filepath.Join(tmp, name), src, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			t.Chdir(tmp)
-			docs = append(docs, discovered(t, kind+"/"+e.Name(), nil)...)
 		}
-	}
-	for _, flink := range []string{"flink-conf.yaml", "config.yaml"} {
-		for i, src := range files[flink] {
-			tmp := t.TempDir()
-			write := func(name string, all [][]byte) {
-				if len(all) > 0 {
-					if err := os.WriteFile(filepath.Join(tmp, name), all[i%len(all)], 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
-			write(flink, [][]byte{src})
-			write("core-site.xml", files["core-site.xml"])
-			write("hdfs-site.xml", files["hdfs-site.xml"])
-			t.Chdir(tmp)
-			docs = append(docs, discovered(t, flink+" with Hadoop files", nil)...)
-		}
+		t.Chdir(tmp)
+		docs = append(docs, discovered(t, c.Label, nil)...)
 	}
 	for _, d := range unique(docs) {
 		same(t, d.label, plan, ref, d.v, false)

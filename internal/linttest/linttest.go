@@ -9,6 +9,8 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -149,4 +151,57 @@ func FixtureDirs(t *testing.T, root string, visit func(label string, cfg *config
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// CorpusSet is a set of files of ../shared/corpus under the names they have
+// in a project, and a label saying where they come from.
+type CorpusSet struct {
+	Label string
+	Files map[string][]byte
+}
+
+// corpusKinds are ../shared/corpus's directories and the names their files
+// have in a project.
+var corpusKinds = map[string]string{
+	"flink-conf":        "flink-conf.yaml",
+	"flink-config-yaml": "config.yaml",
+	"core-site":         "core-site.xml",
+	"hdfs-site":         "hdfs-site.xml",
+	"flinkdeployment":   "flinkdeployment.yaml",
+}
+
+// CorpusSets are the file sets the differential tests take from the corpus
+// in dir: each file alone under its real name, then each Flink file beside
+// the corpus's Hadoop files in turn (the i-th Flink file of a kind with the
+// (i mod n)-th file of each Hadoop kind). ok is false when dir is absent.
+func CorpusSets(t *testing.T, dir string) (sets []CorpusSet, ok bool) {
+	t.Helper()
+	if _, err := os.Stat(dir); err != nil {
+		return nil, false
+	}
+	files := map[string][][]byte{}
+	for _, kind := range slices.Sorted(maps.Keys(corpusKinds)) {
+		name := corpusKinds[kind]
+		ents, _ := os.ReadDir(filepath.Join(dir, kind))
+		for _, e := range ents {
+			src, err := os.ReadFile(filepath.Join(dir, kind, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[name] = append(files[name], src)
+			sets = append(sets, CorpusSet{Label: kind + "/" + e.Name(), Files: map[string][]byte{name: src}})
+		}
+	}
+	for _, flink := range []string{"flink-conf.yaml", "config.yaml"} {
+		for i, src := range files[flink] {
+			fs := map[string][]byte{flink: src}
+			for _, h := range []string{"core-site.xml", "hdfs-site.xml"} {
+				if all := files[h]; len(all) > 0 {
+					fs[h] = all[i%len(all)]
+				}
+			}
+			sets = append(sets, CorpusSet{Label: flink + " with Hadoop files #" + strconv.Itoa(i), Files: fs})
+		}
+	}
+	return sets, true
 }

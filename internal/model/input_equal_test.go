@@ -3,7 +3,6 @@ package model_test
 import (
 	"os"
 	"path/filepath"
-	"strconv"
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -60,35 +59,14 @@ func fixtureSets(t *testing.T, root string) map[string][]*model.Set {
 // corpus is absent. dir is ../shared/corpus beside the repository.
 func corpusSets(t *testing.T, dir string) map[string][]*model.Set {
 	t.Helper()
-	if _, err := os.Stat(dir); err != nil {
-		t.Logf("corpus not found at %s: %v", dir, err)
+	cs, ok := linttest.CorpusSets(t, dir)
+	if !ok {
+		t.Logf("corpus not found at %s", dir)
 		return nil
 	}
-	kinds := map[string]string{"flink-conf": "flink-conf.yaml", "flink-config-yaml": "config.yaml",
-		"core-site": "core-site.xml", "hdfs-site": "hdfs-site.xml", "flinkdeployment": "flinkdeployment.yaml"}
-	files := map[string][][]byte{}
 	out := map[string][]*model.Set{}
-	for kind, name := range kinds {
-		ents, _ := os.ReadDir(filepath.Join(dir, kind))
-		for _, e := range ents {
-			src, err := os.ReadFile(filepath.Join(dir, kind, e.Name()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			files[name] = append(files[name], src)
-			out[kind+"/"+e.Name()] = setsOfFiles(t, map[string][]byte{name: src})
-		}
-	}
-	for _, flink := range []string{"flink-conf.yaml", "config.yaml"} {
-		for i, src := range files[flink] {
-			fs := map[string][]byte{flink: src}
-			for _, h := range []string{"core-site.xml", "hdfs-site.xml"} {
-				if all := files[h]; len(all) > 0 {
-					fs[h] = all[i%len(all)]
-				}
-			}
-			out[flink+" with Hadoop files #"+strconv.Itoa(i)] = setsOfFiles(t, fs)
-		}
+	for _, c := range cs {
+		out[c.Label] = setsOfFiles(t, c.Files)
 	}
 	return out
 }
