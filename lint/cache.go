@@ -588,7 +588,8 @@ var buildVersion = func() string {
 // files: ckptlint's version, the renderer it would start
 // (render.Identity), the policy bundle, the parts of .ckptlint.hcl
 // that feed the model (everything but the rule blocks) and the flags that
-// do. false when .ckptlint.hcl cannot be hashed, or nothing names the
+// do (and whether the fixes' exact edits are computed:
+// Options.NoEdits). false when .ckptlint.hcl cannot be hashed, or nothing names the
 // build (buildVersion).
 func baseKey(c *Cache, opts Options) (cache.Key, bool) {
 	v := buildVersion()
@@ -618,6 +619,9 @@ func baseKey(c *Cache, opts Options) (cache.Key, bool) {
 	// the key, so a result from the cache is what a fresh run would give.
 	h.String(model.FactsState(opts.Config, model.FactsClock{Now: opts.Now, MaxAge: opts.Config.MaxFactsAge()}))
 	h.String(strconv.FormatBool(opts.Unbounded))
+	// An entry made without the fixes' exact edits cannot answer a run
+	// whose report shows them (SARIF).
+	h.String("edits " + strconv.FormatBool(!opts.NoEdits))
 	return h.Sum(), true
 }
 

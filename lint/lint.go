@@ -67,6 +67,13 @@ type Options struct {
 	// MaxSets lowers the number of config sets the run lints (MaxSets
 	// when 0 or above it); tests use it.
 	MaxSets int
+	// NoEdits leaves the exact byte edits of the findings' fixes
+	// (finding.Finding Edits) uncomputed: only SARIF's fixes show them
+	// (report.ReadsEdits), and computing them parses each edited Flink
+	// file twice more (the editor's parse and its verification), about a
+	// fifth of a cold run on a tree with many fixable findings
+	// (docs/performance.md). The operations of each fix are kept.
+	NoEdits bool
 	// Rules are the command line's rule selection (--enable-rule,
 	// --disable-rule, --only-rule), applied over the rule blocks of Config
 	// in the same report stage (RuleSetting).

@@ -254,8 +254,9 @@ func (r *run) maxSets() int {
 }
 
 // evaluateSet is a worker's step on one set: parse its Hadoop files,
-// evaluate it, compute the exact edits of its fixes (evaluate.Edits) and
-// read its ignore comments, while its files are parsed.
+// evaluate it, compute the exact edits of its fixes (evaluate.Edits;
+// unless Options.NoEdits) and read its ignore comments, while its files
+// are parsed.
 func evaluateSet(ctx context.Context, r *run, p *assemble.Plan) (*setResult, error) {
 	s := p.Parse(r.tree)
 	eng, err := r.engine(ctx)
@@ -266,7 +267,9 @@ func evaluateSet(ctx context.Context, r *run, p *assemble.Plan) (*setResult, err
 	if err != nil {
 		return nil, fmt.Errorf("config set %s: %w", s.Name, err)
 	}
-	evaluate.Edits(s, ps)
+	if !r.opts.NoEdits {
+		evaluate.Edits(s, ps)
+	}
 	return r.result(p, s, ps), nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -180,6 +181,7 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	if overlay != nil {
 		opts.Overlay = overlay
 	}
+	opts.NoEdits = !slices.ContainsFunc(outs, func(o output) bool { return report.ReadsEdits(o.name) })
 	// The run's cache entry is written while the report is (measured in
 	// docs/performance.md, "One file edited").
 	c.Background = true

@@ -73,6 +73,13 @@ var reporters = []struct {
 	{"codeclimate", always(CodeClimate)},
 }
 
+// ReadsEdits reports whether the format name shows the exact byte edits
+// of a finding's fix (finding.Finding Edits): SARIF's fixes do, as
+// artifactChanges; the other formats show a fix's operations only, so a
+// run reporting only those need not compute the edits (lint.Options
+// NoEdits).
+func ReadsEdits(name string) bool { return name == "sarif" }
+
 // always is a reporter that takes no Options.
 func always(rep Reporter) func(Options) Reporter { return func(Options) Reporter { return rep } }
 
