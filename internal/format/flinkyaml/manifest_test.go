@@ -243,6 +243,19 @@ func TestIsManifest(t *testing.T) {
 	}
 }
 
+// FuzzIsManifest holds IsManifest's literal prefilter to the regular
+// expression alone.
+func FuzzIsManifest(f *testing.F) {
+	for _, s := range []string{"kind: FlinkDeployment\n", "kind: 'FlinkDeployment' # x\r\n", "FlinkDeployment", "kind: Flink\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if got, want := IsManifest(src), manifestKind().Match(src); got != want {
+			t.Fatalf("IsManifest(%q) = %v, the regular expression says %v", src, got, want)
+		}
+	})
+}
+
 func TestParseManifestsFieldKinds(t *testing.T) {
 	src := "apiVersion: flink.apache.org/v1beta1\nkind: FlinkDeployment\nspec:\n  job:\n    parallelism: '4'\n  taskManager:\n    replicas: 2\n"
 	deps, _, err := ParseManifests("d.yaml", []byte(src))
