@@ -49,6 +49,11 @@ type Item struct {
 	Path    string // absolute path of the file
 	Line    int
 	Dist    int // directories above the config set's directory (0: beside it)
+	// Deployment is set on an image a FlinkDeployment document names (its
+	// spec.image, a pod template's container): the image of that
+	// deployment's processes only, which another config set in the same
+	// directory does not run (versions.Resolve leaves it out).
+	Deployment bool
 }
 
 // Note is a file the search skipped, with why.

@@ -197,3 +197,45 @@ func TestDockerfileNames(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s\nnotes %v", got, want, notes)
 	}
 }
+
+// TestFlinkDeploymentImages: the images of a FlinkDeployment document are
+// marked as that deployment's; those of any other document (a pod's
+// Deployment, a compose service) in the same file are not.
+func TestFlinkDeploymentImages(t *testing.T) {
+	src := `apiVersion: flink.apache.org/v1beta1
+kind: FlinkDeployment
+metadata:
+  name: a
+spec:
+  image: flink:1.20
+  podTemplate:
+    spec:
+      containers:
+        - name: flink-main-container
+          image: flink:1.20.1
+---
+apiVersion: apps/v1
+kind: Deployment
+spec:
+  template:
+    spec:
+      containers:
+        - image: flink:1.17.2
+---
+spec:
+  kind: FlinkDeployment
+  image: flink:1.18
+`
+	items, err := parseYAML("/r/m.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, it := range items {
+		got = append(got, fmt.Sprintf("%s:%d %v", it.Version, it.Line, it.Deployment))
+	}
+	want := "1.20:6 true, 1.20.1:11 true, 1.17.2:19 false, 1.18:23 false"
+	if s := strings.Join(got, ", "); s != want {
+		t.Errorf("got %s, want %s", s, want)
+	}
+}

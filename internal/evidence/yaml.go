@@ -26,12 +26,32 @@ func parseYAML(path string, src []byte) ([]Item, error) {
 		if err != nil {
 			return items, fmt.Errorf("not read as YAML: %v", err)
 		}
+		own := flinkDeployment(&n)
 		walkYAML(&n, 0, func(it Item) {
-			it.Path = path
+			it.Path, it.Deployment = path, own
 			items = append(items, it)
 		})
 	}
 	return items, nil
+}
+
+// flinkDeployment reports whether the document doc is a FlinkDeployment
+// (kind: FlinkDeployment at its top level): the Flink Kubernetes
+// Operator's custom resource, whose images are its own processes'.
+func flinkDeployment(doc *yaml.Node) bool {
+	m := doc
+	if m.Kind == yaml.DocumentNode && len(m.Content) == 1 {
+		m = m.Content[0]
+	}
+	if m.Kind != yaml.MappingNode {
+		return false
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if k, v := m.Content[i], m.Content[i+1]; k.Value == "kind" && v.Kind == yaml.ScalarNode {
+			return v.Value == "FlinkDeployment"
+		}
+	}
+	return false
 }
 
 func walkYAML(n *yaml.Node, depth int, emit func(Item)) {

@@ -112,8 +112,13 @@ func (a *Resolver) Resolve(s *model.Set, dep *config.Deployment, fd *flinkyaml.D
 	}
 	hd := a.hadoopDeclared(dep)
 	for _, it := range items {
-		if it.Path == manifestPath {
-			continue // the manifest's own images: spec.image above, other documents' are theirs
+		if it.Path == manifestPath || it.Deployment {
+			// The manifest's own images are spec.image above; an image
+			// another FlinkDeployment names is that deployment's, whose
+			// processes this set's configuration does not reach (a
+			// sibling manifest's flink:1.17 said nothing of a v1_20
+			// deployment beside it).
+			continue
 		}
 		e := model.Evidence{Version: it.Version, Source: it.Kind, What: it.What, File: a.display(it.Path), Line: it.Line}
 		switch it.Product {
