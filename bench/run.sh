@@ -8,7 +8,8 @@
 # and bench/conftest/perfile/policy.rego (per file); then one config set (the pre-commit case),
 # the cold run in --format json and sarif, a second tree shape with many findings
 # (benchrepo.WriteMixed: legacy and nested files) cold, warm and edited in JSON and
-# SARIF beside conftest on it, and the peak RSS at 10,000 sets.
+# SARIF beside conftest on it (cached, nothing changed and one file edited, in
+# both), and the peak RSS at 10,000 sets.
 #
 #   bash bench/run.sh                  # from the repository root
 #   RUNS=9 SETS=2000 BIG=10000 bash bench/run.sh
@@ -120,6 +121,10 @@ if [ "$CACHE" = 1 ]; then
 	run prime "$WORK/tree" "$CK" lint --cache-dir "$WORK/cache" # fills the cache for warm and edited
 	rm -rf "$WORK/cache-mixed"
 	run prime-mixed "$WORK/mixed" "$CK" lint --format json --cache-dir "$WORK/cache-mixed"
+	# SARIF computes the fixes' exact edits, so its runs keep an entry of
+	# their own (docs/cache.md): primed in a cache directory of its own.
+	rm -rf "$WORK/cache-mixed-sarif"
+	run prime-mixed-sarif "$WORK/mixed" "$CK" lint --format sarif --cache-dir "$WORK/cache-mixed-sarif"
 fi
 
 echo "bench: $RUNS rounds on $SETS sets (load: $(cut -d' ' -f1-3 /proc/loadavg))" >&2
@@ -152,9 +157,13 @@ for i in $(seq "$RUNS"); do
 	fi
 	run mixed-sarif "$WORK/mixed" "$CK" "${COLD[@]}" --format sarif
 	if [ "$CACHE" = 1 ]; then
+		# Both entries are current before the warm runs; the one edit is then
+		# the only change either edited run sees.
 		run mixed-warm "$WORK/mixed" "$CK" lint --format json --cache-dir "$WORK/cache-mixed"
+		run mixed-sarif-warm "$WORK/mixed" "$CK" lint --format sarif --cache-dir "$WORK/cache-mixed-sarif"
 		edit "$WORK/mixed" svc0/env0/job-0000/flink/flink-conf.yaml
 		run mixed-edited "$WORK/mixed" "$CK" lint --format json --cache-dir "$WORK/cache-mixed"
+		run mixed-sarif-edited "$WORK/mixed" "$CK" lint --format sarif --cache-dir "$WORK/cache-mixed-sarif"
 	fi
 done
 echo "bench: $BIG_RUNS rounds on $BIG sets" >&2
@@ -235,6 +244,8 @@ ratiorow "ckptlint cold sarif, mixed" mixed-sarif mixed-conftest "<= 1.0x wall o
 if [ "$CACHE" = 1 ]; then
 	ratiorow "ckptlint warm json, mixed" mixed-warm mixed-conftest "<= 0.10 s wall"
 	ratiorow "ckptlint one edited json, mixed" mixed-edited mixed-conftest "<= 0.15 s wall"
+	ratiorow "ckptlint warm sarif, mixed" mixed-sarif-warm mixed-conftest "<= 0.10 s wall"
+	ratiorow "ckptlint one edited sarif, mixed" mixed-sarif-edited mixed-conftest "<= 0.15 s wall"
 fi
 echo
 echo "raw runs (wall s, user+sys s, max RSS KiB): $RES"
