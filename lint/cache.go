@@ -290,20 +290,36 @@ func storedResults(e *runEntry) []*setResult {
 // read again and checked against e's probes (srcs holds those the replay
 // read already): false when one changed since, and the run is then made
 // afresh, so the groups are handed on only once all are made.
+//
+// What that check guards is the bytes the reports show beside the
+// findings (Group.Sources: snippets, code point columns). The replay
+// checked every file of the entry, but one it trusted by its stat
+// signature is read here for the first time, and a file changed between
+// the replay and this read would give bytes other than those the stored
+// spans point into. With opts.NoSources (no report reads them) nothing is
+// read here and nothing read after the replay reaches the report: the
+// output is a function of the entry alone, every probe of which the
+// replay found holding, which is what a run made at the replay gives.
+// There is then nothing to check, and the run reads no file again.
 func (c *Cache) fromEntry(e *runEntry, results []*setResult, srcs map[string][]byte, opts Options) (*Result, bool, error) {
 	reads := map[string]inputfs.Probe{}
-	for _, p := range e.Probes {
-		if _, seen := reads[p.Path]; !seen && strings.HasPrefix(p.Op, inputfs.OpRead+":") {
-			reads[p.Path] = p
-		}
-	}
 	abs := map[string]string{}
-	for _, a := range e.Abs {
-		abs[a.Path] = a.Abs
+	if !opts.NoSources {
+		for _, p := range e.Probes {
+			if _, seen := reads[p.Path]; !seen && strings.HasPrefix(p.Op, inputfs.OpRead+":") {
+				reads[p.Path] = p
+			}
+		}
+		for _, a := range e.Abs {
+			abs[a.Path] = a.Abs
+		}
 	}
 	changed := false
 	read := map[string][]byte{}
 	bytesOf := func(path string) []byte {
+		if opts.NoSources {
+			return nil // not called: the grouper asks for no bytes then
+		}
 		if b, ok := read[path]; ok {
 			return b
 		}

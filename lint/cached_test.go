@@ -125,9 +125,24 @@ func cachedTwice(t *testing.T, name string, store *cache.Store, opts lint.Option
 		}
 		// A run with an unread file or a fix leftover in the tree
 		// (CKPT005) is not kept (docs/suppressions.md).
-		leftover := slices.ContainsFunc(plain.Findings, func(f finding.Finding) bool { return f.RuleID == rule.FixLeftover })
-		if wantHit := run == 1 && len(plain.Unread) == 0 && !leftover; st.Hit != wantHit {
+		if wantHit := wantHitOf(run, plain); st.Hit != wantHit {
 			t.Errorf("%s: run %d: cache hit %v, want %v", name, run, st.Hit, wantHit)
+		}
+		if run == 1 {
+			// Without Sources (Options.NoSources: no report reads them)
+			// the hit reads no file again, and gives the same findings.
+			ns := opts
+			ns.NoSources = true
+			got := reported(t, name+": cache hit without sources", ns, cachedRun)
+			if len(got.Sources) != 0 {
+				t.Errorf("%s: a cache hit with NoSources hands on sources", name)
+			}
+			if st.Hit != wantHitOf(run, plain) {
+				t.Errorf("%s: NoSources: cache hit %v", name, st.Hit)
+			}
+			if a, b := findingsJSON(t, plain), findingsJSON(t, got); a != b {
+				t.Errorf("%s: a cache hit with NoSources differs from the run without the cache:\n--- without\n%s\n--- with\n%s", name, a, b)
+			}
 		}
 		for _, o := range []bool{true, false} {
 			if run == 0 {
@@ -149,6 +164,23 @@ func cachedTwice(t *testing.T, name string, store *cache.Store, opts lint.Option
 			}
 		}
 	}
+}
+
+// wantHitOf says whether the cached run number run (0, 1) of a working
+// directory whose run without the cache gave plain comes from the cache.
+func wantHitOf(run int, plain *lint.Result) bool {
+	leftover := slices.ContainsFunc(plain.Findings, func(f finding.Finding) bool { return f.RuleID == rule.FixLeftover })
+	return run == 1 && len(plain.Unread) == 0 && !leftover
+}
+
+// findingsJSON is a result's findings and suppressed findings, as bytes.
+func findingsJSON(t *testing.T, res *lint.Result) string {
+	t.Helper()
+	b, err := json.MarshalIndent([]any{res.Findings, res.Suppressed}, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // lintDirs are the directories of testdata a test lints from inside.
@@ -468,6 +500,25 @@ func TestCacheEditedIdentical(t *testing.T) {
 			}
 		}
 		check("first run")
+		checkNoSources := func(what string) {
+			t.Helper()
+			ns := opts
+			ns.NoSources = true
+			plain, err := lint.Lint(context.Background(), eng, nil, ns)
+			if err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			res, st, err := lint.Cached(context.Background(), c, nil, ns)
+			if err != nil {
+				t.Fatalf("%s: cached: %v", what, err)
+			}
+			if st.Incremental {
+				incremental++
+			}
+			if want, got := findingsJSON(t, plain), findingsJSON(t, res); want != got || len(res.Sources) != 0 {
+				t.Errorf("%s (%+v): cached result differs from the run without the cache (or has sources):\n--- without\n%s\n--- with\n%s", what, st, want, got)
+			}
+		}
 		var files []string
 		_ = filepath.WalkDir(".", func(p string, d os.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".xml")) {
@@ -486,6 +537,9 @@ func TestCacheEditedIdentical(t *testing.T) {
 			}
 			writeTree(t, dir, map[string]string{f: string(b) + comment})
 			check(f + " with a comment appended")
+			// Incremental without Sources too (Options.NoSources).
+			writeTree(t, dir, map[string]string{f: string(b) + comment + comment})
+			checkNoSources(f + " with two comments appended, NoSources")
 			writeTree(t, dir, map[string]string{f: string(b[:len(b)/2])})
 			check(f + " cut in half")
 			writeTree(t, dir, map[string]string{f: string(b)})

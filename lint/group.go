@@ -19,6 +19,9 @@ type grouper struct {
 	ign           *evaluate.Ignorer // nil: inline ignores are not read
 	seen, seenSup finding.Seen
 	out           func(Group) error
+	// noSources: the groups carry no Sources (Options.NoSources), and
+	// bytes is never called.
+	noSources bool
 }
 
 // newGrouper returns the grouper of a run whose policy rules are
@@ -67,6 +70,9 @@ func (g *grouper) last(extra []finding.Finding, bytes func(path string) []byte) 
 
 func (g *grouper) emit(name string, kept, sup []finding.Finding, bytes func(path string) []byte) error {
 	grp := Group{Set: name, Findings: inOrder(kept, &g.seen), Suppressed: inOrder(sup, &g.seenSup)}
+	if g.noSources {
+		return g.out(grp)
+	}
 	for _, list := range [][]finding.Finding{grp.Findings, grp.Suppressed} {
 		for _, f := range list {
 			path := f.Range.File

@@ -49,8 +49,11 @@ func reported(t *testing.T, label string, opts lint.Options, run func(lint.Optio
 				t.Errorf("%s: group %q is not sorted", label, g.Set)
 			}
 			for _, f := range list {
-				if _, ok := g.Sources[f.Range.File]; !ok && f.Range.File != "" {
+				if _, ok := g.Sources[f.Range.File]; !ok && f.Range.File != "" && !opts.NoSources {
 					t.Errorf("%s: group %q: no bytes for %s", label, g.Set, f.Range.File)
+				}
+				if opts.NoSources && g.Sources != nil {
+					t.Errorf("%s: group %q: sources with NoSources", label, g.Set)
 				}
 				if rule.InLastGroup(f.RuleID) != (g.Set == "") {
 					t.Errorf("%s: group %q holds %s (the ignore problems and the fix leftovers come in the last group, and only they)", label, g.Set, f)

@@ -78,6 +78,11 @@ type Options struct {
 	// --disable-rule, --only-rule), applied over the rule blocks of Config
 	// in the same report stage (RuleSetting).
 	Rules RuleFlags
+	// NoSources leaves Group.Sources (and Result.Sources) empty: the
+	// caller's reports render no file's bytes (report.ReadsGroupSources),
+	// so the run reads no file for them. A run answered from the result
+	// cache then reads no file at all after its replay (Cache.fromEntry).
+	NoSources bool
 }
 
 // MaxSets bounds the config sets one run lints: each is a policy

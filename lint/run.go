@@ -466,7 +466,9 @@ type reporter struct {
 
 func newReporter(policyRules []*engine.Rule, opts Options, out func(Group) error, read func(string) []byte) *reporter {
 	rules := ruleSettings(opts)
-	return &reporter{g: newGrouper(policyRules, rules, opts.NoInlineIgnores, out), rules: rules, mentions: map[string][]byte{},
+	g := newGrouper(policyRules, rules, opts.NoInlineIgnores, out)
+	g.noSources = opts.NoSources
+	return &reporter{g: g, rules: rules, mentions: map[string][]byte{},
 		read: read, keepSets: opts.Report == nil}
 }
 
@@ -481,6 +483,9 @@ func (rp *reporter) set(res *setResult) error {
 		bytes = rp.read
 	}
 	for _, src := range res.Sources {
+		if rp.g.noSources {
+			break // mentions are read for the last group's Sources alone
+		}
 		if _, ok := rp.mentions[src.Path]; !ok {
 			rp.mentions[src.Path] = bytes(src.Path)
 		}

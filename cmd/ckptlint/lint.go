@@ -199,6 +199,7 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	}
 	defer rep.abort()
 	opts.Report = rep.group
+	opts.NoSources = !rep.groupSources
 	res, _, err := lint.Cached(cmd.Context(), c, args, opts)
 	if err != nil {
 		return usageErr(err)
@@ -269,6 +270,10 @@ type reports struct {
 	streams []*streamOut // by outs index; nil for a whole format or a dropped one
 	whole   bool         // some output renders the whole result
 	sources bool         // and reads the bytes of the files (report.ReadsSources)
+	// groupSources: some output reads the bytes of the files
+	// (report.ReadsSources, report.ReadsGroupSources); without one the run
+	// reads none for the reports (lint.Options.NoSources).
+	groupSources bool
 	// show is each output's display threshold (showLevel), hidden how
 	// many findings it left out for it.
 	show   []finding.Severity
@@ -301,12 +306,14 @@ func newReports(g *globals, outs []output, head report.Result, quiet, compact, t
 		if !report.Streams(o.name) {
 			r.whole = true
 			r.sources = r.sources || report.ReadsSources(o.name)
+			r.groupSources = r.groupSources || r.sources
 			continue
 		}
 		opts := report.Options{Compact: compact}
 		if toStdout {
 			opts = report.Options{Color: tty, Snippet: tty && !compact, Compact: compact}
 		}
+		r.groupSources = r.groupSources || report.ReadsGroupSources(o.name, opts)
 		st, err := report.NewStreamer(o.name, head, opts)
 		if err != nil {
 			r.abort()
