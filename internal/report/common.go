@@ -99,20 +99,39 @@ func fixWords(ops []finding.Op) string {
 // same data, and printed to a CI log or a terminal it carries no workflow
 // command, control or bidirectional override a name or value held.
 func encodeJSON(w io.Writer, v any, escapeHTML bool) error {
-	// Encoded compact, then indented as json.Encoder's SetIndent("", "  ")
-	// would (indentJSON), with its closing newline.
-	var compact bytes.Buffer
-	enc := json.NewEncoder(&compact)
-	enc.SetEscapeHTML(escapeHTML)
-	if err := enc.Encode(v); err != nil {
+	out, err := indentedJSON(v, escapeHTML)
+	if err != nil {
 		return err
 	}
-	out := indentJSON(make([]byte, 0, compact.Len()*5/4), bytes.TrimSuffix(compact.Bytes(), []byte("\n")), "", "  ")
 	g := safetext.NewJSONWriter(w)
-	if _, err := g.Write(append(out, '\n')); err != nil {
+	if _, err := g.Write(out); err != nil {
 		return err
 	}
 	return g.Flush()
+}
+
+// indentedJSON is v encoded as encodeJSON writes it, before its guard:
+// compact, then indented as json.Encoder's SetIndent("", "  ") would
+// (indentJSON), with its closing newline.
+func indentedJSON(v any, escapeHTML bool) ([]byte, error) {
+	compact, err := compactJSON(v, escapeHTML)
+	if err != nil {
+		return nil, err
+	}
+	out := indentJSON(make([]byte, 0, len(compact)*5/4+1), compact, "", "  ")
+	return append(out, '\n'), nil
+}
+
+// compactJSON is v as json.Encoder encodes it (HTML characters escaped
+// with escapeHTML), without the encoder's closing newline.
+func compactJSON(v any, escapeHTML bool) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(escapeHTML)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // oneLine folds a message onto one line: line breaks and runs of blanks

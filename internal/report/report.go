@@ -68,7 +68,7 @@ var reporters = []struct {
 	{"json", always(JSON)},
 	{"sarif", always(SARIF)},
 	{"github", always(GitHub)},
-	{"junit", always(JUnit)}, // text, github and junit stream (stream.go)
+	{"junit", always(JUnit)}, // text, json, sarif, github and junit stream (stream.go)
 	{"markdown", always(Markdown)},
 	{"codeclimate", always(CodeClimate)},
 }

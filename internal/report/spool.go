@@ -137,3 +137,31 @@ func (s *Spool) closeFile() {
 	}
 	s.f = nil
 }
+
+// Len is the number of bytes the spool holds.
+func (s *Spool) Len() int64 {
+	if s.f == nil {
+		return int64(s.mem.Len())
+	}
+	return s.written + int64(len(s.buf))
+}
+
+// Section returns a reader of the n bytes the spool holds from off, for a
+// streamer that reads back parts of what it spooled (SARIF's runs of
+// results, merged at Close). Nothing may be written to the spool while the
+// reader is in use.
+func (s *Spool) Section(off, n int64) (io.Reader, error) {
+	if off < 0 || n < 0 || off+n > s.Len() {
+		return nil, errors.New("spool: section out of range")
+	}
+	if s.f != nil && len(s.buf) > 0 {
+		s.flush()
+		if s.f != nil && len(s.buf) > 0 {
+			return nil, io.ErrShortWrite
+		}
+	}
+	if s.f == nil {
+		return bytes.NewReader(s.mem.Bytes()[off : off+n]), nil
+	}
+	return io.NewSectionReader(s.f, off, n), nil
+}

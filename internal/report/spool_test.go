@@ -96,3 +96,45 @@ func TestSpoolFullDisk(t *testing.T) {
 		t.Errorf("%d bytes written, %d read back", want.Len(), got.Len())
 	}
 }
+
+// TestSpoolSection reads parts of a spool back, in memory and in its
+// temporary file (with bytes not yet flushed to it), and refuses a part
+// beyond its end.
+func TestSpoolSection(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	for _, n := range []int{1000, spoolInMemory + spoolBuffer/2} {
+		s := NewSpool()
+		want := make([]byte, n)
+		for i := range want {
+			want[i] = byte(i % 251)
+		}
+		for p := want; len(p) > 0; {
+			k := min(len(p), 777)
+			_, _ = s.Write(p[:k])
+			p = p[k:]
+		}
+		if got := s.Len(); got != int64(n) {
+			t.Fatalf("%d bytes: Len = %d", n, got)
+		}
+		if n > spoolInMemory && s.f == nil {
+			t.Fatalf("%d bytes: the spool did not go to a file", n)
+		}
+		for _, part := range [][2]int64{{0, int64(n)}, {5, 10}, {int64(n) - 3, 3}, {int64(n), 0}} {
+			r, err := s.Section(part[0], part[1])
+			if err != nil {
+				t.Fatalf("%d bytes: Section(%d, %d): %v", n, part[0], part[1], err)
+			}
+			var got bytes.Buffer
+			if _, err := got.ReadFrom(r); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), want[part[0]:part[0]+part[1]]) {
+				t.Errorf("%d bytes: Section(%d, %d) read %d other bytes", n, part[0], part[1], got.Len())
+			}
+		}
+		if _, err := s.Section(int64(n)-1, 2); err == nil {
+			t.Errorf("%d bytes: a section past the end was read", n)
+		}
+		s.Close()
+	}
+}

@@ -31,22 +31,24 @@ type Streamer interface {
 	Discard()
 }
 
-// streamers are the formats that stream; the others (SARIF,
-// Markdown, Code Climate) render the whole result at once.
+// streamers are the formats that stream; the others (Markdown, Code
+// Climate) render the whole result at once.
 var streamers = map[string]func(head Result, opts Options) Streamer{
 	"text":   func(_ Result, opts Options) Streamer { return newLineStreamer(textGroup(opts)) },
 	"github": func(head Result, _ Options) Streamer { return newLineStreamer(githubGroup(head)) },
 	"junit":  newJUnitStreamer,
 	"json":   newJSONStreamer,
+	"sarif":  newSARIFStreamer,
 }
 
 // Streams reports whether the format name streams (NewStreamer).
 func Streams(name string) bool { return streamers[name] != nil }
 
 // ReadsSources reports whether the format name, one that does not stream,
-// reads Result.Sources: SARIF for its code point columns, Code Climate for
-// the line it fingerprints. JSON and Markdown read the findings alone.
-func ReadsSources(name string) bool { return name == "sarif" || name == "codeclimate" }
+// reads Result.Sources: Code Climate, for the line it fingerprints.
+// Markdown reads the findings alone. (SARIF, which reads them for its code
+// point columns, streams: it reads each group's Sources as it comes.)
+func ReadsSources(name string) bool { return name == "codeclimate" }
 
 // ReadsGroupSources reports whether the streamer of the format name, made
 // with opts, reads Group.Sources: GitHub for its code point columns, text
