@@ -51,13 +51,13 @@ func Streams(name string) bool { return streamers[name] != nil }
 func ReadsSources(name string) bool { return name == "codeclimate" }
 
 // ReadsGroupSources reports whether the streamer of the format name, made
-// with opts, reads Group.Sources: GitHub for its code point columns, text
-// for its snippets (opts.Snippet). JSON and JUnit read the findings
-// alone. A run whose reports read no Sources need not read the files the
+// with opts, reads Group.Sources: GitHub and SARIF for their code point
+// columns, text for its snippets (opts.Snippet). JSON and JUnit read the
+// findings alone. A run whose reports read no Sources need not read the files the
 // findings name (lint.Options.NoSources). TestReadsGroupSources renders
 // each format without them.
 func ReadsGroupSources(name string, opts Options) bool {
-	return name == "github" || (name == "text" && opts.Snippet)
+	return name == "github" || name == "sarif" || (name == "text" && opts.Snippet)
 }
 
 // NewStreamer returns the streamer of the format name. head is the result
