@@ -302,43 +302,10 @@ func storedResults(e *runEntry) []*setResult {
 // replay found holding, which is what a run made at the replay gives.
 // There is then nothing to check, and the run reads no file again.
 func (c *Cache) fromEntry(e *runEntry, results []*setResult, srcs map[string][]byte, opts Options) (*Result, bool, error) {
-	reads := map[string]inputfs.Probe{}
-	abs := map[string]string{}
+	eb, bytesOf := &entryBytes{}, func(string) []byte { return nil } // NoSources: not called, the grouper asks for no bytes
 	if !opts.NoSources {
-		for _, p := range e.Probes {
-			if _, seen := reads[p.Path]; !seen && strings.HasPrefix(p.Op, inputfs.OpRead+":") {
-				reads[p.Path] = p
-			}
-		}
-		for _, a := range e.Abs {
-			abs[a.Path] = a.Abs
-		}
-	}
-	changed := false
-	read := map[string][]byte{}
-	bytesOf := func(path string) []byte {
-		if opts.NoSources {
-			return nil // not called: the grouper asks for no bytes then
-		}
-		if b, ok := read[path]; ok {
-			return b
-		}
-		var b []byte
-		if a, ok := abs[path]; ok {
-			var fresh bool
-			if b, fresh = srcs[a]; !fresh {
-				p := reads[a]
-				var ok bool
-				if b, ok = inputfs.ReadProbe(p); !ok && p.Op != "" {
-					changed = true
-				}
-			}
-			b = evaluate.Text(path, b)
-		} else {
-			b = evaluate.ReadSource(path, nil) // unreachable: the entry lists every file a finding names (setAbs)
-		}
-		read[path] = b
-		return b
+		eb = newEntryBytes(e, srcs)
+		bytesOf = eb.of
 	}
 	policyRules, err := c.policyRules(opts.NoInlineIgnores)
 	if err != nil {
@@ -350,7 +317,7 @@ func (c *Cache) fromEntry(e *runEntry, results []*setResult, srcs map[string][]b
 		_ = rp.set(r) // the collector never fails
 	}
 	_ = rp.last(nil) // an entry is never stored with leftovers (fresh)
-	if changed {
+	if eb.changed {
 		return nil, false, nil
 	}
 	res := &Result{Files: e.Files, Cached: true, Sets: namedSets(rp.names)}
@@ -369,6 +336,53 @@ func (c *Cache) fromEntry(e *runEntry, results []*setResult, srcs map[string][]b
 		}
 	}
 	return res, true, nil
+}
+
+// entryBytes reads again the files the findings of an entry name, by
+// display path, each checked against the entry's read probe (changed is
+// set when one differs); srcs holds those the replay read already.
+type entryBytes struct {
+	reads   map[string]inputfs.Probe
+	abs     map[string]string
+	srcs    map[string][]byte
+	read    map[string][]byte
+	changed bool
+}
+
+func newEntryBytes(e *runEntry, srcs map[string][]byte) *entryBytes {
+	eb := &entryBytes{reads: map[string]inputfs.Probe{}, abs: map[string]string{}, srcs: srcs, read: map[string][]byte{}}
+	for _, p := range e.Probes {
+		if _, seen := eb.reads[p.Path]; !seen && strings.HasPrefix(p.Op, inputfs.OpRead+":") {
+			eb.reads[p.Path] = p
+		}
+	}
+	for _, a := range e.Abs {
+		eb.abs[a.Path] = a.Abs
+	}
+	return eb
+}
+
+// of gives the bytes of the file a finding names by its display path.
+func (eb *entryBytes) of(path string) []byte {
+	if b, ok := eb.read[path]; ok {
+		return b
+	}
+	var b []byte
+	if a, ok := eb.abs[path]; ok {
+		var fresh bool
+		if b, fresh = eb.srcs[a]; !fresh {
+			p := eb.reads[a]
+			var ok bool
+			if b, ok = inputfs.ReadProbe(p); !ok && p.Op != "" {
+				eb.changed = true
+			}
+		}
+		b = evaluate.Text(path, b)
+	} else {
+		b = evaluate.ReadSource(path, nil) // unreachable: the entry lists every file a finding names (setAbs)
+	}
+	eb.read[path] = b
+	return b
 }
 
 // policyRules are the policy rules an ignore comment may name, from the

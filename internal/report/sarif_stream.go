@@ -304,14 +304,22 @@ type sarifRunReader struct {
 
 var errSARIFRecord = errors.New("sarif: spooled result cut short") // a bug, or the spool's file changed
 
+// maxSARIFRecord bounds a spooled result read back: a result's strings
+// are clipped before they are rendered (finding.Bounded), so a longer
+// length read from the spool is not one this streamer wrote.
+const maxSARIFRecord = 64 << 20
+
 // next reads the run's next record; false at its end.
 func (rr *sarifRunReader) next() (bool, error) {
 	n, err := binary.ReadUvarint(rr.r)
-	if err == io.EOF {
+	if errors.Is(err, io.EOF) {
 		return false, nil
 	}
 	if err != nil {
 		return false, err
+	}
+	if n > maxSARIFRecord {
+		return false, errSARIFRecord // not a record this streamer wrote: the spool's file changed
 	}
 	if uint64(cap(rr.buf)) < n {
 		rr.buf = make([]byte, n)
@@ -323,12 +331,13 @@ func (rr *sarifRunReader) next() (bool, error) {
 	b, ok := rr.buf, true
 	bytesOf := func() []byte {
 		l, k := binary.Uvarint(b)
-		if k <= 0 || uint64(len(b)-k) < l {
+		if k <= 0 || uint64(len(b)-k) < l { //nolint:gosec // G115: 0 < k <= len(b)
 			ok = false
 			return nil
 		}
-		v := b[k : k+int(l)]
-		b = b[k+int(l):]
+		end := k + int(l) //nolint:gosec // G115: l <= len(b)-k, checked above
+		v := b[k:end]
+		b = b[end:]
 		return v
 	}
 	intOf := func() int {
@@ -348,8 +357,12 @@ func (rr *sarifRunReader) next() (bool, error) {
 	}
 	k.suppressed = b[0] == 1
 	rr.rec.short, rr.rec.full, b = b[1:17], b[17:33], b[33:]
-	idxAt, fpAt := int(uvarintOf(&b, &ok)), int(uvarintOf(&b, &ok))
-	if !ok || idxAt > fpAt || fpAt+32 > len(b) || idxAt < 1 {
+	idx, fp := uvarintOf(&b, &ok), uvarintOf(&b, &ok)
+	if !ok || idx > fp || fp > uint64(len(b)) {
+		return false, errSARIFRecord
+	}
+	idxAt, fpAt := int(idx), int(fp) //nolint:gosec // G115: idx <= fp <= len(b), checked above
+	if fpAt+32 > len(b) || idxAt < 1 {
 		return false, errSARIFRecord
 	}
 	rr.rec.idxAt, rr.rec.fpAt, rr.rec.el = idxAt, fpAt, b
