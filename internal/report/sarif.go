@@ -238,14 +238,20 @@ func sarifMessage(f finding.Finding) sarifText {
 // fingerprint is the stable identity of a finding: its rule, its file
 // (repository-relative), its config set and what it is about (the key, else
 // the keys its fix changes, else its message without line references).
-// Line and column numbers are not part of it.
+// Line and column numbers are not part of it. The full fingerprint, which
+// a result takes when its fingerprint collides with another's
+// (setFingerprints), adds the message and the detail.
 func fingerprint(f finding.Finding, uri string, full bool) string {
-	h := fingerprintSum(f, uri, full)
-	return hex.EncodeToString(h[:])
+	short, long := fingerprintSums(f, uri)
+	if full {
+		return hex.EncodeToString(long[:])
+	}
+	return hex.EncodeToString(short[:])
 }
 
-// fingerprintSum is fingerprint's 16 bytes, before they are written in hex.
-func fingerprintSum(f finding.Finding, uri string, full bool) [16]byte {
+// fingerprintSums are fingerprint's 16 bytes, short and full, before they
+// are written in hex.
+func fingerprintSums(f finding.Finding, uri string) (short, full [16]byte) {
 	what := f.Key
 	if what == "" && len(f.Fix) > 0 {
 		var ks []string
@@ -257,9 +263,15 @@ func fingerprintSum(f finding.Finding, uri string, full bool) [16]byte {
 	if what == "" {
 		what = lineRef().ReplaceAllString(oneLine(f.Message), "$1")
 	}
-	if full {
-		what += "\x00" + f.Message + "\x00" + f.Detail
+	b := make([]byte, 0, len(f.RuleID)+len(uri)+len(f.ConfigSet)+len(what)+len(f.Message)+len(f.Detail)+5)
+	for i, part := range []string{f.RuleID, uri, f.ConfigSet, what} {
+		if i > 0 {
+			b = append(b, 0)
+		}
+		b = append(b, part...)
 	}
-	h := sha256.Sum256([]byte(strings.Join([]string{f.RuleID, uri, f.ConfigSet, what}, "\x00")))
-	return [16]byte(h[:16])
+	n := len(b)
+	b = append(append(append(append(b, 0), f.Message...), 0), f.Detail...)
+	h, hf := sha256.Sum256(b[:n]), sha256.Sum256(b)
+	return [16]byte(h[:16]), [16]byte(hf[:16])
 }

@@ -213,7 +213,7 @@ func (s *sarifStreamer) result(cols *columns, it sarifItem) error {
 	fp += len(sarifFingerprintAt)
 
 	p, _ := r.repoPath(f.Range.File)
-	short, full := fingerprintSum(f, p, false), fingerprintSum(f, p, true)
+	short, full := fingerprintSums(f, p)
 	s.fps[short]++
 
 	b := s.rec[:0]

@@ -3,6 +3,7 @@ package report_test
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"maps"
 	"math/rand/v2"
 	"slices"
@@ -229,4 +230,33 @@ func TestSARIFStreamTieAcrossRuns(t *testing.T) {
 			t.Errorf("%v: streamed SARIF differs from the whole log at byte %d", order, firstDiff(s, w))
 		}
 	}
+}
+
+// BenchmarkSARIF renders 10,000 results, streamed in groups of ten (as
+// `ckptlint lint` hands them on) and whole as before (report.SARIFWhole).
+func BenchmarkSARIF(b *testing.B) {
+	r := manyResult(10000)
+	groups := r.Groups()
+	b.Run("streamed", func(b *testing.B) {
+		for b.Loop() {
+			st, _ := report.NewStreamer("sarif", headOf(r), report.Options{})
+			for _, g := range groups {
+				if err := st.Group(g); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := st.Close(io.Discard, r); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("whole", func(b *testing.B) {
+		for b.Loop() {
+			w := r // bounded, as report.Get bounds it
+			w.Findings, w.Suppressed = finding.Bounded(r.Findings), finding.Bounded(r.Suppressed)
+			if err := report.SARIFWhole(io.Discard, w); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
