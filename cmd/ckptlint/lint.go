@@ -6,7 +6,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -181,7 +180,6 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	if overlay != nil {
 		opts.Overlay = overlay
 	}
-	opts.NoEdits = !slices.ContainsFunc(outs, func(o output) bool { return report.ReadsEdits(o.name) })
 	// The run's cache entry is written while the report is (measured in
 	// docs/performance.md, "One file edited").
 	c.Background = true
@@ -199,7 +197,7 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	}
 	defer rep.abort()
 	opts.Report = rep.group
-	opts.NoSources = !rep.groupSources
+	opts.NoSources, opts.NoEdits = !rep.groupSources, !rep.edits
 	res, _, err := lint.Cached(cmd.Context(), c, args, opts)
 	if err != nil {
 		return usageErr(err)
@@ -274,6 +272,10 @@ type reports struct {
 	// (report.ReadsSources, report.ReadsGroupSources); without one the run
 	// reads none for the reports (lint.Options.NoSources).
 	groupSources bool
+	// edits: some output shows the fixes' exact byte edits
+	// (report.ReadsEdits); without one the run computes none
+	// (lint.Options.NoEdits).
+	edits bool
 	// show is each output's display threshold (showLevel), hidden how
 	// many findings it left out for it.
 	show   []finding.Severity
@@ -299,6 +301,7 @@ func newReports(g *globals, outs []output, head report.Result, quiet, compact, t
 		show: make([]finding.Severity, len(outs)), hidden: make([]int, len(outs))}
 	for i, o := range outs {
 		r.show[i] = show(o.name)
+		r.edits = r.edits || report.ReadsEdits(o.name)
 		toStdout := o.path == ""
 		if toStdout && quiet && o.name == "text" {
 			continue
