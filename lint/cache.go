@@ -34,6 +34,7 @@ import (
 	"github.com/ckptlint/ckptlint/internal/inputfs"
 	"github.com/ckptlint/ckptlint/internal/model"
 	"github.com/ckptlint/ckptlint/internal/parsed"
+	"github.com/ckptlint/ckptlint/internal/testhook"
 )
 
 // Cache is the result cache of a run (docs/cache.md). Store nil lints
@@ -64,6 +65,35 @@ type Cache struct {
 	// write is atomic either way (internal/cache).
 	Background bool
 	writes     sync.WaitGroup
+
+	// reported names the result the last run reported (Reported).
+	reportedMu sync.Mutex
+	reported   struct {
+		run, entry cache.Key
+		ok         bool
+	}
+}
+
+// Reported names the result the last run of Cached reported, once Wait
+// returned: the run's key and the checksum of the cache entry that holds
+// that result (loaded, or written by the run); false when no entry holds
+// it (no store, a run the cache did not answer or store, a write that
+// failed). A caller that keeps what it made of the result (the CLI's
+// stored reports) keeps it under these, and Options.Replay is asked with
+// the same two when a later run is answered by that entry.
+func (c *Cache) Reported() (run, entry cache.Key, ok bool) {
+	c.reportedMu.Lock()
+	defer c.reportedMu.Unlock()
+	r := c.reported
+	return r.run, r.entry, r.ok
+}
+
+// report records that the run's result is the entry with checksum sum
+// (ok), or is in no entry (!ok).
+func (c *Cache) report(sum cache.Key, ok bool) {
+	c.reportedMu.Lock()
+	c.reported.entry, c.reported.ok = sum, ok
+	c.reportedMu.Unlock()
 }
 
 // Wait waits for the entries being written in the background.
@@ -75,7 +105,11 @@ func (c *Cache) Wait() { c.writes.Wait() }
 // (markOverCap).
 func (c *Cache) put(e *runEntry, key cache.Key) {
 	store := func() {
-		if err := c.Store.PutWith(key, e.encodeTo); errors.Is(err, errEntryTooLarge) || errors.Is(err, cache.ErrTooLarge) {
+		sum, err := c.Store.PutWithSum(key, e.encodeTo)
+		switch {
+		case err == nil:
+			c.report(sum, true)
+		case errors.Is(err, errEntryTooLarge) || errors.Is(err, cache.ErrTooLarge):
 			markOverCap(c.Store, key, len(e.Sets))
 		}
 	}
@@ -111,6 +145,9 @@ type CacheStats struct {
 // overlay (fix) do not use the cache. Without a store it is Lint.
 func Cached(ctx context.Context, c *Cache, paths []string, opts Options) (*Result, CacheStats, error) {
 	c.Wait() // a run reads what the one before it wrote
+	c.reportedMu.Lock()
+	c.reported.ok = false
+	c.reportedMu.Unlock()
 	if opts.Now.IsZero() {
 		opts.Now = time.Now() // one clock for the key and the run (facts' ages)
 	}
@@ -130,13 +167,21 @@ func Cached(ctx context.Context, c *Cache, paths []string, opts Options) (*Resul
 	if n, over := overCapSets(c.Store, key); over {
 		return overCapRun(ctx, c, key, n, paths, opts)
 	}
+	c.reportedMu.Lock()
+	c.reported.run = key
+	c.reportedMu.Unlock()
 	prev := loadEntry(c.Store, key)
 	if prev != nil {
+		c.report(prev.sum, true)
 		res, stats, done, err := c.fromPrevious(ctx, key, base, prev, paths, opts)
 		if err != nil || done {
 			return res, stats, err
 		}
+		if !prev.loadSets() {
+			prev = nil
+		}
 	}
+	c.report(cache.Key{}, false) // fresh's result is in no entry until its own is written
 	return c.fresh(ctx, key, base, prev, paths, opts)
 }
 
@@ -152,26 +197,55 @@ func (c *Cache) fromPrevious(ctx context.Context, key, base cache.Key, prev *run
 		go func() { _, _ = c.Policies.Engine(ctx) }() // its error, if any, is the one Engine returns to the run that needs it
 	})
 	if rp.changed != nil {
+		if !prev.loadSets() {
+			return nil, CacheStats{}, false, nil
+		}
+		c.report(cache.Key{}, false) // until the spliced entry is written
 		return c.incremental(ctx, key, base, prev, rp, paths, opts)
 	}
 	if !rp.holds {
+		return nil, CacheStats{}, false, nil
+	}
+	if opts.Replay != nil && opts.Replay(key, prev.sum) {
+		// The caller holds what it made of this very entry: nothing of
+		// the stored findings is decoded. Its notes are the run's, as
+		// fromEntry gives them.
+		if opts.Note != nil {
+			for _, n := range prev.Notes {
+				opts.Note(n)
+			}
+		}
+		c.upgrade(prev, rp, key)
+		return &Result{Files: prev.Files, Cached: true, Replayed: true}, CacheStats{Hit: true}, true, nil
+	}
+	if !prev.loadSets() {
 		return nil, CacheStats{}, false, nil
 	}
 	res, ok, err := c.fromEntry(prev, storedResults(prev), rp.srcs, opts)
 	if err != nil || !ok {
 		return nil, CacheStats{}, false, err
 	}
+	c.upgrade(prev, rp, key)
+	return res, CacheStats{Hit: true}, true, nil
+}
+
+// upgrade records in prev the stat signatures rp found trustworthy now,
+// rewriting the entry when they are enough to be worth it: files checked
+// by their bytes this time that are now old enough to trust their stat
+// signature are then checked by stat alone. For a handful (the file
+// edited last), reading them again costs less than rewriting the entry.
+// The rewritten entry holds the same findings; its checksum is another
+// (Reported).
+func (c *Cache) upgrade(prev *runEntry, rp replayed, key cache.Key) {
 	if n := len(rp.upgrades); n > 0 && (n >= minUpgrades || n*16 >= len(prev.Probes)) {
-		// Files checked by their bytes this time that are now old enough
-		// to trust their stat signature: the next run checks them by stat
-		// alone. For a handful (the file edited last), reading them again
-		// costs less than rewriting the entry.
+		if !prev.loadSets() {
+			return // the entry is rewritten whole; one whose sets do not decode is not
+		}
 		for i, sig := range rp.upgrades {
 			prev.Probes[i].Sig = sig
 		}
 		c.put(prev, key)
 	}
-	return res, CacheStats{Hit: true}, true, nil
 }
 
 // step is the pipeline's per-set step with the cache: a set whose
@@ -794,6 +868,11 @@ type runEntry struct {
 	// Abs maps the display path of each file a finding or an ignore
 	// comment names to the absolute path its bytes were read from.
 	Abs []absPath
+
+	// Not encoded: the checksum the entry was loaded with (Reported), and
+	// its sets while they are not decoded yet (loadSets).
+	sum  cache.Key
+	sets *lazySets
 }
 
 type absPath struct{ Path, Abs string }
@@ -889,6 +968,18 @@ func (e *runEntry) encode() ([]byte, error) {
 
 // decodeEntry is encodeTo's inverse; false for anything else.
 func decodeEntry(b []byte) (*runEntry, bool) {
+	e, ok := decodeHead(b)
+	if !ok || !e.loadSets() {
+		return nil, false
+	}
+	return e, true
+}
+
+// decodeHead decodes an entry's head and checks it (headValid), leaving
+// its sets to loadSets: a run answered by the caller's stored reports
+// (Options.Replay) needs only the probes, and decoding the sets is most of
+// loading an entry of many findings.
+func decodeHead(b []byte) (*runEntry, bool) {
 	if !bytes.HasPrefix(b, entryMagic) || len(b) > maxRunEntry {
 		return nil, false
 	}
@@ -901,34 +992,66 @@ func decodeEntry(b []byte) (*runEntry, bool) {
 		return nil, false
 	}
 	e := &runEntry{Format: h.Format, Probes: h.Probes, Notes: h.Notes, Files: h.Files, Abs: h.Abs,
-		Sets: make([]setEntry, 0, min(h.Sets, 1024))} // a forged count allocates nothing up front
-	for range h.Sets {
-		var s setEntry
-		if err := dec.Decode(&s); err != nil {
-			return nil, false
-		}
-		e.Sets = append(e.Sets, s)
-	}
-	if err := dec.Decode(new(setEntry)); !errors.Is(err, io.EOF) {
-		return nil, false // more than the head counts
-	}
-	if !e.valid() {
+		sets: &lazySets{dec: dec, count: h.Sets}}
+	if !e.headValid() {
 		return nil, false
 	}
 	return e, true
 }
 
-// loadEntry reads and checks the run entry under key; nil when there is
-// none or it is not one this build wrote.
+// lazySets are the sets of a loaded entry not decoded yet (loadSets).
+type lazySets struct {
+	dec   *gob.Decoder // positioned after the head
+	count int          // as the head says, checked against MaxSets
+	done  bool         // tried, and failed (a decoded entry has no lazySets)
+}
+
+// loadSets decodes the sets of an entry decodeHead read, once, and
+// checks the whole entry (valid); false when they do not decode, are more
+// or fewer than the head counts, or fail the check. An entry made in
+// memory has its sets already.
+func (e *runEntry) loadSets() bool {
+	ls := e.sets
+	if ls == nil {
+		return true
+	}
+	if ls.done {
+		return false
+	}
+	ls.done = true
+	if testhook.Env("CKPTLINT_TEST_PANIC") == "decode" { // test hook: testdata/script/stored_reports.txtar
+		panic("test hook: panic decoding a cache entry's findings")
+	}
+	e.Sets = make([]setEntry, 0, min(ls.count, 1024)) // a forged count allocates nothing up front
+	for range ls.count {
+		var s setEntry
+		if err := ls.dec.Decode(&s); err != nil {
+			e.Sets = nil
+			return false
+		}
+		e.Sets = append(e.Sets, s)
+	}
+	if err := ls.dec.Decode(new(setEntry)); !errors.Is(err, io.EOF) || !e.valid() {
+		e.Sets = nil // more than the head counts, or values out of range
+		return false
+	}
+	e.sets = nil // decoded: the entry is as one made in memory
+	return true
+}
+
+// loadEntry reads the run entry under key and checks its head; nil when
+// there is none or it is not one this build wrote. Its sets are decoded
+// when a step needs them (loadSets).
 func loadEntry(s *cache.Store, key cache.Key) *runEntry {
-	b, ok := s.Get(key)
+	b, sum, ok := s.GetSum(key)
 	if !ok {
 		return nil
 	}
-	e, ok := decodeEntry(b)
+	e, ok := decodeHead(b)
 	if !ok {
 		return nil
 	}
+	e.sum = sum
 	return e
 }
 
@@ -937,6 +1060,9 @@ func loadEntry(s *cache.Store, key cache.Key) *runEntry {
 // fingerprint, every finding a rule and a severity, every source a set of
 // the entry, every listed path is absolute.
 func (e *runEntry) valid() bool {
+	if !e.headValid() {
+		return false
+	}
 	names := map[string]bool{}
 	for _, s := range e.Sets {
 		names[s.Name] = true
@@ -949,16 +1075,23 @@ func (e *runEntry) valid() bool {
 			}
 		}
 	}
-	for _, p := range e.Probes {
-		if !filepath.IsAbs(p.Path) || !knownOp(p.Op) {
-			return false
-		}
-	}
 	for _, s := range e.Sets {
 		for _, src := range s.Sources {
 			if !names[src.Set] || src.File == nil {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+// headValid is valid's check of what the head holds: every probe an
+// operation this build replays on an absolute path, every listed path
+// absolute.
+func (e *runEntry) headValid() bool {
+	for _, p := range e.Probes {
+		if !filepath.IsAbs(p.Path) || !knownOp(p.Op) {
+			return false
 		}
 	}
 	for _, a := range e.Abs {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ckptlint/ckptlint/internal/assemble"
+	"github.com/ckptlint/ckptlint/internal/cache"
 	"github.com/ckptlint/ckptlint/internal/config"
 	"github.com/ckptlint/ckptlint/internal/engine"
 	"github.com/ckptlint/ckptlint/internal/evaluate"
@@ -83,6 +84,14 @@ type Options struct {
 	// so the run reads no file for them. A run answered from the result
 	// cache then reads no file at all after its replay (Cache.fromEntry).
 	NoSources bool
+	// Replay, when set, is asked on a cache hit, before the stored
+	// findings are decoded, whether the caller holds what it made of this
+	// result last time: run is the run's key and entry the checksum of the
+	// entry the result is (Cache.Reported gave both to the run that made
+	// it). True ends the run there: no group is handed on, and the Result
+	// is Replayed, with Files and no Sets (docs/cache.md, "Stored
+	// reports").
+	Replay func(run, entry cache.Key) bool
 }
 
 // MaxSets bounds the config sets one run lints: each is a policy
@@ -121,8 +130,11 @@ type Result struct {
 	Unlinted *Unlinted
 	// Cached is set when the findings came from the result cache without
 	// parsing: Sets then hold only their names.
-	Cached  bool
-	Sources map[string][]byte
+	Cached bool
+	// Replayed: Options.Replay answered the run (Cached is set too); no
+	// group was handed on and Sets is empty.
+	Replayed bool
+	Sources  map[string][]byte
 }
 
 // Lint is a whole run (run.pipeline): discover the files under paths,
