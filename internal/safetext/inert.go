@@ -53,6 +53,10 @@ func inertText(b []byte, commands bool) bool {
 				continue
 			}
 			for stop := i + 8; i < stop; { // and on to the end of a rune that crosses stop
+				if c := b[i]; c >= ' ' && c < 0x7f && c != ':' || c == '\n' || c == '\t' {
+					i++ // what step would say, without a call
+					continue
+				}
 				var ok bool
 				if i, ok = step(b, i, commands); !ok {
 					return false
