@@ -3,6 +3,7 @@ package lint
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/gob"
 	"encoding/hex"
@@ -105,7 +106,17 @@ func (c *Cache) Wait() { c.writes.Wait() }
 // (markOverCap).
 func (c *Cache) put(e *runEntry, key cache.Key) {
 	store := func() {
-		sum, err := c.Store.PutWithSum(key, e.encodeTo)
+		// The sets first, then the head that pairs with them: a reader
+		// sees the old head (whose sets no longer pair: a miss), or the new
+		// head and its sets.
+		var head bytes.Buffer
+		var pair [16]byte
+		_, _ = rand.Read(pair[:]) // never fails (crypto/rand)
+		_, err := c.Store.PutWithSum(setsKey(key), func(w io.Writer) error { return e.encodeTo(&head, w, pair) })
+		var sum cache.Key
+		if err == nil {
+			sum, err = c.Store.PutWithSum(key, func(w io.Writer) error { _, err := w.Write(head.Bytes()); return err })
+		}
 		switch {
 		case err == nil:
 			c.report(sum, true)
@@ -823,15 +834,29 @@ func fingerprint(base cache.Key, p *assemble.Plan) (string, bool) {
 // ignored. 7: a finding's message is its headline and its evidence is in
 // Detail (issue 24), so an entry of 6 holds findings without either split.
 // 8: each set is a gob value of its own, after a head that counts them.
-const entryFormat = 8
+// 9: the sets are a cache entry of their own (setsKey), so a run answered
+// by the CLI's stored reports reads the head alone.
+const entryFormat = 9
 
 // entryMagic starts an entry's payload (internal/cache frames and checks it);
 // gob values follow: the entry's head (what the replay needs, and how many
-// sets follow), then each set. One value per set keeps what gob buffers
-// to one set's encoding: a single value of every set was encoded whole
-// in memory before its first byte was written (355 MB peak RSS at 10,000
-// sets of many findings, an entry then refused for its cap).
-var entryMagic = []byte("ckptlint run entry 8\n")
+// sets follow), then, in the sets' own cache entry (setsMagic, the pair
+// mark of the head, then the rest of the same gob stream), each set. One
+// value per set keeps what gob buffers to one set's encoding: a single
+// value of every set was encoded whole in memory before its first byte was
+// written (355 MB peak RSS at 10,000 sets of many findings, an entry then
+// refused for its cap).
+var entryMagic = []byte("ckptlint run entry 9\n")
+
+// setsMagic starts the payload of an entry's sets, followed by the head's
+// Pair: a head and sets written by two runs at once (each writes its sets,
+// then its head) do not pair, and the entry is a miss.
+var setsMagic = []byte("ckptlint run sets 9\n")
+
+// setsKey is the key of the sets of the entry under key.
+func setsKey(key cache.Key) cache.Key {
+	return cache.NewHasher("ckptlint run sets").Bytes(key[:]).Sum()
+}
 
 // maxRunEntry bounds a run entry's payload, written or read (about
 // 23,000 config sets). A variable for tests (TestCacheOverCap).
@@ -929,15 +954,22 @@ func (e *runEntry) setAbs(prev []absPath) {
 	}
 }
 
-// encodeTo writes the entry's payload to w, failing with
-// errEntryTooLarge past maxRunEntry bytes.
-func (e *runEntry) encodeTo(w io.Writer) error {
-	w = &cappedWriter{w: w, left: maxRunEntry}
+// encodeTo writes the entry's head to head and its sets to sets (one gob
+// stream, the sets marked with pair), failing with errEntryTooLarge past
+// maxRunEntry bytes in all.
+func (e *runEntry) encodeTo(head, sets io.Writer, pair [16]byte) error {
+	sw := &switchWriter{w: head}
+	w := &cappedWriter{w: sw, left: maxRunEntry}
 	if _, err := w.Write(entryMagic); err != nil {
 		return err
 	}
 	enc := gob.NewEncoder(w)
-	if err := enc.Encode(entryHead{Format: e.Format, Probes: e.Probes, Notes: e.Notes, Files: e.Files, Abs: e.Abs, Sets: len(e.Sets)}); err != nil {
+	if err := enc.Encode(entryHead{Format: e.Format, Probes: e.Probes, Notes: e.Notes, Files: e.Files, Abs: e.Abs,
+		Sets: len(e.Sets), Pair: pair}); err != nil {
+		return err
+	}
+	sw.w = sets // gob writes each value whole, when it is encoded
+	if _, err := w.Write(append(slices.Clone(setsMagic), pair[:]...)); err != nil {
 		return err
 	}
 	for i := range e.Sets {
@@ -948,6 +980,11 @@ func (e *runEntry) encodeTo(w io.Writer) error {
 	return nil
 }
 
+// switchWriter writes to w, which encodeTo changes between values.
+type switchWriter struct{ w io.Writer }
+
+func (s *switchWriter) Write(p []byte) (int, error) { return s.w.Write(p) }
+
 // entryHead is the first gob value of an entry.
 type entryHead struct {
 	Format int
@@ -955,18 +992,19 @@ type entryHead struct {
 	Notes  []string
 	Files  int
 	Abs    []absPath
-	Sets   int // the set values that follow
+	Sets   int      // the set values that follow
+	Pair   [16]byte // random, repeated at the start of the sets (setsMagic)
 }
 
-// encode is the entry's payload in memory (tests; Store.PutWith streams
-// encodeTo).
+// encode is the entry's head and sets in one buffer (tests; put streams
+// encodeTo into two cache entries).
 func (e *runEntry) encode() ([]byte, error) {
 	var b bytes.Buffer
-	err := e.encodeTo(&b)
+	err := e.encodeTo(&b, &b, [16]byte{})
 	return b.Bytes(), err
 }
 
-// decodeEntry is encodeTo's inverse; false for anything else.
+// decodeEntry is encode's inverse; false for anything else.
 func decodeEntry(b []byte) (*runEntry, bool) {
 	e, ok := decodeHead(b)
 	if !ok || !e.loadSets() {
@@ -978,12 +1016,14 @@ func decodeEntry(b []byte) (*runEntry, bool) {
 // decodeHead decodes an entry's head and checks it (headValid), leaving
 // its sets to loadSets: a run answered by the caller's stored reports
 // (Options.Replay) needs only the probes, and decoding the sets is most of
-// loading an entry of many findings.
+// loading an entry of many findings. b may hold the sets after the head
+// (encode); else loadSets fetches them.
 func decodeHead(b []byte) (*runEntry, bool) {
 	if !bytes.HasPrefix(b, entryMagic) || len(b) > maxRunEntry {
 		return nil, false
 	}
-	dec := gob.NewDecoder(bytes.NewReader(b[len(entryMagic):]))
+	r := &entryReader{b: b[len(entryMagic):]}
+	dec := gob.NewDecoder(r)
 	var h entryHead
 	if err := dec.Decode(&h); err != nil || h.Format != entryFormat {
 		return nil, false
@@ -992,18 +1032,46 @@ func decodeHead(b []byte) (*runEntry, bool) {
 		return nil, false
 	}
 	e := &runEntry{Format: h.Format, Probes: h.Probes, Notes: h.Notes, Files: h.Files, Abs: h.Abs,
-		sets: &lazySets{dec: dec, count: h.Sets}}
+		sets: &lazySets{r: r, dec: dec, count: h.Sets, pair: h.Pair}}
 	if !e.headValid() {
 		return nil, false
 	}
 	return e, true
 }
 
+// entryReader is what an entry's gob stream is read from: the head's
+// bytes, then the sets' (loadSets). It is an io.ByteReader, so gob reads
+// no byte past the value it decodes.
+type entryReader struct{ b []byte }
+
+func (r *entryReader) Read(p []byte) (int, error) {
+	if len(r.b) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, r.b)
+	r.b = r.b[n:]
+	return n, nil
+}
+
+func (r *entryReader) ReadByte() (byte, error) {
+	if len(r.b) == 0 {
+		return 0, io.EOF
+	}
+	c := r.b[0]
+	r.b = r.b[1:]
+	return c, nil
+}
+
 // lazySets are the sets of a loaded entry not decoded yet (loadSets).
 type lazySets struct {
+	r     *entryReader
 	dec   *gob.Decoder // positioned after the head
 	count int          // as the head says, checked against MaxSets
-	done  bool         // tried, and failed (a decoded entry has no lazySets)
+	pair  [16]byte
+	// fetch reads the sets' cache entry (loadEntry); nil when r holds
+	// them after the head (decodeEntry).
+	fetch func() ([]byte, bool)
+	done  bool // tried, and failed (a decoded entry has no lazySets)
 }
 
 // loadSets decodes the sets of an entry decodeHead read, once, and
@@ -1022,6 +1090,18 @@ func (e *runEntry) loadSets() bool {
 	if testhook.Env("CKPTLINT_TEST_PANIC") == "decode" { // test hook: testdata/script/stored_reports.txtar
 		panic("test hook: panic decoding a cache entry's findings")
 	}
+	if ls.fetch != nil {
+		b, ok := ls.fetch()
+		if !ok {
+			return false
+		}
+		ls.r.b = b
+	}
+	mark := append(slices.Clone(setsMagic), ls.pair[:]...)
+	if !bytes.HasPrefix(ls.r.b, mark) {
+		return false // not the sets of this head
+	}
+	ls.r.b = ls.r.b[len(mark):]
 	e.Sets = make([]setEntry, 0, min(ls.count, 1024)) // a forged count allocates nothing up front
 	for range ls.count {
 		var s setEntry
@@ -1048,10 +1128,11 @@ func loadEntry(s *cache.Store, key cache.Key) *runEntry {
 		return nil
 	}
 	e, ok := decodeHead(b)
-	if !ok {
+	if !ok || len(e.sets.r.b) != 0 { // the head's entry holds the head alone
 		return nil
 	}
 	e.sum = sum
+	e.sets.fetch = func() ([]byte, bool) { return s.Get(setsKey(key)) }
 	return e
 }
 

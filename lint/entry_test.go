@@ -87,6 +87,8 @@ func TestForgedEntryBoundsAllocation(t *testing.T) {
 		if err := enc.Encode(entryHead{Format: entryFormat, Sets: count}); err != nil {
 			t.Fatal(err)
 		}
+		b.Write(setsMagic)
+		b.Write(make([]byte, 16)) // the head's Pair, zero
 		for i := range sets {
 			if err := enc.Encode(&sets[i]); err != nil {
 				t.Fatal(err)
@@ -141,5 +143,36 @@ func TestEntryBadFindings(t *testing.T) {
 		if _, ok := decodeEntry(b); ok {
 			t.Errorf("%s: the entry is used", name)
 		}
+	}
+}
+
+// TestEntryHeadAndSetsPair: an entry's head and sets are two cache
+// entries, each written whole; a head read with the sets another write
+// left (two runs writing at once) does not pair with them and is not used.
+func TestEntryHeadAndSetsPair(t *testing.T) {
+	encode := func(e *runEntry, pair byte) (head, sets []byte) {
+		var h, s bytes.Buffer
+		if err := e.encodeTo(&h, &s, [16]byte{pair}); err != nil {
+			t.Fatal(err)
+		}
+		return h.Bytes(), s.Bytes()
+	}
+	other := testEntry()
+	other.Sets[0].Pending[0].Message = "another run's finding"
+	head, sets := encode(testEntry(), 1)
+	_, otherSets := encode(other, 2)
+	load := func(sets []byte) (*runEntry, bool) {
+		e, ok := decodeHead(head)
+		if !ok || len(e.sets.r.b) != 0 {
+			t.Fatal("the head does not decode alone")
+		}
+		e.sets.fetch = func() ([]byte, bool) { return sets, true }
+		return e, e.loadSets()
+	}
+	if e, ok := load(sets); !ok || !reflect.DeepEqual(e.Sets, testEntry().Sets) {
+		t.Fatal("a head and its own sets do not load")
+	}
+	if _, ok := load(otherSets); ok {
+		t.Fatal("a head loaded another write's sets")
 	}
 }
