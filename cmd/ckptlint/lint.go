@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/ckptlint/ckptlint/internal/buildinfo"
+	"github.com/ckptlint/ckptlint/internal/cache"
 	"github.com/ckptlint/ckptlint/internal/finding"
 	"github.com/ckptlint/ckptlint/internal/report"
 	"github.com/ckptlint/ckptlint/internal/rule"
@@ -198,6 +200,15 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	defer rep.abort()
 	opts.Report = rep.group
 	opts.NoSources, opts.NoEdits = !rep.groupSources, !rep.edits
+	// Stored reports (stored.go): not for coloured text on a terminal,
+	// nor for a run the cache does not answer (an overlay).
+	var sr *storedReports
+	if c.Store != nil && overlay == nil && !tty {
+		if spec := storedSpec(rep, head, opts, p.quiet, p.compact); spec != nil {
+			sr = newStoredReports(c, rep, spec)
+			opts.Replay = sr.replay
+		}
+	}
 	res, _, err := lint.Cached(cmd.Context(), c, args, opts)
 	if err != nil {
 		return usageErr(err)
@@ -206,8 +217,19 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	rr := head
 	rr.Findings, rr.Suppressed, rr.Sources = rep.findings, rep.suppressed, rep.bytes
 	rr.Sets, rr.Files = len(res.Sets), res.Files
+	var rc *recording
+	if res.Replayed {
+		rr.Sets = rep.replayedSets
+	} else if run, _, _ := c.Reported(); sr != nil && run != (cache.Key{}) {
+		rc = sr.record(run)
+		defer rc.abort() // a run whose reports fail stores none
+		rep.tee = rc.tee
+	}
 	if err := rep.finish(rr); err != nil {
 		return err
+	}
+	if rc != nil {
+		rc.done(rr.Sets) // before the cache is trimmed (deferred above)
 	}
 	rep.noteHidden()
 	if err := incomplete(g, res); err != nil {
@@ -285,6 +307,13 @@ type reports struct {
 	bytes                map[string][]byte
 	counts               map[string]int
 	max                  finding.Severity
+	// replayed are the outputs' bytes when stored reports answer the run
+	// (stored.go), by outs index, and replayedSets the sets they count;
+	// tee, when set, is where output i's bytes are copied as they are
+	// written, for the reports stored for the next run.
+	replayed     [][]byte
+	replayedSets int
+	tee          func(i int) io.Writer
 }
 
 // streamOut is an output that streams.
@@ -401,9 +430,11 @@ func (r *reports) finish(rr report.Result) error {
 			continue // --quiet text
 		}
 		// Whole-result formats are rendered here; a streamer's report is
-		// in its spool already.
+		// in its spool already; stored reports are the bytes.
 		var whole []byte
-		if so == nil {
+		if r.replayed != nil {
+			so, whole = nil, r.replayed[i]
+		} else if so == nil {
 			orr := rr
 			var n int
 			orr.Findings, n = shown(rr.Findings, r.show[i])
@@ -421,11 +452,12 @@ func (r *reports) finish(rr report.Result) error {
 			text = o.name == "text"
 			stdout = func() error {
 				var err error
+				w := r.dest(i, r.g.stdout)
 				if so != nil {
-					err = so.st.Close(r.g.stdout, rr)
+					err = so.st.Close(w, rr)
 					so.st = nil
 				} else {
-					_, err = r.g.stdout.Write(whole)
+					_, err = w.Write(whole)
 				}
 				if err != nil {
 					return &exitError{code: exitInternal, err: fmt.Errorf("write report: %w", err)}
@@ -439,11 +471,12 @@ func (r *reports) finish(rr report.Result) error {
 			return usageErr(fmt.Errorf("write %s report: %w", o.name, err))
 		}
 		staged = append(staged, stagedOut{f, o.name})
+		w := r.dest(i, f)
 		if so != nil {
-			err = so.st.Close(f, rr)
+			err = so.st.Close(w, rr)
 			so.st = nil
 		} else {
-			_, err = f.Write(whole)
+			_, err = w.Write(whole)
 		}
 		if err != nil {
 			return usageErr(fmt.Errorf("write %s report: %w", o.name, err))
@@ -464,6 +497,14 @@ func (r *reports) finish(rr report.Result) error {
 		fmt.Fprintln(r.g.stderr, report.Summary(r.counts, rr.Sets, rr.Files))
 	}
 	return nil
+}
+
+// dest is where output i is written: w, and the stored reports' tee.
+func (r *reports) dest(i int, w io.Writer) io.Writer {
+	if r.tee == nil {
+		return w
+	}
+	return io.MultiWriter(w, r.tee(i))
 }
 
 // renderWhole renders the whole-result format o.
