@@ -49,7 +49,10 @@ func TestEntryRoundTrip(t *testing.T) {
 	if !ok {
 		t.Fatal("the encoded entry does not decode")
 	}
-	if !reflect.DeepEqual(got, e) {
+	// Field by field: the entry's lazySets (nil once decoded) holds a gob
+	// decoder, which holds errors.
+	if got.Format != e.Format || got.Files != e.Files || !reflect.DeepEqual(got.Probes, e.Probes) || !reflect.DeepEqual(got.Notes, e.Notes) ||
+		!reflect.DeepEqual(got.Sets, e.Sets) || !reflect.DeepEqual(got.Abs, e.Abs) || got.sets != nil {
 		t.Errorf("round trip:\n got %+v\nwant %+v", got, e)
 	}
 	for n := range len(b) {

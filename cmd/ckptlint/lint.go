@@ -13,7 +13,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/ckptlint/ckptlint/internal/buildinfo"
-	"github.com/ckptlint/ckptlint/internal/cache"
 	"github.com/ckptlint/ckptlint/internal/finding"
 	"github.com/ckptlint/ckptlint/internal/report"
 	"github.com/ckptlint/ckptlint/internal/rule"
@@ -179,9 +178,7 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	if opts.Rules, err = p.rules.selection(rules); err != nil {
 		return usageErr(err)
 	}
-	if overlay != nil {
-		opts.Overlay = overlay
-	}
+	opts.Overlay = overlay // nil without one
 	// The run's cache entry is written while the report is (measured in
 	// docs/performance.md, "One file edited").
 	c.Background = true
@@ -200,37 +197,19 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 	defer rep.abort()
 	opts.Report = rep.group
 	opts.NoSources, opts.NoEdits = !rep.groupSources, !rep.edits
-	// Stored reports (stored.go): not for coloured text on a terminal,
-	// nor for a run the cache does not answer (an overlay).
-	var sr *storedReports
-	if c.Store != nil && overlay == nil && !tty {
-		if spec := storedSpec(rep, head, opts, p.quiet, p.compact); spec != nil {
-			sr = newStoredReports(c, rep, spec)
-			opts.Replay = sr.replay
-		}
-	}
+	sr := storedFor(c, rep, head, &opts, p, tty)
 	res, _, err := lint.Cached(cmd.Context(), c, args, opts)
 	if err != nil {
 		return usageErr(err)
 	}
 	warnNoFiles(g.stderr, res, args)
-	rr := head
-	rr.Findings, rr.Suppressed, rr.Sources = rep.findings, rep.suppressed, rep.bytes
-	rr.Sets, rr.Files = len(res.Sets), res.Files
-	var rc *recording
-	if res.Replayed {
-		rr.Sets = rep.replayedSets
-	} else if run, _, _ := c.Reported(); sr != nil && run != (cache.Key{}) {
-		rc = sr.record(run)
-		defer rc.abort() // a run whose reports fail stores none
-		rep.tee = rc.tee
-	}
+	rr := rep.result(head, res)
+	rc := sr.recordRun(c, res)
+	defer rc.abort() // a run whose reports fail stores none
 	if err := rep.finish(rr); err != nil {
 		return err
 	}
-	if rc != nil {
-		rc.done(rr.Sets) // before the cache is trimmed (deferred above)
-	}
+	rc.done(rr.Sets) // before the cache is trimmed (deferred above)
 	rep.noteHidden()
 	if err := incomplete(g, res); err != nil {
 		return err
@@ -239,6 +218,19 @@ func runLint(cmd *cobra.Command, g *globals, p *lintParams, args []string) error
 		return &exitError{code: exitFindings}
 	}
 	return nil
+}
+
+// result is the run's result as the reports take it at the end: head,
+// with what the whole formats kept and what the run counted (stored
+// reports count the sets they replay: res then lists none).
+func (r *reports) result(head report.Result, res *lint.Result) report.Result {
+	rr := head
+	rr.Findings, rr.Suppressed, rr.Sources = r.findings, r.suppressed, r.bytes
+	rr.Sets, rr.Files = len(res.Sets), res.Files
+	if res.Replayed {
+		rr.Sets = r.replayedSets
+	}
+	return rr
 }
 
 // incomplete is the error of a run that could not read every path or

@@ -118,6 +118,22 @@ func storedSpec(rep *reports, head report.Result, opts lint.Options, quiet, comp
 	return b
 }
 
+// storedFor are the stored reports of a lint run, set as opts.Replay; nil
+// for coloured text on a terminal (tty), a run with an overlay (the
+// cache does not answer it) or without the cache.
+func storedFor(c *lint.Cache, rep *reports, head report.Result, opts *lint.Options, p *lintParams, tty bool) *storedReports {
+	if c.Store == nil || opts.Overlay != nil || tty {
+		return nil
+	}
+	spec := storedSpec(rep, head, *opts, p.quiet, p.compact)
+	if spec == nil {
+		return nil
+	}
+	sr := newStoredReports(c, rep, spec)
+	opts.Replay = sr.replay
+	return sr
+}
+
 func (s *storedReports) key(run cache.Key) cache.Key {
 	return cache.NewHasher("ckptlint stored reports").Bytes(run[:]).Bytes(s.spec).Sum()
 }
@@ -199,6 +215,22 @@ type recording struct {
 	closed bool
 }
 
+// recordRun starts recording the reports of the run res, with the cache
+// c, as they are written (reports.tee); nil (whose methods do nothing)
+// when stored reports answered it, or the cache had no key for it.
+func (s *storedReports) recordRun(c *lint.Cache, res *lint.Result) *recording {
+	if s == nil || res.Replayed {
+		return nil
+	}
+	run, _, _ := c.Reported()
+	if run == (cache.Key{}) {
+		return nil
+	}
+	rc := s.record(run)
+	s.rep.tee = rc.tee
+	return rc
+}
+
 // record starts recording the reports of the run with key run.
 func (s *storedReports) record(run cache.Key) *recording {
 	pr, pw := io.Pipe()
@@ -253,7 +285,7 @@ func (t teeWriter) Write(p []byte) (int, error) {
 // naming that entry; without one (lint.Cache.Reported false) the record
 // is dropped.
 func (rc *recording) done(sets int) {
-	if rc.closed {
+	if rc == nil || rc.closed {
 		return
 	}
 	_ = rc.bw.Flush()
@@ -284,7 +316,7 @@ func (rc *recording) done(sets int) {
 // abort drops the record (the temporary file is removed) and waits for
 // its goroutine; a no-op once done.
 func (rc *recording) abort() {
-	if rc.closed {
+	if rc == nil || rc.closed {
 		return
 	}
 	rc.closed = true

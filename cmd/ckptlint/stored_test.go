@@ -126,7 +126,7 @@ func storedPayload(t testing.TB, tr storedTrailer, chunks ...[]byte) []byte {
 		t.Fatal(err)
 	}
 	b = append(b, g.Bytes()...)
-	return binary.BigEndian.AppendUint32(b, uint32(g.Len())) //nolint:gosec // G115: a small test trailer
+	return binary.BigEndian.AppendUint32(b, uint32(g.Len()))
 }
 
 func TestDecodeStoredRefuses(t *testing.T) {
