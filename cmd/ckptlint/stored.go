@@ -87,15 +87,20 @@ func newStoredReports(c *lint.Cache, rep *reports, spec []byte) *storedReports {
 // storedSpec is what a run's reports are made of besides the findings
 // and the run's key (which holds the build, the policies, .ckptlint.hcl
 // but its rule blocks, the flags that change findings, the working
-// directory and the paths): the outputs and their options, the display
+// directory and the paths): the outputs (format, standard output or a
+// file) and their options, the display
 // thresholds, the head (version, rules, the disabled ones, the fail
 // level, the directory links are relative to), the rule selection and
 // the rule blocks (applied after the cache) and whether inline ignores
 // apply. nil when it cannot be encoded: the run then stores no report.
 func storedSpec(rep *reports, head report.Result, opts lint.Options, quiet, compact bool) []byte {
+	// An output's destination counts as standard output or a file: what
+	// is written does not depend on the file's name (the Action names a
+	// fresh temporary file on every run).
 	type out struct {
-		Name, Path string
-		Show       finding.Severity
+		Name   string
+		Stdout bool
+		Show   finding.Severity
 	}
 	spec := struct {
 		Outs            []out
@@ -106,7 +111,7 @@ func storedSpec(rep *reports, head report.Result, opts lint.Options, quiet, comp
 		NoInlineIgnores bool
 	}{Quiet: quiet, Compact: compact, Head: head, Rules: opts.Rules, NoInlineIgnores: opts.NoInlineIgnores}
 	for i, o := range rep.outs {
-		spec.Outs = append(spec.Outs, out{o.name, o.path, rep.show[i]})
+		spec.Outs = append(spec.Outs, out{o.name, o.path == "", rep.show[i]})
 	}
 	if opts.Config != nil {
 		spec.RuleBlocks = opts.Config.Rules
