@@ -47,7 +47,7 @@ const (
 // (lineCommandAt), and with wide whether it holds a rune from 0x80 that
 // may be a blank or an ignorable.
 func inertText(b []byte, commands bool) (ok, wide bool) {
-	i := 0
+	i, v := 0, verdict(0)
 	for i+33 <= len(b) {
 		if suspect(b[i:])|suspect(b[i+8:])|suspect(b[i+16:])|suspect(b[i+24:]) == 0 {
 			i += 32
@@ -63,22 +63,20 @@ func inertText(b []byte, commands bool) (ok, wide bool) {
 					i++ // what step would say, without a call
 					continue
 				}
-				j := i
-				if i, ok = step(b, i, commands); !ok {
-					if !wideAt(b, j) {
-						return false, wide
-					}
+				switch i, v = step(b, i, commands); v {
+				case refused:
+					return false, wide
+				case mayRead:
 					wide = true
 				}
 			}
 		}
 	}
 	for i < len(b) {
-		j := i
-		if i, ok = step(b, i, commands); !ok {
-			if !wideAt(b, j) {
-				return false, wide
-			}
+		switch i, v = step(b, i, commands); v {
+		case refused:
+			return false, wide
+		case mayRead:
 			wide = true
 		}
 	}
@@ -100,26 +98,33 @@ func suspect(p []byte) uint64 {
 	return (w | ctl | (w + ones) | pairs) & highs
 }
 
+// A verdict is step's on one character.
+type verdict uint8
+
+const (
+	inert   verdict = iota
+	refused         // what Inert refuses
+	mayRead         // a rune that may be a blank or an ignorable (mayBeBlank)
+)
+
 // step checks the character at b[i], and for a colon the line it may
-// start, and returns the index of the next one. It is false, too, for a
-// rune that may be a blank or an ignorable (wideAt tells).
-func step(b []byte, i int, commands bool) (int, bool) {
+// start, and returns the index of the next one.
+func step(b []byte, i int, commands bool) (int, verdict) {
 	c := b[i]
 	switch {
 	case c >= utf8.RuneSelf:
 		r, size := utf8.DecodeRune(b[i:])
-		return i + size, !(r == utf8.RuneError && size == 1) && !control(r, true) && !mayBeBlank(r)
-	case c == ':':
-		return i + 1, !lineCommandAt(b, i, commands)
+		switch {
+		case r == utf8.RuneError && size == 1, control(r, true):
+			return i + size, refused
+		case mayBeBlank(r):
+			return i + size, mayRead
+		}
+		return i + size, inert
+	case c == ':' && lineCommandAt(b, i, commands), control(rune(c), true):
+		return i + 1, refused
 	}
-	return i + 1, !control(rune(c), true)
-}
-
-// wideAt reports whether step was false at b[i] only because the rune
-// there may be a blank or an ignorable.
-func wideAt(b []byte, i int) bool {
-	r, size := utf8.DecodeRune(b[i:])
-	return b[i] >= utf8.RuneSelf && !(r == utf8.RuneError && size == 1) && !control(r, true) && mayBeBlank(r)
+	return i + 1, inert
 }
 
 // legacyCommand reports whether b holds "##[" or "##vso[", which the

@@ -15,13 +15,21 @@
 // name holding a newline followed by `::stop-commands::x` would otherwise
 // silence every later annotation of the step.
 //
+// The runner reads blanks and ignorables as .NET does (ignorable.go): the
+// white space before "::" is every Unicode white space character (its
+// TrimStart), and with ICU its culture-sensitive StartsWith and IndexOf
+// skip default ignorable code points, so ":\u00ad:" starts a command and
+// "#\u200b#[" opens one. Every rule below reads through both.
+//
 // So every character that is not printing (strconv.IsPrint: C0 and C1
 // controls, DEL, U+2028/U+2029, the bidirectional controls U+061C,
 // U+200E/U+200F, U+202A-U+202E and U+2066-U+2069 with every other format
 // character, spaces other than U+0020) and every byte of invalid UTF-8 is
 // written as a visible escape (\n, \x1b, \u202e), the "[" of "##[" and
 // "##vso[" is written \x5b, and the second colon of a "::" that starts a
-// line is written \x3a.
+// line is written \x3a; a printing ignorable written as it is (U+034F,
+// the variation selectors, the Hangul fillers) neither starts nor breaks
+// one.
 //
 // Machine formats carry exact data and are escaped by their encoders;
 // JSONWriter and XMLWriter only rewrite, in the encoders' own escape syntax,
@@ -216,7 +224,7 @@ func (t *tail) push(c byte) {
 func (t *tail) wrote(r rune) {
 	switch {
 	case r < utf8.RuneSelf:
-		t.push(byte(r))
+		t.push(byte(r)) //nolint:gosec // G115: r is ASCII
 	case !ignorable(r):
 		t.push(0)
 	}
