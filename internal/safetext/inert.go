@@ -11,11 +11,13 @@ import (
 // renderers write: it is valid UTF-8 without a character the machine
 // writers escape (control(r, true): C0 controls but \n and \t, DEL, C1
 // controls, U+2028/U+2029, the bidirectional controls), without "##[" or
-// "##vso[", and without a line whose first non-blank (space, tab)
-// characters are "::". With commands (GitHub workflow-command output,
-// internal/report/github.go) a line may start, at its first column, with
-// the three commands that reporter writes: "::error ", "::warning " and
-// "::notice ".
+// "##vso[", and without a line whose first non-blank characters are "::",
+// read as the runner reads them (ignorable.go): blanks are Unicode white
+// space and ignorable code points, and ignorables among the characters of
+// "::", "##[" and "##vso[" do not break them. With commands (GitHub
+// workflow-command output, internal/report/github.go) a line may start, at
+// its first column, with the three commands that reporter writes, exactly:
+// "::error ", "::warning " and "::notice ".
 //
 // It guards the replay of a stored report, whose bytes whoever can write
 // the cache could have forged. It is true for everything Text, Source,
@@ -27,9 +29,12 @@ import (
 // It runs over whole reports on the warm path (tens of megabytes), so it
 // reads them 32 bytes at a time while they are printable ASCII, tabs and
 // newlines without "::", and finds "##" with bytes.Index. (Reports have
-// colons on most lines, too many for bytes.Index to find "::" fast.)
+// colons on most lines, too many for bytes.Index to find "::" fast.) Those
+// checks see blanks and ignorables of ASCII only; when b holds another
+// (mayBeBlank), readsCommand reads it again, rune by rune.
 func Inert(b []byte, commands bool) bool {
-	return inertText(b, commands) && !legacyCommand(b)
+	ok, wide := inertText(b, commands)
+	return ok && !legacyCommand(b) && (!wide || !readsCommand(b, commands))
 }
 
 const (
@@ -39,9 +44,10 @@ const (
 
 // inertText reports whether b is valid UTF-8 free of the runes
 // control(r, true) reports and of lines that are commands
-// (lineCommandAt).
-func inertText(b []byte, commands bool) bool {
-	i := 0
+// (lineCommandAt), and with wide whether it holds a rune from 0x80 that
+// may be a blank or an ignorable.
+func inertText(b []byte, commands bool) (ok, wide bool) {
+	i, v := 0, verdict(0)
 	for i+33 <= len(b) {
 		if suspect(b[i:])|suspect(b[i+8:])|suspect(b[i+16:])|suspect(b[i+24:]) == 0 {
 			i += 32
@@ -57,20 +63,24 @@ func inertText(b []byte, commands bool) bool {
 					i++ // what step would say, without a call
 					continue
 				}
-				var ok bool
-				if i, ok = step(b, i, commands); !ok {
-					return false
+				switch i, v = step(b, i, commands); v {
+				case refused:
+					return false, wide
+				case mayRead:
+					wide = true
 				}
 			}
 		}
 	}
 	for i < len(b) {
-		var ok bool
-		if i, ok = step(b, i, commands); !ok {
-			return false
+		switch i, v = step(b, i, commands); v {
+		case refused:
+			return false, wide
+		case mayRead:
+			wide = true
 		}
 	}
-	return true
+	return true, wide
 }
 
 // suspect is zero when p[0:8] holds printable ASCII, tabs and newlines
@@ -88,18 +98,33 @@ func suspect(p []byte) uint64 {
 	return (w | ctl | (w + ones) | pairs) & highs
 }
 
+// A verdict is step's on one character.
+type verdict uint8
+
+const (
+	inert   verdict = iota
+	refused         // what Inert refuses
+	mayRead         // a rune that may be a blank or an ignorable (mayBeBlank)
+)
+
 // step checks the character at b[i], and for a colon the line it may
 // start, and returns the index of the next one.
-func step(b []byte, i int, commands bool) (int, bool) {
+func step(b []byte, i int, commands bool) (int, verdict) {
 	c := b[i]
 	switch {
 	case c >= utf8.RuneSelf:
 		r, size := utf8.DecodeRune(b[i:])
-		return i + size, !(r == utf8.RuneError && size == 1) && !control(r, true)
-	case c == ':':
-		return i + 1, !lineCommandAt(b, i, commands)
+		switch {
+		case r == utf8.RuneError && size == 1, control(r, true):
+			return i + size, refused
+		case mayBeBlank(r):
+			return i + size, mayRead
+		}
+		return i + size, inert
+	case c == ':' && lineCommandAt(b, i, commands), control(rune(c), true):
+		return i + 1, refused
 	}
-	return i + 1, !control(rune(c), true)
+	return i + 1, inert
 }
 
 // legacyCommand reports whether b holds "##[" or "##vso[", which the
@@ -142,4 +167,35 @@ func lineCommandAt(b []byte, p int, commands bool) bool {
 func reportedCommand(line []byte) bool {
 	return bytes.HasPrefix(line, []byte("::error ")) || bytes.HasPrefix(line, []byte("::warning ")) ||
 		bytes.HasPrefix(line, []byte("::notice "))
+}
+
+// readsCommand reports whether b holds a command as the runners read it,
+// through blanks and ignorables (the package comment): a line that starts
+// with "::" after blanks, ignorables between its colons, but with commands
+// those reportedCommand allows at its first column, or "##[" or "##vso["
+// with ignorables among their characters. It follows the lines as the
+// writers do (lineState, tail), rune by rune.
+func readsCommand(b []byte, commands bool) bool {
+	st := lineStart
+	var t tail
+	line, colon := 0, 0 // where the line and its first colon start
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		switch {
+		case r == '[' && t.opensCommand():
+			return true
+		case r == ':' && st == lineStart:
+			colon = i
+		case r == ':' && st == oneColon:
+			if !commands || colon != line || i != colon+1 || !reportedCommand(b[colon:]) {
+				return true
+			}
+		case r == '\n':
+			line = i + 1
+		}
+		st = st.next(r)
+		t.wrote(r)
+		i += size
+	}
+	return false
 }

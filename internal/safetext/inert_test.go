@@ -60,6 +60,37 @@ func TestInert(t *testing.T) {
 		{strings.Repeat("a", 64) + "\x1b" + strings.Repeat("b", 64), false, false},
 		{strings.Repeat("é", 33) + "\x7f", false, false},
 		{strings.Repeat("abcdefg\n", 20), true, true},
+		// Blanks and ignorables as the runner reads them (ignorable.go).
+		{"x\n\u00a0::stop-commands::y", false, false},
+		{"x\n\u3000::y", false, false},
+		{"x\n\u00ad::y", false, false},
+		{"\u200b::y", false, false},
+		{"\ufeff::y", false, false},
+		{"\u034f::y", false, false},
+		{"\ufe0f::y", false, false},
+		{" \u00a0\t\u200b \u3000::y", false, false},
+		{":\u00ad:y", false, false},
+		{":\u200b\ufeff:y", false, false},
+		{"x\n:\u034f:y", false, false},
+		{":\ufe0f:y", false, false},
+		{gh + "\u00a0::error x\n", false, false},
+		{":\u200b:error x\n", false, false}, // not exactly what the reporter writes
+		{"\u200b::error x\n", false, false},
+		{"::error x\u200b::y\n", false, true},
+		{"a\u00a0::b :\u200b:c", true, true},
+		{"a\u00a0\n\u00a0a::b", true, true},
+		{"x #\u00ad#[y", false, false},
+		{"#\u200b#[y", false, false},
+		{"##\ufeff[y", false, false},
+		{"#\u034f#\ufe0f[y", false, false},
+		{"##v\u00ads\u200bo\ufe0f[y", false, false},
+		{"##vso\u200b[y", false, false},
+		{"#\u00a0#[ ## [ #\u2060x#[", true, true}, // a space is not ignorable
+		{"#\u200b\n#[", true, true},
+		{strings.Repeat("abcdefg:", 8) + "\u200b:x\n", true, true},
+		{strings.Repeat("abcdefg\n", 8) + ":\u200b:x\n", false, false},
+		{strings.Repeat("abcdefg\n", 7) + "abcdefg:" + "\u200b:x", true, true},
+		{strings.Repeat("abcdefg\n", 7) + "\u00a0\u00a0\u00a0:" + "\u200b:x", false, false},
 	}
 	for _, tt := range tests {
 		for _, cmds := range []bool{false, true} {
@@ -111,11 +142,11 @@ func inertReference(b []byte, commands bool) bool {
 			return false
 		}
 	}
-	if strings.Contains(s, "##[") || strings.Contains(s, "##vso[") {
+	if read := withoutIgnorables(s); strings.Contains(read, "##[") || strings.Contains(read, "##vso[") {
 		return false
 	}
 	for _, line := range strings.Split(s, "\n") {
-		if !strings.HasPrefix(strings.TrimLeft(line, " \t"), "::") {
+		if !strings.HasPrefix(strings.TrimLeftFunc(withoutIgnorables(line), unicode.IsSpace), "::") {
 			continue
 		}
 		if !commands || !(strings.HasPrefix(line, "::error ") || strings.HasPrefix(line, "::warning ") ||
@@ -126,14 +157,16 @@ func inertReference(b []byte, commands bool) bool {
 	return true
 }
 
-// FuzzInert: whatever the renderers and the guards make of s is Inert, and
-// Inert agrees with inertReference on s itself.
+// FuzzInert: whatever the renderers and the guards make of s is Inert and
+// holds no command for the runner (runnerCommand), and Inert agrees with
+// inertReference on s itself.
 func FuzzInert(f *testing.F) {
 	for _, s := range hostile {
 		f.Add(s)
 	}
 	f.Add("::error file=a::b\n::warning x\n ::notice y")
 	f.Add(strings.Repeat("é→ab\n:", 5) + "\x7f")
+	f.Add("x\n\u00a0\u200b:\ufe0f:y #\u00ad#[z ##v\u034fso[")
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, cmds := range []bool{false, true} {
 			if got, want := Inert([]byte(s), cmds), inertReference([]byte(s), cmds); got != want {
@@ -144,6 +177,9 @@ func FuzzInert(f *testing.F) {
 			if !Inert([]byte(out), false) || !Inert([]byte(out), true) {
 				t.Errorf("%s of %q = %q: not Inert", name, s, out)
 			}
+			if line, ok := runnerCommand(out); ok {
+				t.Errorf("%s of %q = %q: the runner reads a command in %q", name, s, out, line)
+			}
 		}
 	})
 }
@@ -151,7 +187,7 @@ func FuzzInert(f *testing.F) {
 // rendered is what the package's renderers and guards write of s, by name.
 func rendered(t *testing.T, s string) map[string]string {
 	t.Helper()
-	out := map[string]string{"Text": Text(s), "Source": Source(s), "Path": Path(s),
+	out := map[string]string{"Text": Text(s), "Source": Source(s), "Path": Path(s), "DiffPath": DiffPath(s),
 		"NewWriter": write(t, newLines, []byte(s), len(s)/3)}
 	type finding struct {
 		File    string   `json:"file" xml:"file,attr"`

@@ -15,13 +15,21 @@
 // name holding a newline followed by `::stop-commands::x` would otherwise
 // silence every later annotation of the step.
 //
+// The runner reads blanks and ignorables as .NET does (ignorable.go): the
+// white space before "::" is every Unicode white space character (its
+// TrimStart), and with ICU its culture-sensitive StartsWith and IndexOf
+// skip default ignorable code points, so ":\u00ad:" starts a command and
+// "#\u200b#[" opens one. Every rule below reads through both.
+//
 // So every character that is not printing (strconv.IsPrint: C0 and C1
 // controls, DEL, U+2028/U+2029, the bidirectional controls U+061C,
 // U+200E/U+200F, U+202A-U+202E and U+2066-U+2069 with every other format
 // character, spaces other than U+0020) and every byte of invalid UTF-8 is
 // written as a visible escape (\n, \x1b, \u202e), the "[" of "##[" and
 // "##vso[" is written \x5b, and the second colon of a "::" that starts a
-// line is written \x3a.
+// line is written \x3a; a printing ignorable written as it is (U+034F,
+// the variation selectors, the Hangul fillers) neither starts nor breaks
+// one.
 //
 // Machine formats carry exact data and are escaped by their encoders;
 // JSONWriter and XMLWriter only rewrite, in the encoders' own escape syntax,
@@ -72,6 +80,7 @@ func DiffPath(p string) string {
 		return p
 	}
 	var b strings.Builder
+	var t tail
 	b.WriteByte('"')
 	for i := 0; i < len(p); {
 		r, size := utf8.DecodeRuneInString(p[i:])
@@ -79,19 +88,23 @@ func DiffPath(p string) string {
 		case r == '"' || r == '\\':
 			b.WriteByte('\\')
 			b.WriteByte(byte(r))
-		case r == '[' && opensCommand(p[:i]):
+		case r == '[' && t.opensCommand():
 			b.WriteString(`\133`)
 		case r == utf8.RuneError && size == 1, !strconv.IsPrint(r):
 			if e := escape(r); r < 0x80 && len(e) == 2 {
 				b.WriteString(e) // \n, \t, ...
-				break
-			}
-			for _, c := range []byte(p[i : i+size]) {
-				fmt.Fprintf(&b, `\%03o`, c)
+			} else {
+				for _, c := range []byte(p[i : i+size]) {
+					fmt.Fprintf(&b, `\%03o`, c)
+				}
 			}
 		default:
 			b.WriteString(p[i : i+size])
+			t.wrote(r)
+			i += size
+			continue
 		}
+		t.push(0)
 		i += size
 	}
 	b.WriteByte('"')
@@ -173,16 +186,21 @@ type lineState uint8
 
 const (
 	lineStart lineState = iota // only blanks so far
-	oneColon                   // blanks, then ':'
+	oneColon                   // blanks, then ':' (and ignorables)
 	midLine                    // anything else
 )
 
-// next is the state after r, written as it is.
+// next is the state after r, written as it is. Ignorables are read
+// through everywhere: before "::" and between its colons. (A lone \r also
+// ends a line for the runner, but no stream that follows lines writes one
+// raw.)
 func (st lineState) next(r rune) lineState {
 	switch {
 	case r == '\n':
 		return lineStart
-	case st == lineStart && (r == ' ' || r == '\t'):
+	case ignorable(r):
+		return st
+	case st == lineStart && blank(r):
 		return lineStart
 	case st == lineStart && r == ':':
 		return oneColon
@@ -190,11 +208,32 @@ func (st lineState) next(r rune) lineState {
 	return midLine
 }
 
-// opensCommand reports whether a "[" after the text before opens a
-// workflow command that runners read anywhere in a line: "##[" (GitHub)
-// or "##vso[" (Azure Pipelines).
-func opensCommand(before string) bool {
-	return strings.HasSuffix(before, "##") || strings.HasSuffix(before, "##vso")
+// tail holds the last characters written as they are, read through
+// ignorables: ASCII bytes, 0 for any other character or an escape. It is
+// enough to see that a "[" would complete "##[" or "##vso[", which runners
+// read anywhere in a line (see the package comment).
+type tail [5]byte
+
+// push records an ASCII byte c, or 0.
+func (t *tail) push(c byte) {
+	copy(t[:], t[1:])
+	t[len(t)-1] = c
+}
+
+// wrote records r written as it is.
+func (t *tail) wrote(r rune) {
+	switch {
+	case r < utf8.RuneSelf:
+		t.push(byte(r)) //nolint:gosec // G115: r is ASCII
+	case !ignorable(r):
+		t.push(0)
+	}
+}
+
+// opensCommand reports whether a "[" after t opens a workflow command:
+// "##[" (GitHub) or "##vso[" (Azure Pipelines).
+func (t *tail) opensCommand() bool {
+	return t[3] == '#' && t[4] == '#' || string(t[:]) == "##vso"
 }
 
 // render writes s with the escapes of the package comment, keeping tabs
@@ -212,6 +251,7 @@ func renderFull(s string, keepTab, quoted bool) string {
 	var b strings.Builder
 	changed := false
 	st := lineStart
+	var t tail
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		esc := ""
@@ -221,7 +261,7 @@ func renderFull(s string, keepTab, quoted bool) string {
 		case r == '\t' && keepTab:
 		case quoted && (r == '"' || r == '\\'):
 			esc = `\` + string(r)
-		case r == '[' && opensCommand(s[:i]):
+		case r == '[' && t.opensCommand():
 			esc = `\x5b`
 		case r == ':' && st == oneColon:
 			esc = `\x3a`
@@ -237,11 +277,13 @@ func renderFull(s string, keepTab, quoted bool) string {
 			}
 			b.WriteString(esc)
 			st = midLine
+			t.push(0)
 		default:
 			if changed {
 				b.WriteString(s[i : i+size])
 			}
 			st = st.next(r)
+			t.wrote(r)
 		}
 		i += size
 	}

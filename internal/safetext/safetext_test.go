@@ -33,20 +33,115 @@ var hostile = []string{
 	"plain/flink-conf.yaml",
 	"été/flink-conf.yaml",
 	"",
+	// Blanks as TrimStart reads them and ignorables as ICU's StartsWith
+	// and IndexOf skip them (ignorable.go).
+	"x\n\u00a0::stop-commands::y",
+	"x\n\u3000::a",
+	"x\n\u2028::a",
+	"x\n\u00ad::a",
+	"\ufeff::x",
+	"x\n\u034f::y",
+	"\u00a0\u200b \t\ufeff\u034f::x",
+	":\u00ad:x",
+	"x\n:\u200b:y",
+	":\u034f\ufe0f:y",
+	"x #\u00ad#[y",
+	"##\u200b[a]",
+	"#\ufeff#\u034f[a]",
+	"##\ufe0f[a]",
+	"##v\u00ads\u200bo\ufe0f[a]",
 }
 
 // runnerCommand reports the first line of out that GitHub's runner or
 // Azure's agent would read as a command: a line (ended by \n or a lone
 // \r, as .NET's ReadLine ends one) that starts with "::" after white
-// space, or holds "##[" or "##vso[" anywhere.
+// space (TrimStart), or holds "##[" or "##vso[" anywhere, when ignorable
+// code points are skipped (a culture-sensitive StartsWith and IndexOf with
+// ICU). It reads through ignorables everywhere, even between white space
+// at the start of a line, which the runner's TrimStart does not: a little
+// more than the runner, never less.
 func runnerCommand(out string) (string, bool) {
 	for _, line := range strings.FieldsFunc(out, func(r rune) bool { return r == '\n' || r == '\r' }) {
-		if strings.HasPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), "::") ||
-			strings.Contains(line, "##[") || strings.Contains(line, "##vso[") {
+		read := withoutIgnorables(line)
+		if strings.HasPrefix(strings.TrimLeftFunc(read, unicode.IsSpace), "::") ||
+			strings.Contains(read, "##[") || strings.Contains(read, "##vso[") {
 			return line, true
 		}
 	}
 	return "", false
+}
+
+// withoutIgnorables is s as a culture-sensitive comparison reads it.
+func withoutIgnorables(s string) string {
+	return strings.Map(func(r rune) rune {
+		if derivedIgnorable(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// derivedIgnorable is Default_Ignorable_Code_Point as Unicode's
+// DerivedCoreProperties.txt derives it, from the tables package unicode
+// has: Other_Default_Ignorable_Code_Point + Cf + Variation_Selector -
+// White_Space - FFF9..FFFB - 13430..1343F - Prepended_Concatenation_Mark.
+func derivedIgnorable(r rune) bool {
+	return (unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) || unicode.Is(unicode.Cf, r) ||
+		unicode.Is(unicode.Variation_Selector, r)) &&
+		!unicode.Is(unicode.White_Space, r) && !(r >= 0xfff9 && r <= 0xfffb) && !(r >= 0x13430 && r <= 0x1343f) &&
+		!unicode.Is(unicode.Prepended_Concatenation_Mark, r)
+}
+
+// TestIgnorables holds the table of ignorable.go to Unicode's derivation,
+// and mayBeBlank to blank.
+func TestIgnorables(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if got, want := ignorable(r), derivedIgnorable(r); got != want {
+			t.Errorf("ignorable(%U) = %v, Unicode %s derives %v", r, got, unicode.Version, want)
+		}
+		if r >= 0x80 && blank(r) && !mayBeBlank(r) {
+			t.Errorf("mayBeBlank(%U) = false, but it is blank", r)
+		}
+	}
+}
+
+// TestReadThrough: blanks and ignorables that a stream writes as they are
+// do not hide a command; escaped, they break one, and nothing else is
+// escaped.
+func TestReadThrough(t *testing.T) {
+	tests := []struct{ in, text, lines, xml, json string }{
+		{"\u034f::x", "\u034f:\\x3ax", "\u034f:\\x3ax", "\u034f:&#x3A;x", "\u034f::x"},
+		{":\ufe0f:x", ":\ufe0f\\x3ax", ":\ufe0f\\x3ax", ":\ufe0f&#x3A;x", ":\ufe0f:x"},
+		{"x\n\u00a0::y", `x\n\u00a0::y`, `x` + "\n" + `\u00a0::y`, "x\n\u00a0:&#x3A;y", "x\n\u00a0::y"},
+		{"x\n\u3000\u00ad \ufeff:\u200b:y", `x\n\u3000\u00ad \ufeff:\u200b:y`, "x\n\\u3000\\u00ad \\ufeff:\\u200b:y",
+			"x\n\u3000\u00ad \ufeff:\u200b&#x3A;y", "x\n\u3000\u00ad \ufeff:\u200b:y"},
+		{"a :\u00ad:b", `a :\u00ad:b`, `a :\u00ad:b`, "a :\u00ad:b", "a :\u00ad:b"},
+		{"##\u034f[e]", "##\u034f\\x5be]", "##\u034f\\x5be]", "##\u034f&#x5B;e]", "##\u034f\\u005be]"},
+		{"#\u200b#[e]", `#\u200b#[e]`, `#\u200b#[e]`, "#\u200b#&#x5B;e]", "#\u200b#\\u005be]"},
+		{"#\ufe0f#\ufeff[e]", "#\ufe0f#\\ufeff[e]", "#\ufe0f#\\ufeff[e]", "#\ufe0f#\ufeff&#x5B;e]", "#\ufe0f#\ufeff\\u005be]"},
+		{"##v\ufe00so\u00ad[", "##v\ufe00so\\u00ad[", "##v\ufe00so\\u00ad[", "##v\ufe00so\u00ad&#x5B;", "##v\ufe00so\u00ad\\u005b"},
+		{"#\u00a0#[", `#\u00a0#[`, `#\u00a0#[`, "#\u00a0#[", "#\u00a0#["}, // a space is not ignorable
+	}
+	for _, tt := range tests {
+		if got := Text(tt.in); got != tt.text {
+			t.Errorf("Text(%q) = %q, want %q", tt.in, got, tt.text)
+		}
+		for _, w := range []struct {
+			name string
+			mk   func(*bytes.Buffer) *Writer
+			want string
+		}{{"NewWriter", newLines, tt.lines}, {"NewXMLWriter", newXML, tt.xml}, {"NewJSONWriter", newJSON, tt.json}} {
+			for cut := range len(tt.in) + 1 {
+				if got := write(t, w.mk, []byte(tt.in), cut); got != w.want {
+					t.Errorf("%s(%q), cut at %d = %q, want %q", w.name, tt.in, cut, got, w.want)
+					break
+				}
+			}
+		}
+	}
+	if got, want := DiffPath("a/##\u034f[b]"), "\"a/##\u034f\\133b]\""; got != want {
+		t.Errorf("DiffPath = %q, want %q", got, want)
+	}
 }
 
 // checkShown fails when out holds a character no sanitised stream may
@@ -263,7 +358,8 @@ func FuzzText(f *testing.F) {
 		checkShown(t, s, Text(s), "")
 		checkShown(t, s, Source(s), "\t")
 		if utf8.ValidString(s) && !strings.ContainsFunc(s, func(r rune) bool { return !strconv.IsPrint(r) }) &&
-			!strings.Contains(s, "##") && !strings.HasPrefix(strings.TrimLeft(s, " "), "::") && Text(s) != s {
+			!strings.Contains(withoutIgnorables(s), "##") &&
+			!strings.HasPrefix(strings.TrimLeft(withoutIgnorables(s), " "), "::") && Text(s) != s {
 			t.Errorf("Text changed printable text %q to %q", s, Text(s))
 		}
 	})

@@ -16,8 +16,8 @@ type Writer struct {
 	w       io.Writer
 	mode    mode
 	st      lineState
-	hist    [5]byte // the last ASCII bytes read (0 for any other rune)
-	pending []byte  // an incomplete rune at the end of the last write
+	hist    tail   // the end of what was written
+	pending []byte // an incomplete rune at the end of the last write
 	out     []byte
 }
 
@@ -140,8 +140,7 @@ func (g *Writer) pushRun(run []byte) {
 
 // push records an ASCII byte written as it is.
 func (g *Writer) push(c byte) {
-	copy(g.hist[:], g.hist[1:])
-	g.hist[len(g.hist)-1] = c
+	g.hist.push(c)
 	if g.mode != jsonDoc {
 		g.st = g.st.next(rune(c))
 	}
@@ -154,7 +153,7 @@ func (g *Writer) rune(r rune, raw []byte) {
 	switch {
 	case r == utf8.RuneError && len(raw) == 1:
 		esc = g.escape(rune(raw[0]), true)
-	case r == '[' && opensCommand(string(g.hist[:])):
+	case r == '[' && g.hist.opensCommand():
 		esc = g.escape(r, false)
 	case r == ':' && g.st == oneColon && g.mode != jsonDoc:
 		esc = g.escape(r, false)
@@ -165,16 +164,14 @@ func (g *Writer) rune(r rune, raw []byte) {
 	}
 	if esc == "" {
 		g.out = append(g.out, raw...)
-		if r < utf8.RuneSelf {
-			g.push(raw[0])
-			return
+		g.hist.wrote(r)
+		if g.mode != jsonDoc {
+			g.st = g.st.next(r) // a blank or an ignorable keeps the start of a line
 		}
-		g.push(0)
 		return
 	}
 	g.out = append(g.out, esc...)
-	copy(g.hist[:], g.hist[1:])
-	g.hist[len(g.hist)-1] = 0
+	g.hist.push(0)
 	if g.mode != jsonDoc {
 		g.st = midLine
 	}
