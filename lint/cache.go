@@ -249,14 +249,32 @@ func (c *Cache) fromPrevious(ctx context.Context, key, base cache.Key, prev *run
 // (Reported).
 func (c *Cache) upgrade(prev *runEntry, rp replayed, key cache.Key) {
 	if n := len(rp.upgrades); n > 0 && (n >= minUpgrades || n*16 >= len(prev.Probes)) {
-		if !prev.loadSets() {
-			return // the entry is rewritten whole; one whose sets do not decode is not
-		}
 		for i, sig := range rp.upgrades {
 			prev.Probes[i].Sig = sig
 		}
+		if prev.stored {
+			c.putHead(prev, key) // the sets are as they were: the head alone, with their pair mark
+			return
+		}
 		c.put(prev, key)
 	}
+}
+
+// putHead writes e's head again under key, with the pair mark of its sets
+// (not decoded, and unchanged), as put does: in the background when
+// c.Background is set.
+func (c *Cache) putHead(e *runEntry, key cache.Key) {
+	pair := e.pair
+	store := func() {
+		if sum, err := c.Store.PutWithSum(key, func(w io.Writer) error { return e.encodeHead(w, pair) }); err == nil {
+			c.report(sum, true)
+		}
+	}
+	if !c.Background {
+		store()
+		return
+	}
+	c.writes.Go(store)
 }
 
 // step is the pipeline's per-set step with the cache: a set whose
@@ -894,10 +912,13 @@ type runEntry struct {
 	// comment names to the absolute path its bytes were read from.
 	Abs []absPath
 
-	// Not encoded: the checksum the entry was loaded with (Reported), and
-	// its sets while they are not decoded yet (loadSets).
-	sum  cache.Key
-	sets *lazySets
+	// Not encoded: the checksum the entry was loaded with (Reported), its
+	// sets while they are not decoded yet (loadSets), and, for an entry read
+	// from the store (stored), the pair mark its head and sets carry.
+	sum    cache.Key
+	sets   *lazySets
+	pair   [16]byte
+	stored bool
 }
 
 type absPath struct{ Path, Abs string }
@@ -954,24 +975,20 @@ func (e *runEntry) setAbs(prev []absPath) {
 	}
 }
 
-// encodeTo writes the entry's head to head and its sets to sets (one gob
-// stream, the sets marked with pair), failing with errEntryTooLarge past
-// maxRunEntry bytes in all.
+// encodeTo writes the entry's head to head and its sets to sets, the sets
+// marked with pair, failing with errEntryTooLarge past maxRunEntry bytes in
+// all. Each is a gob stream of its own, so a head can be written again
+// without its sets (upgrade) and still pair with them.
 func (e *runEntry) encodeTo(head, sets io.Writer, pair [16]byte) error {
-	sw := &switchWriter{w: head}
-	w := &cappedWriter{w: sw, left: maxRunEntry}
-	if _, err := w.Write(entryMagic); err != nil {
+	w := &cappedWriter{w: head, left: maxRunEntry}
+	if err := e.encodeHead(w, pair); err != nil {
 		return err
 	}
-	enc := gob.NewEncoder(w)
-	if err := enc.Encode(entryHead{Format: e.Format, Probes: e.Probes, Notes: e.Notes, Files: e.Files, Abs: e.Abs,
-		Sets: len(e.Sets), Pair: pair}); err != nil {
-		return err
-	}
-	sw.w = sets // gob writes each value whole, when it is encoded
+	w.w = sets
 	if _, err := w.Write(append(slices.Clone(setsMagic), pair[:]...)); err != nil {
 		return err
 	}
+	enc := gob.NewEncoder(w)
 	for i := range e.Sets {
 		if err := enc.Encode(&e.Sets[i]); err != nil {
 			return err
@@ -980,10 +997,22 @@ func (e *runEntry) encodeTo(head, sets io.Writer, pair [16]byte) error {
 	return nil
 }
 
-// switchWriter writes to w, which encodeTo changes between values.
-type switchWriter struct{ w io.Writer }
+// encodeHead writes the entry's head, marked with pair, to w.
+func (e *runEntry) encodeHead(w io.Writer, pair [16]byte) error {
+	if _, err := w.Write(entryMagic); err != nil {
+		return err
+	}
+	return gob.NewEncoder(w).Encode(entryHead{Format: e.Format, Probes: e.Probes, Notes: e.Notes, Files: e.Files, Abs: e.Abs,
+		Sets: e.setCount(), Pair: pair})
+}
 
-func (s *switchWriter) Write(p []byte) (int, error) { return s.w.Write(p) }
+// setCount is how many sets the entry has, decoded or not.
+func (e *runEntry) setCount() int {
+	if e.sets != nil {
+		return e.sets.count
+	}
+	return len(e.Sets)
+}
 
 // entryHead is the first gob value of an entry.
 type entryHead struct {
@@ -1023,23 +1052,22 @@ func decodeHead(b []byte) (*runEntry, bool) {
 		return nil, false
 	}
 	r := &entryReader{b: b[len(entryMagic):]}
-	dec := gob.NewDecoder(r)
 	var h entryHead
-	if err := dec.Decode(&h); err != nil || h.Format != entryFormat {
+	if err := gob.NewDecoder(r).Decode(&h); err != nil || h.Format != entryFormat {
 		return nil, false
 	}
 	if h.Sets < 0 || h.Sets > MaxSets {
 		return nil, false
 	}
 	e := &runEntry{Format: h.Format, Probes: h.Probes, Notes: h.Notes, Files: h.Files, Abs: h.Abs,
-		sets: &lazySets{r: r, dec: dec, count: h.Sets, pair: h.Pair}}
+		sets: &lazySets{r: r, count: h.Sets, pair: h.Pair}}
 	if !e.headValid() {
 		return nil, false
 	}
 	return e, true
 }
 
-// entryReader is what an entry's gob stream is read from: the head's
+// entryReader is what an entry's gob streams are read from: the head's
 // bytes, then the sets' (loadSets). It is an io.ByteReader, so gob reads
 // no byte past the value it decodes.
 type entryReader struct{ b []byte }
@@ -1064,8 +1092,7 @@ func (r *entryReader) ReadByte() (byte, error) {
 
 // lazySets are the sets of a loaded entry not decoded yet (loadSets).
 type lazySets struct {
-	r     *entryReader
-	dec   *gob.Decoder // positioned after the head
+	r     *entryReader // after the head: the sets, when the head's bytes held them
 	count int          // as the head says, checked against MaxSets
 	pair  [16]byte
 	// fetch reads the sets' cache entry (loadEntry); nil when r holds
@@ -1102,16 +1129,17 @@ func (e *runEntry) loadSets() bool {
 		return false // not the sets of this head
 	}
 	ls.r.b = ls.r.b[len(mark):]
+	dec := gob.NewDecoder(ls.r)
 	e.Sets = make([]setEntry, 0, min(ls.count, 1024)) // a forged count allocates nothing up front
 	for range ls.count {
 		var s setEntry
-		if err := ls.dec.Decode(&s); err != nil {
+		if err := dec.Decode(&s); err != nil {
 			e.Sets = nil
 			return false
 		}
 		e.Sets = append(e.Sets, s)
 	}
-	if err := ls.dec.Decode(new(setEntry)); !errors.Is(err, io.EOF) || !e.valid() {
+	if err := dec.Decode(new(setEntry)); !errors.Is(err, io.EOF) || !e.valid() {
 		e.Sets = nil // more than the head counts, or values out of range
 		return false
 	}
@@ -1131,7 +1159,7 @@ func loadEntry(s *cache.Store, key cache.Key) *runEntry {
 	if !ok || len(e.sets.r.b) != 0 { // the head's entry holds the head alone
 		return nil
 	}
-	e.sum = sum
+	e.sum, e.pair, e.stored = sum, e.sets.pair, true
 	e.sets.fetch = func() ([]byte, bool) { return s.Get(setsKey(key)) }
 	return e
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/ckptlint/ckptlint/internal/cache"
 	"github.com/ckptlint/ckptlint/internal/engine"
 	"github.com/ckptlint/ckptlint/internal/finding"
+	"github.com/ckptlint/ckptlint/internal/inputfs"
 	"github.com/ckptlint/ckptlint/internal/linttest"
 	"github.com/ckptlint/ckptlint/internal/rule"
 	"github.com/ckptlint/ckptlint/lint"
@@ -638,6 +639,69 @@ func TestCacheIncrementalBudgets(t *testing.T) {
 		writeTree(t, dir, tc.edit)
 		if _, st := sameAsPlain(t, tc.name+", edited", c, eng, opts); st.Incremental {
 			t.Errorf("%s: taken incrementally (%+v)", tc.name, st)
+		}
+	}
+}
+
+// TestCacheUpgradeHeadOnly: a hit that finds files old enough to trust by
+// their stat signature now rewrites the entry's head alone (its sets are
+// unchanged), whether stored reports answered it (Options.Replay) or the
+// stored findings did; the next run is still a hit, with the same result.
+func TestCacheUpgradeHeadOnly(t *testing.T) {
+	for _, replayed := range []bool{true, false} {
+		dir := t.TempDir()
+		writeTree(t, dir, map[string]string{"conf/flink-conf.yaml": "execution.checkpointing.interval: 10 s\nexecution.checkpointing.timeout: 5 s\n"})
+		t.Chdir(dir)
+		cdir := t.TempDir()
+		store, err := cache.Open(cdir, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &lint.Cache{Store: store, Policies: embeddedLazy(t)}
+		first, _, err := lint.Cached(context.Background(), c, nil, lint.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := resultJSON(t, first)
+		contents := func() map[string]string {
+			m := map[string]string{}
+			files, _ := filepath.Glob(filepath.Join(cdir, "*", "*-e"))
+			for _, f := range files {
+				b, _ := os.ReadFile(f)
+				m[f] = string(b)
+			}
+			return m
+		}
+		before := contents()
+		// The files were written within inputfs.RacyWindow of the first
+		// run: checked by their bytes, recorded without a signature.
+		time.Sleep(inputfs.RacyWindow + 100*time.Millisecond)
+		opts := lint.Options{}
+		asked := false
+		if replayed {
+			opts.Replay = func(run, entry cache.Key) bool { asked = true; return true }
+		}
+		_, st, err := lint.Cached(context.Background(), c, nil, opts)
+		if err != nil || !st.Hit || replayed && !asked {
+			t.Fatalf("replayed %v: second run: hit %v, asked %v, %v", replayed, st.Hit, asked, err)
+		}
+		c.Wait()
+		after := contents()
+		changed := 0
+		for f, b := range before {
+			if after[f] != b {
+				changed++
+			}
+		}
+		if len(after) != len(before) || changed != 1 {
+			t.Errorf("replayed %v: %d of %d entries rewritten, want the head alone", replayed, changed, len(before))
+		}
+		third, st, err := lint.Cached(context.Background(), c, nil, lint.Options{})
+		if err != nil || !st.Hit {
+			t.Fatalf("replayed %v: the run after the upgrade: hit %v, %v", replayed, st.Hit, err)
+		}
+		if got := resultJSON(t, third); got != want {
+			t.Errorf("replayed %v: result after the upgrade differs:\n%s\nwant\n%s", replayed, got, want)
 		}
 	}
 }
