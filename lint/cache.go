@@ -76,8 +76,8 @@ type Cache struct {
 }
 
 // Reported names the result the last run of Cached reported, once Wait
-// returned: the run's key and the checksum of the cache entry that holds
-// that result (loaded, or written by the run); false when no entry holds
+// returned: the run's key and the name of the findings of the cache entry
+// that holds that result (loaded, or written by the run: entryID); false when no entry holds
 // it (no store, a run the cache did not answer or store, a write that
 // failed). A caller that keeps what it made of the result (the CLI's
 // stored reports) keeps it under these, and Options.Replay is asked with
@@ -89,11 +89,11 @@ func (c *Cache) Reported() (run, entry cache.Key, ok bool) {
 	return r.run, r.entry, r.ok
 }
 
-// report records that the run's result is the entry with checksum sum
-// (ok), or is in no entry (!ok).
-func (c *Cache) report(sum cache.Key, ok bool) {
+// report records that the run's result is the entry whose findings are
+// named id (ok), or is in no entry (!ok).
+func (c *Cache) report(id cache.Key, ok bool) {
 	c.reportedMu.Lock()
-	c.reported.entry, c.reported.ok = sum, ok
+	c.reported.entry, c.reported.ok = id, ok
 	c.reportedMu.Unlock()
 }
 
@@ -112,14 +112,13 @@ func (c *Cache) put(e *runEntry, key cache.Key) {
 		var head bytes.Buffer
 		var pair [16]byte
 		_, _ = rand.Read(pair[:]) // never fails (crypto/rand)
-		_, err := c.Store.PutWithSum(setsKey(key), func(w io.Writer) error { return e.encodeTo(&head, w, pair) })
-		var sum cache.Key
+		err := c.Store.PutWith(setsKey(key), func(w io.Writer) error { return e.encodeTo(&head, w, pair) })
 		if err == nil {
-			sum, err = c.Store.PutWithSum(key, func(w io.Writer) error { _, err := w.Write(head.Bytes()); return err })
+			err = c.Store.PutWith(key, func(w io.Writer) error { _, err := w.Write(head.Bytes()); return err })
 		}
 		switch {
 		case err == nil:
-			c.report(sum, true)
+			c.report(entryID(pair), true)
 		case errors.Is(err, errEntryTooLarge) || errors.Is(err, cache.ErrTooLarge):
 			markOverCap(c.Store, key, len(e.Sets))
 		}
@@ -245,8 +244,8 @@ func (c *Cache) fromPrevious(ctx context.Context, key, base cache.Key, prev *run
 // by their bytes this time that are now old enough to trust their stat
 // signature are then checked by stat alone. For a handful (the file
 // edited last), reading them again costs less than rewriting the entry.
-// The rewritten entry holds the same findings; its checksum is another
-// (Reported).
+// The rewritten head pairs with the same sets: the same findings, under
+// the same name (entryID).
 func (c *Cache) upgrade(prev *runEntry, rp replayed, key cache.Key) {
 	if n := len(rp.upgrades); n > 0 && (n >= minUpgrades || n*16 >= len(prev.Probes)) {
 		for i, sig := range rp.upgrades {
@@ -266,8 +265,8 @@ func (c *Cache) upgrade(prev *runEntry, rp replayed, key cache.Key) {
 func (c *Cache) putHead(e *runEntry, key cache.Key) {
 	pair := e.pair
 	store := func() {
-		if sum, err := c.Store.PutWithSum(key, func(w io.Writer) error { return e.encodeHead(w, pair) }); err == nil {
-			c.report(sum, true)
+		if err := c.Store.PutWith(key, func(w io.Writer) error { return e.encodeHead(w, pair) }); err == nil {
+			c.report(entryID(pair), true) // the same findings: what was made of them still holds
 		}
 	}
 	if !c.Background {
@@ -871,6 +870,14 @@ var entryMagic = []byte("ckptlint run entry 9\n")
 // then its head) do not pair, and the entry is a miss.
 var setsMagic = []byte("ckptlint run sets 9\n")
 
+// entryID names the findings of an entry (Reported): its pair mark, new
+// with every write of its sets (put) and kept when only its head is
+// written again (putHead), which changes no finding, note or count of
+// files.
+func entryID(pair [16]byte) cache.Key {
+	return cache.NewHasher("ckptlint entry").Bytes(pair[:]).Sum()
+}
+
 // setsKey is the key of the sets of the entry under key.
 func setsKey(key cache.Key) cache.Key {
 	return cache.NewHasher("ckptlint run sets").Bytes(key[:]).Sum()
@@ -912,7 +919,8 @@ type runEntry struct {
 	// comment names to the absolute path its bytes were read from.
 	Abs []absPath
 
-	// Not encoded: the checksum the entry was loaded with (Reported), its
+	// Not encoded: the name of the findings the entry was loaded with
+	// (entryID, Reported), its
 	// sets while they are not decoded yet (loadSets), and, for an entry read
 	// from the store (stored), the pair mark its head and sets carry.
 	sum    cache.Key
@@ -1151,7 +1159,7 @@ func (e *runEntry) loadSets() bool {
 // there is none or it is not one this build wrote. Its sets are decoded
 // when a step needs them (loadSets).
 func loadEntry(s *cache.Store, key cache.Key) *runEntry {
-	b, sum, ok := s.GetSum(key)
+	b, ok := s.Get(key)
 	if !ok {
 		return nil
 	}
@@ -1159,7 +1167,8 @@ func loadEntry(s *cache.Store, key cache.Key) *runEntry {
 	if !ok || len(e.sets.r.b) != 0 { // the head's entry holds the head alone
 		return nil
 	}
-	e.sum, e.pair, e.stored = sum, e.sets.pair, true
+	e.pair, e.stored = e.sets.pair, true
+	e.sum = entryID(e.pair)
 	e.sets.fetch = func() ([]byte, bool) { return s.Get(setsKey(key)) }
 	return e
 }

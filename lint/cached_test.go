@@ -663,6 +663,11 @@ func TestCacheUpgradeHeadOnly(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := resultJSON(t, first)
+		c.Wait()
+		_, id, ok := c.Reported()
+		if !ok {
+			t.Fatal("the first run's result is in no entry")
+		}
 		contents := func() map[string]string {
 			m := map[string]string{}
 			files, _ := filepath.Glob(filepath.Join(cdir, "*", "*-e"))
@@ -686,6 +691,10 @@ func TestCacheUpgradeHeadOnly(t *testing.T) {
 			t.Fatalf("replayed %v: second run: hit %v, asked %v, %v", replayed, st.Hit, asked, err)
 		}
 		c.Wait()
+		// What a caller made of the findings still holds: they are the same.
+		if _, again, ok := c.Reported(); !ok || again != id {
+			t.Errorf("replayed %v: the upgraded entry is reported as other findings (%v)", replayed, ok)
+		}
 		after := contents()
 		changed := 0
 		for f, b := range before {

@@ -86,9 +86,9 @@ type Options struct {
 	NoSources bool
 	// Replay, when set, is asked on a cache hit, before the stored
 	// findings are decoded, whether the caller holds what it made of this
-	// result last time: run is the run's key and entry the checksum of the
-	// entry the result is (Cache.Reported gave both to the run that made
-	// it). True ends the run there: no group is handed on, and the Result
+	// result last time: run is the run's key and entry the name of the
+	// findings of the entry the result is (Cache.Reported gave both to the
+	// run that made it). True ends the run there: no group is handed on, and the Result
 	// is Replayed, with Files and no Sets (docs/cache.md, "Stored
 	// reports").
 	Replay func(run, entry cache.Key) bool

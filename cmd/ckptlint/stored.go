@@ -24,8 +24,8 @@ import (
 // and encoding them as JSON or SARIF again (docs/performance.md). The
 // bytes of a run's reports are therefore kept in the cache too, beside
 // the entry whose findings they render: under the run's key and
-// everything else the reports are made of (storedSpec), with the
-// checksum of that entry (lint.Cache.Reported) inside. A later hit on the
+// everything else the reports are made of (storedSpec), with the name of
+// that entry's findings (lint.Cache.Reported) inside. A later hit on the
 // same entry with the same spec writes them again as they are
 // (lint.Options.Replay), through the same two-step write as a rendered
 // report, and takes its exit code and notes from them.
@@ -47,7 +47,7 @@ const storedMagic = "ckptlint stored reports 1\n"
 // storedTrailer says what the chunks are and what the run that wrote them
 // found besides them.
 type storedTrailer struct {
-	Entry  cache.Key // the checksum of the entry the reports render
+	Entry  cache.Key // the name of the findings the reports render (lint.Cache.Reported)
 	Chunks []storedChunk
 	// Counts are the findings per severity (error, warning, info), Max the
 	// highest (0: none), Hidden per output what its display threshold
@@ -144,7 +144,7 @@ func (s *storedReports) key(run cache.Key) cache.Key {
 }
 
 // replay is lint.Options.Replay: true when the reports stored for run,
-// rendering entry, are there and pass every check; the run's reports are
+// rendering the findings named entry, are there and pass every check; the run's reports are
 // then those bytes.
 func (s *storedReports) replay(run, entry cache.Key) bool {
 	b, ok := s.store.Get(s.key(run))

@@ -307,57 +307,49 @@ func realDir(p string) bool {
 // that does not match, not a regular file: a FIFO is not waited on, a
 // symlink is not followed).
 func (s *Store) Get(k Key) ([]byte, bool) {
-	b, _, ok := s.GetSum(k)
-	return b, ok
-}
-
-// GetSum is Get with the payload's checksum (its SHA-256, or its HMAC in a
-// keyed store), checked: what names this version of the entry, for the
-// entries a caller derives from it (lint's stored reports).
-func (s *Store) GetSum(k Key) ([]byte, Key, bool) {
 	p := s.path(k)
 	if !realDir(filepath.Dir(p)) {
-		return nil, Key{}, false
+		return nil, false
 	}
 	f, st, err := inputfs.OpenRegular(p)
 	if err != nil {
-		return nil, Key{}, false
+		return nil, false
 	}
 	defer f.Close()
 	if lst, err := os.Lstat(p); err != nil || !os.SameFile(st, lst) { // a symlink: what it names is no entry of this store
-		return nil, Key{}, false
+		return nil, false
 	}
 	if st.Size() < int64(headerSize) || st.Size() > int64(headerSize)+MaxEntry {
-		return nil, Key{}, false
+		return nil, false
 	}
 	// One allocation of the size the descriptor reports (checked above);
 	// an entry that grew or shrank since is not the one that was stat'ed.
 	b := make([]byte, st.Size())
 	if _, err := io.ReadFull(f, b); err != nil {
-		return nil, Key{}, false
+		return nil, false
 	}
 	if n, _ := f.Read(make([]byte, 1)); n != 0 {
-		return nil, Key{}, false
+		return nil, false
 	}
-	payload, sum, ok := s.decode(b, k)
+	payload, ok := s.decode(b, k)
 	if !ok {
-		return nil, Key{}, false
+		return nil, false
 	}
 	if time.Since(st.ModTime()) > touchAfter {
 		now := time.Now()
 		_ = os.Chtimes(p, now, now) // the eviction order; a failure only evicts it sooner
 	}
-	return payload, sum, true
+	return payload, true
 }
 
 // decode checks an entry's framing and checksum and returns its payload.
-func (s *Store) decode(b []byte, k Key) ([]byte, Key, bool) {
+func (s *Store) decode(b []byte, k Key) ([]byte, bool) {
 	if len(b) < headerSize || !bytes.Equal(b[:len(magic)], magic[:]) {
-		return nil, Key{}, false
+		return nil, false
 	}
 	b = b[len(magic):]
 	if !bytes.Equal(b[:sha256.Size], k[:]) {
-		return nil, Key{}, false
+		return nil, false
 	}
 	b = b[sha256.Size:]
 	n := binary.BigEndian.Uint64(b[:8])
@@ -365,14 +357,14 @@ func (s *Store) decode(b []byte, k Key) ([]byte, Key, bool) {
 	sum := b[:sha256.Size]
 	payload := b[sha256.Size:]
 	if n > MaxEntry || uint64(len(payload)) != n {
-		return nil, Key{}, false
+		return nil, false
 	}
 	h := s.sum()
 	h.Write(payload)
 	if !hmac.Equal(h.Sum(nil), sum) {
-		return nil, Key{}, false
+		return nil, false
 	}
-	return payload, Key(sum), true
+	return payload, true
 }
 
 // Put stores payload under k (PutWith).
@@ -391,24 +383,17 @@ func (s *Store) Put(k Key, payload []byte) error {
 // multi-megabyte buffer, whose first touch of each page costs a fresh
 // process more than writing it.
 func (s *Store) PutWith(k Key, write func(io.Writer) error) error {
-	_, err := s.PutWithSum(k, write)
-	return err
-}
-
-// PutWithSum is PutWith that returns the payload's checksum, as GetSum
-// returns it.
-func (s *Store) PutWithSum(k Key, write func(io.Writer) error) (Key, error) {
 	p := s.path(k)
 	sub := filepath.Dir(p)
 	if err := os.MkdirAll(sub, 0o700); err != nil {
-		return Key{}, err
+		return err
 	}
 	if !realDir(sub) {
-		return Key{}, fmt.Errorf("cache subdirectory %s is not a directory (a symlink?): entry not written", sub)
+		return fmt.Errorf("cache subdirectory %s is not a directory (a symlink?): entry not written", sub)
 	}
 	tmp, err := os.CreateTemp(sub, tempPrefix+k.String()+"-*")
 	if err != nil {
-		return Key{}, err
+		return err
 	}
 	fail := func(err error) error {
 		tmp.Close()
@@ -421,37 +406,35 @@ func (s *Store) PutWithSum(k Key, write func(io.Writer) error) (Key, error) {
 	copy(h, magic[:])
 	copy(h[len(magic):], k[:])
 	if _, err := tmp.Write(h); err != nil {
-		return Key{}, fail(err)
+		return fail(err)
 	}
 	sum := s.sum()
 	bw := bufio.NewWriterSize(io.MultiWriter(tmp, sum), 64<<10)
 	cw := &limitWriter{w: bw, left: MaxEntry}
 	if err := write(cw); err != nil {
-		return Key{}, fail(err)
+		return fail(err)
 	}
 	if err := bw.Flush(); err != nil {
-		return Key{}, fail(err)
+		return fail(err)
 	}
 	h = h[:0]
 	h = append(h, magic[:]...)
 	h = append(h, k[:]...)
 	h = binary.BigEndian.AppendUint64(h, uint64(MaxEntry-cw.left)) //nolint:gosec // G115: 0 <= MaxEntry-left <= MaxEntry
 	h = sum.Sum(h)
-	var written Key
-	copy(written[:], h[len(h)-sha256.Size:])
 	if _, err := tmp.WriteAt(h, 0); err != nil {
-		return Key{}, fail(err)
+		return fail(err)
 	}
 	if err := tmp.Close(); err != nil {
 		os.Remove(tmp.Name())
-		return Key{}, err
+		return err
 	}
 	if err := os.Rename(tmp.Name(), p); err != nil {
 		os.Remove(tmp.Name())
-		return Key{}, err
+		return err
 	}
 	s.wrote = true
-	return written, nil
+	return nil
 }
 
 // Remove removes the entry under k, when there is one that this store
