@@ -10,6 +10,7 @@ import (
 	"io"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ckptlint/ckptlint/internal/cache"
 	"github.com/ckptlint/ckptlint/internal/finding"
@@ -209,16 +210,21 @@ var errNotStored = errors.New("the run's result is in no cache entry")
 
 // recording streams the reports a run writes into the cache as they are
 // written (tee), on a goroutine of its own, and finishes the payload with
-// the trailer once the run's entry is written (done).
+// the trailer once the run's entry is written (done). The reports hand
+// it blocks on a channel, so writing them and storing them overlap.
 type recording struct {
 	s      *storedReports
-	pw     *io.PipeWriter
-	bw     *bufio.Writer // over pipeSink: a streamer's many small writes cross the pipe in large ones
+	blocks chan []byte
+	bw     *bufio.Writer // over blockSink: a streamer's many small writes go in large blocks
 	wg     sync.WaitGroup
-	failed bool // the store stopped reading: what follows is dropped
+	failed atomic.Bool // the store stopped taking blocks: what follows is dropped
+	cancel atomic.Bool // abort: the store is to keep nothing
 	chunks []storedChunk
 	closed bool
 }
+
+// recordBlocks is how many blocks of the reports may wait for the store.
+const recordBlocks = 16
 
 // recordRun starts recording the reports of the run res, with the cache
 // c, as they are written (reports.tee); nil (whose methods do nothing)
@@ -238,33 +244,38 @@ func (s *storedReports) recordRun(c *lint.Cache, res *lint.Result) *recording {
 
 // record starts recording the reports of the run with key run.
 func (s *storedReports) record(run cache.Key) *recording {
-	pr, pw := io.Pipe()
-	rc := &recording{s: s, pw: pw}
+	rc := &recording{s: s, blocks: make(chan []byte, recordBlocks)}
 	k := s.key(run)
 	rc.wg.Go(func() {
 		err := s.store.PutWith(k, func(w io.Writer) error {
-			_, err := io.Copy(w, pr)
-			return err
+			for b := range rc.blocks {
+				if _, err := w.Write(b); err != nil {
+					return err
+				}
+			}
+			if rc.cancel.Load() {
+				return errNotStored
+			}
+			return nil
 		})
-		if err == nil {
-			err = io.EOF
+		if err != nil {
+			rc.failed.Store(true)
+			for range rc.blocks { // the reports never wait on a store that gave up
+			}
 		}
-		pr.CloseWithError(err) // a write still pending fails, and the reports go on
 	})
-	rc.bw = bufio.NewWriterSize(pipeSink{rc}, 256<<10)
+	rc.bw = bufio.NewWriterSize(blockSink{rc}, 256<<10)
 	_, _ = rc.bw.WriteString(storedMagic)
 	return rc
 }
 
-// pipeSink writes to the store's pipe and never fails: once the store
-// stops reading, the rest is dropped (recording.failed).
-type pipeSink struct{ rc *recording }
+// blockSink hands the store a copy of each block and never fails: once
+// the store gives up, the rest is dropped (recording.failed).
+type blockSink struct{ rc *recording }
 
-func (p pipeSink) Write(b []byte) (int, error) {
-	if !p.rc.failed {
-		if _, err := p.rc.pw.Write(b); err != nil {
-			p.rc.failed = true
-		}
+func (p blockSink) Write(b []byte) (int, error) {
+	if !p.rc.failed.Load() {
+		p.rc.blocks <- bytes.Clone(b) // bufio reuses b
 	}
 	return len(b), nil
 }
@@ -281,7 +292,7 @@ type teeWriter struct{ rc *recording }
 
 func (t teeWriter) Write(p []byte) (int, error) {
 	rc := t.rc
-	_, _ = rc.bw.Write(p) // pipeSink never fails
+	_, _ = rc.bw.Write(p) // blockSink never fails
 	rc.chunks[len(rc.chunks)-1].Len += len(p)
 	return len(p), nil
 }
@@ -295,26 +306,18 @@ func (rc *recording) done(sets int) {
 	}
 	_ = rc.bw.Flush()
 	entry, ok := rc.s.entry()
-	if !ok || rc.failed {
-		rc.abort()
-		return
-	}
 	r := rc.s.rep
 	tr := storedTrailer{Entry: entry, Chunks: rc.chunks, Max: int(r.max), Hidden: r.hidden, Sets: sets,
 		Counts: [3]int{r.counts["error"], r.counts["warning"], r.counts["info"]}}
 	var b bytes.Buffer
-	if err := gob.NewEncoder(&b).Encode(tr); err != nil || b.Len() > maxTrailer {
+	if err := gob.NewEncoder(&b).Encode(tr); !ok || err != nil || b.Len() > maxTrailer {
 		rc.abort()
 		return
 	}
 	b.Write(binary.BigEndian.AppendUint32(nil, uint32(b.Len()))) //nolint:gosec // G115: at most maxTrailer
-	_, _ = pipeSink{rc}.Write(b.Bytes())
-	if rc.failed {
-		rc.abort()
-		return
-	}
+	_, _ = blockSink{rc}.Write(b.Bytes())
 	rc.closed = true
-	_ = rc.pw.Close()
+	close(rc.blocks)
 	rc.wg.Wait()
 }
 
@@ -325,6 +328,7 @@ func (rc *recording) abort() {
 		return
 	}
 	rc.closed = true
-	rc.pw.CloseWithError(errNotStored)
+	rc.cancel.Store(true)
+	close(rc.blocks)
 	rc.wg.Wait()
 }
