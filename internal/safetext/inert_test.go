@@ -248,3 +248,25 @@ func BenchmarkInert(b *testing.B) {
 		}
 	}
 }
+
+// TestInertHalves: a report read in two halves at once gets the verdict
+// of one read whole, wherever what it refuses lies (the split included).
+func TestInertHalves(t *testing.T) {
+	defer func(n int) { parallelInert = n }(parallelInert)
+	parallelInert = 64
+	var clean []byte
+	for i := range 40 {
+		clean = fmt.Appendf(clean, "    \"message\": \"caf\u00e9 %d \u2192 x: y\",\n", i)
+	}
+	if !Inert(clean, false) {
+		t.Fatal("a clean report refused")
+	}
+	for _, bad := range []string{"\x1b[2J", "\n::stop-commands::x\n", "##[add-mask]x", "\xff", "\n\u00a0::set-output::x"} {
+		for i := 0; i <= len(clean); i += 5 {
+			b := append(append(append([]byte(nil), clean[:i]...), bad...), clean[i:]...)
+			if got, whole := Inert(b, false), inertOne(b, false); got != whole || got {
+				t.Fatalf("%q at %d: halves %v, whole %v", bad, i, got, whole)
+			}
+		}
+	}
+}
