@@ -391,24 +391,31 @@ func TestCacheSetReuse(t *testing.T) {
 	}
 }
 
-// TestCacheBadEntries damages the stored run entry in each way a cache
-// directory on a runner can hold: the next run ignores it, lints from
-// scratch and gives the right result.
-func TestCacheBadEntries(t *testing.T) {
+// oneSetCached lints a one-set tree in a temporary working directory with
+// a result cache of its own: the cache, its directory and the result.
+func oneSetCached(t *testing.T) (c *lint.Cache, cdir, want string) {
+	t.Helper()
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"conf/flink-conf.yaml": "execution.checkpointing.interval: 10 s\nexecution.checkpointing.timeout: 5 s\n"})
 	t.Chdir(dir)
-	cdir := t.TempDir()
+	cdir = t.TempDir()
 	store, err := cache.Open(cdir, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &lint.Cache{Store: store, Policies: embeddedLazy(t)}
+	c = &lint.Cache{Store: store, Policies: embeddedLazy(t)}
 	first, _, err := lint.Cached(context.Background(), c, nil, lint.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := resultJSON(t, first)
+	return c, cdir, resultJSON(t, first)
+}
+
+// TestCacheBadEntries damages the stored run entry in each way a cache
+// directory on a runner can hold: the next run ignores it, lints from
+// scratch and gives the right result.
+func TestCacheBadEntries(t *testing.T) {
+	c, cdir, want := oneSetCached(t)
 	// An entry is two files: its head and its sets (lint/cache.go,
 	// entryFormat 9); either damaged makes the run afresh.
 	entries, _ := filepath.Glob(filepath.Join(cdir, "*", "*-e"))
@@ -649,20 +656,7 @@ func TestCacheIncrementalBudgets(t *testing.T) {
 // stored findings did; the next run is still a hit, with the same result.
 func TestCacheUpgradeHeadOnly(t *testing.T) {
 	for _, replayed := range []bool{true, false} {
-		dir := t.TempDir()
-		writeTree(t, dir, map[string]string{"conf/flink-conf.yaml": "execution.checkpointing.interval: 10 s\nexecution.checkpointing.timeout: 5 s\n"})
-		t.Chdir(dir)
-		cdir := t.TempDir()
-		store, err := cache.Open(cdir, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := &lint.Cache{Store: store, Policies: embeddedLazy(t)}
-		first, _, err := lint.Cached(context.Background(), c, nil, lint.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := resultJSON(t, first)
+		c, cdir, want := oneSetCached(t)
 		c.Wait()
 		_, id, ok := c.Reported()
 		if !ok {
