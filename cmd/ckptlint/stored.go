@@ -145,8 +145,9 @@ func (s *storedReports) key(run cache.Key) cache.Key {
 }
 
 // replay is lint.Options.Replay: true when the reports stored for run,
-// rendering the findings named entry, are there and pass every check; the run's reports are
-// then those bytes.
+// rendering the findings named entry, are there, one for each output the
+// run writes, and pass every check; the run's reports are then those
+// bytes.
 func (s *storedReports) replay(run, entry cache.Key) bool {
 	b, ok := s.store.Get(s.key(run))
 	if !ok {
@@ -157,7 +158,9 @@ func (s *storedReports) replay(run, entry cache.Key) bool {
 		return false
 	}
 	for i, o := range outs {
-		if o != nil && !safetext.Inert(o, s.rep.outs[i].name == "github") {
+		name := s.rep.outs[i].name
+		skipped := report.Streams(name) && s.rep.streams[i] == nil // --quiet text
+		if o == nil && !skipped || o != nil && !safetext.Inert(o, name == "github") {
 			return false
 		}
 	}

@@ -20,7 +20,7 @@ func storedFixture(t *testing.T, entry cache.Key) *storedReports {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := &reports{outs: []output{{name: "json"}, {name: "github", path: "gh.txt"}}, counts: report.Counts(nil),
+	rep := &reports{outs: []output{{name: "json"}, {name: "github", path: "gh.txt"}}, streams: []*streamOut{{}, {}}, counts: report.Counts(nil),
 		show: []finding.Severity{finding.Info, finding.Warning}, hidden: make([]int, 2)}
 	return &storedReports{store: store, spec: []byte("spec"), rep: rep,
 		entry: func() (cache.Key, bool) { return entry, true }}
@@ -67,6 +67,14 @@ func TestStoredReportsRoundTrip(t *testing.T) {
 	other.spec = []byte("another spec")
 	if other.replay(run, entry) {
 		t.Fatal("replayed for another spec")
+	}
+	// A record that lacks an output the run writes is not replayed.
+	sr = storedFixture(t, entry)
+	rc := sr.record(run)
+	_, _ = rc.tee(0).Write(storedJSON)
+	rc.done(1)
+	if sr.replay(run, entry) {
+		t.Fatal("replayed a record without the GitHub output")
 	}
 }
 
