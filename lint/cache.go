@@ -226,6 +226,7 @@ func (c *Cache) fromPrevious(ctx context.Context, key, base cache.Key, prev *run
 			}
 		}
 		c.upgrade(prev, rp, key)
+		c.Store.Touch(setsKey(key)) // not read, but what the next edit needs: not to be evicted first
 		return &Result{Files: prev.Files, Cached: true, Replayed: true}, CacheStats{Hit: true}, true, nil
 	}
 	if !prev.loadSets() {
@@ -1127,7 +1128,7 @@ func (e *runEntry) loadSets() bool {
 	}
 	if ls.fetch != nil {
 		b, ok := ls.fetch()
-		if !ok {
+		if !ok || len(b) > maxRunEntry { // the bound of every payload of an entry
 			return false
 		}
 		ls.r.b = b

@@ -680,6 +680,14 @@ func TestCacheUpgradeHeadOnly(t *testing.T) {
 		if replayed {
 			opts.Replay = func(run, entry cache.Key) bool { asked = true; return true }
 		}
+		// The sets, old in the eviction order: a replay does not read
+		// them, and still keeps them (cache.Store.Touch).
+		old := time.Now().Add(-3 * time.Hour)
+		for f := range before {
+			if err := os.Chtimes(f, old, old); err != nil {
+				t.Fatal(err)
+			}
+		}
 		_, st, err := lint.Cached(context.Background(), c, nil, opts)
 		if err != nil || !st.Hit || replayed && !asked {
 			t.Fatalf("replayed %v: second run: hit %v, asked %v, %v", replayed, st.Hit, asked, err)
@@ -698,6 +706,11 @@ func TestCacheUpgradeHeadOnly(t *testing.T) {
 		}
 		if len(after) != len(before) || changed != 1 {
 			t.Errorf("replayed %v: %d of %d entries rewritten, want the head alone", replayed, changed, len(before))
+		}
+		for f := range before {
+			if st, err := os.Stat(f); err != nil || time.Since(st.ModTime()) > time.Hour {
+				t.Errorf("replayed %v: %s left old in the eviction order", replayed, filepath.Base(f))
+			}
 		}
 		third, st, err := lint.Cached(context.Background(), c, nil, lint.Options{})
 		if err != nil || !st.Hit {

@@ -163,6 +163,9 @@ func (s *storedReports) replay(run, entry cache.Key) bool {
 		if o == nil && !skipped || o != nil && !safetext.Inert(o, name == "github") {
 			return false
 		}
+		if name == "junit" && bytes.Contains(o, []byte("<!")) {
+			return false // a DOCTYPE (entities for a JUnit reader to resolve): encoding/xml writes none
+		}
 	}
 	r := s.rep
 	r.replayed, r.replayedSets = outs, tr.Sets
@@ -181,8 +184,12 @@ func decodeStored(b []byte, n int) ([][]byte, storedTrailer, bool) {
 		return nil, tr, false
 	}
 	body := b[len(storedMagic):]
-	tl := int(binary.BigEndian.Uint32(body[len(body)-4:]))
-	if tl > maxTrailer || tl > len(body)-4 {
+	tl32 := binary.BigEndian.Uint32(body[len(body)-4:])
+	if tl32 > maxTrailer { // compared unconverted: an int of 32 bits would go negative
+		return nil, tr, false
+	}
+	tl := int(tl32)
+	if tl > len(body)-4 {
 		return nil, tr, false
 	}
 	chunks := body[:len(body)-4-tl]
@@ -223,11 +230,16 @@ type recording struct {
 	failed atomic.Bool // the store stopped taking blocks: what follows is dropped
 	cancel atomic.Bool // abort: the store is to keep nothing
 	chunks []storedChunk
+	size   int // the reports' bytes so far
 	closed bool
 }
 
-// recordBlocks is how many blocks of the reports may wait for the store.
-const recordBlocks = 16
+// recordBlocks is how many blocks of recordBlock bytes may wait for the
+// store.
+const (
+	recordBlocks = 16
+	recordBlock  = 256 << 10
+)
 
 // recordRun starts recording the reports of the run res, with the cache
 // c, as they are written (reports.tee); nil (whose methods do nothing)
@@ -267,7 +279,7 @@ func (s *storedReports) record(run cache.Key) *recording {
 			}
 		}
 	})
-	rc.bw = bufio.NewWriterSize(blockSink{rc}, 256<<10)
+	rc.bw = bufio.NewWriterSize(blockSink{rc}, recordBlock)
 	_, _ = rc.bw.WriteString(storedMagic)
 	return rc
 }
@@ -277,10 +289,16 @@ func (s *storedReports) record(run cache.Key) *recording {
 type blockSink struct{ rc *recording }
 
 func (p blockSink) Write(b []byte) (int, error) {
-	if !p.rc.failed.Load() {
-		p.rc.blocks <- bytes.Clone(b) // bufio reuses b
+	n := len(b)
+	for len(b) > 0 && !p.rc.failed.Load() {
+		// A copy (bufio reuses b) of at most one block: a whole report
+		// written at once passes bufio by, and waits for the store a block
+		// at a time instead of being copied whole.
+		m := min(len(b), recordBlock)
+		p.rc.blocks <- bytes.Clone(b[:m])
+		b = b[m:]
 	}
-	return len(b), nil
+	return n, nil
 }
 
 // tee is where output i's bytes are copied as they are written: a writer
@@ -295,6 +313,12 @@ type teeWriter struct{ rc *recording }
 
 func (t teeWriter) Write(p []byte) (int, error) {
 	rc := t.rc
+	if rc.size += len(p); rc.size > cache.MaxEntry {
+		// Reports the store would refuse: stop copying them now, not
+		// once it has taken 64 MiB to remove (done then drops the record).
+		rc.failed.Store(true)
+		return len(p), nil
+	}
 	_, _ = rc.bw.Write(p) // blockSink never fails
 	rc.chunks[len(rc.chunks)-1].Len += len(p)
 	return len(p), nil
@@ -313,7 +337,7 @@ func (rc *recording) done(sets int) {
 	tr := storedTrailer{Entry: entry, Chunks: rc.chunks, Max: int(r.max), Hidden: r.hidden, Sets: sets,
 		Counts: [3]int{r.counts["error"], r.counts["warning"], r.counts["info"]}}
 	var b bytes.Buffer
-	if err := gob.NewEncoder(&b).Encode(tr); !ok || err != nil || b.Len() > maxTrailer {
+	if err := gob.NewEncoder(&b).Encode(tr); !ok || rc.failed.Load() || err != nil || b.Len() > maxTrailer {
 		rc.abort()
 		return
 	}

@@ -92,9 +92,13 @@ func TestStoredReportsRefuseActive(t *testing.T) {
 		"carriage return in GitHub":  {storedJSON, []byte("::warning file=x::m\r::stop-commands::x\n")},
 		"invalid UTF-8":              {append(bytes.Clone(storedJSON), 0xff), storedGitHub},
 		"bidirectional control char": {append(bytes.Clone(storedJSON), "\u202e"...), storedGitHub},
+		"a JUnit doctype":            {[]byte("<?xml version=\"1.0\"?>\n<!DOCTYPE x [<!ENTITY e SYSTEM \"file:///etc/passwd\">]>\n<x>&e;</x>\n"), storedGitHub},
 	} {
 		t.Run(name, func(t *testing.T) {
 			sr := storedFixture(t, entry)
+			if name == "a JUnit doctype" {
+				sr.rep.outs[0].name = "junit"
+			}
 			record(sr, run, outs[0], outs[1])
 			if sr.replay(run, entry) {
 				t.Fatalf("replayed %q", outs)
@@ -157,6 +161,11 @@ func TestDecodeStoredRefuses(t *testing.T) {
 			t.Errorf("%s: accepted", name)
 		}
 	}
+	// A trailer length that an int of 32 bits would read as negative.
+	huge := binary.BigEndian.AppendUint32([]byte(storedMagic+"abcde"), 0xfffffff0)
+	if _, _, good := decodeStored(huge, 2); good {
+		t.Error("a trailer length of 0xfffffff0: accepted")
+	}
 	good := storedPayload(t, ok, []byte("abc"), []byte("de"))
 	for n := range len(good) {
 		if _, _, ok := decodeStored(good[:n], 2); ok {
@@ -186,3 +195,24 @@ func FuzzDecodeStored(f *testing.F) {
 }
 
 var _ io.Writer = teeWriter{}
+
+// TestStoredReportsOverCap: reports past what one cache entry holds are
+// not stored, and stop being copied once they pass it.
+func TestStoredReportsOverCap(t *testing.T) {
+	run, entry := cache.Key{1}, cache.Key{2}
+	sr := storedFixture(t, entry)
+	rc := sr.record(run)
+	w := rc.tee(0)
+	block := bytes.Repeat([]byte("{\"x\": 1}\n"), 1<<16)
+	for n := 0; n <= cache.MaxEntry; n += len(block) {
+		_, _ = w.Write(block)
+	}
+	if !rc.failed.Load() {
+		t.Fatal("still copying past cache.MaxEntry")
+	}
+	_, _ = rc.tee(1).Write(storedGitHub)
+	rc.done(1)
+	if _, ok := sr.store.Get(sr.key(run)); ok {
+		t.Fatal("reports over the cap were stored")
+	}
+}
