@@ -281,7 +281,7 @@ func lineEnds11(path string, src, text []byte, tr *transcoded) ([]byte, *transco
 			}
 			b, off, changed = append(b, '\n'), append(off, i), true
 		case (r == 0x7F || r >= 0x80 && r <= 0x9F) && bad < 0:
-			bad, badRune = len(b), r
+			bad, badRune = i, r // an offset in text: the error points into the file
 			fallthrough
 		default:
 			b = append(b, text[i:i+n]...)
@@ -293,7 +293,12 @@ func lineEnds11(path string, src, text []byte, tr *transcoded) ([]byte, *transco
 	}
 	off = append(off, len(text))
 	if bad >= 0 {
-		return nil, nil, &parsed.ParseError{File: path, Pos: parsed.NewLines(b).Pos(bad), Kind: parsed.ErrXML, Msg: fmt.Sprintf(
+		// A parse that fails holds the file's own bytes (parseFile), so the
+		// position is in src, not in b, whose NELs are already line feeds.
+		if tr != nil {
+			bad = tr.off[bad]
+		}
+		return nil, nil, &parsed.ParseError{File: path, Pos: parsed.NewLines(src).Pos(bad), Kind: parsed.ErrXML, Msg: fmt.Sprintf(
 			"character U+%04X may appear in an XML 1.1 document only as a character reference (&#x%X;, XML 1.1 §2.2); Hadoop's parser refuses it (Woodstox: \"Invalid character 0x%x, can only be included in xml 1.1 using character entities\")",
 			badRune, badRune, badRune)}
 	}
