@@ -22,17 +22,25 @@ func Edits(s *model.Set, ps []Pending) {
 	if ff == nil || s.Manifest != nil || ff.Err != nil {
 		return
 	}
+	fm := format.Of(ff.Format)
+	if fm == nil {
+		return
+	}
+	// One editor and one line table for the set's findings: an editor
+	// computes every edit against the source it was built from and leaves
+	// it unchanged (parsed.Editor), so the findings need not each build
+	// one (which parses the file again).
+	var ed parsed.Editor
+	var lines *parsed.Lines
 	for i, f := range ps {
 		if len(f.Fix) == 0 {
 			continue
 		}
-		fm := format.Of(ff.Format)
-		if fm == nil {
-			continue
-		}
-		ed := fm.FileEditor(ff)
 		if ed == nil {
-			continue
+			if ed = fm.FileEditor(ff); ed == nil {
+				return
+			}
+			lines = parsed.NewLines(ff.Src)
 		}
 		edits, ok := flinkEdits(ed, f.Fix)
 		if !ok || len(edits) == 0 {
@@ -42,7 +50,6 @@ func Edits(s *model.Set, ps []Pending) {
 		if err != nil {
 			continue
 		}
-		lines := parsed.NewLines(ff.Src)
 		reps := make([]finding.Replacement, 0, len(norm))
 		for _, e := range norm {
 			reps = append(reps, finding.Replacement{File: ff.Path, Span: lines.Span(e.Start, e.End), Text: e.Text})
