@@ -951,6 +951,12 @@ func (sr *setResult) entry() setEntry {
 // sets names, with the absolute path its bytes are read from: prev's
 // (an earlier entry's) where it has one, else resolved now.
 func (e *runEntry) setAbs(prev []absPath) {
+	// Listed afresh: an incremental run's entry starts as a copy of the
+	// one before it (splice), whose list would otherwise be kept and
+	// appended to, growing the head by every file on every edit until the
+	// entry passed its cap and the tree went uncached
+	// (TestCacheEditsKeepEntrySize).
+	e.Abs = nil
 	cwd, _ := os.Getwd()
 	known := map[string]string{}
 	for _, a := range prev {

@@ -721,3 +721,63 @@ func TestCacheUpgradeHeadOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheEditsKeepEntrySize: edits taken incrementally, one after the
+// other, write entries of one size. The head used to keep the earlier
+// entry's list of files and append the list again, growing by every file
+// a finding names on every edit until the entry passed its cap and the
+// tree went uncached (about 50 edits on the 2,000-set bench tree).
+func TestCacheEditsKeepEntrySize(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{".git/HEAD": "ref: refs/heads/main\n"}
+	for i := range 3 {
+		files[fmt.Sprintf("job%d/conf/flink-conf.yaml", i)] = "execution.checkpointing.interval: 10 s\n" +
+			"execution.checkpointing.timeout: 5 s\nstate.checkpoints.dir: hdfs://nn:8020/ckpt\n"
+		files[fmt.Sprintf("job%d/conf/hdfs-site.xml", i)] = "<configuration>\n" +
+			"<property><name>dfs.datanode.directoryscan.interval</name><value>60</value></property>\n</configuration>\n"
+	}
+	writeTree(t, dir, files)
+	t.Chdir(dir)
+	cdir := t.TempDir()
+	store, err := cache.Open(cdir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &lint.Cache{Store: store, Policies: embeddedLazy(t)}
+	size := func() int64 {
+		c.Wait()
+		var n int64
+		entries, _ := filepath.Glob(filepath.Join(cdir, "*", "*-e"))
+		for _, f := range entries {
+			if st, err := os.Stat(f); err == nil {
+				n += st.Size()
+			}
+		}
+		return n
+	}
+	if _, _, err := lint.Cached(context.Background(), c, nil, lint.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var sizes []int64
+	for i := range 5 {
+		// Values of one length: the findings' bytes are the same size.
+		writeTree(t, dir, map[string]string{"job0/conf/flink-conf.yaml": fmt.Sprintf("execution.checkpointing.interval: 2%d s\n"+
+			"execution.checkpointing.timeout: 5 s\nstate.checkpoints.dir: hdfs://nn:8020/ckpt\n", i)})
+		_, st, err := lint.Cached(context.Background(), c, nil, lint.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !st.Incremental {
+			t.Fatalf("edit %d: not taken incrementally (%+v)", i, st)
+		}
+		sizes = append(sizes, size())
+	}
+	// Within a few bytes (gob's variable-length integers for times and
+	// stat signatures): the list of six files is about 300 bytes.
+	for i, n := range sizes {
+		if n-sizes[0] > 64 || sizes[0]-n > 64 {
+			t.Errorf("cache size after each edit %v: edit %d grew it", sizes, i)
+			break
+		}
+	}
+}
