@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"unicode"
@@ -267,6 +268,31 @@ func TestInertHalves(t *testing.T) {
 			if got, whole := Inert(b, false), inertOne(b, false); got != whole || got {
 				t.Fatalf("%q at %d: halves %v, whole %v", bad, i, got, whole)
 			}
+		}
+	}
+}
+
+// BenchmarkJSONWriter writes BenchmarkInert's report through
+// NewJSONWriter, in the 32 KiB writes of a copy from a spool.
+func BenchmarkJSONWriter(b *testing.B) {
+	var doc bytes.Buffer
+	for i := 0; doc.Len() < 20<<20; i++ {
+		msg, _ := json.Marshal(fmt.Sprintf("état %d → taskmanager.memory: %d MB", i, i%4096))
+		fmt.Fprintf(&doc, "    {\n      \"rule\": \"CKPT%03d\",\n      \"lines\": [%d],\n      \"message\": %s\n    },\n", i%200, i, msg)
+	}
+	in := doc.Bytes()
+	b.SetBytes(int64(len(in)))
+	for b.Loop() {
+		g := NewJSONWriter(io.Discard)
+		for p := in; len(p) > 0; {
+			n := min(len(p), 32<<10)
+			if _, err := g.Write(p[:n]); err != nil {
+				b.Fatal(err)
+			}
+			p = p[n:]
+		}
+		if err := g.Flush(); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

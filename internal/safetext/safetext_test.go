@@ -460,3 +460,27 @@ func FuzzUnchanged(f *testing.F) {
 		}
 	})
 }
+
+// FuzzWriterFastPaths holds Write's fast paths (runs of plain bytes, a
+// "[" that opens nothing) to rune, rune by rune, in every mode and
+// whatever the split of the writes.
+func FuzzWriterFastPaths(f *testing.F) {
+	for _, s := range hostile {
+		f.Add(s+"\n  [\"##\", \"x\"]\n\t##[y", 5)
+	}
+	f.Add("{\n  \"a\": [\n    \"##vso[task]\"\n  ]\n}\n", 7)
+	f.Fuzz(func(t *testing.T, s string, cut int) {
+		for _, m := range []mode{lines, jsonDoc, xmlDoc} {
+			ref := &Writer{mode: m}
+			for i := 0; i < len(s); {
+				r, size := utf8.DecodeRuneInString(s[i:])
+				ref.rune(r, []byte(s[i:i+size]))
+				i += size
+			}
+			mk := func(b *bytes.Buffer) *Writer { return &Writer{w: b, mode: m} }
+			if got := write(t, mk, []byte(s), cut%(len(s)+1)); got != string(ref.out) {
+				t.Fatalf("mode %d, %q cut at %d: Write gives %q, rune by rune %q", m, s, cut, got, ref.out)
+			}
+		}
+	})
+}

@@ -70,6 +70,14 @@ func (g *Writer) Write(p []byte) (int, error) {
 			i = j
 			continue
 		}
+		if c == '[' && !g.hist.opensCommand() {
+			// What rune does with a "[" that opens nothing, without
+			// decoding it: the brackets of every JSON array.
+			g.out = append(g.out, c)
+			g.push(c)
+			i++
+			continue
+		}
 		if c >= utf8.RuneSelf && !utf8.FullRune(p[i:]) {
 			g.pending = append([]byte(nil), p[i:]...)
 			break
@@ -106,18 +114,22 @@ func (g *Writer) special(c byte) bool { return !plainBytes[g.mode][c] }
 // whatever comes before it: printable, not "[" (which opens a workflow
 // command after "##"), and not ":" outside JSON (a "::" starts a command
 // at the start of a line; encoding/json writes no line a value starts).
+// In JSON, whose line state the guard does not follow, a newline and a
+// tab are plain too (rune writes them as they are): an indented
+// document has one every few dozen bytes.
 var plainBytes = func() (t [3][256]bool) {
 	for m := range t {
 		for c := 0x20; c < 0x7f; c++ {
 			t[m][c] = c != '[' && (c != ':' || mode(m) == jsonDoc)
 		}
 	}
+	t[jsonDoc]['\n'], t[jsonDoc]['\t'] = true, true
 	return t
 }()
 
 // pushRun records a run of ASCII bytes written as they are, none of them
-// special: what push does byte by byte, at once. Such a run holds no
-// newline, and outside JSON (whose line state is not followed) no colon,
+// special: what push does byte by byte, at once. Outside JSON (whose
+// line state is not followed) such a run holds no newline and no colon,
 // so the line state can only stay at the start of a line (blanks only) or
 // move to its middle.
 func (g *Writer) pushRun(run []byte) {
