@@ -104,7 +104,33 @@ func (c *Cache) Wait() { c.writes.Wait() }
 // nothing may change e after. A cache that cannot be written only costs
 // time, so the error is dropped; an entry over its cap is recorded as such
 // (markOverCap).
-func (c *Cache) put(e *runEntry, key cache.Key) {
+func (c *Cache) put(e *runEntry, key cache.Key) { c.putGated(e, key, nil) }
+
+// errPutWithdrawn ends a gated put whose entry is not to be stored.
+var errPutWithdrawn = errors.New("the entry was withdrawn")
+
+// putEarly starts storing e under key before the caller knows whether it
+// is to be stored: in the background, its sets are encoded and written
+// while the caller reports the result, and commit(true) puts them in
+// place (commit(false) drops them). Nothing may change e after. Without
+// c.Background, nothing happens before commit, which then stores e as
+// put does.
+func (c *Cache) putEarly(e *runEntry, key cache.Key) (commit func(ok bool)) {
+	if !c.Background {
+		return func(ok bool) {
+			if ok {
+				c.put(e, key)
+			}
+		}
+	}
+	gate := make(chan bool, 1)
+	c.putGated(e, key, gate)
+	return func(ok bool) { gate <- ok }
+}
+
+// putGated is put; with gate, the sets, once written, wait for a value on
+// it and are stored only for true.
+func (c *Cache) putGated(e *runEntry, key cache.Key, gate <-chan bool) {
 	store := func() {
 		// The sets first, then the head that pairs with them: a reader
 		// sees the old head (whose sets no longer pair: a miss), or the new
@@ -112,7 +138,15 @@ func (c *Cache) put(e *runEntry, key cache.Key) {
 		var head bytes.Buffer
 		var pair [16]byte
 		_, _ = rand.Read(pair[:]) // never fails (crypto/rand)
-		err := c.Store.PutWith(setsKey(key), func(w io.Writer) error { return e.encodeTo(&head, w, pair) })
+		err := c.Store.PutWith(setsKey(key), func(w io.Writer) error {
+			if err := e.encodeTo(&head, w, pair); err != nil {
+				return err // the caller's commit does not block: gate holds one value
+			}
+			if gate != nil && !<-gate {
+				return errPutWithdrawn
+			}
+			return nil
+		})
 		if err == nil {
 			err = c.Store.PutWith(key, func(w io.Writer) error { _, err := w.Write(head.Bytes()); return err })
 		}
@@ -537,11 +571,21 @@ func (c *Cache) incremental(ctx context.Context, key, base cache.Key, prev *runE
 	if !next.valid() || !withinBudgets(next.Probes) {
 		return nil, stats, false, nil
 	}
+	// The entry is stored while the result is reported (fromEntry, which
+	// only reads it): encoding every set is a fifth of an edited run of
+	// many findings.
+	commit, committed := c.putEarly(next, key), false
+	defer func() {
+		if !committed { // fromEntry panicked: Wait must not wait for it
+			commit(false)
+		}
+	}()
 	res, ok, err = c.fromEntry(next, results, nil, opts)
+	committed = true
+	commit(err == nil && ok)
 	if err != nil || !ok {
 		return nil, stats, false, err
 	}
-	c.put(next, key)
 	stats.Incremental = true
 	return res, stats, true, nil
 }

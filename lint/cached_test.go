@@ -728,6 +728,14 @@ func TestCacheUpgradeHeadOnly(t *testing.T) {
 // a finding names on every edit until the entry passed its cap and the
 // tree went uncached (about 50 edits on the 2,000-set bench tree).
 func TestCacheEditsKeepEntrySize(t *testing.T) {
+	// In the background too, as `ckptlint lint` stores entries: an edited
+	// run's entry is then written while its result is reported.
+	for _, background := range []bool{false, true} {
+		t.Run(fmt.Sprintf("background=%v", background), func(t *testing.T) { editsKeepEntrySize(t, background) })
+	}
+}
+
+func editsKeepEntrySize(t *testing.T, background bool) {
 	dir := t.TempDir()
 	files := map[string]string{".git/HEAD": "ref: refs/heads/main\n"}
 	for i := range 3 {
@@ -743,7 +751,7 @@ func TestCacheEditsKeepEntrySize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &lint.Cache{Store: store, Policies: embeddedLazy(t)}
+	c := &lint.Cache{Store: store, Policies: embeddedLazy(t), Background: background}
 	size := func() int64 {
 		c.Wait()
 		var n int64

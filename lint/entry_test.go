@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckptlint/ckptlint/internal/cache"
 	"github.com/ckptlint/ckptlint/internal/evaluate"
 	"github.com/ckptlint/ckptlint/internal/finding"
 	"github.com/ckptlint/ckptlint/internal/inputfs"
@@ -177,5 +178,30 @@ func TestEntryHeadAndSetsPair(t *testing.T) {
 	}
 	if _, ok := load(otherSets); ok {
 		t.Fatal("a head loaded another write's sets")
+	}
+}
+
+// TestPutEarly: an entry put early is stored on commit(true) alone, in
+// the background and without it.
+func TestPutEarly(t *testing.T) {
+	for _, background := range []bool{true, false} {
+		for _, ok := range []bool{true, false} {
+			store, err := cache.Open(t.TempDir(), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := &Cache{Store: store, Background: background}
+			key := cache.NewHasher("test").String("key").Sum()
+			commit := c.putEarly(testEntry(), key)
+			commit(ok)
+			c.Wait()
+			got := loadEntry(store, key)
+			if stored := got != nil && got.loadSets(); stored != ok {
+				t.Errorf("background %v, commit(%v): stored %v", background, ok, stored)
+			}
+			if _, _, reported := c.Reported(); reported != ok {
+				t.Errorf("background %v, commit(%v): reported %v", background, ok, reported)
+			}
+		}
 	}
 }
