@@ -125,3 +125,40 @@ func TestSeen(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkClipWithin clips a detail of a few hundred bytes within the
+// bounds: the fast path every rendered finding takes.
+func BenchmarkClipWithin(b *testing.B) {
+	s := "state backend rocksdb (state.backend at svc0/env0/job-0000/flink/flink-conf.yaml:5) with incremental checkpoints off " +
+		"(state.backend.incremental unset, default false): every checkpoint, every 10 s (execution.checkpointing.interval at " +
+		"svc0/env0/job-0000/flink/flink-conf.yaml:7), uploads the complete RocksDB state of every stateful task to " +
+		`hdfs://nn:8020/flink/checkpoints/job-0, so the "bytes written" to HDFS and the checkpoint duration grow with the whole state`
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		if Clip(s) != s {
+			b.Fatal("clipped")
+		}
+	}
+}
+
+// FuzzClosingQuote holds closingQuote to a loop over every byte.
+func FuzzClosingQuote(f *testing.F) {
+	for _, s := range []string{`a"b`, `\"x"`, `\\"`, `x\`, `"`, `\\\"\"q"r`} {
+		f.Add(s, 0)
+	}
+	f.Fuzz(func(t *testing.T, s string, i int) {
+		i = min(max(i, 0), len(s))
+		want := len(s)
+		for j := i; j < len(s); j++ {
+			if s[j] == '\\' {
+				j++
+			} else if s[j] == '"' {
+				want = j
+				break
+			}
+		}
+		if got := closingQuote(s, i); got != want {
+			t.Fatalf("closingQuote(%q, %d) = %d, want %d", s, i, got, want)
+		}
+	})
+}
