@@ -572,8 +572,8 @@ func (c *Cache) incremental(ctx context.Context, key, base cache.Key, prev *runE
 		return nil, stats, false, nil
 	}
 	// The entry is stored while the result is reported (fromEntry, which
-	// only reads it): encoding every set is a fifth of an edited run of
-	// many findings.
+	// only reads it): encoding and writing every set is about an eighth of
+	// the CPU of an edited run of many findings (docs/performance.md).
 	commit, committed := c.putEarly(next, key), false
 	defer func() {
 		if !committed { // fromEntry panicked: Wait must not wait for it
