@@ -111,16 +111,23 @@ var breaks = [256]bool{' ': true, '\t': true, '\n': true, '\r': true, '"': true}
 // quote, unless a backslash comes before it (two IndexByte calls, which
 // use vector instructions, instead of a loop over every byte).
 func closingQuote(s string, i int) int {
+	// q, the next quote, is searched for again only once an escape has
+	// passed it: each byte is looked at a bounded number of times however
+	// many backslashes come before the quote.
+	q := -1
 	for i < len(s) {
-		q := strings.IndexByte(s[i:], '"')
-		if q < 0 {
-			return len(s)
+		if q < i {
+			k := strings.IndexByte(s[i:], '"')
+			if k < 0 {
+				return len(s)
+			}
+			q = i + k
 		}
-		if e := strings.IndexByte(s[i:i+q], '\\'); e >= 0 {
+		if e := strings.IndexByte(s[i:q], '\\'); e >= 0 {
 			i += e + 2
 			continue
 		}
-		return i + q
+		return q
 	}
 	return len(s)
 }

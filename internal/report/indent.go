@@ -20,21 +20,26 @@ func indentJSON(dst, src []byte, prefix, indent string) []byte {
 	for i := 0; i < len(src); i++ {
 		switch c := src[i]; c {
 		case '"':
-			j := i + 1
+			j, q := i+1, -1
 			for {
 				// The next quote, then whether a backslash comes before
 				// it: two IndexByte calls (which use vector
 				// instructions) instead of IndexAny's byte loop.
-				k := bytes.IndexByte(src[j:], '"')
-				if k < 0 {
-					j = len(src)
-					break
+				// The quote is searched for again only once an escape
+				// passed it, so a run of escapes stays linear.
+				if q < j {
+					k := bytes.IndexByte(src[j:], '"')
+					if k < 0 {
+						j = len(src)
+						break
+					}
+					q = j + k
 				}
-				if e := bytes.IndexByte(src[j:j+k], '\\'); e >= 0 {
+				if e := bytes.IndexByte(src[j:q], '\\'); e >= 0 {
 					j += e + 2
 					continue
 				}
-				j += k
+				j = q
 				break
 			}
 			end := min(j+1, len(src))
