@@ -1,7 +1,8 @@
 // Package cache is the on-disk store of ckptlint's result cache
 // (docs/cache.md): entries addressed by a SHA-256 key, each written
 // atomically (a temporary file renamed into place), checked on every read
-// (format, key, length and a SHA-256 of the payload) and bounded in size,
+// (format, key, length and a checksum of the payload: XXH64, or an
+// HMAC-SHA256 under a secret) and bounded in size,
 // with the least recently used entries evicted when the directory grows
 // past its bound. An entry that fails a check is ignored, never trusted:
 // the directory lives on the machine that runs ckptlint (a CI runner
@@ -27,6 +28,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/cespare/xxhash/v2"
@@ -113,9 +115,9 @@ func DefaultDir() (string, error) {
 type Store struct {
 	dir     string
 	maxSize int64
-	wrote   bool
+	wrote   atomic.Bool // PutWith may run on several goroutines at once
 	// secret, when set, authenticates every entry: its checksum is an
-	// HMAC-SHA256 under secret instead of a SHA-256 (OpenKeyed).
+	// HMAC-SHA256 under secret instead of an XXH64 (OpenKeyed).
 	secret []byte
 }
 
@@ -464,7 +466,7 @@ func (s *Store) PutWith(k Key, write func(io.Writer) error) error {
 		os.Remove(tmp.Name())
 		return err
 	}
-	s.wrote = true
+	s.wrote.Store(true)
 	return nil
 }
 
@@ -511,7 +513,7 @@ func (l *limitWriter) Write(b []byte) (int, error) {
 // that key (owns), which only this store writes. Anything else is left
 // alone, and not counted against the bound.
 func (s *Store) Trim() error {
-	if !s.wrote {
+	if !s.wrote.Load() {
 		return nil
 	}
 	type entry struct {

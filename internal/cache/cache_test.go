@@ -2,7 +2,6 @@ package cache
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"io"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cespare/xxhash/v2"
 )
 
 func key(s string) Key { return NewHasher("test").String(s).Sum() }
@@ -81,6 +82,26 @@ func TestDamagedEntriesAreIgnored(t *testing.T) {
 			return b
 		},
 		"empty": func([]byte) []byte { return nil },
+	}
+	write := func(t *testing.T, b []byte) *Store {
+		t.Helper()
+		s, err := Open(t.TempDir(), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := s.path(k)
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	// The entry undamaged is a hit: each damaged one below is refused
+	// for its damage, not for a framing the test got wrong.
+	if got, ok := write(t, bytes.Clone(good)).Get(k); !ok || !bytes.Equal(got, payload) {
+		t.Fatalf("the undamaged entry: %q, %v", got, ok)
 	}
 	for name, damage := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -241,16 +262,16 @@ func TestPutWithFailureLeavesNothing(t *testing.T) {
 	}
 }
 
-// encode frames a payload as PutWith writes it: magic, key, length, the
-// SHA-256 of the payload, the payload (the tests' own statement of the
-// format).
+// encode frames a payload as PutWith writes it without a secret: magic,
+// key, length, the XXH64 of the payload big-endian and padded with zeros
+// to 32 bytes, the payload (the tests' own statement of the format).
 func encode(k Key, payload []byte) []byte {
 	b := make([]byte, 0, headerSize+len(payload))
 	b = append(b, magic[:]...)
 	b = append(b, k[:]...)
 	b = binary.BigEndian.AppendUint64(b, uint64(len(payload)))
-	sum := sha256.Sum256(payload)
-	b = append(b, sum[:]...)
+	b = binary.BigEndian.AppendUint64(b, xxhash.Sum64(payload))
+	b = append(b, make([]byte, 24)...)
 	return append(b, payload...)
 }
 
