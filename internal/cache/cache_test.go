@@ -105,18 +105,7 @@ func TestDamagedEntriesAreIgnored(t *testing.T) {
 	}
 	for name, damage := range cases {
 		t.Run(name, func(t *testing.T) {
-			s, err := Open(t.TempDir(), 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := s.path(k)
-			if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, damage(bytes.Clone(good)), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			if got, ok := s.Get(k); ok {
+			if got, ok := write(t, damage(bytes.Clone(good))).Get(k); ok {
 				t.Fatalf("damaged entry trusted: %q", got)
 			}
 		})
