@@ -24,9 +24,9 @@ type FS interface {
 	// opened non-blocking, with its file information.
 	ReadFile(path string, limit int64) ([]byte, fs.FileInfo, error)
 	// ReadFileIn is ReadFile of path, opened as rel below the handle root
-	// (os.Root), never by its name from the file system's root
+	// (Root), never by its name from the file system's root
 	// (Boundary.ReadRegularInfo).
-	ReadFileIn(root *os.Root, rel, path string, limit int64) ([]byte, fs.FileInfo, error)
+	ReadFileIn(root *Root, rel, path string, limit int64) ([]byte, fs.FileInfo, error)
 	// EvalSymlinks is filepath.EvalSymlinks of the absolute path abs.
 	EvalSymlinks(abs string) (string, error)
 	// RepoRoot is RepoRoot(dir).
@@ -53,8 +53,8 @@ func (*osFS) ReadFile(path string, limit int64) ([]byte, fs.FileInfo, error) {
 }
 func (o *osFS) EvalSymlinks(abs string) (string, error) { return o.links.Eval(abs) }
 
-func (*osFS) ReadFileIn(root *os.Root, rel, path string, limit int64) ([]byte, fs.FileInfo, error) {
-	f, err := openInRoot(root, rel, path)
+func (*osFS) ReadFileIn(root *Root, rel, path string, limit int64) ([]byte, fs.FileInfo, error) {
+	f, err := root.open(rel, path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -136,7 +136,7 @@ func (r *Recorder) ReadFile(path string, limit int64) ([]byte, fs.FileInfo, erro
 }
 
 // ReadFileIn records what ReadFile records, for path.
-func (r *Recorder) ReadFileIn(root *os.Root, rel, path string, limit int64) ([]byte, fs.FileInfo, error) {
+func (r *Recorder) ReadFileIn(root *Root, rel, path string, limit int64) ([]byte, fs.FileInfo, error) {
 	src, st, err := r.fs.ReadFileIn(root, rel, path, limit)
 	r.o.read(path, limit, src, st, err)
 	return src, st, err

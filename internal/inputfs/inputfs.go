@@ -221,7 +221,7 @@ func (b *Boundary) ReadRegularInfo(real string, limit int64) ([]byte, fs.FileInf
 
 // handle returns the open root holding real (the outermost, as Check
 // allows any) and real relative to it.
-func (b *Boundary) handle(real string) (*os.Root, string, error) {
+func (b *Boundary) handle(real string) (*Root, string, error) {
 	root := ""
 	for _, r := range b.roots {
 		if Within(real, r) && (root == "" || len(r) < len(root)) {
@@ -231,26 +231,28 @@ func (b *Boundary) handle(real string) (*os.Root, string, error) {
 	if root == "" {
 		return nil, "", &OutsideError{Path: real, Resolved: real, Roots: b.Roots()}
 	}
-	rel, err := filepath.Rel(root, real)
-	if err != nil {
-		return nil, "", err
-	}
-	if st, err := os.Stat(root); err == nil && !st.IsDir() {
-		// A file named on its own (AddNamed): the handle is on its
-		// directory, and only the file itself is opened below it.
-		root, rel = filepath.Dir(root), filepath.Base(root)
-	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	h := b.open[root]
 	if h == nil {
-		if h, err = os.OpenRoot(root); err != nil {
+		dir := root
+		if st, err := os.Stat(root); err == nil && !st.IsDir() {
+			// A file named on its own (AddNamed): the handle is on its
+			// directory, and only the file itself is opened below it.
+			dir = filepath.Dir(root)
+		}
+		var err error
+		if h, err = openRoot(dir); err != nil {
 			return nil, "", err
 		}
 		if b.open == nil {
-			b.open = map[string]*os.Root{}
+			b.open = map[string]*Root{}
 		}
 		b.open[root] = h
+	}
+	rel, err := filepath.Rel(h.dir, real)
+	if err != nil {
+		return nil, "", err
 	}
 	return h, rel, nil
 }
@@ -291,7 +293,7 @@ type Boundary struct {
 	// open holds a handle on each root a read went below
 	// (Boundary.ReadRegularInfo), by root.
 	mu   sync.Mutex
-	open map[string]*os.Root
+	open map[string]*Root
 }
 
 // NewBoundary returns an empty Boundary that resolves and reads paths

@@ -18,16 +18,3 @@ func openNonBlocking(path string) (*os.File, error) {
 	}
 	return os.Open(path)
 }
-
-// openInRoot opens rel below the root h (path is its real path) as
-// openNonBlocking opens a path.
-func openInRoot(h *os.Root, rel, path string) (*os.File, error) {
-	st, err := h.Stat(rel)
-	if err != nil {
-		return nil, err
-	}
-	if err := CheckRegular(path, st); err != nil {
-		return nil, err
-	}
-	return h.Open(rel)
-}

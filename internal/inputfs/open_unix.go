@@ -13,9 +13,3 @@ import (
 func openNonBlocking(path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 }
-
-// openInRoot opens rel below the root h (path is its real path) as
-// openNonBlocking opens a path.
-func openInRoot(h *os.Root, rel, _ string) (*os.File, error) {
-	return h.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-}
