@@ -410,9 +410,9 @@ func (s *Store) Put(k Key, payload []byte) error {
 
 // PutWith stores under k the payload write writes: streamed to a
 // temporary file in the entry's directory (its header written last, once
-// the payload's length and checksum are known), then renamed over the
-// entry, so a concurrent reader sees the old entry or the new one, never a
-// part. A payload over MaxEntry is refused. Streaming spares a
+// the payload's length and checksum are known), then put in the entry's
+// place (replace: renamed over it, or the names exchanged), so a
+// concurrent reader sees the old entry or the new one, never a part. A payload over MaxEntry is refused. Streaming spares a
 // multi-megabyte buffer, whose first touch of each page costs a fresh
 // process more than writing it.
 func (s *Store) PutWith(k Key, write func(io.Writer) error) error {
@@ -462,7 +462,7 @@ func (s *Store) PutWith(k Key, write func(io.Writer) error) error {
 		os.Remove(tmp.Name())
 		return err
 	}
-	if err := os.Rename(tmp.Name(), p); err != nil {
+	if err := replace(tmp.Name(), p); err != nil {
 		os.Remove(tmp.Name())
 		return err
 	}

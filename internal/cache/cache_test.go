@@ -35,7 +35,15 @@ func TestRoundTrip(t *testing.T) {
 	if _, ok := s.Get(key("b")); ok {
 		t.Fatal("Get of another key hit")
 	}
-	// No temporary file is left beside the entry.
+	// A Put over the entry replaces it (on Linux the names are exchanged
+	// and the old entry removed: replace_linux.go).
+	if err := s.Put(k, []byte("findings, again")); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := s.Get(k); !ok || string(got) != "findings, again" {
+		t.Fatalf("Get after a second Put = %q, %v; want the new payload", got, ok)
+	}
+	// No temporary file (nor the old entry under one) is left beside it.
 	tmps, _ := filepath.Glob(filepath.Join(s.Dir(), "*", ".tmp-*"))
 	if len(tmps) != 0 {
 		t.Fatalf("temporary files left: %v", tmps)
