@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"sync"
 
@@ -115,11 +116,94 @@ type code struct {
 // NotStmt are blocks[0]). The statement itself stays the source of
 // everything else (other locals, indices, locations). An op is small, and
 // a block's are contiguous: an evaluation reads thousands of them.
+//
+// kind is the statement's type, found once at compile: stmt switches on it
+// and reads the statement itself only for what the op does not hold, so
+// the common statements (assignments, dots, calls, resets, comparisons)
+// never load it (an interface type switch first loads the type from the
+// statement's itab, the most frequent cache miss of an evaluation in
+// `perf annotate`).
 type op struct {
 	s     ir.Stmt
 	a, b  operand
-	local ir.Local
+	local int32
+	kind  opKind
 	ext   *opExt
+}
+
+// opKind is an op's statement type (op.kind).
+type opKind uint8
+
+const (
+	opOther opKind = iota // a statement newPlan refuses
+	opCall
+	opDot
+	opAssignVar
+	opAssignVarOnce
+	opResetLocal
+	opIsDefined
+	opIsUndefined
+	opNotEqual
+	opEqual
+	opBlock
+	opScan
+	opNot
+	opBreak
+	opReturnLocal
+	opMakeObject
+	opMakeArray
+	opMakeSet
+	opMakeNull
+	opMakeNumberInt
+	opMakeNumberRef
+	opAssignInt
+	opObjectInsert
+	opObjectInsertOnce
+	opArrayAppend
+	opSetAdd
+	opIsArray
+	opIsObject
+	opIsSet
+	opLen
+	opResultSetAdd
+	opNop
+)
+
+// kindOf is the opKind of s.
+func kindOf(s ir.Stmt) opKind { return opKinds[reflect.TypeOf(s)] } // opOther when not listed
+
+var opKinds = map[reflect.Type]opKind{
+	reflect.TypeFor[*ir.CallStmt]():             opCall,
+	reflect.TypeFor[*ir.DotStmt]():              opDot,
+	reflect.TypeFor[*ir.AssignVarStmt]():        opAssignVar,
+	reflect.TypeFor[*ir.AssignVarOnceStmt]():    opAssignVarOnce,
+	reflect.TypeFor[*ir.ResetLocalStmt]():       opResetLocal,
+	reflect.TypeFor[*ir.IsDefinedStmt]():        opIsDefined,
+	reflect.TypeFor[*ir.IsUndefinedStmt]():      opIsUndefined,
+	reflect.TypeFor[*ir.NotEqualStmt]():         opNotEqual,
+	reflect.TypeFor[*ir.EqualStmt]():            opEqual,
+	reflect.TypeFor[*ir.BlockStmt]():            opBlock,
+	reflect.TypeFor[*ir.ScanStmt]():             opScan,
+	reflect.TypeFor[*ir.NotStmt]():              opNot,
+	reflect.TypeFor[*ir.BreakStmt]():            opBreak,
+	reflect.TypeFor[*ir.ReturnLocalStmt]():      opReturnLocal,
+	reflect.TypeFor[*ir.MakeObjectStmt]():       opMakeObject,
+	reflect.TypeFor[*ir.MakeArrayStmt]():        opMakeArray,
+	reflect.TypeFor[*ir.MakeSetStmt]():          opMakeSet,
+	reflect.TypeFor[*ir.MakeNullStmt]():         opMakeNull,
+	reflect.TypeFor[*ir.MakeNumberIntStmt]():    opMakeNumberInt,
+	reflect.TypeFor[*ir.MakeNumberRefStmt]():    opMakeNumberRef,
+	reflect.TypeFor[*ir.AssignIntStmt]():        opAssignInt,
+	reflect.TypeFor[*ir.ObjectInsertStmt]():     opObjectInsert,
+	reflect.TypeFor[*ir.ObjectInsertOnceStmt](): opObjectInsertOnce,
+	reflect.TypeFor[*ir.ArrayAppendStmt]():      opArrayAppend,
+	reflect.TypeFor[*ir.SetAddStmt]():           opSetAdd,
+	reflect.TypeFor[*ir.IsArrayStmt]():          opIsArray,
+	reflect.TypeFor[*ir.IsObjectStmt]():         opIsObject,
+	reflect.TypeFor[*ir.IsSetStmt]():            opIsSet,
+	reflect.TypeFor[*ir.LenStmt]():              opLen,
+	reflect.TypeFor[*ir.ResultSetAddStmt]():     opResultSetAdd,
+	reflect.TypeFor[*ir.NopStmt]():              opNop,
 }
 
 type opExt struct {
@@ -218,7 +302,7 @@ func (pl *plan) compile(blocks []*ir.Block) []*code {
 
 // compileStmt compiles one statement.
 func (pl *plan) compileStmt(s ir.Stmt) op {
-	o := op{s: s}
+	o := op{s: s, kind: kindOf(s)}
 	n := 0
 	forOperands(s, func(v ir.Operand) {
 		switch n {
@@ -231,25 +315,25 @@ func (pl *plan) compileStmt(s ir.Stmt) op {
 	})
 	switch s := s.(type) {
 	case *ir.CallStmt:
-		o.local = s.Result
+		o.local = local32(s.Result)
 		o.ext = &opExt{callee: pl.callees[s.Func], args: make([]operand, len(s.Args))}
 		for i, a := range s.Args {
 			o.ext.args[i] = pl.operand(a)
 		}
 	case *ir.DotStmt:
-		o.local = s.Target
+		o.local = local32(s.Target)
 	case *ir.AssignVarStmt:
-		o.local = s.Target
+		o.local = local32(s.Target)
 	case *ir.AssignVarOnceStmt:
-		o.local = s.Target
+		o.local = local32(s.Target)
 	case *ir.ResetLocalStmt:
-		o.local = s.Target
+		o.local = local32(s.Target)
 	case *ir.IsDefinedStmt:
-		o.local = s.Source
+		o.local = local32(s.Source)
 	case *ir.IsUndefinedStmt:
-		o.local = s.Source
+		o.local = local32(s.Source)
 	case *ir.ReturnLocalStmt:
-		o.local = s.Source
+		o.local = local32(s.Source)
 	case *ir.BlockStmt:
 		o.ext = &opExt{blocks: pl.compile(s.Blocks)}
 	case *ir.ScanStmt:
@@ -258,6 +342,12 @@ func (pl *plan) compileStmt(s ir.Stmt) op {
 		o.ext = &opExt{blocks: pl.compile([]*ir.Block{s.Block})}
 	}
 	return o
+}
+
+// local32 is a local as op.local holds it; a checked plan's locals fit
+// (plan.check; TestEmbeddedPlanChecks checks the embedded one).
+func local32(l ir.Local) int32 {
+	return int32(l) //nolint:gosec // G115: see above
 }
 
 // operand compiles an operand.
@@ -340,8 +430,17 @@ func walkBlocks(blocks []*ir.Block, visit func(ir.Stmt)) {
 
 // check checks one statement (newPlan) and reports the locals it names.
 func (pl *plan) check(s ir.Stmt, use func(ir.Local)) error {
-	if err := locals(s, use); err != nil {
+	bad, badLocal := false, ir.Local(0)
+	if err := locals(s, func(l ir.Local) {
+		if l < 0 || l > math.MaxInt32 {
+			bad, badLocal = true, l
+		}
+		use(l)
+	}); err != nil {
 		return fmt.Errorf("plan: planEval does not run %T (%s)", s, pl.at(s))
+	}
+	if bad {
+		return fmt.Errorf("plan: local %d out of range (%s)", badLocal, pl.at(s))
 	}
 	strIndex := func(o ir.Operand) error {
 		if v, ok := o.Value.(ir.StringIndex); ok && (int(v) < 0 || int(v) >= len(pl.strings)) {
@@ -606,10 +705,10 @@ func (x *planEval) value(fr []*ast.Term, o operand) *ast.Term {
 
 // stmt runs o.s, whose operands are o.a and o.b (forOperands' order).
 func (x *planEval) stmt(fr []*ast.Term, o *op) (int, error) {
-	switch s := o.s.(type) {
-	case *ir.CallStmt:
-		return x.callStmt(fr, o, s)
-	case *ir.DotStmt:
+	switch o.kind {
+	case opCall:
+		return x.callStmt(fr, o)
+	case opDot:
 		src, key := x.value(fr, o.a), x.value(fr, o.b)
 		if src == nil || key == nil {
 			return 0, nil
@@ -618,39 +717,39 @@ func (x *planEval) stmt(fr []*ast.Term, o *op) (int, error) {
 		if v == nil {
 			return 0, nil
 		}
-		fr[o.local] = v // s.Target
-	case *ir.AssignVarStmt:
-		fr[o.local] = x.value(fr, o.a) // s.Target
-	case *ir.AssignVarOnceStmt:
+		fr[o.local] = v // Target
+	case opAssignVar:
+		fr[o.local] = x.value(fr, o.a) // Target
+	case opAssignVarOnce:
 		v := x.value(fr, o.a)
 		if v == nil {
 			return 0, nil
 		}
-		if cur := fr[o.local]; cur != nil && !cur.Equal(v) { // s.Target
-			return 0, x.fail(s, topdown.ConflictErr, "complete rules must not produce multiple outputs")
+		if cur := fr[o.local]; cur != nil && !cur.Equal(v) { // Target
+			return 0, x.fail(o.s, topdown.ConflictErr, "complete rules must not produce multiple outputs")
 		}
 		fr[o.local] = v
-	case *ir.ResetLocalStmt:
-		fr[o.local] = nil // s.Target
-	case *ir.IsDefinedStmt:
-		if fr[o.local] == nil { // s.Source
+	case opResetLocal:
+		fr[o.local] = nil // Target
+	case opIsDefined:
+		if fr[o.local] == nil { // Source
 			return 0, nil
 		}
-	case *ir.IsUndefinedStmt:
-		if fr[o.local] != nil { // s.Source
+	case opIsUndefined:
+		if fr[o.local] != nil { // Source
 			return 0, nil
 		}
-	case *ir.NotEqualStmt:
+	case opNotEqual:
 		a, b := x.value(fr, o.a), x.value(fr, o.b)
 		if a == nil || b == nil || a.Equal(b) {
 			return 0, nil
 		}
-	case *ir.EqualStmt:
+	case opEqual:
 		a, b := x.value(fr, o.a), x.value(fr, o.b)
 		if a == nil || b == nil || !a.Equal(b) {
 			return 0, nil
 		}
-	case *ir.BlockStmt:
+	case opBlock:
 		for _, b := range o.ext.blocks {
 			n, err := x.block(fr, b)
 			if err != nil || n == unwind {
@@ -660,9 +759,9 @@ func (x *planEval) stmt(fr []*ast.Term, o *op) (int, error) {
 				return n - 1, nil
 			}
 		}
-	case *ir.ScanStmt:
-		return x.scan(fr, o, s)
-	case *ir.NotStmt:
+	case opScan:
+		return x.scan(fr, o, o.s.(*ir.ScanStmt))
+	case opNot:
 		n, err := x.block(fr, o.ext.blocks[0])
 		switch {
 		case err != nil || n == unwind:
@@ -672,44 +771,48 @@ func (x *planEval) stmt(fr []*ast.Term, o *op) (int, error) {
 		case n >= 1:
 			return n - 1, nil
 		}
-	case *ir.BreakStmt:
-		return int(s.Index), nil
-	case *ir.ReturnLocalStmt:
-		x.ret = fr[o.local] // s.Source
+	case opBreak:
+		return int(o.s.(*ir.BreakStmt).Index), nil
+	case opReturnLocal:
+		x.ret = fr[o.local] // Source
 		return unwind, nil
-	case *ir.MakeObjectStmt:
-		fr[s.Target] = ast.NewTerm(ast.NewObject())
-	case *ir.MakeArrayStmt:
+	case opMakeObject:
+		fr[o.s.(*ir.MakeObjectStmt).Target] = ast.NewTerm(ast.NewObject())
+	case opMakeArray:
+		s := o.s.(*ir.MakeArrayStmt)
 		fr[s.Target] = ast.NewTerm(ast.NewArray(make([]*ast.Term, 0, s.Capacity)...))
-	case *ir.MakeSetStmt:
-		fr[s.Target] = &ast.Term{Value: emptySet}
-	case *ir.MakeNullStmt:
-		fr[s.Target] = ast.NullTerm()
-	case *ir.MakeNumberIntStmt:
+	case opMakeSet:
+		fr[o.s.(*ir.MakeSetStmt).Target] = &ast.Term{Value: emptySet}
+	case opMakeNull:
+		fr[o.s.(*ir.MakeNullStmt).Target] = ast.NullTerm()
+	case opMakeNumberInt:
+		s := o.s.(*ir.MakeNumberIntStmt)
 		fr[s.Target] = ast.IntNumberTerm(int(s.Value))
-	case *ir.MakeNumberRefStmt:
+	case opMakeNumberRef:
+		s := o.s.(*ir.MakeNumberRefStmt)
 		fr[s.Target] = x.p.numbers[s.Index]
-	case *ir.AssignIntStmt:
+	case opAssignInt:
+		s := o.s.(*ir.AssignIntStmt)
 		fr[s.Target] = ast.IntNumberTerm(int(s.Value))
-	case *ir.ObjectInsertStmt:
+	case opObjectInsert:
 		k, v := x.value(fr, o.a), x.value(fr, o.b)
-		obj, ok := termObject(fr[s.Object])
+		obj, ok := termObject(fr[o.s.(*ir.ObjectInsertStmt).Object])
 		if k == nil || v == nil || !ok {
 			return 0, nil
 		}
 		obj.Insert(k, v)
-	case *ir.ObjectInsertOnceStmt:
+	case opObjectInsertOnce:
 		k, v := x.value(fr, o.a), x.value(fr, o.b)
-		obj, ok := termObject(fr[s.Object])
+		obj, ok := termObject(fr[o.s.(*ir.ObjectInsertOnceStmt).Object])
 		if k == nil || v == nil || !ok {
 			return 0, nil
 		}
 		if cur := obj.Get(k); cur != nil && !cur.Equal(v) {
-			return 0, x.fail(s, topdown.ConflictErr, "object keys must be unique")
+			return 0, x.fail(o.s, topdown.ConflictErr, "object keys must be unique")
 		}
 		obj.Insert(k, v)
-	case *ir.ArrayAppendStmt:
-		v, t := x.value(fr, o.a), fr[s.Array]
+	case opArrayAppend:
+		v, t := x.value(fr, o.a), fr[o.s.(*ir.ArrayAppendStmt).Array]
 		if v == nil || t == nil {
 			return 0, nil
 		}
@@ -718,8 +821,8 @@ func (x *planEval) stmt(fr []*ast.Term, o *op) (int, error) {
 			return 0, nil
 		}
 		t.Value = arr.Append(v)
-	case *ir.SetAddStmt:
-		v, t := x.value(fr, o.a), fr[s.Set]
+	case opSetAdd:
+		v, t := x.value(fr, o.a), fr[o.s.(*ir.SetAddStmt).Set]
 		if v == nil || t == nil {
 			return 0, nil
 		}
@@ -732,7 +835,7 @@ func (x *planEval) stmt(fr []*ast.Term, o *op) (int, error) {
 		default:
 			set.Add(v)
 		}
-	case *ir.IsArrayStmt:
+	case opIsArray:
 		v := x.value(fr, o.a)
 		if v == nil {
 			return 0, nil
@@ -740,11 +843,11 @@ func (x *planEval) stmt(fr []*ast.Term, o *op) (int, error) {
 		if _, ok := v.Value.(*ast.Array); !ok {
 			return 0, nil
 		}
-	case *ir.IsObjectStmt:
+	case opIsObject:
 		if _, ok := termObject(x.value(fr, o.a)); !ok {
 			return 0, nil
 		}
-	case *ir.IsSetStmt:
+	case opIsSet:
 		v := x.value(fr, o.a)
 		if v == nil {
 			return 0, nil
@@ -752,7 +855,7 @@ func (x *planEval) stmt(fr []*ast.Term, o *op) (int, error) {
 		if _, ok := v.Value.(ast.Set); !ok {
 			return 0, nil
 		}
-	case *ir.LenStmt:
+	case opLen:
 		v := x.value(fr, o.a)
 		if v == nil {
 			return 0, nil
@@ -768,14 +871,14 @@ func (x *planEval) stmt(fr []*ast.Term, o *op) (int, error) {
 		default:
 			return 0, nil
 		}
-		fr[s.Target] = ast.IntNumberTerm(n)
-	case *ir.ResultSetAddStmt:
-		if v := fr[s.Value]; v != nil {
+		fr[o.s.(*ir.LenStmt).Target] = ast.IntNumberTerm(n)
+	case opResultSetAdd:
+		if v := fr[o.s.(*ir.ResultSetAddStmt).Value]; v != nil {
 			x.results = append(x.results, v)
 		}
-	case *ir.NopStmt:
+	case opNop:
 	default: // newPlan refused it
-		return 0, fmt.Errorf("plan: %T", s)
+		return 0, fmt.Errorf("plan: %T", o.s)
 	}
 	return next, nil
 }
@@ -883,9 +986,10 @@ func (x *planEval) tick() error {
 
 // callStmt runs a CallStmt, whose callee and arguments compile resolved
 // (o.ext).
-func (x *planEval) callStmt(fr []*ast.Term, o *op, s *ir.CallStmt) (int, error) {
+func (x *planEval) callStmt(fr []*ast.Term, o *op) (int, error) {
 	c := o.ext.callee
 	if c == nil {
+		s := o.s.(*ir.CallStmt)
 		return 0, fmt.Errorf("plan: no function %s (%s)", s.Func, x.p.at(s))
 	}
 	args := x.args[:0]
@@ -902,7 +1006,7 @@ func (x *planEval) callStmt(fr []*ast.Term, o *op, s *ir.CallStmt) (int, error) 
 	if c.fn != nil {
 		v, err = x.call(c.fn.prepared(x.p), args)
 	} else {
-		v, err = x.builtin(s, c, args)
+		v, err = x.builtin(o.s, c, args)
 	}
 	if err != nil {
 		return 0, err
@@ -959,7 +1063,7 @@ func (x *planEval) call(f *planFunc, args []*ast.Term) (*ast.Term, error) {
 
 // builtin calls OPA's implementation of a built-in function; nil is
 // undefined.
-func (x *planEval) builtin(s *ir.CallStmt, c *callee, args []*ast.Term) (*ast.Term, error) {
+func (x *planEval) builtin(s ir.Stmt, c *callee, args []*ast.Term) (*ast.Term, error) {
 	bctx := topdown.BuiltinContext{
 		Context:      x.ctx,
 		Cache:        x.cache,

@@ -250,3 +250,23 @@ func TestEmbeddedPlanChecks(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestEveryRunStatementHasAKind: every statement newPlan accepts
+// (locals) has an opKind, so stmt never meets one it would call refused.
+func TestEveryRunStatementHasAKind(t *testing.T) {
+	for _, s := range []ir.Stmt{
+		&ir.CallStmt{}, &ir.DotStmt{}, &ir.AssignVarStmt{}, &ir.AssignVarOnceStmt{}, &ir.ResetLocalStmt{},
+		&ir.IsDefinedStmt{}, &ir.IsUndefinedStmt{}, &ir.NotEqualStmt{}, &ir.EqualStmt{}, &ir.BlockStmt{},
+		&ir.ScanStmt{}, &ir.NotStmt{}, &ir.BreakStmt{}, &ir.ReturnLocalStmt{}, &ir.MakeObjectStmt{},
+		&ir.MakeArrayStmt{}, &ir.MakeSetStmt{}, &ir.MakeNullStmt{}, &ir.MakeNumberIntStmt{},
+		&ir.MakeNumberRefStmt{}, &ir.AssignIntStmt{}, &ir.ObjectInsertStmt{}, &ir.ObjectInsertOnceStmt{},
+		&ir.ArrayAppendStmt{}, &ir.SetAddStmt{}, &ir.IsArrayStmt{}, &ir.IsObjectStmt{}, &ir.IsSetStmt{},
+		&ir.LenStmt{}, &ir.ResultSetAddStmt{}, &ir.NopStmt{},
+		&ir.WithStmt{}, &ir.CallDynamicStmt{}, &ir.ObjectMergeStmt{},
+	} {
+		runs := locals(s, func(ir.Local) {}) == nil
+		if has := kindOf(s) != opOther; has != runs {
+			t.Errorf("%T: has a kind %v, newPlan runs it %v", s, has, runs)
+		}
+	}
+}
