@@ -526,8 +526,12 @@ func (d *Tree) walkEntry(path string, e fs.DirEntry, fn fs.WalkDirFunc, p *prefe
 			return err
 		}
 	}
-	if listed && d.keptIn[path] {
-		d.listed[path] = entries
+	if listed {
+		// Found paths, and the directories Listing is asked for, are
+		// absolute; the walk's are as the user named them.
+		if abs, err := inputfs.AbsFrom(d.cwd, path); err == nil && d.keptIn[abs] {
+			d.listed[abs] = entries
+		}
 	}
 	return nil
 }
