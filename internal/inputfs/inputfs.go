@@ -211,7 +211,7 @@ func (b *Boundary) ReadRegularInfo(real string, limit int64) ([]byte, fs.FileInf
 		if now, rerr := filepath.EvalSymlinks(real); rerr == nil && now != real {
 			// The path resolves elsewhere than Check found: a directory on
 			// the way was swapped since.
-			if !slices.ContainsFunc(b.roots, func(r string) bool { return Within(now, r) }) {
+			if !slices.ContainsFunc(b.roots, func(r string) bool { return b.holds(now, r) }) {
 				return nil, nil, &OutsideError{Path: real, Resolved: now, Roots: b.Roots()}
 			}
 		}
@@ -224,7 +224,7 @@ func (b *Boundary) ReadRegularInfo(real string, limit int64) ([]byte, fs.FileInf
 func (b *Boundary) handle(real string) (*Root, string, error) {
 	root := ""
 	for _, r := range b.roots {
-		if Within(real, r) && (root == "" || len(r) < len(root)) {
+		if b.holds(real, r) && (root == "" || len(r) < len(root)) {
 			root = r
 		}
 	}
@@ -236,7 +236,7 @@ func (b *Boundary) handle(real string) (*Root, string, error) {
 	h := b.open[root]
 	if h == nil {
 		dir := root
-		if st, err := os.Stat(root); err == nil && !st.IsDir() {
+		if b.file[root] {
 			// A file named on its own (AddNamed): the handle is on its
 			// directory, and only the file itself is opened below it.
 			dir = filepath.Dir(root)
@@ -294,6 +294,9 @@ type Boundary struct {
 	// (Boundary.ReadRegularInfo), by root.
 	mu   sync.Mutex
 	open map[string]*Root
+	// file marks the roots (real and as given) that are files named on
+	// their own (AddNamed), as they were when named.
+	file map[string]bool
 }
 
 // NewBoundary returns an empty Boundary that resolves and reads paths
@@ -395,8 +398,25 @@ func (b *Boundary) AddNamed(p string) {
 		return
 	}
 	if real, err := b.fsys().EvalSymlinks(abs); err == nil {
+		if st, err := b.fsys().Stat(real); err == nil && !st.IsDir() {
+			// A file named on its own is a root of itself alone: nothing
+			// "below" it is ever inside, whatever it becomes later.
+			if b.file == nil {
+				b.file = map[string]bool{}
+			}
+			b.file[real], b.file[abs] = true, true
+		}
 		b.add(real, abs)
 	}
+}
+
+// holds reports whether the root r holds p: p is below r, or is r when r
+// is a file named on its own (AddNamed).
+func (b *Boundary) holds(p, r string) bool {
+	if b.file[r] {
+		return p == r
+	}
+	return Within(p, r)
 }
 
 func (b *Boundary) add(real, given string) {
@@ -448,7 +468,7 @@ func (b *Boundary) Check(p string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if b != nil && !slices.ContainsFunc(b.lex, func(r string) bool { return Within(abs, r) }) {
+	if b != nil && !slices.ContainsFunc(b.lex, func(r string) bool { return b.holds(abs, r) }) {
 		// Outside by its name alone: refused without looking at the file
 		// system, so not even the target's existence is revealed.
 		return "", &OutsideError{Path: p, Resolved: abs, Roots: b.Roots()}
@@ -461,7 +481,7 @@ func (b *Boundary) Check(p string) (string, error) {
 		return "", err
 	}
 	for _, r := range b.roots {
-		if Within(real, r) {
+		if b.holds(real, r) {
 			return real, nil
 		}
 	}

@@ -176,3 +176,50 @@ func TestBoundaryReadNamedFile(t *testing.T) {
 		t.Errorf("a sibling of a named file: %v, want outside", err)
 	}
 }
+
+// TestBoundaryNamedFileHoldsNothingBelow: a file named on its own is a
+// root of itself alone. Replaced later by a directory, and then by a
+// symlink to a sibling directory, nothing "below" it is inside: neither
+// Check nor a read reaches dir/secret/x through it.
+func TestBoundaryNamedFileHoldsNothingBelow(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "hdfs-site.xml")
+	if err := os.WriteFile(p, []byte("<configuration/>\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "secret"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "secret", "x"), []byte("secret\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var b Boundary
+	b.AddNamed(p)
+	if _, err := b.Check(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(p, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(p, "x"), []byte("below\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Check(filepath.Join(p, "x")); !IsOutside(err) {
+		t.Errorf("Check of a path below a named file: %v, want outside", err)
+	}
+	if err := os.RemoveAll(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("secret", p); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Check(filepath.Join(p, "x")); !IsOutside(err) {
+		t.Errorf("Check through a named file swapped for a symlink: %v, want outside", err)
+	}
+	if got, _, err := b.ReadRegularInfo(filepath.Join(p, "x"), 1<<20); err == nil {
+		t.Errorf("read through a named file swapped for a symlink: %q", got)
+	}
+}
