@@ -3,7 +3,6 @@
 package cache
 
 import (
-	"errors"
 	"os"
 
 	"golang.org/x/sys/unix"
@@ -17,17 +16,16 @@ import (
 // (renameat2 with RENAME_EXCHANGE) is not such a rename; the old entry,
 // now at tmp's name, is then removed. A concurrent reader still sees the
 // old entry or the new one. Where there is no regular file at p, or the
-// file system does not exchange names, it is a plain rename.
+// exchange fails for any reason, it is a plain rename.
 func replace(tmp, p string) error {
 	if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() {
-		err := unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, p, unix.RENAME_EXCHANGE)
-		if err == nil {
+		if unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, p, unix.RENAME_EXCHANGE) == nil {
 			os.Remove(tmp) // the old entry; a leftover is trimmed as a temporary file (Trim)
 			return nil
 		}
-		if !errors.Is(err, unix.EINVAL) && !errors.Is(err, unix.ENOSYS) && !errors.Is(err, unix.ENOENT) {
-			return err
-		}
+		// A failed exchange changed nothing (EINVAL on a file system
+		// without it, ENOSYS or EPERM under a seccomp profile that does
+		// not know renameat2, ENOENT when the entry went meanwhile).
 	}
 	return os.Rename(tmp, p)
 }

@@ -50,13 +50,34 @@ func TestRootOpenMatchesOSRoot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// opens: what the one-call path itself opens on Linux (openat2Path;
+	// elsewhere it opens nothing and open is os.Root's).
+	opens := map[string]bool{
+		"conf/flink-conf.yaml": true, "conf/sub/core-site.xml": true, "conf/same-dir": true,
+		"conf/up-and-in/core-site.xml": true, "conf/sub/../flink-conf.yaml": true, "conf/fifo": true, "conf": true,
+	}
 	for _, rel := range []string{
 		"conf/flink-conf.yaml", "conf/sub/core-site.xml", "conf/same-dir", "conf/up-and-in/core-site.xml",
 		"conf/sub/../flink-conf.yaml", "conf/escape", "conf/absolute", "conf/absolute-inside",
 		"conf/escape-dir/secret", "conf/fifo", "conf", "conf/missing", "../outside/secret",
 	} {
-		got, gerr := h.open(rel, filepath.Join(root, rel))
 		want, werr := h.r.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+		// The one-call path alone: it opens the file os.Root opens, and
+		// nothing os.Root refuses.
+		switch one := h.openat2Path(rel, filepath.Join(root, rel)); {
+		case one == nil && opens[rel] && !openat2Off():
+			t.Errorf("%s: openat2 did not open it", rel)
+		case one != nil && werr != nil:
+			t.Errorf("%s: openat2 opened what os.Root refuses (%v)", rel, werr)
+		case one != nil:
+			os1, err1 := one.Stat()
+			ws, err2 := want.Stat()
+			if err1 != nil || err2 != nil || !os.SameFile(os1, ws) {
+				t.Errorf("%s: openat2 opened another file than os.Root (%v, %v)", rel, err1, err2)
+			}
+			one.Close()
+		}
+		got, gerr := h.open(rel, filepath.Join(root, rel))
 		switch {
 		case (gerr == nil) != (werr == nil):
 			t.Errorf("%s: open = %v, os.Root = %v", rel, gerr, werr)
