@@ -526,12 +526,8 @@ func (d *Tree) walkEntry(path string, e fs.DirEntry, fn fs.WalkDirFunc, p *prefe
 			return err
 		}
 	}
-	if listed {
-		// Found paths, and the directories Listing is asked for, are
-		// absolute; the walk's are as the user named them.
-		if abs, err := inputfs.AbsFrom(d.cwd, path); err == nil && d.keptIn[abs] {
-			d.listed[abs] = entries
-		}
+	if listed && d.keptIn[path] {
+		d.listed[path] = entries
 	}
 	return nil
 }
