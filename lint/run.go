@@ -393,7 +393,7 @@ func (r *run) readSource(path string) []byte {
 // resolver is the version resolver assembly uses.
 func (r *run) resolver() *versions.Resolver {
 	t := r.tree
-	vers := &versions.Resolver{Declared: r.opts.Versions, Config: r.opts.Config, Display: t.Display, FS: t.FS(), Listed: t.Listing}
+	vers := &versions.Resolver{Declared: r.opts.Versions, Config: r.opts.Config, Display: t.Display, FS: t.FS()}
 	if !r.opts.Unbounded {
 		vers.Allow = func(dir string) bool { _, err := t.Check(dir); return err == nil }
 	}

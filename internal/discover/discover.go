@@ -164,10 +164,6 @@ type Tree struct {
 	// pending is the prefetched read of the entry the walk visits
 	// (prefetcher, take).
 	pending *ahead
-	// keptIn are the directories a kept file lies in; listed holds the
-	// entries of those the walk listed, as it read them (Listing).
-	keptIn map[string]bool
-	listed map[string][]fs.DirEntry
 }
 
 // runInputBudget is inputfs.MaxRunInput; tests lower it.
@@ -185,7 +181,7 @@ func Walk(paths []string, opts Options) (*Tree, error) {
 	if fsys == nil {
 		fsys = inputfs.OS()
 	}
-	d := &Tree{ignored: opts.Ignored, cwd: cwd, files: map[string]*Found{}, keptIn: map[string]bool{}, listed: map[string][]fs.DirEntry{}, byDisp: map[string]*Found{}, declared: map[string]bool{}, overlay: opts.Overlay,
+	d := &Tree{ignored: opts.Ignored, cwd: cwd, files: map[string]*Found{}, byDisp: map[string]*Found{}, declared: map[string]bool{}, overlay: opts.Overlay,
 		fs: fsys, budget: inputfs.NewBudget(runInputBudget), note: opts.Note, literal: opts.Literal}
 	for _, p := range opts.Declared {
 		d.declared[p] = true
@@ -509,7 +505,6 @@ func (d *Tree) walkEntry(path string, e fs.DirEntry, fn fs.WalkDirFunc, p *prefe
 	} else {
 		entries, err = d.fs.ReadDir(path)
 	}
-	listed := err == nil
 	if err != nil {
 		if err = fn(path, e, err); err != nil {
 			if errors.Is(err, filepath.SkipDir) && e.IsDir() {
@@ -525,9 +520,6 @@ func (d *Tree) walkEntry(path string, e fs.DirEntry, fn fs.WalkDirFunc, p *prefe
 			}
 			return err
 		}
-	}
-	if listed && d.keptIn[path] {
-		d.listed[path] = entries
 	}
 	return nil
 }

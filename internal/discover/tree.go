@@ -1,7 +1,6 @@
 package discover
 
 import (
-	"io/fs"
 	"maps"
 
 	"path/filepath"
@@ -19,9 +18,6 @@ type dirKind struct {
 
 func (d *Tree) keep(f *Found) {
 	d.files[f.Path] = f
-	if d.keptIn != nil {
-		d.keptIn[filepath.Dir(f.Path)] = true
-	}
 	if d.byDisp[f.Disp] == nil {
 		d.byDisp[f.Disp] = f
 	}
@@ -31,15 +27,6 @@ func (d *Tree) keep(f *Found) {
 	if k := (dirKind{filepath.Dir(f.Path), f.Format}); d.byDir[k] == nil {
 		d.byDir[k] = f
 	}
-}
-
-// Listing returns the entries of dir as the walk listed them, for a
-// directory that holds a discovered file (ok false otherwise): the
-// version-evidence search reads the directory of every config set
-// (internal/evidence), which the walk has listed already.
-func (d *Tree) Listing(dir string) (entries []fs.DirEntry, ok bool) {
-	entries, ok = d.listed[dir]
-	return entries, ok
 }
 
 // InDir returns the discovered file of format k in directory dir, or nil.

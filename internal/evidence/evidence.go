@@ -82,16 +82,12 @@ type Finder struct {
 	Allow func(dir string) bool
 	// FS is the file system searched (nil: inputfs.OS()), the run's own,
 	// which the result cache records.
-	FS inputfs.FS
-	// Listed, when set, gives a directory's entries as the run listed them
-	// already through FS (discover.Tree.Listing), so that the directory is
-	// not listed again; ok false lists it through FS.
-	Listed func(dir string) (entries []fs.DirEntry, ok bool)
-	lim    Limits
-	files  int
-	bytes  int64
-	dirs   map[string][]Item
-	notes  map[string][]Note
+	FS    inputfs.FS
+	lim   Limits
+	files int
+	bytes int64
+	dirs  map[string][]Item
+	notes map[string][]Note
 }
 
 // NewFinder returns a Finder with limits lim (zero fields take DefaultLimits).
@@ -163,13 +159,7 @@ func (f *Finder) scanDir(dir string) []Item {
 		return items
 	}
 	var items []Item
-	entries, ok, err := []fs.DirEntry(nil), false, error(nil)
-	if f.Listed != nil {
-		entries, ok = f.Listed(dir)
-	}
-	if !ok {
-		entries, err = f.fs().ReadDir(dir)
-	}
+	entries, err := f.fs().ReadDir(dir)
 	if err != nil {
 		f.notes[dir] = append(f.notes[dir], Note{Path: dir, Reason: "directory not readable: " + err.Error()})
 	}

@@ -2,10 +2,8 @@ package evidence
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -239,34 +237,5 @@ spec:
 	want := "1.20:6 true, 1.20.1:11 true, 1.17.2:19 false, 1.18:23 false"
 	if s := strings.Join(got, ", "); s != want {
 		t.Errorf("got %s, want %s", s, want)
-	}
-}
-
-// TestNearUsesListed: a directory the run listed already (Finder.Listed)
-// is read from that listing, not listed again; the others are listed.
-func TestNearUsesListed(t *testing.T) {
-	root, _ := filepath.Abs("testdata/repo")
-	deploy := filepath.Join(root, "deploy")
-	var asked []string
-	f := NewFinder(Limits{})
-	f.Listed = func(dir string) ([]fs.DirEntry, bool) {
-		asked = append(asked, dir)
-		if dir != deploy {
-			return nil, false
-		}
-		// The run's listing of deploy/ without its Dockerfile: the finder
-		// reads what the listing names, so it finds no image.
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return slices.DeleteFunc(entries, func(e fs.DirEntry) bool { return e.Name() == "Dockerfile" }), true
-	}
-	items, _ := f.Near(filepath.Join(deploy, "conf"), root)
-	if got := render(items, root); got != "" {
-		t.Errorf("found %q, want nothing: deploy/ was listed again", got)
-	}
-	if !slices.Contains(asked, deploy) || !slices.Contains(asked, filepath.Join(deploy, "conf")) {
-		t.Errorf("Listed asked for %v, want deploy/conf and deploy", asked)
 	}
 }

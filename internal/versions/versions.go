@@ -9,7 +9,6 @@ package versions
 
 import (
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"strings"
 
@@ -40,9 +39,6 @@ type Resolver struct {
 	Allow func(dir string) bool
 	// FS is the file system the evidence is searched in (the run's).
 	FS inputfs.FS
-	// Listed gives a directory's entries as the run listed them already
-	// (evidence.Finder.Listed); nil lists every directory through FS.
-	Listed func(dir string) ([]fs.DirEntry, bool)
 
 	ev    *evidence.Finder  // version evidence, searched once per directory
 	roots map[string]string // directory → repository root
@@ -231,7 +227,6 @@ func (a *Resolver) evidenceNear(dir string) ([]evidence.Item, []evidence.Note) {
 		// Only where the run may read at all (internal/inputfs).
 		a.ev.Allow = a.Allow
 		a.ev.FS = a.FS
-		a.ev.Listed = a.Listed
 		a.roots = map[string]string{}
 	}
 	root, ok := a.roots[abs]
