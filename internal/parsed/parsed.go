@@ -152,6 +152,11 @@ type File struct {
 	// for a Hadoop file in UTF-16 or a single-byte charset the UTF-8 text
 	// they decode to (internal/discover Tree.Raw keeps those bytes).
 	Src []byte `json:"-"`
+	// Encoding names the encoding Src was decoded from when the reader
+	// decoded it ("UTF-16LE": a config.yaml with that byte-order mark);
+	// "" when Src is the bytes as read (or a Hadoop file, whose reader
+	// keeps its encoding in its document).
+	Encoding string `json:"-"`
 	// Template is set when the file holds unrendered template placeholders
 	// (docs/templates.md).
 	Template *Template `json:"template,omitempty"`

@@ -39,6 +39,9 @@ func ParseConfig(path string, src []byte) *parsed.File {
 	if enc := yamlEncoding(src); enc != nil {
 		return parseUnreadEncoding(path, src, enc)
 	}
+	if name, dec := utf16BOM(src); dec != nil {
+		return parseUTF16(path, src, name, dec)
+	}
 	loc := newLocator(src)
 	in, perr := yamlInput(path, src, loc)
 	if perr != nil {

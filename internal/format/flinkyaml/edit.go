@@ -58,6 +58,9 @@ func NewConfigEditor(f *parsed.File) parsed.Editor {
 	if f == nil {
 		return &yamlEditor{err: fmt.Errorf("edit: no file given: %w", parsed.ErrCannotRepresent)}
 	}
+	if f.Encoding != "" {
+		return &yamlEditor{err: fmt.Errorf("edit %s: the file is %s; ckptlint writes config.yaml in UTF-8 only: save it as UTF-8: %w", f.Path, f.Encoding, parsed.ErrCannotRepresent)}
+	}
 	ed := &yamlEditor{path: f.Path, src: f.Src, cfg: f}
 	ed.reparse = func(src []byte) (*parsed.File, error) {
 		g := ParseConfig(f.Path, src)

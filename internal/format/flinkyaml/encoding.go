@@ -64,6 +64,39 @@ func yamlEncoding(src []byte) *unreadEncoding {
 	return nil
 }
 
+// utf16BOM returns the name and decoder of src's encoding when it starts
+// with a UTF-16 byte-order mark (and is not UTF-32LE, whose mark begins
+// the same: yamlEncoding tells it first).
+func utf16BOM(src []byte) (string, encoding.Encoding) {
+	switch {
+	case bytes.HasPrefix(src, []byte{0xFE, 0xFF}):
+		return "UTF-16BE", unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM)
+	case bytes.HasPrefix(src, []byte{0xFF, 0xFE}):
+		return "UTF-16LE", unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM)
+	}
+	return "", nil
+}
+
+// parseUTF16 is ParseConfig for a config.yaml in UTF-16 with its
+// byte-order mark, which Flink reads (SnakeYAML's UnicodeReader,
+// snakeyaml-engine's YamlUnicodeReader): the UTF-8 text it decodes to is
+// parsed, and is the file's Src, so that spans, comments and reporters'
+// columns point into one text (yaml.v3 decodes UTF-16 itself but gives
+// positions a UTF-8 locator cannot map back: a fuzzed "《: 〰" got an
+// empty value span). Encoding says so; the editors refuse such a file
+// (NewConfigEditor): fix writes UTF-8 only.
+func parseUTF16(path string, src []byte, name string, dec encoding.Encoding) *parsed.File {
+	text, err := dec.NewDecoder().Bytes(src)
+	if err != nil {
+		return &parsed.File{Path: path, Format: parsed.FlinkConfigYAML, Src: src,
+			Err: &parsed.ParseError{File: path, Pos: parsed.Top(), Kind: parsed.ErrEncoding,
+				Msg: fmt.Sprintf("the file starts with a %s byte-order mark but does not decode as %s: %v", name, name, err)}}
+	}
+	f := ParseConfig(path, text)
+	f.Encoding = name
+	return f
+}
+
 // parseUnreadEncoding is ParseConfig for a file in an encoding ckptlint
 // does not read: the decoded text's entries (so Classify can tell whether
 // it is Flink's) and the ParseError saying what Flink does with the file.
@@ -82,14 +115,20 @@ func parseUnreadEncoding(path string, src []byte, enc *unreadEncoding) *parsed.F
 
 // Text is the text a parse of src reads and its positions point into: src
 // decoded to UTF-8 when it is in an encoding ckptlint does not parse
-// (yamlEncoding), else src itself. The reporters read a file the run does
+// (yamlEncoding) or in UTF-16 with a byte-order mark (parseUTF16), else
+// src itself. The reporters read a file the run does
 // not hold the bytes of (a file of a cached run) through it.
 func Text(src []byte) []byte {
-	enc := yamlEncoding(src)
-	if enc == nil {
+	var dec encoding.Encoding
+	if enc := yamlEncoding(src); enc != nil {
+		dec = enc.dec
+	} else if _, d := utf16BOM(src); d != nil {
+		dec = d
+	}
+	if dec == nil {
 		return src
 	}
-	text, err := enc.dec.NewDecoder().Bytes(src)
+	text, err := dec.NewDecoder().Bytes(src)
 	if err != nil {
 		return src
 	}

@@ -1,9 +1,12 @@
 package flinkyaml
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"unicode/utf16"
+
+	"github.com/ckptlint/ckptlint/internal/parsed"
 )
 
 func utf16LE(s string, bom bool) []byte {
@@ -89,5 +92,32 @@ func TestEncodings(t *testing.T) {
 	}
 	if got := string(Text(toUTF32(flink, true, true))); got != flink {
 		t.Errorf("Text = %q", got)
+	}
+}
+
+// TestUTF16Spans: a config.yaml in UTF-16 with its byte-order mark is read
+// as the UTF-8 text it decodes to, which is its Src: every span points
+// there (the fuzzer's "《: 〰" had an empty value span when yaml.v3 decoded
+// the UTF-16 itself). The editor refuses it: fix writes UTF-8 only.
+func TestUTF16Spans(t *testing.T) {
+	text := "《: 〰\nexecution:\n  checkpointing.interval: 10 s # c\n"
+	be := func(s string) []byte { return append([]byte{0xFE, 0xFF}, utf16BE(s)...) }
+	for name, src := range map[string][]byte{"UTF-16LE": utf16LE(text, true), "UTF-16BE": be(text)} {
+		f := ParseConfig("config.yaml", src)
+		if f.Err != nil || f.Encoding != name || string(f.Src) != text {
+			t.Fatalf("%s: err %v, encoding %q, src %q", name, f.Err, f.Encoding, f.Src)
+		}
+		checkFile(t, f)
+		for _, e := range f.Entries {
+			if got := string(f.Src[e.ValueSpan.Start.Offset:e.ValueSpan.End.Offset]); got != e.Value {
+				t.Errorf("%s: %s's value span holds %q, want %q", name, e.Key, got, e.Value)
+			}
+		}
+		if got := string(Text(src)); got != text {
+			t.Errorf("%s: Text = %q", name, got)
+		}
+		if _, err := NewConfigEditor(f).Set("execution.checkpointing.interval", "30 s"); !errors.Is(err, parsed.ErrCannotRepresent) {
+			t.Errorf("%s: Set = %v, want ErrCannotRepresent", name, err)
+		}
 	}
 }
