@@ -131,12 +131,13 @@ func (d *Tree) Add(path string, explicit bool) error {
 
 // limitKeys replaces a parsed file of more than parsed.MaxEntries keys by
 // its parse error: every key becomes a value in the policy input, so the
-// cost of a set grows with its keys, not its bytes.
-func limitKeys(f *parsed.File, disp string, src []byte) *parsed.File {
+// cost of a set grows with its keys, not its bytes. Its Src stays the
+// text the parse read (a UTF-16 config.yaml's decoded text).
+func limitKeys(f *parsed.File, disp string) *parsed.File {
 	if len(f.Entries) <= parsed.MaxEntries {
 		return f
 	}
-	return &parsed.File{Path: disp, Format: f.Format, Src: src, Err: &parsed.ParseError{File: disp, Pos: parsed.Top(),
+	return &parsed.File{Path: disp, Format: f.Format, Src: f.Src, Encoding: f.Encoding, Err: &parsed.ParseError{File: disp, Pos: parsed.Top(),
 		Msg: fmt.Sprintf("file has %d keys; ckptlint reads configuration files of up to %d keys", len(f.Entries), parsed.MaxEntries), Kind: parsed.ErrLimit}}
 }
 

@@ -51,7 +51,7 @@ func (d *Tree) Parse(f *Found, ignoreCDATA bool) *parsed.File {
 	}
 	g := fm.Parse(f.Disp, f.Src, o).File
 	f.keepIgnores(fm.Comments, g.Comments, g.IncludeComments)
-	g = limitKeys(g, f.Disp, f.Src)
+	g = limitKeys(g, f.Disp)
 	if f.embed != nil {
 		g.Embed = f.embed
 		if !f.embed.Exact {

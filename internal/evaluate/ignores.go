@@ -142,7 +142,7 @@ func Text(path string, b []byte) []byte {
 	case suppress.SyntaxOfPath(path) == suppress.XML:
 		return hadoopxml.Text(b)
 	case suppress.SyntaxOfPath(path) == suppress.YAML:
-		return flinkyaml.Text(b) // a config.yaml in UTF-32 or without its byte-order mark
+		return flinkyaml.Text(b) // a config.yaml in UTF-16 or UTF-32, as its reader decodes it
 	}
 	return b
 }

@@ -17,7 +17,8 @@ import (
 // scalars: the parse tells where each of them lies (the tokens the editors
 // splice), and a '#' inside one is text. Body is where the first
 // document's content starts: its first key when it is a mapping. nil when src is UTF-16, whose byte offsets
-// the positions of yaml.v3 do not give.
+// the positions of yaml.v3 do not give (a FlinkDeployment manifest's bytes; a config.yaml in UTF-16 is
+// decoded before it is parsed, parseUTF16).
 func (l *locator) comments(path string, docs []*yaml.Node) *parsed.Comments {
 	src := l.src
 	if bytes.HasPrefix(src, []byte{0xFE, 0xFF}) || bytes.HasPrefix(src, []byte{0xFF, 0xFE}) {

@@ -31,10 +31,8 @@ import (
 // an error (Flink fails with a ClassCastException). Only one YAML document
 // is allowed.
 func ParseConfig(path string, src []byte) *parsed.File {
-	f := &parsed.File{Path: path, Format: parsed.FlinkConfigYAML, Src: src}
 	if perr := checkSize(path, src); perr != nil {
-		f.Err = perr
-		return f
+		return &parsed.File{Path: path, Format: parsed.FlinkConfigYAML, Src: src, Err: perr}
 	}
 	if enc := yamlEncoding(src); enc != nil {
 		return parseUnreadEncoding(path, src, enc)
@@ -42,6 +40,14 @@ func ParseConfig(path string, src []byte) *parsed.File {
 	if name, dec := utf16BOM(src); dec != nil {
 		return parseUTF16(path, src, name, dec)
 	}
+	return parseText(path, src)
+}
+
+// parseText is ParseConfig of src as it is: UTF-8 (with or without its
+// byte-order mark), or the text another encoding decoded to, which is not
+// told again.
+func parseText(path string, src []byte) *parsed.File {
+	f := &parsed.File{Path: path, Format: parsed.FlinkConfigYAML, Src: src}
 	loc := newLocator(src)
 	in, perr := yamlInput(path, src, loc)
 	if perr != nil {

@@ -19,10 +19,10 @@ import (
 // read a file without a byte-order mark as UTF-8 and refuse the NUL bytes
 // of UTF-16 or UTF-32 text read that way (StreamReader: "special characters
 // are not allowed"): neither looks at the null-byte patterns YAML 1.2
-// §5.2 suggests. yaml.v3 (libyaml) reads UTF-8 and UTF-16 with a
-// byte-order mark, as Flink does; the rest is decoded here only to tell
-// whether the file is Flink's (Classify), then refused with a ParseError
-// saying what Flink does with it.
+// §5.2 suggests. ckptlint reads UTF-8, and UTF-16 with a byte-order mark
+// decoded to UTF-8 first (parseUTF16), as Flink does; the rest is decoded
+// here only to tell whether the file is Flink's (Classify), then refused
+// with a ParseError saying what Flink does with it.
 
 // unreadEncoding is a config.yaml encoding ckptlint does not parse: its
 // name, its decoder, and the message of its ParseError.
@@ -51,7 +51,7 @@ func yamlEncoding(src []byte) *unreadEncoding {
 	case bytes.HasPrefix(src, []byte{0xFF, 0xFE, 0, 0}):
 		return utf32BOM("UTF-32LE", utf32.LittleEndian)
 	case bytes.HasPrefix(src, []byte{0xEF, 0xBB, 0xBF}), bytes.HasPrefix(src, []byte{0xFE, 0xFF}), bytes.HasPrefix(src, []byte{0xFF, 0xFE}):
-		return nil // UTF-8 or UTF-16 with a byte-order mark: yaml.v3 reads them
+		return nil // UTF-8 or UTF-16 with a byte-order mark: read (utf16BOM)
 	case len(src) >= 4 && src[0] == 0 && src[1] == 0 && src[2] == 0 && src[3] != 0:
 		return noBOM("UTF-32BE", utf32.UTF32(utf32.BigEndian, utf32.IgnoreBOM))
 	case len(src) >= 4 && src[0] != 0 && src[1] == 0 && src[2] == 0 && src[3] == 0:
@@ -87,14 +87,46 @@ func utf16BOM(src []byte) (string, encoding.Encoding) {
 // (NewConfigEditor): fix writes UTF-8 only.
 func parseUTF16(path string, src []byte, name string, dec encoding.Encoding) *parsed.File {
 	text, err := dec.NewDecoder().Bytes(src)
+	if err == nil {
+		err = malformedUTF16(src, name == "UTF-16BE")
+	}
 	if err != nil {
 		return &parsed.File{Path: path, Format: parsed.FlinkConfigYAML, Src: src,
 			Err: &parsed.ParseError{File: path, Pos: parsed.Top(), Kind: parsed.ErrEncoding,
-				Msg: fmt.Sprintf("the file starts with a %s byte-order mark but does not decode as %s: %v", name, name, err)}}
+				Msg: fmt.Sprintf("the file starts with a %s byte-order mark but is not %s: %v; Flink's reader fails on it (MalformedInputException)", name, name, err)}}
 	}
-	f := ParseConfig(path, text)
+	f := parseText(path, text)
 	f.Encoding = name
 	return f
+}
+
+// malformedUTF16 says where src (a byte-order mark, then UTF-16 code
+// units) is not well-formed UTF-16: an odd byte at the end, a high
+// surrogate not followed by a low one, a low surrogate alone. The decoder
+// of golang.org/x/text writes U+FFFD for these and goes on; the JDK's
+// decoder behind Flink's readers refuses the input.
+func malformedUTF16(src []byte, big bool) error {
+	if len(src)%2 != 0 {
+		return fmt.Errorf("an incomplete UTF-16 character at byte %d", len(src)-1)
+	}
+	unit := func(i int) uint16 {
+		if big {
+			return uint16(src[i])<<8 | uint16(src[i+1])
+		}
+		return uint16(src[i+1])<<8 | uint16(src[i])
+	}
+	for i := 2; i < len(src); i += 2 {
+		switch u := unit(i); {
+		case u >= 0xD800 && u < 0xDC00:
+			if i+2 >= len(src) || unit(i+2) < 0xDC00 || unit(i+2) >= 0xE000 {
+				return fmt.Errorf("a high surrogate without its low one at byte %d", i)
+			}
+			i += 2
+		case u >= 0xDC00 && u < 0xE000:
+			return fmt.Errorf("a low surrogate alone at byte %d", i)
+		}
+	}
+	return nil
 }
 
 // parseUnreadEncoding is ParseConfig for a file in an encoding ckptlint
@@ -108,7 +140,7 @@ func parseUnreadEncoding(path string, src []byte, enc *unreadEncoding) *parsed.F
 		return &parsed.File{Path: path, Format: parsed.FlinkConfigYAML, Src: src,
 			Err: &parsed.ParseError{File: path, Pos: parsed.Top(), Kind: parsed.ErrEncoding, Msg: fmt.Sprintf("%s (and it does not decode as %s: %v)", enc.msg, enc.name, err)}}
 	}
-	f := ParseConfig(path, text)
+	f := parseText(path, text)
 	f.Err = &parsed.ParseError{File: path, Pos: parsed.Top(), Msg: enc.msg, Kind: parsed.ErrEncoding}
 	return f
 }

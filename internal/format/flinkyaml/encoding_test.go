@@ -121,3 +121,42 @@ func TestUTF16Spans(t *testing.T) {
 		}
 	}
 }
+
+// TestUTF16Malformed: a UTF-16 config.yaml that is not well-formed
+// UTF-16 is refused, as the JDK's decoder behind Flink's readers refuses
+// it (golang.org/x/text's decoder would write U+FFFD and go on), and a
+// decoded text whose second character is NUL is not told as UTF-16
+// without a byte-order mark again.
+func TestUTF16Malformed(t *testing.T) {
+	good := utf16LE("a: b\n", true)
+	highAlone := append(utf16LE("state.backend.type: rocks", true), 0x00, 0xD8)
+	highAlone = append(highAlone, utf16LE("db\n", false)...)
+	lowAlone := append(utf16LE("a: ", true), 0x00, 0xDC)
+	for name, tc := range map[string]struct {
+		src  []byte
+		want string
+	}{
+		"odd byte":       {append(good, 'x'), "an incomplete UTF-16 character"},
+		"high alone":     {highAlone, "a high surrogate without its low one"},
+		"low alone":      {lowAlone, "a low surrogate alone"},
+		"NUL second":     {utf16LE("a\x00: b\n", true), ""}, // (a NUL first is FF FE 00 00: UTF-32LE's mark, as snakeyaml-engine reads it)
+		"well-formed":    {good, "-"},
+		"surrogate pair": {utf16LE("a: 𝄞\n", true), "-"},
+	} {
+		f := ParseConfig("config.yaml", tc.src)
+		switch {
+		case tc.want == "-":
+			if f.Err != nil {
+				t.Errorf("%s: %v", name, f.Err)
+			}
+		case tc.want == "":
+			if f.Err == nil || strings.Contains(f.Err.Msg, "byte-order mark") {
+				t.Errorf("%s: err %v, want YAML's refusal of the NUL, not another encoding", name, f.Err)
+			}
+		default:
+			if f.Err == nil || f.Err.Kind != parsed.ErrEncoding || !strings.Contains(f.Err.Msg, tc.want) {
+				t.Errorf("%s: err %v, want an encoding error saying %q", name, f.Err, tc.want)
+			}
+		}
+	}
+}
