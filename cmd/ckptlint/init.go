@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/spf13/cobra"
 	"github.com/zclconf/go-cty/cty"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/ckptlint/ckptlint/internal/config"
 	"github.com/ckptlint/ckptlint/internal/model"
@@ -119,6 +120,10 @@ func initFile(sets []*model.Set) []byte {
 			deployedComment(w, s)
 			continue
 		}
+		if !norm.NFC.IsNormalString(s.Flink.Path) {
+			notNFC(w, s)
+			continue
+		}
 		name := blockName(s.Name)
 		names[name]++
 		if n := names[name]; n > 1 {
@@ -127,7 +132,9 @@ func initFile(sets []*model.Set) []byte {
 		w("\n%s\n", hclComment("Config set "+s.Name+"."))
 		w("deployment %s {\n", hclString(name))
 		w("  flink_conf = %s\n", hclString(s.Flink.Path))
-		if dir := hadoopDir(s); dir != "" {
+		if dir := hadoopDir(s); dir != "" && !norm.NFC.IsNormalString(dir) {
+			w("  %s\n", hclComment("hadoop_conf not declared: "+nfcReason(dir)))
+		} else if dir != "" {
 			w("  hadoop_conf = %s %s\n", hclString(dir), hclComment("the core-site.xml / hdfs-site.xml Flink's HDFS client reads ("+via(s)+")"))
 		} else if dirs := hadoopOnly(sets); len(dirs) > 0 {
 			w("  # hadoop_conf = %s %s\n", hclString(dirs[0]),
@@ -155,6 +162,21 @@ func initFile(sets []*model.Set) []byte {
 // from the repository's deployment files (docs/deployment.md): no block,
 // since those files already say it and a deployment block names a Flink
 // configuration file, never a compose file or a ConfigMap.
+// notNFC writes, for the config set s whose Flink file's path is not in
+// Unicode normal form C, why no deployment is declared for it: HCL reads
+// every string literal in that form (hclsyntax, as cty.StringVal makes
+// every string), so a flink_conf naming it would name another path (a
+// directory created on macOS holds "é" as "e" and U+0301).
+func notNFC(w func(string, ...any), s *model.Set) {
+	w("\n%s\n", hclComment("Config set "+s.Name+": not declared."))
+	w("%s\n", hclComment("  "+nfcReason(s.Flink.Path)))
+}
+
+// nfcReason says why path cannot be named in .ckptlint.hcl.
+func nfcReason(path string) string {
+	return "the path " + path + " is not in Unicode normal form C, and HCL reads every string in that form, so .ckptlint.hcl would name another path: rename it to declare it"
+}
+
 func deployedComment(w func(string, ...any), s *model.Set) {
 	d := s.Deployed
 	w("\n%s\n", hclComment("Config set "+s.Name+": read from the deployment files, nothing to declare."))

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/ckptlint/ckptlint/internal/config"
 	"github.com/ckptlint/ckptlint/internal/linttest"
 	"github.com/ckptlint/ckptlint/internal/model"
@@ -72,7 +74,10 @@ func TestInitPlaceholdersAreValid(t *testing.T) {
 // %{, control and bidirectional characters), the file init writes parses,
 // holds one deployment whose flink_conf is the name's Flink file and no
 // attribute the name smuggled in, and no raw control character (issue 25,
-// medium "ckptlint init writes directory names unescaped").
+// medium "ckptlint init writes directory names unescaped"). A name not in
+// Unicode normal form C gets no deployment, and a comment saying why: HCL
+// reads every string in that form (the fuzzer's U+2000, which NFC makes
+// U+2002).
 func FuzzInitNames(f *testing.F) {
 	for _, s := range []string{"flink", "zz\nflink_version = \"1.10\"\n#", "tpl${path.module}%{if true}x", "esc\x1b[2J\u202e",
 		`q"\`, "a\r\nb", "::stop-commands::x"} {
@@ -96,6 +101,14 @@ func FuzzInitNames(f *testing.F) {
 			var b strings.Builder
 			_ = diags.Write(&b, false)
 			t.Fatalf("%q: the init file does not parse:\n%s\n%s", name, b.String(), src)
+		}
+		if !norm.NFC.IsNormalString(file) {
+			// HCL reads every string in normal form C: no declaration can
+			// name this path, so init declares none and says why.
+			if len(cfg.Deployments) != 0 || !strings.Contains(string(src), "not in Unicode normal form C") {
+				t.Fatalf("%q: a path not in NFC: the init file declares %+v\n%s", name, cfg.Deployments, src)
+			}
+			return
 		}
 		if len(cfg.Deployments) != 1 || cfg.Deployments[0].FlinkConf != file || cfg.Deployments[0].FlinkVersion != "" ||
 			cfg.FlinkVersion != "" || len(cfg.Clusters) != 1 {
